@@ -1,0 +1,34 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parsePythonJson, JsonSyntaxError } from "../value/lossless-json.ts";
+import type { PyDict, PyValue } from "../value/python-value.ts";
+import { BaseDatabase } from "./database.ts";
+import { DataError } from "../core/errors.ts";
+
+/** Reads and parses one JSON data file with the lossless reader; errors name the file. */
+export function readPythonJsonFile(path: string): PyValue {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+  try {
+    return parsePythonJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new DataError(`${path}: invalid JSON: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** Loads the named collection files (`<name>.json`) of a domain directory into one shared base database. */
+export function loadBaseDatabase(directory: string, collections: readonly string[]): BaseDatabase {
+  const data = new Map<string, PyDict>();
+  for (const name of collections) {
+    const path = join(directory, `${name}.json`);
+    const value = readPythonJsonFile(path);
+    if (!(value instanceof Map)) throw new DataError(`${path}: expected a JSON object at the top level`);
+    data.set(name, value);
+  }
+  return new BaseDatabase(data);
+}

@@ -1,0 +1,243 @@
+import { createHash } from "node:crypto";
+import {
+  comparePyStrings,
+  deepCopy,
+  hashableEntry,
+  pyStrRepr,
+  type PyDict,
+  type PyValue,
+} from "../value/python-value.ts";
+
+/**
+ * One parse of a domain's data files, shared read-only by every episode.
+ *
+ * The data is a dict of collections (retail: orders, products, users), each a dict of records.
+ * Episodes never mutate it: they write through an {@link EpisodeDatabase}, which copies a record
+ * the first time it is changed. That keeps 256 open episodes close to the cost of one.
+ *
+ * For the τ-bench hash it precomputes, per collection, the `to_hashable` text of every record in
+ * sorted key order, so an episode's hash only renders the records it changed.
+ */
+export class BaseDatabase {
+  readonly collectionNames: readonly string[];
+  private readonly hashIndex = new Map<string, CollectionHashIndex>();
+
+  constructor(readonly collections: ReadonlyMap<string, PyDict>) {
+    this.collectionNames = [...collections.keys()];
+  }
+
+  /** Builds the record texts lazily, on the first hash. */
+  collectionHashIndex(name: string): CollectionHashIndex {
+    let index = this.hashIndex.get(name);
+    if (!index) {
+      index = buildHashIndex(this.collections.get(name)!);
+      this.hashIndex.set(name, index);
+    }
+    return index;
+  }
+}
+
+/** Sorted keys of a base collection and their hash texts, concatenated with `", "` into one buffer. */
+interface CollectionHashIndex {
+  sortedKeys: string[];
+  positionOf: Map<string, number>;
+  buffer: Buffer;
+  starts: Uint32Array;
+  ends: Uint32Array;
+}
+
+function buildHashIndex(collection: PyDict): CollectionHashIndex {
+  const sortedKeys = [...collection.keys()].sort(comparePyStrings);
+  const texts = sortedKeys.map((key) => Buffer.from(hashableEntry(key, collection.get(key)!), "utf8"));
+  const starts = new Uint32Array(texts.length);
+  const ends = new Uint32Array(texts.length);
+  let offset = 0;
+  texts.forEach((text, index) => {
+    if (index > 0) offset += 2;
+    starts[index] = offset;
+    offset += text.length;
+    ends[index] = offset;
+  });
+  const buffer = Buffer.alloc(offset);
+  texts.forEach((text, index) => {
+    if (index > 0) buffer.write(", ", starts[index] - 2, "latin1");
+    text.copy(buffer, starts[index]);
+  });
+  const positionOf = new Map(sortedKeys.map((key, index) => [key, index]));
+  return { sortedKeys, positionOf, buffer, starts, ends };
+}
+
+const DELETED = Symbol("deleted");
+
+/**
+ * An episode's view of the database: reads fall through to the shared {@link BaseDatabase};
+ * {@link mutable} copies a record into the episode's overlay before the first change.
+ *
+ * Tools must call {@link mutable} (never mutate what {@link get} returns): a record from `get`
+ * may be the shared base record.
+ */
+export class EpisodeDatabase {
+  private readonly overlays = new Map<string, Map<string, PyValue | typeof DELETED>>();
+  private readonly appended = new Map<string, string[]>();
+
+  constructor(readonly base: BaseDatabase) {}
+
+  /** A fresh view over the same base: what `reset` gives an episode. */
+  fork(): EpisodeDatabase {
+    return new EpisodeDatabase(this.base);
+  }
+
+  private overlay(collection: string): Map<string, PyValue | typeof DELETED> {
+    let overlay = this.overlays.get(collection);
+    if (!overlay) {
+      if (!this.base.collections.has(collection)) throw new Error(`unknown collection ${collection}`);
+      overlay = new Map();
+      this.overlays.set(collection, overlay);
+    }
+    return overlay;
+  }
+
+  /** The current record, read-only. */
+  get(collection: string, key: string): PyValue | undefined {
+    const overlay = this.overlays.get(collection);
+    if (overlay?.has(key)) {
+      const value = overlay.get(key)!;
+      return value === DELETED ? undefined : value;
+    }
+    return this.base.collections.get(collection)!.get(key);
+  }
+
+  /** Python `key in collection` (type-strict: callers pass only strings). */
+  has(collection: string, key: unknown): boolean {
+    return typeof key === "string" && this.get(collection, key) !== undefined;
+  }
+
+  /** The record, copied into this episode first if it is still the shared one. */
+  mutable(collection: string, key: string): PyDict {
+    const overlay = this.overlay(collection);
+    const current = overlay.get(key);
+    if (current !== undefined && current !== DELETED) return current as PyDict;
+    const base = this.base.collections.get(collection)!.get(key);
+    if (base === undefined || current === DELETED) throw new Error(`no record ${key} in ${collection}`);
+    const copy = deepCopy(base) as PyDict;
+    overlay.set(key, copy);
+    return copy;
+  }
+
+  /** Sets a record (appending the key when it is new, as a Python dict assignment does). */
+  set(collection: string, key: string, value: PyValue): void {
+    const exists = this.get(collection, key) !== undefined;
+    const overlay = this.overlay(collection);
+    overlay.set(key, value);
+    const inBase = this.base.collections.get(collection)!.has(key);
+    if (!exists && !inBase) {
+      const keys = this.appended.get(collection) ?? [];
+      if (!keys.includes(key)) keys.push(key);
+      this.appended.set(collection, keys);
+    }
+  }
+
+  /** Keys in Python dict order: base order, then keys added by this episode. */
+  *keys(collection: string): IterableIterator<string> {
+    const overlay = this.overlays.get(collection);
+    for (const key of this.base.collections.get(collection)!.keys()) {
+      if (overlay?.get(key) !== DELETED) yield key;
+    }
+    for (const key of this.appended.get(collection) ?? []) {
+      if (overlay?.get(key) !== DELETED) yield key;
+    }
+  }
+
+  /** `(key, record)` pairs in dict order, read-only. */
+  *entries(collection: string): IterableIterator<[string, PyValue]> {
+    for (const key of this.keys(collection)) yield [key, this.get(collection, key)!];
+  }
+
+  /** Number of records touched by this episode (for diagnostics and memory accounting). */
+  get touchedRecords(): number {
+    let count = 0;
+    for (const overlay of this.overlays.values()) count += overlay.size;
+    return count;
+  }
+
+  /** The whole database as one Python dict (copies nothing that is unchanged). */
+  snapshot(): PyDict {
+    const data: PyDict = new Map();
+    for (const name of this.base.collectionNames) {
+      const collection: PyDict = new Map();
+      for (const [key, value] of this.entries(name)) collection.set(key, value);
+      data.set(name, collection);
+    }
+    return data;
+  }
+
+  /**
+   * τ-bench's `consistent_hash(to_hashable(data))`: SHA-256 of `str()` of the sorted tuple form.
+   * Unchanged records come from the base's precomputed text.
+   */
+  tauBenchHash(): string {
+    const hash = createHash("sha256");
+    const names = [...this.base.collectionNames].sort(comparePyStrings);
+    hash.update(names.length === 1 ? "(" : "(");
+    names.forEach((name, index) => {
+      if (index > 0) hash.update(", ");
+      hash.update(`(${pyStrRepr(name)}, `);
+      this.hashCollection(name, hash);
+      hash.update(")");
+    });
+    hash.update(names.length === 1 ? ",)" : ")");
+    return hash.digest("hex");
+  }
+
+  private hashCollection(name: string, hash: ReturnType<typeof createHash>): void {
+    const index = this.base.collectionHashIndex(name);
+    const overlay = this.overlays.get(name);
+    const added = this.appended.get(name) ?? [];
+    if ((!overlay || overlay.size === 0) && added.length === 0) {
+      const count = index.sortedKeys.length;
+      hash.update(count === 1 ? "(" : "(");
+      hash.update(index.buffer);
+      hash.update(count === 1 ? ",)" : ")");
+      return;
+    }
+    // Overrides: changed, deleted or new keys, in sorted order.
+    const overrideKeys = [...new Set([...(overlay?.keys() ?? []), ...added])].sort(comparePyStrings);
+    const pieces: Array<Buffer | string> = [];
+    let baseCursor = 0; // next base position not yet emitted
+    const emitBaseRun = (until: number) => {
+      if (until > baseCursor) pieces.push(index.buffer.subarray(index.starts[baseCursor], index.ends[until - 1]));
+      baseCursor = Math.max(baseCursor, until);
+    };
+    let count = 0;
+    for (const key of overrideKeys) {
+      const position = index.positionOf.get(key);
+      const insertAt = position ?? lowerBound(index.sortedKeys, key);
+      count += insertAt - baseCursor > 0 ? insertAt - baseCursor : 0;
+      emitBaseRun(insertAt);
+      if (position !== undefined) baseCursor = position + 1; // skip the base record
+      const value = overlay?.get(key);
+      if (value === undefined || value === DELETED) continue;
+      pieces.push(hashableEntry(key, value));
+      count++;
+    }
+    count += index.sortedKeys.length - baseCursor;
+    emitBaseRun(index.sortedKeys.length);
+    hash.update("(");
+    pieces.forEach((piece, position) => {
+      if (position > 0) hash.update(", ");
+      hash.update(piece);
+    });
+    hash.update(count === 1 ? ",)" : ")");
+  }
+}
+
+function lowerBound(sorted: string[], key: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (comparePyStrings(sorted[middle], key) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}

@@ -1,0 +1,247 @@
+import { PyFloat, type PyDict, type PyValue } from "./python-value.ts";
+
+/**
+ * Raised for malformed JSON text. Carries the 1-based line and column so that a caller can say
+ * where in which file the problem is.
+ */
+export class JsonSyntaxError extends SyntaxError {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`${message} at line ${line} column ${column}`);
+    this.name = new.target.name;
+  }
+}
+
+const NUMBER_CHAR = new Uint8Array(128);
+for (const char of "0123456789+-.eE") NUMBER_CHAR[char.charCodeAt(0)] = 1;
+
+/**
+ * Parses JSON text the way Python's `json.loads` does, into the {@link PyValue} model:
+ * a number with `.`, `e` or `E` is a float, any other number an int (exact, bigint beyond 2^53);
+ * objects become insertion-ordered `Map`s (a repeated key keeps the last value in the first
+ * position); `NaN`, `Infinity` and `-Infinity` are accepted, as Python accepts them.
+ *
+ * Why not `JSON.parse`: it turns `247.0` into `247` and reorders integer-like keys, and both
+ * change τ-bench's hashes and tool outputs. Why not `lossless-json`: it builds plain objects,
+ * which reorder integer-like keys the same way.
+ */
+export function parsePythonJson(text: string): PyValue {
+  const parser = new Parser(text);
+  parser.skipWhitespace();
+  const value = parser.parseValue();
+  parser.skipWhitespace();
+  if (parser.position < text.length) parser.fail("Extra data");
+  return value;
+}
+
+class Parser {
+  position = 0;
+  constructor(readonly text: string) {}
+
+  fail(message: string, at = this.position): never {
+    let line = 1;
+    let lineStart = 0;
+    for (let index = 0; index < at && index < this.text.length; index++) {
+      if (this.text.charCodeAt(index) === 10) {
+        line++;
+        lineStart = index + 1;
+      }
+    }
+    throw new JsonSyntaxError(message, line, at - lineStart + 1);
+  }
+
+  skipWhitespace(): void {
+    const text = this.text;
+    let position = this.position;
+    while (position < text.length) {
+      const code = text.charCodeAt(position);
+      if (code === 32 || code === 10 || code === 13 || code === 9) position++;
+      else break;
+    }
+    this.position = position;
+  }
+
+  parseValue(): PyValue {
+    const code = this.text.charCodeAt(this.position);
+    switch (code) {
+      case 123: // {
+        return this.parseObject();
+      case 91: // [
+        return this.parseArray();
+      case 34: // "
+        return this.parseString();
+      case 116: // t
+        return this.literal("true", true);
+      case 102: // f
+        return this.literal("false", false);
+      case 110: // n
+        return this.literal("null", null);
+      case 78: // N
+        return this.literal("NaN", new PyFloat(NaN));
+      case 73: // I
+        return this.literal("Infinity", new PyFloat(Infinity));
+      default:
+        if (code === 45 && this.text.startsWith("-Infinity", this.position)) {
+          this.position += 9;
+          return new PyFloat(-Infinity);
+        }
+        if (code === 45 || (code >= 48 && code <= 57)) return this.parseNumber();
+        if (Number.isNaN(code)) this.fail("Expecting value");
+        return this.fail("Expecting value");
+    }
+  }
+
+  literal<T extends PyValue>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.position)) this.fail("Expecting value");
+    this.position += word.length;
+    return value;
+  }
+
+  parseNumber(): PyValue {
+    const text = this.text;
+    const start = this.position;
+    let position = start;
+    let isFloat = false;
+    while (position < text.length) {
+      const code = text.charCodeAt(position);
+      if (code >= 128 || NUMBER_CHAR[code] === 0) break;
+      if (code === 46 || code === 101 || code === 69) isFloat = true;
+      position++;
+    }
+    const literal = text.slice(start, position);
+    // JSON grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+    if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(literal)) this.fail("Invalid number", start);
+    this.position = position;
+    if (isFloat) return new PyFloat(Number(literal));
+    const asNumber = Number(literal);
+    if (Number.isSafeInteger(asNumber)) return asNumber === 0 ? 0 : asNumber;
+    return BigInt(literal);
+  }
+
+  parseString(): string {
+    const text = this.text;
+    let position = this.position + 1;
+    const start = position;
+    // Fast path: no escapes.
+    while (position < text.length) {
+      const code = text.charCodeAt(position);
+      if (code === 34) {
+        this.position = position + 1;
+        return text.slice(start, position);
+      }
+      if (code === 92 || code < 32) break;
+      position++;
+    }
+    let out = text.slice(start, position);
+    while (position < text.length) {
+      const code = text.charCodeAt(position);
+      if (code === 34) {
+        this.position = position + 1;
+        return out;
+      }
+      if (code < 32) this.fail("Invalid control character", position);
+      if (code !== 92) {
+        out += text[position];
+        position++;
+        continue;
+      }
+      const escape = text[position + 1];
+      position += 2;
+      switch (escape) {
+        case '"':
+          out += '"';
+          break;
+        case "\\":
+          out += "\\";
+          break;
+        case "/":
+          out += "/";
+          break;
+        case "b":
+          out += "\b";
+          break;
+        case "f":
+          out += "\f";
+          break;
+        case "n":
+          out += "\n";
+          break;
+        case "r":
+          out += "\r";
+          break;
+        case "t":
+          out += "\t";
+          break;
+        case "u": {
+          const digits = text.slice(position, position + 4);
+          if (!/^[0-9a-fA-F]{4}$/.test(digits)) this.fail("Invalid \\uXXXX escape", position - 2);
+          out += String.fromCharCode(parseInt(digits, 16));
+          position += 4;
+          break;
+        }
+        default:
+          this.fail("Invalid \\escape", position - 2);
+      }
+    }
+    return this.fail("Unterminated string starting", start - 1);
+  }
+
+  parseArray(): PyValue[] {
+    this.position++;
+    const items: PyValue[] = [];
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.position) === 93) {
+      this.position++;
+      return items;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      items.push(this.parseValue());
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.position);
+      if (code === 44) {
+        this.position++;
+        continue;
+      }
+      if (code === 93) {
+        this.position++;
+        return items;
+      }
+      this.fail("Expecting ',' delimiter");
+    }
+  }
+
+  parseObject(): PyDict {
+    this.position++;
+    const map: PyDict = new Map();
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.position) === 125) {
+      this.position++;
+      return map;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.position) !== 34) this.fail("Expecting property name enclosed in double quotes");
+      const key = this.parseString();
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.position) !== 58) this.fail("Expecting ':' delimiter");
+      this.position++;
+      this.skipWhitespace();
+      map.set(key, this.parseValue());
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.position);
+      if (code === 44) {
+        this.position++;
+        continue;
+      }
+      if (code === 125) {
+        this.position++;
+        return map;
+      }
+      this.fail("Expecting ',' delimiter");
+    }
+  }
+}
