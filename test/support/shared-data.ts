@@ -1,0 +1,27 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Where the official data lives for data-dependent tests: `TAUBRIDGE_SHARED` (set by `.ci/run`).
+ * When it is absent, suites skip and say why once, so a missing data directory is never a silent pass.
+ */
+export const sharedDirectory: string | undefined = (() => {
+  const directory = process.env.TAUBRIDGE_SHARED;
+  return directory && existsSync(join(directory, "tau-bench")) ? directory : undefined;
+})();
+
+/** The τ-bench export directory (`<shared>/tau-bench`), or undefined. */
+export const tauBenchDirectory = sharedDirectory ? join(sharedDirectory, "tau-bench") : undefined;
+
+/** The reason printed when the shared data is absent. */
+export const missingSharedReason =
+  "skipped: TAUBRIDGE_SHARED does not point at a directory with tau-bench/ (set it to ../shared, as .ci/run does)";
+
+let warned = false;
+/** Prints the skip reason once per test file. */
+export function warnIfMissingShared(): void {
+  if (!sharedDirectory && !warned) {
+    warned = true;
+    console.warn(missingSharedReason);
+  }
+}
