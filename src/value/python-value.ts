@@ -82,7 +82,7 @@ export function deepCopy<T extends PyValue>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => deepCopy(item)) as T;
   if (value instanceof Map) {
     const copy: PyDict = new Map();
-    for (const [key, item] of value) copy.set(key, deepCopy(item));
+    for (const [key, item] of value as PyDict) copy.set(key, deepCopy(item));
     return copy as T;
   }
   return value;
@@ -408,4 +408,47 @@ export function roundHalfEven2(x: number): number {
   }
   const result = Number(x.toFixed(2));
   return result === 0 && (x < 0 || Object.is(x, -0)) ? -0 : result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indented json.dump (results files)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Python `json.dumps(value, indent=N)` (separators `","` / `": "`), used for τ-bench-shaped results
+ * files so the original's tooling reads the same text. Accepts the value model and, for
+ * convenience, plain JS objects/numbers from our own code (an integral JS number prints as an int).
+ */
+export function pyJsonDumpsIndented(value: unknown, indent: number | null = 2, level = 0): string {
+  if (indent === null) return pyJsonDumpsLine(value);
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return pyJsonString(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (value instanceof PyFloat) return jsonFloat(value.value);
+  if (typeof value === "bigint") return String(value);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonFloat(value);
+  const pad = " ".repeat(indent * (level + 1));
+  const closePad = " ".repeat(indent * level);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((item) => pad + pyJsonDumpsIndented(item, indent, level + 1)).join(",\n")}\n${closePad}]`;
+  }
+  const entries: Array<[string, unknown]> =
+    value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([key, item]) => `${pad}${pyJsonString(key)}: ${pyJsonDumpsIndented(item, indent, level + 1)}`).join(",\n")}\n${closePad}}`;
+}
+
+/** Python `json.dumps(value)` (one line) for mixed values: the value model plus plain JS objects and numbers. */
+export function pyJsonDumpsLine(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return pyJsonString(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (value instanceof PyFloat) return jsonFloat(value.value);
+  if (typeof value === "bigint") return String(value);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonFloat(value);
+  if (Array.isArray(value)) return `[${value.map(pyJsonDumpsLine).join(", ")}]`;
+  const entries: Array<[string, unknown]> =
+    value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+  return `{${entries.map(([key, item]) => `${pyJsonString(key)}: ${pyJsonDumpsLine(item)}`).join(", ")}}`;
 }

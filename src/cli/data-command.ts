@@ -1,0 +1,84 @@
+/**
+ * `taubridge data ...`: getting the official benchmark data onto this machine.
+ *
+ * Why a separate command: taubridge never ships upstream data; users build the data directory
+ * once from the pinned upstream commit (download or local checkout), and every other command
+ * finds it at `taubridge data path` when `--data-dir` is not given.
+ */
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { UnknownNameError } from "../core/errors.ts";
+import { defaultDataDir, importTauBench, pullTauBench, type InstallResult } from "../data/pull.ts";
+
+/** Where the command writes: progress to stderr, results to stdout (injectable for tests). */
+export interface DataCommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const defaultIo: DataCommandIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+const DATASETS = ["tau-bench"] as const;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+function summary(result: InstallResult): string {
+  const { record } = result;
+  return (
+    `${record.dataset} data installed at ${result.dataDir}\n` +
+    `  ${record.repository}@${record.commit} via ${record.method} from ${record.source}\n` +
+    `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), ` +
+    `${record.verified ? "all sha256 verified" : "NOT verified (--no-verify)"}; ${record.files.length} data files written\n`
+  );
+}
+
+/**
+ * Adds `data pull <dataset>`, `data import <checkout-dir>` and `data path` to the main program.
+ * Errors propagate to the caller (the main CLI maps `ConfigError` to exit code 2).
+ */
+export function registerDataCommand(program: Command, io: DataCommandIo = defaultIo): Command {
+  const progress = (line: string): void => io.stderr(`${line}\n`);
+  const data = program
+    .command("data")
+    .description("download or import the official benchmark data (taubridge does not ship it)");
+
+  data
+    .command("pull")
+    .description("download the pinned upstream files, verify their sha256, convert, and install them in the cache")
+    .argument("<dataset>", `dataset to pull (${DATASETS.join(", ")})`)
+    .option("--cache-dir <dir>", "cache directory (default: $TAUBRIDGE_CACHE_DIR, $XDG_CACHE_HOME/taubridge or ~/.cache/taubridge)")
+    .option("--source-url <url>", "base URL serving <url>/<commit>/<path> (default: $TAUBRIDGE_TAU_BENCH_SOURCE or raw.githubusercontent.com)")
+    .action(async (dataset: string, options: { cacheDir?: string; sourceUrl?: string }) => {
+      if (!(DATASETS as readonly string[]).includes(dataset)) throw new UnknownNameError("dataset", dataset, DATASETS);
+      const result = await pullTauBench({ cacheDir: options.cacheDir, baseUrl: options.sourceUrl, onProgress: progress });
+      io.stdout(summary(result));
+    });
+
+  data
+    .command("import")
+    .description("install the τ-bench data from a local checkout of sierra-research/tau-bench at the pinned commit")
+    .argument("<checkout-dir>", "directory of the checkout")
+    .option("--cache-dir <dir>", "cache directory (default: $TAUBRIDGE_CACHE_DIR, $XDG_CACHE_HOME/taubridge or ~/.cache/taubridge)")
+    .option("--no-verify", "accept files whose sha256 differs from the pinned commit (modified checkouts)")
+    .action(async (checkoutDir: string, options: { cacheDir?: string; verify: boolean }) => {
+      const result = await importTauBench({ checkoutDir, cacheDir: options.cacheDir, verify: options.verify, onProgress: progress });
+      io.stdout(summary(result));
+    });
+
+  data
+    .command("path")
+    .description("print the data directory used when --data-dir is not given")
+    .option("--cache-dir <dir>", "cache directory to resolve against")
+    .action((options: { cacheDir?: string }) => {
+      const directory = defaultDataDir(process.env, options.cacheDir);
+      io.stdout(`${directory}\n`);
+      if (!existsSync(directory)) progress(`(not installed yet: run 'taubridge data pull tau-bench')`);
+    });
+
+  return data;
+}

@@ -1,0 +1,73 @@
+import cliProgress from "cli-progress";
+import type { BatchObserver } from "../runner/batch.ts";
+
+function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "?";
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+function formatCost(cost: number | null): string {
+  return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
+}
+
+/**
+ * Progress for long runs, on stderr so stdout stays the report: a bar on a terminal, and a status
+ * line every `intervalMs` otherwise (CI logs), both with done/total, pass rate, cost so far and ETA.
+ */
+export function createProgressObserver(options: { stream?: NodeJS.WriteStream; intervalMs?: number; quiet?: boolean } = {}): BatchObserver & { stop(): void } {
+  const stream = options.stream ?? process.stderr;
+  const interval = options.intervalMs ?? 10_000;
+  let startedAt = 0;
+  let baseline = 0;
+  let state = { done: 0, total: 0, successes: 0, cost: null as number | null };
+  let bar: cliProgress.SingleBar | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const eta = () => {
+    const ran = state.done - baseline;
+    if (ran <= 0) return "?";
+    const perEpisode = (Date.now() - startedAt) / ran;
+    return formatDuration(perEpisode * (state.total - state.done));
+  };
+  const passRate = () => (state.done > 0 ? `${((100 * state.successes) / state.done).toFixed(1)}%` : "n/a");
+  const statusLine = () =>
+    `[taubridge] ${state.done}/${state.total} episodes, pass rate ${passRate()}, cost ${formatCost(state.cost)}, ETA ${eta()}`;
+
+  return {
+    start({ total, alreadyDone, checkpointPath }) {
+      startedAt = Date.now();
+      baseline = alreadyDone;
+      state = { ...state, done: alreadyDone, total };
+      if (options.quiet) return;
+      if (alreadyDone > 0) stream.write(`[taubridge] resuming: ${alreadyDone}/${total} episodes already in ${checkpointPath}\n`);
+      if (stream.isTTY) {
+        bar = new cliProgress.SingleBar(
+          { format: "{bar} {value}/{total} | pass {passRate} | cost {cost} | ETA {etaText}", hideCursor: true, stream, clearOnComplete: false },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(total, alreadyDone, { passRate: passRate(), cost: formatCost(state.cost), etaText: "?" });
+      } else {
+        stream.write(`${statusLine()}\n`);
+        timer = setInterval(() => stream.write(`${statusLine()}\n`), interval);
+        timer.unref();
+      }
+    },
+    episodeDone({ done, total, successes, cost }) {
+      state = { done, total, successes, cost };
+      bar?.update(done, { passRate: passRate(), cost: formatCost(cost), etaText: eta() });
+    },
+    warn(message) {
+      if (bar) bar.stop();
+      stream.write(`[taubridge] warning: ${message}\n`);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      if (bar) bar.stop();
+      else if (!options.quiet && state.total > 0) stream.write(`${statusLine()}\n`);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * `taubridge testing serve --script <file.json> --port <n>`: runs the scripted OpenAI-compatible
+ * model server as a process, so agents written in other languages (or whole framework stacks) can
+ * be pointed at a deterministic model during their own tests.
+ */
+import { writeFile } from "node:fs/promises";
+import { InvalidArgumentError, type Command } from "commander";
+import { loadScriptFile } from "../testing/script-format.ts";
+import { startScriptedModelServer } from "../testing/scripted-model-server.ts";
+
+export interface TestingServeOptions {
+  script: string;
+  port: number;
+  host: string;
+  /** Write the recorded requests, failures and unconsumed steps here on shutdown. */
+  record?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new InvalidArgumentError("expected an integer port between 0 and 65535");
+  return port;
+}
+
+/**
+ * Serves a script until `signal` aborts (the CLI wires it to SIGINT/SIGTERM), then closes the
+ * server, writes the record file if asked, and prints a one-line summary to stderr.
+ */
+export async function runTestingServe(
+  options: TestingServeOptions,
+  io: { signal: AbortSignal; stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream },
+): Promise<void> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const file = await loadScriptFile(options.script);
+  const server = await startScriptedModelServer({
+    ...(file.scripts !== undefined ? { scripts: file.scripts } : {}),
+    ...(file.steps !== undefined ? { steps: file.steps } : {}),
+    ...(file.streamUsage !== undefined ? { streamUsage: file.streamUsage } : {}),
+    host: options.host,
+    port: options.port,
+  });
+  stdout.write(`Scripted model server listening on ${server.baseURL}\n`);
+  if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener("abort", () => resolve(), { once: true }));
+  await server.close();
+  const pending = server.pending();
+  if (options.record) {
+    await writeFile(options.record, `${JSON.stringify({ requests: server.requests, failures: server.failures, pending }, null, 2)}\n`, "utf8");
+  }
+  stderr.write(`Scripted model server stopped: ${server.requests.length} request(s), ${server.failures.length} failure(s), ${pending.length} unconsumed step(s)\n`);
+}
+
+/** Adds the `testing` command group (currently `testing serve`) to the main CLI. */
+export function registerTestingCommand(program: Command): void {
+  const testing =
+    program.commands.find((command) => command.name() === "testing") ??
+    program.command("testing").description("Test doubles for agent developers (scripted OpenAI-compatible model server)");
+  testing
+    .command("serve")
+    .description("Serve a scripted OpenAI-compatible model on loopback (POST /v1/chat/completions, GET /v1/models)")
+    .requiredOption("--script <file>", "script file (JSON; see src/testing/README.md)")
+    .option("--port <n>", "port to listen on (0 = any free port)", parsePort, 0)
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--record <file>", "write recorded requests, failures and unconsumed steps to this JSON file on exit")
+    .action(async (options: { script: string; port: number; host: string; record?: string }) => {
+      const controller = new AbortController();
+      const stop = () => controller.abort();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      try {
+        await runTestingServe(options, { signal: controller.signal });
+      } finally {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+      }
+    });
+}

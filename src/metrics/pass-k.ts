@@ -1,0 +1,73 @@
+/** One scored episode, the minimum the metrics need. */
+export interface ScoredEpisode {
+  taskId: number;
+  trial: number;
+  reward: number;
+}
+
+/** τ-bench's success test: a reward within 1e-6 of 1. */
+export function isSuccess(reward: number): boolean {
+  return reward >= 1 - 1e-6 && reward <= 1 + 1e-6;
+}
+
+/** Exact binomial coefficient C(n, k) (0 when k > n), in bigint so large trial counts stay exact. */
+export function binomial(n: number, k: number): bigint {
+  if (k < 0 || k > n) return 0n;
+  let result = 1n;
+  for (let index = 1; index <= k; index++) result = (result * BigInt(n - k + index)) / BigInt(index);
+  return result;
+}
+
+export interface PassKReport {
+  /** Number of distinct trial values present (τ-bench's n). */
+  trials: number;
+  /** Distinct tasks, in first-appearance order. */
+  tasks: number;
+  /** Mean raw reward over all episodes. */
+  averageReward: number;
+  /** pass^k for k = 1..trials (keys are k); null where k exceeds a task's trial count. */
+  passK: Record<number, number | null>;
+}
+
+/**
+ * pass^k with the combinatorial estimator of the τ-bench paper, computed exactly as the original's
+ * `display_metrics`: n = distinct trials; per task C(c, k) / C(n, k) (one float division per task,
+ * accumulated in first-appearance order), averaged over tasks.
+ *
+ * Deliberate strictness: when a task has fewer episodes than n (an unfinished run), pass^k for
+ * k greater than its episode count is reported as null rather than a silently deflated number.
+ */
+export function computePassK(episodes: readonly ScoredEpisode[]): PassKReport {
+  const trials = new Set(episodes.map((episode) => episode.trial)).size;
+  const successes = new Map<number, number>();
+  const counts = new Map<number, number>();
+  let rewardSum = 0;
+  for (const episode of episodes) {
+    rewardSum += episode.reward;
+    successes.set(episode.taskId, (successes.get(episode.taskId) ?? 0) + (isSuccess(episode.reward) ? 1 : 0));
+    counts.set(episode.taskId, (counts.get(episode.taskId) ?? 0) + 1);
+  }
+  const minimumPerTask = counts.size > 0 ? Math.min(...counts.values()) : 0;
+  const passK: Record<number, number | null> = {};
+  for (let k = 1; k <= trials; k++) {
+    if (k > minimumPerTask) {
+      passK[k] = null;
+      continue;
+    }
+    const denominator = binomial(trials, k);
+    let sum = 0;
+    for (const count of successes.values()) sum += Number(binomial(count, k)) / Number(denominator);
+    passK[k] = sum / successes.size;
+  }
+  return {
+    trials,
+    tasks: successes.size,
+    averageReward: episodes.length > 0 ? rewardSum / episodes.length : 0,
+    passK,
+  };
+}
+
+/** pass^k for one k, or null when k exceeds the trials. */
+export function passAt(report: PassKReport, k: number): number | null {
+  return report.passK[k] ?? null;
+}

@@ -1,0 +1,203 @@
+import { join, resolve } from "node:path";
+import PQueue from "p-queue";
+import { ConfigError } from "../core/errors.ts";
+import type { Task } from "../core/types.ts";
+import type { Agent } from "../agents/agent.ts";
+import { loadDomain, type LoadedDomain } from "../engine/domain.ts";
+import { domainRegistry } from "../../domains/index.ts";
+import { selectTaskIndices } from "../tasks/task-file.ts";
+import { computePassK, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
+import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
+import { runEpisode, type EpisodeResult } from "./episode.ts";
+import { resultEntry, writeFileAtomic } from "./results-file.ts";
+import { pyJsonDumpsIndented } from "../value/python-value.ts";
+import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfigInput } from "./run-config.ts";
+import { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type UserFactory } from "./strategies.ts";
+import { registerOfflineStrategies } from "./builtin-strategies.ts";
+import { defaultDataRoot } from "./data-root.ts";
+
+/** A run with every name resolved into an object. */
+export interface BuiltRun {
+  config: RunConfig;
+  domain: LoadedDomain;
+  split: string;
+  tasks: Task[];
+  taskIndices: number[];
+  agentFactory: AgentFactory;
+  userFactory: UserFactory;
+  context: BuildContext;
+}
+
+/**
+ * The build step: validates the configuration and turns names (domain, split, strategies) into
+ * objects, failing with a one-line {@link ConfigError} before any episode or model call starts.
+ */
+export function buildRun(input: RunConfigInput): BuiltRun {
+  registerOfflineStrategies();
+  const config = parseRunConfig(input);
+  const definition = domainRegistry.get(config.env);
+  const agentFactory = agentStrategies.get(config.agentStrategy);
+  const userFactory = userStrategies.get(config.userStrategy);
+  if (agentFactory.requiresModel && !config.model) throw new ConfigError(`--agent-strategy ${config.agentStrategy} needs --model`);
+  if (userFactory.requiresModel && !config.userModel) throw new ConfigError(`--user-strategy ${config.userStrategy} needs --user-model`);
+  const dataRoot = config.dataDir ?? defaultDataRoot(definition);
+  const domain = loadDomain(definition, dataRoot);
+  const split = config.taskSplit ?? definition.defaultSplit;
+  const tasks = config.taskFile ? domain.tasksFromFile(config.taskFile) : domain.tasks(split);
+  const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
+  if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
+  return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context: { config, domain } };
+}
+
+/** Progress callbacks the batch layer calls; the CLI renders them. */
+export interface BatchObserver {
+  start?(info: { total: number; alreadyDone: number; checkpointPath: string }): void;
+  episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
+  warn?(message: string): void;
+}
+
+export interface BatchOutcome {
+  config: RunConfig;
+  resultsPath: string;
+  checkpointPath: string;
+  summaries: EpisodeSummary[];
+  metrics: PassKReport;
+  ranEpisodes: number;
+  resumedEpisodes: number;
+}
+
+function seededShuffle<T>(items: T[], seed: number): T[] {
+  // mulberry32: small, deterministic; the original's Python `random` order is not reproducible anyway.
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other], copy[index]];
+  }
+  return copy;
+}
+
+function sumCost(summaries: Iterable<EpisodeSummary>): number | null {
+  let total = 0;
+  for (const summary of summaries) {
+    for (const usage of [summary.usage?.agent, summary.usage?.user]) {
+      if (!usage) continue;
+      if (usage.cost === null) return null;
+      total += usage.cost;
+    }
+  }
+  return total;
+}
+
+function sameIdentity(left: unknown, right: unknown): string[] {
+  const a = (left ?? {}) as Record<string, unknown>;
+  const b = (right ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
+}
+
+/**
+ * The batch layer: runs every `(task, trial)` with bounded concurrency, checkpoints each finished
+ * episode, resumes from an earlier checkpoint of the same run (skipping finished pairs), and writes
+ * the τ-bench-shaped results file atomically at the end, in (trial, task-list) order.
+ */
+export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal): Promise<BatchOutcome> {
+  const { config, domain, tasks, taskIndices } = built;
+  const logDir = resolve(config.logDir);
+  const stem = runFileStem(config, built.split);
+  const resultsPath = join(logDir, `${stem}.json`);
+  const checkpointPath = join(logDir, `${stem}.checkpoint.jsonl`);
+  const identity = runIdentity(config);
+
+  const previous = config.resume ? readCheckpoint(checkpointPath) : { header: null, entries: [], discardedLines: 0 };
+  if (previous.header) {
+    const changed = sameIdentity(previous.header.identity, identity);
+    if (changed.length > 0) observer.warn?.(`the configuration changed since the checkpoint was written (${changed.join(", ")}); finished episodes are kept`);
+  }
+  if (previous.discardedLines > 0) observer.warn?.(`discarded ${previous.discardedLines} torn checkpoint line(s); those episodes run again`);
+
+  const wanted = new Set<string>();
+  for (let trial = 0; trial < config.numTrials; trial++) for (const index of taskIndices) wanted.add(`${index}:${trial}`);
+  const completed = new Map<string, CheckpointEntry>();
+  for (const entry of previous.entries) {
+    const key = `${entry.summary.taskId}:${entry.summary.trial}`;
+    if (wanted.has(key)) completed.set(key, entry);
+  }
+  const resumedEpisodes = completed.size;
+
+  const checkpoint = new CheckpointWriter(checkpointPath);
+  checkpoint.open({ identity, stem }, previous.header === null);
+
+  const agent: Agent = await built.agentFactory.create(built.context);
+  const total = wanted.size;
+  let done = completed.size;
+  let successes = [...completed.values()].filter((entry) => isSuccess(entry.summary.reward)).length;
+  observer.start?.({ total, alreadyDone: done, checkpointPath });
+
+  const queue = new PQueue({ concurrency: config.maxConcurrency });
+  let ranEpisodes = 0;
+  try {
+    for (let trial = 0; trial < config.numTrials; trial++) {
+      const order = config.shuffle ? seededShuffle(taskIndices, config.seed + trial) : taskIndices;
+      for (const taskIndex of order) {
+        const key = `${taskIndex}:${trial}`;
+        if (completed.has(key)) continue;
+        void queue.add(async () => {
+          if (signal?.aborted) return;
+          let result: EpisodeResult | undefined;
+          for (let attempt = 0; attempt <= config.episodeRetries; attempt++) {
+            result = await runEpisode({
+              domain,
+              task: tasks[taskIndex],
+              taskIndex,
+              trial,
+              agent,
+              user: built.userFactory.create(built.context),
+              maxSteps: config.maxSteps,
+              timeoutMs: config.episodeTimeoutMs,
+              signal,
+            });
+            if (result.termination !== "infra_error" || signal?.aborted) break;
+          }
+          if (!result || signal?.aborted) return;
+          const entry = resultEntry(result);
+          checkpoint.append(entry);
+          const summary: EpisodeSummary = {
+            taskId: result.taskId,
+            trial: result.trial,
+            reward: result.reward,
+            termination: result.termination,
+            usage: result.usage,
+          };
+          completed.set(key, { entry, summary });
+          ranEpisodes++;
+          done++;
+          if (isSuccess(result.reward)) successes++;
+          observer.episodeDone?.({ result: summary, done, total, successes, cost: sumCost([...completed.values()].map((item) => item.summary)) });
+        });
+      }
+    }
+    await queue.onIdle();
+  } finally {
+    checkpoint.close();
+    await agent.close?.();
+  }
+
+  const ordered: CheckpointEntry[] = [];
+  for (let trial = 0; trial < config.numTrials; trial++) {
+    for (const taskIndex of taskIndices) {
+      const entry = completed.get(`${taskIndex}:${trial}`);
+      if (entry) ordered.push(entry);
+    }
+  }
+  writeFileAtomic(resultsPath, pyJsonDumpsIndented(ordered.map((item) => item.entry), 2));
+  const summaries = ordered.map((item) => item.summary);
+  return { config, resultsPath, checkpointPath, summaries, metrics: computePassK(summaries), ranEpisodes, resumedEpisodes };
+}

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { ConfigError } from "../core/errors.ts";
+
+/**
+ * Everything a run needs, validated once at the boundary. Flag names follow τ-bench's run.py
+ * (camel-cased); options the original lacks are ours and documented in `taubridge run --help`.
+ */
+export const runConfigSchema = z.object({
+  env: z.string().min(1),
+  agentStrategy: z.string().min(1),
+  userStrategy: z.string().min(1),
+  model: z.string().optional(),
+  modelProvider: z.string().optional(),
+  baseUrl: z.string().url().optional(),
+  apiKeyEnv: z.string().optional(),
+  userModel: z.string().optional(),
+  userModelProvider: z.string().optional(),
+  userBaseUrl: z.string().url().optional(),
+  userApiKeyEnv: z.string().optional(),
+  temperature: z.number().min(0).max(2).default(0),
+  taskSplit: z.string().optional(),
+  taskFile: z.string().optional(),
+  taskIds: z.array(z.number().int().nonnegative()).optional(),
+  startIndex: z.number().int().nonnegative().default(0),
+  endIndex: z.number().int().min(-1).default(-1),
+  numTrials: z.number().int().positive().default(1),
+  maxConcurrency: z.number().int().positive().default(1),
+  maxSteps: z.number().int().positive().default(30),
+  episodeTimeoutMs: z.number().int().nonnegative().default(0),
+  episodeRetries: z.number().int().nonnegative().default(0),
+  seed: z.number().int().default(10),
+  shuffle: z.boolean().default(false),
+  logDir: z.string().default("results"),
+  dataDir: z.string().optional(),
+  resume: z.boolean().default(true),
+  cacheDir: z.string().optional(),
+  priceFile: z.string().optional(),
+  modelTimeoutMs: z.number().int().positive().default(120_000),
+  modelMaxAttempts: z.number().int().positive().default(6),
+  agentPromptFile: z.string().optional(),
+  userPromptFile: z.string().optional(),
+  fewShotDisplaysPath: z.string().optional(),
+  /** Strategy-specific options (bridge mode, agent module, workflow path, ...). */
+  agentOptions: z.record(z.string(), z.unknown()).default({}),
+  quiet: z.boolean().default(false),
+});
+
+export type RunConfig = z.infer<typeof runConfigSchema>;
+export type RunConfigInput = z.input<typeof runConfigSchema>;
+
+/** Validates a run configuration; the error names the first bad field in one line. */
+export function parseRunConfig(input: RunConfigInput): RunConfig {
+  const result = runConfigSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`invalid option ${issue.path.join(".")}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+/** The fields that define what a run measures; a resume with different values warns. */
+export const IDENTITY_FIELDS = [
+  "env",
+  "agentStrategy",
+  "userStrategy",
+  "model",
+  "modelProvider",
+  "baseUrl",
+  "userModel",
+  "userModelProvider",
+  "userBaseUrl",
+  "temperature",
+  "taskSplit",
+  "taskFile",
+  "maxSteps",
+  "agentPromptFile",
+  "userPromptFile",
+  "fewShotDisplaysPath",
+  "agentOptions",
+] as const satisfies readonly (keyof RunConfig)[];
+
+/** The identity of a run, for resume checks. */
+export function runIdentity(config: RunConfig): Record<string, unknown> {
+  const identity: Record<string, unknown> = {};
+  for (const field of IDENTITY_FIELDS) if (config[field] !== undefined) identity[field] = config[field];
+  return identity;
+}
+
+/** The run's file stem, after τ-bench's checkpoint name but without the timestamp so a rerun finds it. */
+export function runFileStem(config: RunConfig, split: string): string {
+  const model = (config.model ?? "none").split("/").pop();
+  const temperature = Number.isInteger(config.temperature) ? `${config.temperature}.0` : String(config.temperature);
+  const range = config.taskIds?.length ? `ids_${config.taskIds.join("-")}`.slice(0, 80) : `range_${config.startIndex}-${config.endIndex}`;
+  const userModel = (config.userModel ?? "none").split("/").pop();
+  return `${config.env}-${split}-${config.agentStrategy}-${model}-${temperature}_${range}_user-${userModel}-${config.userStrategy}`.replace(
+    /[^A-Za-z0-9._+-]/g,
+    "_",
+  );
+}

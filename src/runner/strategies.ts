@@ -1,0 +1,35 @@
+import { Registry } from "../core/registry.ts";
+import type { RoleUsage } from "../core/types.ts";
+import type { Agent } from "../agents/agent.ts";
+import type { LoadedDomain } from "../engine/domain.ts";
+import type { UserSimulator } from "../engine/environment.ts";
+import type { RunConfig } from "./run-config.ts";
+
+/** What a factory may use to build its part of a run. */
+export interface BuildContext {
+  config: RunConfig;
+  domain: LoadedDomain;
+}
+
+/** Builds the agent under test for a run (one instance shared by all episodes). */
+export interface AgentFactory {
+  readonly description: string;
+  /** Strategies that call a model need `--model`/`--model-provider`. */
+  readonly requiresModel: boolean;
+  create(context: BuildContext): Agent | Promise<Agent>;
+}
+
+/** A user simulator for one episode, optionally reporting its model usage. */
+export type EpisodeUser = UserSimulator & { usage?(): RoleUsage | null };
+
+/** Builds a fresh user simulator per episode. */
+export interface UserFactory {
+  readonly description: string;
+  readonly requiresModel: boolean;
+  create(context: BuildContext): EpisodeUser;
+}
+
+/** `--agent-strategy` names. */
+export const agentStrategies = new Registry<AgentFactory>("agent strategy");
+/** `--user-strategy` names. */
+export const userStrategies = new Registry<UserFactory>("user strategy");
