@@ -1,0 +1,78 @@
+/**
+ * Errors raised by model clients. They are {@link InfraError}s: a model endpoint that fails is an
+ * infrastructure problem, recorded as such, never a zero-score agent failure. Messages are
+ * redacted (no API key, no URL credentials) and carry what is needed to act on them: role,
+ * provider, model, HTTP status and how many attempts were made.
+ */
+import { InfraError } from "../core/errors.ts";
+
+export interface ModelCallErrorDetails {
+  role: string;
+  provider: string;
+  model: string;
+  /** Base URL for display (credentials removed). */
+  baseURL: string;
+  /** HTTP status of the last failed attempt, when the server answered. */
+  status?: number;
+  /** Number of attempts made (1 = no retry). */
+  attempts: number;
+  /** Whether the last failure was of a retryable kind (408/409/429/5xx/network/timeout). */
+  retryable: boolean;
+  /** The error body the server returned (redacted), when there was one. */
+  responseBody?: unknown;
+}
+
+/** A model call failed after the retry layer gave up (or on a non-retryable error). */
+export class ModelCallError extends InfraError {
+  readonly role: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly baseURL: string;
+  readonly status: number | undefined;
+  readonly attempts: number;
+  readonly retryable: boolean;
+  readonly responseBody: unknown;
+
+  constructor(message: string, details: ModelCallErrorDetails, options?: { cause?: unknown }) {
+    super(message, options);
+    this.role = details.role;
+    this.provider = details.provider;
+    this.model = details.model;
+    this.baseURL = details.baseURL;
+    this.status = details.status;
+    this.attempts = details.attempts;
+    this.retryable = details.retryable;
+    this.responseBody = details.responseBody;
+  }
+
+  /** Plain-JSON form for result files (already redacted). */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      role: this.role,
+      provider: this.provider,
+      model: this.model,
+      baseURL: this.baseURL,
+      status: this.status ?? null,
+      attempts: this.attempts,
+      retryable: this.retryable,
+    };
+  }
+}
+
+/** The call (every attempt of it) exceeded the per-call timeout. */
+export class ModelTimeoutError extends ModelCallError {
+  readonly code = "ETIMEDOUT";
+  constructor(
+    message: string,
+    details: ModelCallErrorDetails,
+    readonly timeoutMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, details, options);
+  }
+}
+
+/** The server answered 2xx with something that is not a usable chat completion (no choices, bad JSON). */
+export class ModelResponseError extends ModelCallError {}

@@ -1,0 +1,343 @@
+/**
+ * Model clients for the three roles that call LLMs (agent, user simulator, judge). One client per
+ * role, built on the `openai` SDK so every OpenAI-compatible server works (OpenAI, OpenRouter,
+ * Anthropic's compatibility endpoint, vLLM, Ollama, llama.cpp, LM Studio…).
+ *
+ * Design points:
+ * - exactly one retry layer (ours, p-retry; the SDK runs with `maxRetries: 0`), bounded attempts,
+ *   honouring `retry-after(-ms)`, and a per-attempt timeout;
+ * - API keys come from environment variables only and live in a closure: they are never fields of
+ *   the returned object, never in error messages (everything is redacted), never in cache keys;
+ * - cost is `number | null` (unknown is never 0), usage is summed per role in {@link UsageTotals};
+ * - an optional on-disk {@link ResponseCache} replays identical requests without any network.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { z } from "zod";
+import { ConfigError } from "../core/errors.ts";
+import type { ToolCallRecord } from "../core/types.ts";
+import { ModelCallError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
+import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
+import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName } from "./providers.ts";
+import { redactText, redactUrl, redactValue } from "./redact.ts";
+import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
+import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, withRetries, type BackoffOptions } from "./retry.ts";
+import {
+  MODEL_ROLES,
+  type AssistantMessage,
+  type CompletionRequest,
+  type CompletionResult,
+  type ModelRole,
+  type ModelUsage,
+} from "./types.ts";
+import { UsageTotals } from "./usage.ts";
+
+/** Request-body fields the client sets itself; `params` may not override them. */
+const RESERVED_PARAMS = ["model", "messages", "tools", "tool_choice", "temperature", "stream", "stream_options", "n"];
+
+/** Validates a model-client config; defaults: provider `openai`, 120 s timeout, 4 attempts. */
+export const modelClientConfigSchema = z.strictObject({
+  role: z.enum(MODEL_ROLES).default("agent"),
+  model: z.string().min(1),
+  provider: z.string().min(1).default("openai"),
+  baseURL: z.url().optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the NAME of an environment variable (never the key itself)")
+    .optional(),
+  timeoutMs: z.number().int().positive().default(120_000),
+  maxAttempts: z.number().int().min(1).max(20).default(4),
+  temperature: z.number().min(0).max(2).optional(),
+  /** A cache directory or a shared {@link ResponseCache}. */
+  cache: z.union([z.string().min(1), z.instanceof(ResponseCache)]).optional(),
+  /** User prices (from `loadPriceFile`), consulted before the genai-prices catalogue. */
+  prices: priceTableSchema.optional(),
+  /** Extra request-body fields (e.g. `max_tokens`, `reasoning_effort`, `seed`); part of the cache key. */
+  params: z
+    .record(z.string(), z.unknown())
+    .refine((params) => !RESERVED_PARAMS.some((name) => Object.hasOwn(params, name)), {
+      message: `may not set ${RESERVED_PARAMS.join(", ")}`,
+    })
+    .optional(),
+  /** Backoff used when the server sends no usable retry-after. */
+  retry: z
+    .strictObject({
+      initialDelayMs: z.number().nonnegative().default(DEFAULT_BACKOFF.initialDelayMs),
+      maxDelayMs: z.number().nonnegative().default(DEFAULT_BACKOFF.maxDelayMs),
+    })
+    .optional(),
+});
+
+/** What callers pass to {@link createModelClient} (defaults applied by the schema). */
+export type ModelClientConfig = z.input<typeof modelClientConfigSchema>;
+
+/** Injectable environment, so tests and embedders need not mutate `process.env`. */
+export interface ModelClientDependencies {
+  env?: Record<string, string | undefined>;
+}
+
+/** A redacted, JSON-safe description of a client, for run manifests and logs. */
+export interface ModelClientDescription {
+  role: ModelRole;
+  provider: ProviderName;
+  model: string;
+  baseURL: string;
+  /** The variable the key is read from (its name only), or `null` when a placeholder key is used. */
+  apiKeyEnv: string | null;
+  timeoutMs: number;
+  maxAttempts: number;
+  temperature: number | null;
+  params: Record<string, unknown> | null;
+  cacheDirectory: string | null;
+  userPrices: boolean;
+}
+
+export interface ModelClient {
+  readonly role: ModelRole;
+  readonly provider: ProviderName;
+  readonly model: string;
+  /** Base URL as configured (may be shown to users; use `describe()` for a redacted copy). */
+  readonly baseURL: string;
+  /** Running totals of every call made through this client (cache hits included, flagged). */
+  readonly usage: UsageTotals;
+  readonly cache: ResponseCache | undefined;
+  /** One chat completion, retried within the configured bounds. */
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+  describe(): ModelClientDescription;
+}
+
+function parseConfig(config: ModelClientConfig) {
+  // Resolve the provider before zod so a typo gets UnknownNameError listing the known names.
+  getProvider(config.provider ?? "openai");
+  const parsed = modelClientConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid ${config.role ?? "agent"} model config:\n${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+function resolveApiKey(provider: ProviderInfo, apiKeyEnv: string | undefined, env: Record<string, string | undefined>, role: string): { key: string; variable: string | null } {
+  const variable = apiKeyEnv ?? provider.defaultApiKeyEnv;
+  if (variable) {
+    const value = env[variable];
+    if (value && value.trim() !== "") return { key: value.trim(), variable };
+    if (apiKeyEnv || provider.requiresApiKey) {
+      throw new ConfigError(`The ${role} model (provider ${provider.name}) needs an API key: set the environment variable ${variable}`);
+    }
+  }
+  return { key: PLACEHOLDER_API_KEY, variable: null };
+}
+
+function toAssistantMessage(message: OpenAI.Chat.Completions.ChatCompletionMessage): AssistantMessage {
+  const result: AssistantMessage = { role: "assistant", content: message.content ?? null };
+  const toolCalls: ToolCallRecord[] = [];
+  for (const call of message.tool_calls ?? []) {
+    if (call.type !== "function") continue;
+    toolCalls.push({ id: call.id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } });
+  }
+  if (toolCalls.length > 0) result.tool_calls = toolCalls;
+  return result;
+}
+
+function toUsage(usage: OpenAI.Completions.CompletionUsage | undefined): ModelUsage {
+  if (!usage) return { promptTokens: 0, completionTokens: 0, reported: false };
+  const result: ModelUsage = { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0 };
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === "number" && cached > 0) result.cachedPromptTokens = cached;
+  return result;
+}
+
+/** Internal: a 2xx answer that is not a usable completion. Not retried. */
+class MalformedResponse extends Error {}
+
+/**
+ * Builds the client for one role. Validates the config (zod), resolves the provider's defaults
+ * and reads the API key from the environment, all before any request, so misconfiguration fails
+ * fast with a {@link ConfigError} / `UnknownNameError`.
+ */
+export function createModelClient(config: ModelClientConfig, dependencies: ModelClientDependencies = {}): ModelClient {
+  const options = parseConfig(config);
+  const provider = getProvider(options.provider);
+  const role = options.role;
+  const configuredURL = options.baseURL ?? provider.defaultBaseURL;
+  if (!configuredURL) {
+    throw new ConfigError(`The ${role} model uses provider ${provider.name}, which has no default base URL: set baseURL`);
+  }
+  const baseURL: string = configuredURL;
+  const { key: apiKey, variable: apiKeyVariable } = resolveApiKey(provider, options.apiKeyEnv, dependencies.env ?? process.env, role);
+  const secrets = [apiKey];
+  const displayURL = redactUrl(baseURL, secrets);
+  const backoff: BackoffOptions = options.retry ?? DEFAULT_BACKOFF;
+  const cache = typeof options.cache === "string" ? new ResponseCache(options.cache) : options.cache;
+  const usage = new UsageTotals();
+
+  // Kept in this closure only: the SDK instance holds the key, so it is never exposed as a field.
+  const openai = new OpenAI({
+    apiKey,
+    baseURL,
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    // Do not forward OPENAI_ORG_ID / OPENAI_PROJECT_ID headers to other providers.
+    ...(provider.name === "openai" ? {} : { organization: null, project: null }),
+  });
+
+  const details = (extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails => ({
+    role,
+    provider: provider.name,
+    model: options.model,
+    baseURL: displayURL,
+    ...extra,
+  });
+  const prefix = `${role} model "${options.model}" (${provider.name} at ${displayURL})`;
+
+  /** Turns the last failure into a redacted ModelCallError; the SDK error is not kept as-is. */
+  function toModelError(error: unknown, attempts: number): ModelCallError {
+    const plural = attempts === 1 ? "attempt" : "attempts";
+    const rawMessage = error instanceof Error ? error.message : String(error);
+    const message = redactText(rawMessage, secrets);
+    const cause = new Error(message);
+    cause.name = error instanceof Error ? error.name : "Error";
+    const retryable = isRetryableError(error);
+    if (error instanceof AttemptTimeoutError || error instanceof APIConnectionTimeoutError) {
+      return new ModelTimeoutError(
+        `${prefix}: timed out after ${options.timeoutMs} ms (${attempts} ${plural})`,
+        details({ attempts, retryable: true }),
+        options.timeoutMs,
+        { cause },
+      );
+    }
+    if (error instanceof MalformedResponse) {
+      return new ModelResponseError(`${prefix}: unusable response: ${message}`, details({ attempts, retryable: false }), { cause });
+    }
+    const status = errorStatus(error);
+    if (status !== undefined) {
+      const body = error instanceof APIError ? redactValue(error.error, secrets) : undefined;
+      return new ModelCallError(`${prefix}: HTTP ${status} after ${attempts} ${plural}: ${message}`, details({ status, attempts, retryable, responseBody: body }), { cause });
+    }
+    if (error instanceof APIConnectionError) {
+      const reason = error.cause instanceof Error ? `: ${redactText(error.cause.message, secrets)}` : "";
+      return new ModelCallError(`${prefix}: connection failed after ${attempts} ${plural}: ${message}${reason}`, details({ attempts, retryable }), { cause });
+    }
+    return new ModelCallError(`${prefix}: failed after ${attempts} ${plural}: ${message}`, details({ attempts, retryable }), { cause });
+  }
+
+  async function attemptOnce(body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, signal: AbortSignal | undefined) {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(options.timeoutMs)), options.timeoutMs);
+    try {
+      const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+      const response = await openai.chat.completions.create(body, { signal: combined, timeout: options.timeoutMs, maxRetries: 0 });
+      const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
+      if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
+      return { choice, usage: response.usage };
+    } catch (error) {
+      if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(options.timeoutMs);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function complete(request: CompletionRequest): Promise<CompletionResult> {
+    const started = performance.now();
+    const temperature = request.temperature ?? options.temperature;
+    const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
+    const body = {
+      ...(options.params ?? {}),
+      model: options.model,
+      messages: request.messages,
+      ...(tools ? { tools } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
+    } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+
+    const price = (recorded: ModelUsage) =>
+      computeCost({ provider: provider.name, model: options.model, baseURL, catalogue: provider.catalogue, usage: recorded, prices: options.prices as PriceTable | undefined });
+
+    let keyInput: CacheKeyInput | undefined;
+    let key: string | undefined;
+    if (cache) {
+      keyInput = {
+        provider: provider.name,
+        model: options.model,
+        baseURL,
+        messages: request.messages,
+        ...(tools ? { tools } : {}),
+        ...(temperature !== undefined ? { temperature } : {}),
+        ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
+        ...(options.params ? { params: options.params } : {}),
+        ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
+      };
+      key = cacheKey(keyInput);
+      const hit = await cache.get(key);
+      if (hit) {
+        const { cost, source } = price(hit.usage);
+        const result: CompletionResult = {
+          message: hit.message,
+          usage: hit.usage,
+          cost,
+          costSource: source,
+          latencyMs: performance.now() - started,
+          cached: true,
+          attempts: 0,
+          finishReason: hit.finishReason,
+        };
+        usage.add(result);
+        return result;
+      }
+    }
+
+    let outcome: Awaited<ReturnType<typeof attemptOnce>>;
+    let attempts: number;
+    try {
+      ({ value: outcome, attempts } = await withRetries(() => attemptOnce(body, request.signal), {
+        maxAttempts: options.maxAttempts,
+        backoff,
+        signal: request.signal,
+      }));
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      usage.addFailure();
+      if (error instanceof RetriesFailed) throw toModelError(error.lastError, Math.max(1, error.attempts));
+      throw toModelError(error, 1);
+    }
+
+    const message = toAssistantMessage(outcome.choice.message);
+    const recordedUsage = toUsage(outcome.usage);
+    const { cost, source } = price(recordedUsage);
+    const latencyMs = performance.now() - started;
+    const finishReason = outcome.choice.finish_reason ?? null;
+    if (cache && key && keyInput) {
+      try {
+        await cache.set(key, redactValue({ ...keyInput, baseURL: displayURL }, secrets), { message, usage: recordedUsage, cost, finishReason, latencyMs });
+      } catch {
+        // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
+      }
+    }
+    const result: CompletionResult = { message, usage: recordedUsage, cost, costSource: source, latencyMs, cached: false, attempts, finishReason };
+    usage.add(result);
+    return result;
+  }
+
+  return {
+    role,
+    provider: provider.name,
+    model: options.model,
+    baseURL,
+    usage,
+    cache,
+    complete,
+    describe: () => ({
+      role,
+      provider: provider.name,
+      model: options.model,
+      baseURL: displayURL,
+      apiKeyEnv: apiKeyVariable,
+      timeoutMs: options.timeoutMs,
+      maxAttempts: options.maxAttempts,
+      temperature: options.temperature ?? null,
+      params: options.params ? redactValue(options.params, secrets) : null,
+      cacheDirectory: cache?.directory ?? null,
+      userPrices: options.prices !== undefined,
+    }),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Cost of a model call in US dollars. Prices come from a user price file first (so users can fix
+ * or add models without waiting for a release), then from `@pydantic/genai-prices`' bundled
+ * catalogue (works offline). A model found in neither costs `null` — unknown is shown as unknown,
+ * never as $0, which is what τ-bench users complained about.
+ */
+import { readFile } from "node:fs/promises";
+import { calcPrice } from "@pydantic/genai-prices";
+import { z } from "zod";
+import { ConfigError } from "../core/errors.ts";
+import type { CatalogueLookup } from "./providers.ts";
+import type { CostSource, ModelUsage } from "./types.ts";
+
+/** One price-file entry; all prices are US dollars per 1 million tokens. */
+export const priceEntrySchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  /** Price of prompt tokens served from the provider's prompt cache; defaults to `input`. */
+  cachedInput: z.number().nonnegative().optional(),
+});
+export type PriceEntry = z.infer<typeof priceEntrySchema>;
+
+/**
+ * A user price file: `{ "<model>" | "<provider>:<model>": { input, output, cachedInput? } }`.
+ * A `provider:model` key wins over a bare `model` key.
+ */
+export const priceTableSchema = z.record(z.string().min(1), priceEntrySchema);
+export type PriceTable = z.infer<typeof priceTableSchema>;
+
+/** Validates a parsed price table; throws {@link ConfigError} naming the bad entry. */
+export function parsePriceTable(value: unknown, source = "price table"): PriceTable {
+  const parsed = priceTableSchema.safeParse(value);
+  if (!parsed.success) throw new ConfigError(`Invalid ${source}:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Reads and validates a JSON price file (`--prices <file>`). */
+export async function loadPriceFile(path: string): Promise<PriceTable> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`Cannot read price file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Price file ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return parsePriceTable(value, `price file ${path}`);
+}
+
+export interface CostInput {
+  provider: string;
+  model: string;
+  /** The endpoint actually called, used for `by-base-url` catalogue matching. */
+  baseURL: string | undefined;
+  catalogue: CatalogueLookup;
+  usage: ModelUsage;
+  prices?: PriceTable;
+}
+
+export interface CostResult {
+  cost: number | null;
+  source: CostSource | null;
+}
+
+/** Price from a user table entry; cached prompt tokens use `cachedInput` when given. */
+function costFromEntry(entry: PriceEntry, usage: ModelUsage): number {
+  const cached = Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens);
+  const uncached = usage.promptTokens - cached;
+  const cachedPrice = entry.cachedInput ?? entry.input;
+  return (uncached * entry.input + cached * cachedPrice + usage.completionTokens * entry.output) / 1_000_000;
+}
+
+/** Finds the user's price entry: `provider:model` first, then the bare model name. */
+export function findPriceEntry(prices: PriceTable | undefined, provider: string, model: string): PriceEntry | undefined {
+  if (!prices) return undefined;
+  const qualified = `${provider}:${model}`;
+  if (Object.hasOwn(prices, qualified)) return prices[qualified];
+  if (Object.hasOwn(prices, model)) return prices[model];
+  return undefined;
+}
+
+/**
+ * Computes the cost of one call. Returns `{cost: null}` when usage was not reported or the model
+ * is priced nowhere; never guesses.
+ */
+export function computeCost(input: CostInput): CostResult {
+  const { usage } = input;
+  if (usage.reported === false) return { cost: null, source: null };
+  const entry = findPriceEntry(input.prices, input.provider, input.model);
+  if (entry) return { cost: costFromEntry(entry, usage), source: "price-file" };
+  if (input.catalogue === "none") return { cost: null, source: null };
+  const options =
+    input.catalogue === "by-base-url"
+      ? input.baseURL
+        ? { providerApiUrl: input.baseURL }
+        : undefined
+      : { providerId: input.catalogue.providerId };
+  if (!options) return { cost: null, source: null };
+  try {
+    const result = calcPrice(
+      {
+        input_tokens: usage.promptTokens,
+        output_tokens: usage.completionTokens,
+        ...(usage.cachedPromptTokens ? { cache_read_tokens: Math.min(usage.cachedPromptTokens, usage.promptTokens) } : {}),
+      },
+      input.model,
+      options,
+    );
+    if (!result || !Number.isFinite(result.total_price)) return { cost: null, source: null };
+    return { cost: result.total_price, source: "genai-prices" };
+  } catch {
+    // The catalogue throws on incomplete price data for some models; that is "unknown", not 0.
+    return { cost: null, source: null };
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The single retry layer for model calls. The `openai` client runs with `maxRetries: 0` and this
+ * layer (p-retry) owns retries, so attempts are bounded once and counted once. Retryable: HTTP
+ * 408/409/429/5xx, network errors and timeouts. A server's `retry-after-ms` / `retry-after` is
+ * honoured when it asks for 0–60 s (like the AI SDK); anything else falls back to exponential
+ * backoff with jitter.
+ */
+import pRetry from "p-retry";
+import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+
+/** Largest server-requested wait we honour; longer requests fall back to our own backoff. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export interface BackoffOptions {
+  /** First backoff delay (doubled on each retry). */
+  initialDelayMs: number;
+  /** Upper bound of one backoff delay. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { initialDelayMs: 1_000, maxDelayMs: 30_000 };
+
+/** Marks an attempt that exceeded the per-call timeout (our own timer, not the SDK's). */
+export class AttemptTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`Request timed out after ${timeoutMs} ms`);
+    this.name = "AttemptTimeoutError";
+  }
+}
+
+/** HTTP status of an SDK error, if the server answered. */
+export function errorStatus(error: unknown): number | undefined {
+  return error instanceof APIError && typeof error.status === "number" ? error.status : undefined;
+}
+
+/** True for transient failures worth another attempt. User aborts are never retried. */
+export function isRetryableError(error: unknown): boolean {
+  if (error instanceof APIUserAbortError) return false;
+  if (error instanceof AttemptTimeoutError) return true;
+  if (error instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
+  const status = errorStatus(error);
+  if (status === undefined) return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+type HeaderSource = Headers | Record<string, string | undefined> | undefined | null;
+
+function readHeader(headers: HeaderSource, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | undefined>;
+  for (const [key, value] of Object.entries(record)) if (key.toLowerCase() === name) return value;
+  return undefined;
+}
+
+/**
+ * The wait the server asked for, in ms, or `undefined` when it asked for none or for something
+ * outside 0–60 s. `retry-after-ms` (float ms) wins over `retry-after` (seconds or an HTTP date).
+ */
+export function parseRetryAfter(headers: HeaderSource, now: number = Date.now()): number | undefined {
+  const inRange = (ms: number) => (Number.isFinite(ms) && ms >= 0 && ms <= MAX_RETRY_AFTER_MS ? ms : undefined);
+  const milliseconds = readHeader(headers, "retry-after-ms");
+  if (milliseconds !== undefined && milliseconds.trim() !== "") {
+    const value = inRange(Number(milliseconds));
+    if (value !== undefined) return value;
+  }
+  const retryAfter = readHeader(headers, "retry-after")?.trim();
+  if (!retryAfter) return undefined;
+  if (/^\d+(\.\d+)?$/.test(retryAfter)) return inRange(Number(retryAfter) * 1000);
+  const date = Date.parse(retryAfter);
+  return Number.isNaN(date) ? undefined : inRange(Math.max(0, date - now));
+}
+
+/** Exponential backoff with up to +25 % jitter, for retries the server gave no delay for. */
+export function backoffDelay(retryIndex: number, options: BackoffOptions): number {
+  const base = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** retryIndex);
+  return Math.round(base * (1 + Math.random() * 0.25));
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export interface RetryOptions {
+  /** Total attempts, first one included (≥ 1). */
+  maxAttempts: number;
+  backoff: BackoffOptions;
+  signal?: AbortSignal;
+  /** Called before each retry wait (for logging/metrics; receives no secrets). */
+  onRetry?: (info: { attempt: number; error: unknown; delayMs: number }) => void;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails with a non-retryable error, or `maxAttempts` are used.
+ * Rejects with the last error annotated with the number of attempts made.
+ */
+export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<{ value: T; attempts: number }> {
+  let attempts = 0;
+  try {
+    const value = await pRetry(
+      async (attemptNumber) => {
+        attempts = attemptNumber;
+        return attempt(attemptNumber);
+      },
+      {
+        retries: options.maxAttempts - 1,
+        // p-retry's own wait is disabled: the wait happens in shouldRetry, where the error (and so
+        // its retry-after header) is known.
+        minTimeout: 0,
+        factor: 1,
+        signal: options.signal,
+        shouldRetry: async ({ error, retriesConsumed }) => {
+          if (options.signal?.aborted || !isRetryableError(error)) return false;
+          const requested = error instanceof APIError ? parseRetryAfter(error.headers) : undefined;
+          const delayMs = requested ?? backoffDelay(retriesConsumed, options.backoff);
+          options.onRetry?.({ attempt: attempts, error, delayMs });
+          await sleep(delayMs, options.signal);
+          return true;
+        },
+      },
+    );
+    return { value, attempts };
+  } catch (error) {
+    throw new RetriesFailed(error, attempts);
+  }
+}
+
+/** Internal carrier: the last error and how many attempts were made. */
+export class RetriesFailed extends Error {
+  constructor(
+    readonly lastError: unknown,
+    readonly attempts: number,
+  ) {
+    super("retries failed");
+  }
+}
