@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { UnknownNameError } from "../core/errors.ts";
+import { loadManifestFile } from "../data/manifest.ts";
 import { defaultDataDir, importTauBench, pullTauBench, type InstallResult } from "../data/pull.ts";
 
 /** Where the command writes: progress to stderr, results to stdout (injectable for tests). */
@@ -22,6 +23,7 @@ const defaultIo: DataCommandIo = {
 };
 
 const DATASETS = ["tau-bench"] as const;
+const MANIFEST_HELP = "pinned-source manifest to use instead of the shipped tasks/manifests/tau-bench.json (re-pinning, mirrors)";
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
@@ -53,9 +55,15 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
     .argument("<dataset>", `dataset to pull (${DATASETS.join(", ")})`)
     .option("--cache-dir <dir>", "cache directory (default: $TAUBRIDGE_CACHE_DIR, $XDG_CACHE_HOME/taubridge or ~/.cache/taubridge)")
     .option("--source-url <url>", "base URL serving <url>/<commit>/<path> (default: $TAUBRIDGE_TAU_BENCH_SOURCE or raw.githubusercontent.com)")
-    .action(async (dataset: string, options: { cacheDir?: string; sourceUrl?: string }) => {
+    .option("--manifest <file>", MANIFEST_HELP)
+    .action(async (dataset: string, options: { cacheDir?: string; sourceUrl?: string; manifest?: string }) => {
       if (!(DATASETS as readonly string[]).includes(dataset)) throw new UnknownNameError("dataset", dataset, DATASETS);
-      const result = await pullTauBench({ cacheDir: options.cacheDir, baseUrl: options.sourceUrl, onProgress: progress });
+      const result = await pullTauBench({
+        cacheDir: options.cacheDir,
+        baseUrl: options.sourceUrl,
+        manifest: options.manifest ? loadManifestFile(options.manifest) : undefined,
+        onProgress: progress,
+      });
       io.stdout(summary(result));
     });
 
@@ -65,8 +73,15 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
     .argument("<checkout-dir>", "directory of the checkout")
     .option("--cache-dir <dir>", "cache directory (default: $TAUBRIDGE_CACHE_DIR, $XDG_CACHE_HOME/taubridge or ~/.cache/taubridge)")
     .option("--no-verify", "accept files whose sha256 differs from the pinned commit (modified checkouts)")
-    .action(async (checkoutDir: string, options: { cacheDir?: string; verify: boolean }) => {
-      const result = await importTauBench({ checkoutDir, cacheDir: options.cacheDir, verify: options.verify, onProgress: progress });
+    .option("--manifest <file>", MANIFEST_HELP)
+    .action(async (checkoutDir: string, options: { cacheDir?: string; verify: boolean; manifest?: string }) => {
+      const result = await importTauBench({
+        checkoutDir,
+        cacheDir: options.cacheDir,
+        verify: options.verify,
+        manifest: options.manifest ? loadManifestFile(options.manifest) : undefined,
+        onProgress: progress,
+      });
       io.stdout(summary(result));
     });
 

@@ -1,0 +1,167 @@
+/**
+ * The pinned-source manifest (`tasks/manifests/tau-bench.json`).
+ *
+ * Why: the project never ships upstream data. It fetches it from one exact upstream commit, and
+ * the manifest is the single place that says which commit, which files, what each becomes in the
+ * data directory, and the sha256 each file must have. A changed or corrupted upstream file is
+ * therefore detected before anything is converted, and results stay comparable across machines.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { DataError } from "../core/errors.ts";
+
+/**
+ * How a manifest file is used:
+ * - `copy`: written byte for byte to `target`;
+ * - `task-module`: a Python module whose `symbol` list of `Task(...)` becomes the JSON task list `target`;
+ * - `tool-index`: a tools package `__init__.py` whose `symbol` list of classes (in order) becomes `target` (tools_info.json);
+ * - `tool-module`: a module defining one of those classes (its `get_info()`), feeding the tool-index with the same `target`.
+ */
+export const MANIFEST_FILE_KINDS = ["copy", "task-module", "tool-module", "tool-index"] as const;
+export type ManifestFileKind = (typeof MANIFEST_FILE_KINDS)[number];
+
+/** A relative POSIX path that cannot escape its root (no `..`, no absolute path, no backslash). */
+const relativePath = z
+  .string()
+  .min(1)
+  .refine(
+    (path) => !path.startsWith("/") && !path.includes("\\") && path.split("/").every((part) => part !== "" && part !== "." && part !== ".."),
+    { message: "must be a relative POSIX path without '.', '..' or empty segments" },
+  );
+
+export const manifestFileSchema = z.object({
+  /** Path in the upstream repository. */
+  path: relativePath,
+  /** Path in the data directory that this file becomes (or feeds, for tool modules). */
+  target: relativePath,
+  kind: z.enum(MANIFEST_FILE_KINDS),
+  /** The module-level name to read (task-module, tool-index). */
+  symbol: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
+  bytes: z.number().int().nonnegative(),
+});
+export type ManifestFile = z.infer<typeof manifestFileSchema>;
+
+/** The expected result of converting the pinned files: a check on the converter itself. */
+export const manifestOutputSchema = z.object({
+  target: relativePath,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
+  bytes: z.number().int().nonnegative(),
+});
+export type ManifestOutput = z.infer<typeof manifestOutputSchema>;
+
+export const dataManifestSchema = z
+  .object({
+    /** Dataset name; also the name of the folder in the cache directory. */
+    dataset: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    /** GitHub `owner/name`. */
+    repository: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/),
+    /** The pinned commit (full 40-hex SHA-1). */
+    commit: z.string().regex(/^[0-9a-f]{40}$/, "must be a full 40-hex commit id"),
+    license: z.string().optional(),
+    files: z.array(manifestFileSchema).min(1),
+    /**
+     * Optional: sha256 of every converted data-directory file. When present, a verified pull or
+     * import also checks the converter's output, so a converter change cannot silently alter the data.
+     */
+    outputs: z.array(manifestOutputSchema).optional(),
+  })
+  .superRefine((manifest, context) => {
+    const paths = new Set<string>();
+    const producers = new Map<string, ManifestFileKind>();
+    manifest.files.forEach((file, index) => {
+      if (paths.has(file.path)) context.addIssue({ code: "custom", path: ["files", index, "path"], message: `duplicate path ${file.path}` });
+      paths.add(file.path);
+      if ((file.kind === "task-module" || file.kind === "tool-index") && !file.symbol) {
+        context.addIssue({ code: "custom", path: ["files", index, "symbol"], message: `a ${file.kind} needs a symbol` });
+      }
+      if (file.kind !== "tool-module") {
+        if (producers.has(file.target)) {
+          context.addIssue({ code: "custom", path: ["files", index, "target"], message: `target ${file.target} is produced twice` });
+        }
+        producers.set(file.target, file.kind);
+      }
+    });
+    manifest.outputs?.forEach((output, index) => {
+      if (!producers.has(output.target)) {
+        context.addIssue({ code: "custom", path: ["outputs", index, "target"], message: `no file produces ${output.target}` });
+      }
+    });
+    manifest.files.forEach((file, index) => {
+      if (file.kind === "tool-module" && producers.get(file.target) !== "tool-index") {
+        context.addIssue({
+          code: "custom",
+          path: ["files", index, "target"],
+          message: `tool module ${file.path} targets ${file.target}, which no tool-index produces`,
+        });
+      }
+    });
+  });
+export type DataManifest = z.infer<typeof dataManifestSchema>;
+
+/** Validates a parsed manifest; errors list every problem with its JSON path. */
+export function parseManifest(value: unknown, origin = "manifest"): DataManifest {
+  const result = dataManifestSchema.safeParse(value);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    throw new DataError(`${origin} is invalid:\n  ${problems.join("\n  ")}`);
+  }
+  return result.data;
+}
+
+/** Where the τ-bench manifest lives in this package. */
+export const TAU_BENCH_MANIFEST_URL = new URL("../../tasks/manifests/tau-bench.json", import.meta.url);
+
+/** Loads and validates a manifest file (a path or file URL); errors name the file. */
+export function loadManifestFile(location: string | URL): DataManifest {
+  const name = location instanceof URL ? location.pathname : location;
+  let text: string;
+  try {
+    text = readFileSync(location, "utf8");
+  } catch (error) {
+    throw new DataError(`cannot read the manifest ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DataError(`${name}: invalid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  return parseManifest(value, name);
+}
+
+/** Loads and validates the pinned τ-bench manifest shipped with the package. */
+export function loadTauBenchManifest(): DataManifest {
+  return loadManifestFile(TAU_BENCH_MANIFEST_URL);
+}
+
+/** Hex sha256 of bytes. */
+export function sha256Hex(content: Uint8Array): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
+/** A manifest entry before hashing. */
+export type ManifestFileSpec = Omit<ManifestFile, "sha256" | "bytes">;
+
+/**
+ * Builds a manifest by reading and hashing each listed file, for maintainers re-pinning a new
+ * commit and for tests that serve a fake upstream tree.
+ */
+export async function createManifest(
+  spec: Omit<DataManifest, "files" | "outputs"> & { files: ManifestFileSpec[] },
+  read: (path: string) => Promise<string | Uint8Array>,
+): Promise<DataManifest> {
+  const files: ManifestFile[] = [];
+  for (const file of spec.files) {
+    const content = await read(file.path);
+    const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+    files.push({ ...file, sha256: sha256Hex(bytes), bytes: bytes.byteLength });
+  }
+  return parseManifest({ ...spec, files });
+}
+
+/** The `outputs` section for a set of converted files (used when re-pinning, after checking the result). */
+export function manifestOutputsOf(files: readonly { target: string; content: Uint8Array }[]): ManifestOutput[] {
+  return files.map((file) => ({ target: file.target, sha256: sha256Hex(file.content), bytes: file.content.byteLength }));
+}

@@ -1,0 +1,403 @@
+/**
+ * Acquiring the official τ-bench data: download (or import from a local checkout) the files the
+ * pinned manifest lists, verify each sha256, convert, and install `<cacheDir>/tau-bench/`.
+ *
+ * Why this shape: the project never redistributes upstream data, so every user builds the data
+ * directory on their own machine from one exact upstream commit. Verification makes the result
+ * identical everywhere (or fail loudly), and the install is atomic: the data directory is built in
+ * a temporary folder next to it and renamed into place only when everything succeeded, so an
+ * interrupted or failed pull never leaves a half-written data directory behind.
+ */
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import pRetry, { AbortError } from "p-retry";
+import { DataError, InfraError } from "../core/errors.ts";
+import { convertUpstream, type ConvertedFile } from "./convert.ts";
+import { loadTauBenchManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
+
+/** Where raw files of the pinned commit are fetched from: `${base}/${commit}/${path}`. */
+export const DEFAULT_TAU_BENCH_SOURCE = "https://raw.githubusercontent.com/sierra-research/tau-bench";
+
+/** Name of the dataset folder inside the cache directory. */
+export const TAU_BENCH_DIR_NAME = "tau-bench";
+
+/** Name of the provenance file written into the data directory. */
+export const SOURCE_FILE_NAME = "SOURCE.json";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The cache directory: `$TAUBRIDGE_CACHE_DIR`, else `$XDG_CACHE_HOME/taubridge`, else
+ * `~/.cache/taubridge` (absolute). One place so the CLI, the loaders and the docs agree.
+ */
+export function defaultCacheDir(env: Env = process.env): string {
+  if (env.TAUBRIDGE_CACHE_DIR) return resolve(env.TAUBRIDGE_CACHE_DIR);
+  if (env.XDG_CACHE_HOME) return resolve(env.XDG_CACHE_HOME, "taubridge");
+  return join(homedir(), ".cache", "taubridge");
+}
+
+/** The τ-bench data directory the CLI uses when `--data-dir` is absent: `<cacheDir>/tau-bench`. */
+export function defaultDataDir(env: Env = process.env, cacheDir?: string): string {
+  return join(cacheDir ? resolve(cacheDir) : defaultCacheDir(env), TAU_BENCH_DIR_NAME);
+}
+
+/** The download base URL: `$TAUBRIDGE_TAU_BENCH_SOURCE`, else {@link DEFAULT_TAU_BENCH_SOURCE}. */
+export function defaultSourceUrl(env: Env = process.env): string {
+  return env.TAUBRIDGE_TAU_BENCH_SOURCE || DEFAULT_TAU_BENCH_SOURCE;
+}
+
+/** Provenance record written as `<dataDir>/SOURCE.json`. */
+export interface SourceRecord {
+  dataset: string;
+  repository: string;
+  commit: string;
+  method: "pull" | "import";
+  /** Base URL (pull) or checkout directory (import). */
+  source: string;
+  /** False only for `import --no-verify`. */
+  verified: boolean;
+  /** ISO time of the installation. */
+  retrieved_at: string;
+  files: { target: string; sha256: string; bytes: number }[];
+}
+
+/** What a pull or import installed. */
+export interface InstallResult {
+  dataDir: string;
+  record: SourceRecord;
+  /** Upstream files read. */
+  upstreamFiles: number;
+  /** Sum of upstream bytes read. */
+  upstreamBytes: number;
+}
+
+interface CommonOptions {
+  /** Default: {@link defaultCacheDir}. */
+  cacheDir?: string;
+  /** Default: the pinned manifest in `tasks/manifests/tau-bench.json`. Tests pass their own. */
+  manifest?: DataManifest;
+  /** Progress lines (the CLI prints them to stderr). */
+  onProgress?: (line: string) => void;
+  /** Clock for `retrieved_at` (tests). */
+  now?: () => Date;
+}
+
+/** Options of {@link pullTauBench}. */
+export interface PullOptions extends CommonOptions {
+  /** Default: {@link defaultSourceUrl}. */
+  baseUrl?: string;
+  /** Default: global `fetch`. */
+  fetchImpl?: typeof fetch;
+  /** Retries per file on transient errors (network, timeouts, HTTP 408/425/429/5xx). Default 4. */
+  retries?: number;
+  /** First retry delay in ms, doubling each time (default 1000). */
+  retryMinTimeoutMs?: number;
+  /** Per-request timeout in ms (default 120000). */
+  timeoutMs?: number;
+  /** Parallel downloads (default 4). */
+  concurrency?: number;
+}
+
+/** Options of {@link importTauBench}. */
+export interface ImportOptions extends CommonOptions {
+  checkoutDir: string;
+  /** Check each file's sha256 against the manifest (default true). `false` = `--no-verify` for modified checkouts. */
+  verify?: boolean;
+}
+
+function fileUrl(baseUrl: string, commit: string, path: string): string {
+  const base = baseUrl.replace(/\/+$/, "");
+  return `${base}/${commit}/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+function checkDigest(file: ManifestFile, content: Uint8Array, where: string): void {
+  const actual = sha256Hex(content);
+  if (actual !== file.sha256) {
+    throw new DataError(
+      `sha256 mismatch for ${file.path} (${where}): expected ${file.sha256}, got ${actual} (${content.byteLength} bytes, expected ${file.bytes}). ` +
+        `The file is not the one pinned at the manifest's commit; nothing was installed.`,
+    );
+  }
+}
+
+/** An error worth retrying (network failure, timeout, HTTP 408/425/429/5xx). */
+class TransientError extends Error {
+  constructor(
+    message: string,
+    readonly network: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "TransientError";
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === "TimeoutError") return "request timed out";
+  const code = err?.cause?.code;
+  return code ? `${code}${err.cause?.message ? ` (${err.cause.message})` : ""}` : (err?.message ?? String(error));
+}
+
+async function downloadOne(
+  file: ManifestFile,
+  url: string,
+  options: Required<Pick<PullOptions, "retries" | "retryMinTimeoutMs" | "timeoutMs">> & { fetchImpl: typeof fetch },
+  onRetry: (line: string) => void,
+  cancel: AbortSignal,
+): Promise<Buffer> {
+  const attempt = async (): Promise<Buffer> => {
+    if (cancel.aborted) throw new AbortError("cancelled: another download failed");
+    let response: Response;
+    try {
+      const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), cancel]);
+      response = await options.fetchImpl(url, { signal, redirect: "follow" });
+    } catch (error) {
+      if (cancel.aborted) throw new AbortError("cancelled: another download failed");
+      throw new TransientError(describeNetworkError(error), true, { cause: error });
+    }
+    if (response.status === 408 || response.status === 425 || response.status === 429 || response.status >= 500) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new TransientError(`HTTP ${response.status} ${response.statusText}`, false);
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      const hint = response.status === 404 ? " (is the source URL right, and does it serve this commit?)" : "";
+      throw new AbortError(new DataError(`cannot download ${file.path}: HTTP ${response.status} ${response.statusText} from ${url}${hint}`));
+    }
+    try {
+      return Buffer.from(await response.arrayBuffer());
+    } catch (error) {
+      throw new TransientError(`download interrupted: ${describeNetworkError(error)}`, true, { cause: error });
+    }
+  };
+  try {
+    return await pRetry(attempt, {
+      retries: options.retries,
+      minTimeout: options.retryMinTimeoutMs,
+      factor: 2,
+      maxTimeout: 30_000,
+      randomize: true,
+      signal: cancel,
+      shouldRetry: ({ error }) => error instanceof TransientError,
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+        if (error instanceof TransientError && retriesLeft > 0 && !cancel.aborted) {
+          onRetry(`retrying ${file.path} after attempt ${attemptNumber} failed: ${error.message} (${retriesLeft} retries left)`);
+        }
+      },
+    });
+  } catch (error) {
+    if (error instanceof TransientError) {
+      const attempts = options.retries + 1;
+      const offline = error.network
+        ? ` Are you offline or behind a proxy? Alternatives: clone the repository and run ` +
+          `'taubridge data import <checkout-dir>', or point --source-url / TAUBRIDGE_TAU_BENCH_SOURCE at a mirror.`
+        : "";
+      throw new InfraError(`cannot download ${file.path} from ${url} after ${attempts} attempt(s): ${error.message}.${offline}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs `worker` over `items` with at most `limit` in flight. On the first failure the shared
+ * signal is aborted (so the other workers stop retrying), all workers are awaited, and the
+ * first error is thrown.
+ */
+async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  worker: (item: T, cancel: AbortSignal) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  const controller = new AbortController();
+  let firstError: { error: unknown } | undefined;
+  let next = 0;
+  const run = async (): Promise<void> => {
+    while (!controller.signal.aborted && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await worker(items[index], controller.signal);
+      } catch (error) {
+        if (!firstError) firstError = { error };
+        controller.abort();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, run));
+  if (firstError) throw firstError.error;
+  return results;
+}
+
+function checkOutputs(manifest: DataManifest, converted: ConvertedFile[]): void {
+  if (!manifest.outputs) return;
+  const byTarget = new Map(converted.map((file) => [file.target, file]));
+  for (const expected of manifest.outputs) {
+    const file = byTarget.get(expected.target);
+    const actual = file ? sha256Hex(file.content) : "(not produced)";
+    if (actual !== expected.sha256) {
+      throw new DataError(
+        `converted ${expected.target} does not match the manifest: expected sha256 ${expected.sha256}, got ${actual}. ` +
+          `The upstream files verified, so the converter changed; nothing was installed.`,
+      );
+    }
+  }
+}
+
+/**
+ * Writes the converted files plus SOURCE.json into a temporary directory inside `cacheDir`, then
+ * swaps it into `<cacheDir>/<dataset>` with renames (same file system, so each rename is atomic).
+ * On any failure the temporary directory is removed and an existing data directory is kept.
+ */
+async function installDataDir(cacheDir: string, converted: ConvertedFile[], record: SourceRecord): Promise<string> {
+  await mkdir(cacheDir, { recursive: true });
+  const finalDir = join(cacheDir, record.dataset);
+  const temporary = await mkdtemp(join(cacheDir, `.${record.dataset}.tmp-`));
+  let previous: string | undefined;
+  try {
+    for (const file of converted) {
+      const path = join(temporary, file.target);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, file.content);
+    }
+    await writeFile(join(temporary, SOURCE_FILE_NAME), `${JSON.stringify(record, null, 2)}\n`);
+    const exists = await stat(finalDir).then(
+      () => true,
+      () => false,
+    );
+    if (exists) {
+      previous = `${temporary}.previous`;
+      await rename(finalDir, previous);
+    }
+    try {
+      await rename(temporary, finalDir);
+    } catch (error) {
+      if (previous) await rename(previous, finalDir).catch(() => undefined);
+      previous = undefined;
+      throw error;
+    }
+  } catch (error) {
+    await rm(temporary, { recursive: true, force: true });
+    throw error;
+  }
+  if (previous) await rm(previous, { recursive: true, force: true });
+  return finalDir;
+}
+
+function sourceRecord(
+  manifest: DataManifest,
+  method: SourceRecord["method"],
+  source: string,
+  verified: boolean,
+  converted: ConvertedFile[],
+  now: () => Date,
+): SourceRecord {
+  return {
+    dataset: manifest.dataset,
+    repository: manifest.repository,
+    commit: manifest.commit,
+    method,
+    source,
+    verified,
+    retrieved_at: now().toISOString(),
+    files: converted.map((file) => ({ target: file.target, sha256: sha256Hex(file.content), bytes: file.content.byteLength })),
+  };
+}
+
+/**
+ * Downloads every manifest file of the pinned commit from `${baseUrl}/${commit}/${path}`,
+ * verifies each sha256 (a mismatch names the file and both hashes), converts, and atomically
+ * installs `<cacheDir>/tau-bench/`. Transient failures are retried a bounded number of times;
+ * when the network is unreachable the error says so and suggests `data import`.
+ */
+export async function pullTauBench(options: PullOptions = {}): Promise<InstallResult> {
+  const manifest = options.manifest ?? loadTauBenchManifest();
+  const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
+  const baseUrl = options.baseUrl ?? defaultSourceUrl();
+  const fetchImpl = options.fetchImpl ?? globalThis.fetch;
+  const progress = options.onProgress ?? (() => undefined);
+  const downloadOptions = {
+    retries: options.retries ?? 4,
+    retryMinTimeoutMs: options.retryMinTimeoutMs ?? 1000,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    fetchImpl,
+  };
+  progress(`pulling ${manifest.repository}@${manifest.commit.slice(0, 12)} from ${baseUrl} (${manifest.files.length} files)`);
+  const contents = new Map<string, Buffer>();
+  let done = 0;
+  const fetchAndVerify = async (file: ManifestFile, cancel: AbortSignal): Promise<void> => {
+    const url = fileUrl(baseUrl, manifest.commit, file.path);
+    const content = await downloadOne(file, url, downloadOptions, progress, cancel);
+    checkDigest(file, content, `downloaded from ${url}`);
+    contents.set(file.path, content);
+    done++;
+    progress(`[${done}/${manifest.files.length}] ${file.path} (${content.byteLength} bytes, sha256 ok)`);
+  };
+  // The first file alone probes the source, so an unreachable source fails with one retry sequence.
+  const [first, ...rest] = manifest.files;
+  await fetchAndVerify(first, new AbortController().signal);
+  await mapConcurrent(rest, options.concurrency ?? 4, fetchAndVerify);
+  const read = async (path: string): Promise<Buffer> => {
+    const content = contents.get(path);
+    if (!content) throw new DataError(`${path} is needed but not listed in the manifest`);
+    return content;
+  };
+  const converted = await convertUpstream(manifest, read, progress);
+  checkOutputs(manifest, converted);
+  const record = sourceRecord(manifest, "pull", baseUrl, true, converted, options.now ?? (() => new Date()));
+  const dataDir = await installDataDir(cacheDir, converted, record);
+  progress(`installed ${converted.length} files into ${dataDir}`);
+  const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
+  return { dataDir, record, upstreamFiles: contents.size, upstreamBytes };
+}
+
+/**
+ * Same as {@link pullTauBench} but reads the files from a local checkout of the repository (for
+ * offline machines or a mirror). Verifies sha256 unless `verify` is false (`--no-verify`, for a
+ * deliberately modified checkout; mismatches are then reported as warnings and SOURCE.json says
+ * `"verified": false`).
+ */
+export async function importTauBench(options: ImportOptions): Promise<InstallResult> {
+  const manifest = options.manifest ?? loadTauBenchManifest();
+  const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
+  const checkoutDir = resolve(options.checkoutDir);
+  const verify = options.verify ?? true;
+  const progress = options.onProgress ?? (() => undefined);
+  const isDirectory = await stat(checkoutDir).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!isDirectory) throw new DataError(`${checkoutDir} is not a directory (expected a checkout of ${manifest.repository})`);
+  progress(`importing ${manifest.repository}@${manifest.commit.slice(0, 12)} from ${checkoutDir}${verify ? "" : " (not verifying sha256)"}`);
+  const contents = new Map<string, Buffer>();
+  for (const file of manifest.files) {
+    let content: Buffer;
+    try {
+      content = await readFile(join(checkoutDir, file.path));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new DataError(`${checkoutDir} has no readable ${file.path} (${code}); is it a checkout of ${manifest.repository}?`, {
+        cause: error,
+      });
+    }
+    if (verify) checkDigest(file, content, `in ${checkoutDir}`);
+    else if (sha256Hex(content) !== file.sha256) progress(`warning: ${file.path} differs from the pinned commit ${manifest.commit.slice(0, 12)}`);
+    contents.set(file.path, content);
+  }
+  progress(`read ${contents.size} files${verify ? ", sha256 ok" : ""}`);
+  const read = async (path: string): Promise<Buffer> => {
+    const content = contents.get(path);
+    if (!content) throw new DataError(`${path} is needed but not listed in the manifest`);
+    return content;
+  };
+  const converted = await convertUpstream(manifest, read, progress);
+  if (verify) checkOutputs(manifest, converted);
+  const record = sourceRecord(manifest, "import", checkoutDir, verify, converted, options.now ?? (() => new Date()));
+  const dataDir = await installDataDir(cacheDir, converted, record);
+  progress(`installed ${converted.length} files into ${dataDir}`);
+  const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
+  return { dataDir, record, upstreamFiles: contents.size, upstreamBytes };
+}
