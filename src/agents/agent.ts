@@ -11,6 +11,8 @@ export interface AgentEpisodeContext {
   signal: AbortSignal;
   /** Where messages and environment steps are recorded. */
   recorder: EpisodeRecorder;
+  /** Which episode this is (agents pass `cacheNamespace: "trial:<n>"` so trials don't share cached answers). */
+  episode: { taskIndex: number; trial: number };
 }
 
 /** What an agent reports when its loop ends (normally or at max steps). */

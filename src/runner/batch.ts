@@ -15,6 +15,7 @@ import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfi
 import { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type UserFactory } from "./strategies.ts";
 import { registerOfflineStrategies } from "./builtin-strategies.ts";
 import { defaultDataRoot } from "./data-root.ts";
+import { createRunModels } from "./model-clients.ts";
 
 /** A run with every name resolved into an object. */
 export interface BuiltRun {
@@ -46,7 +47,7 @@ export function buildRun(input: RunConfigInput): BuiltRun {
   const tasks = config.taskFile ? domain.tasksFromFile(config.taskFile) : domain.tasks(split);
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
   if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
-  return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context: { config, domain } };
+  return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context: { config, domain, models: createRunModels(config) } };
 }
 
 /** Progress callbacks the batch layer calls; the CLI renders them. */
@@ -159,7 +160,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
               taskIndex,
               trial,
               agent,
-              user: built.userFactory.create(built.context),
+              user: built.userFactory.create(built.context, { taskIndex, trial }),
               maxSteps: config.maxSteps,
               timeoutMs: config.episodeTimeoutMs,
               signal,

@@ -84,7 +84,7 @@ export async function runEpisode(parts: EpisodeParts): Promise<EpisodeResult> {
   };
   try {
     const outcome = await Promise.race([
-      parts.agent.solve({ env, maxSteps: parts.maxSteps, signal: controller.signal, recorder }),
+      parts.agent.solve({ env, maxSteps: parts.maxSteps, signal: controller.signal, recorder, episode: { taskIndex: parts.taskIndex, trial: parts.trial } }),
       timeout,
     ]);
     return {

@@ -4,11 +4,20 @@ import type { Agent } from "../agents/agent.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { UserSimulator } from "../engine/environment.ts";
 import type { RunConfig } from "./run-config.ts";
+import type { RunModels } from "./model-clients.ts";
 
 /** What a factory may use to build its part of a run. */
 export interface BuildContext {
   config: RunConfig;
   domain: LoadedDomain;
+  /** Per-role model clients (created on first use; shared queues per endpoint). */
+  models: RunModels;
+}
+
+/** Which episode a per-episode object is for (e.g. to namespace the response cache by trial). */
+export interface EpisodeIdentity {
+  taskIndex: number;
+  trial: number;
 }
 
 /** Builds the agent under test for a run (one instance shared by all episodes). */
@@ -26,7 +35,7 @@ export type EpisodeUser = UserSimulator & { usage?(): RoleUsage | null };
 export interface UserFactory {
   readonly description: string;
   readonly requiresModel: boolean;
-  create(context: BuildContext): EpisodeUser;
+  create(context: BuildContext, episode: EpisodeIdentity): EpisodeUser;
 }
 
 /** `--agent-strategy` names. */

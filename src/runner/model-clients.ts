@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import PQueue from "p-queue";
+import { ConfigError } from "../core/errors.ts";
+import { createModelClient, type ModelClient } from "../model/model-client.ts";
+import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
+import { ResponseCache } from "../model/response-cache.ts";
+import type { CompletionRequest, CompletionResult } from "../model/types.ts";
+import type { RunConfig } from "./run-config.ts";
+
+/** The model clients of a run, one per role, created on first use. */
+export interface RunModels {
+  agent(): ModelClient;
+  user(): ModelClient;
+}
+
+function loadPrices(path: string | undefined): PriceTable | undefined {
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`cannot read price file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return parsePriceTable(JSON.parse(text), path);
+  } catch (error) {
+    throw new ConfigError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Limits concurrent calls per model endpoint (base URL + model): agent and user calls to the same
+ * server share one queue, so `--max-concurrency` bounds the load each server sees.
+ */
+function limited(client: ModelClient, queue: PQueue): ModelClient {
+  const complete = (request: CompletionRequest): Promise<CompletionResult> => queue.add(() => client.complete(request)) as Promise<CompletionResult>;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "complete") return complete;
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/** Builds the per-role clients from the run configuration (validated before the first episode). */
+export function createRunModels(config: RunConfig): RunModels {
+  const prices = loadPrices(config.priceFile);
+  const cache = config.cacheDir ? new ResponseCache(config.cacheDir) : undefined;
+  const queues = new Map<string, PQueue>();
+  const clients = new Map<string, ModelClient>();
+  const make = (role: "agent" | "user"): ModelClient => {
+    const cached = clients.get(role);
+    if (cached) return cached;
+    const model = role === "agent" ? config.model : config.userModel;
+    if (!model) throw new ConfigError(role === "agent" ? "this agent strategy needs --model" : "this user strategy needs --user-model");
+    const client = createModelClient({
+      role,
+      model,
+      provider: (role === "agent" ? config.modelProvider : config.userModelProvider) ?? "openai",
+      baseURL: role === "agent" ? config.baseUrl : config.userBaseUrl,
+      apiKeyEnv: role === "agent" ? config.apiKeyEnv : config.userApiKeyEnv,
+      timeoutMs: config.modelTimeoutMs,
+      maxAttempts: config.modelMaxAttempts,
+      ...(role === "agent" ? { temperature: config.temperature } : {}),
+      ...(cache ? { cache } : {}),
+      ...(prices ? { prices } : {}),
+    });
+    const endpoint = `${client.baseURL}\0${client.model}`;
+    let queue = queues.get(endpoint);
+    if (!queue) {
+      queue = new PQueue({ concurrency: config.maxConcurrency });
+      queues.set(endpoint, queue);
+    }
+    const wrapped = limited(client, queue);
+    clients.set(role, wrapped);
+    return wrapped;
+  };
+  return { agent: () => make("agent"), user: () => make("user") };
+}
