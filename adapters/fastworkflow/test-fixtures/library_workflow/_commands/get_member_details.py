@@ -1,0 +1,17 @@
+"""Get member details (taubridge test fixture for the FastWorkflow stand-in)."""
+
+from typing import List
+
+from fastworkflow._standin import NOT_FOUND, Model, native_response
+
+
+class Signature:
+    """Get member details"""
+
+    class Input(Model):
+        member_id: str = NOT_FOUND
+
+
+class ResponseGenerator:
+    def __call__(self, workflow, command: str, command_parameters: Signature.Input):
+        return native_response("get_member_details", command_parameters)

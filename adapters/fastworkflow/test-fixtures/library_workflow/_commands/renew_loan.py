@@ -1,0 +1,17 @@
+"""Renew a loan (taubridge test fixture for the FastWorkflow stand-in)."""
+
+from typing import List
+
+from fastworkflow._standin import NOT_FOUND, Model, native_response
+
+
+class Signature:
+    """Renew a loan"""
+
+    class Input(Model):
+        loan_id: str = NOT_FOUND
+
+
+class ResponseGenerator:
+    def __call__(self, workflow, command: str, command_parameters: Signature.Input):
+        return native_response("renew_loan", command_parameters)

@@ -1,0 +1,17 @@
+"""Find a user id by email (taubridge test fixture for the FastWorkflow stand-in)."""
+
+from typing import List
+
+from fastworkflow._standin import NOT_FOUND, Model, native_response
+
+
+class Signature:
+    """Find a user id by email"""
+
+    class Input(Model):
+        email: str = NOT_FOUND
+
+
+class ResponseGenerator:
+    def __call__(self, workflow, command: str, command_parameters: Signature.Input):
+        return native_response("find_user_id_by_email", command_parameters)
