@@ -1,0 +1,62 @@
+/**
+ * Registers the model-driven agent strategies of τ-bench's `--agent-strategy` (tool-calling, act,
+ * react, few-shot) plus the human agent, and the user simulators (llm, react, verify, reflection,
+ * human). The runner only knows the registries; the CLI and tests call
+ * {@link registerModelStrategies} once before `buildRun`.
+ */
+import type { AgentFactory, BuildContext } from "../runner/strategies.ts";
+import { agentStrategies } from "../runner/strategies.ts";
+import { registerUserStrategies } from "../users/register.ts";
+import { ChatReActAgent } from "./chat-react-agent.ts";
+import { FewShotAgent, loadFewShotDisplays } from "./few-shot-agent.ts";
+import { HumanAgent, type TerminalIO } from "./human-agent.ts";
+import { agentTemplate } from "./prompts.ts";
+import { ToolCallingAgent } from "./tool-calling-agent.ts";
+
+/** A human-agent factory over the given terminal (default: the process's stdin/stdout); tests pass streams. */
+export function humanAgentFactory(io?: TerminalIO): AgentFactory {
+  return {
+    description: "a person types the agent's replies and tool calls (/tool name {json}) in the terminal",
+    requiresModel: false,
+    create: () => new HumanAgent(io),
+  };
+}
+
+const factories: Record<string, AgentFactory> = {
+  "tool-calling": {
+    description: "τ-bench's tool-calling agent: policy as system prompt, tools via the API, first tool call used (needs --model)",
+    requiresModel: true,
+    create: ({ config, domain, models }: BuildContext) =>
+      new ToolCallingAgent({ client: models.agent(), domain, template: agentTemplate("tool-calling", config.agentPromptFile) }),
+  },
+  act: {
+    description: "τ-bench's act agent: tools described in the prompt, replies `Action: {json}` (needs --model)",
+    requiresModel: true,
+    create: ({ config, domain, models }: BuildContext) =>
+      new ChatReActAgent({ client: models.agent(), domain, useReasoning: false, template: agentTemplate("act", config.agentPromptFile) }),
+  },
+  react: {
+    description: "τ-bench's react agent: like act, with a `Thought:` line before each Action (needs --model)",
+    requiresModel: true,
+    create: ({ config, domain, models }: BuildContext) =>
+      new ChatReActAgent({ client: models.agent(), domain, useReasoning: true, template: agentTemplate("react", config.agentPromptFile) }),
+  },
+  "few-shot": {
+    description: "τ-bench's few-shot agent: tool-calling with 5 sampled example conversations (needs --model and --few-shot-displays-path)",
+    requiresModel: true,
+    create: ({ config, domain, models }: BuildContext) => {
+      const displays = loadFewShotDisplays(config.fewShotDisplaysPath);
+      return new FewShotAgent({ client: models.agent(), domain, displays, seed: config.seed, template: agentTemplate("few-shot", config.agentPromptFile) });
+    },
+  },
+  human: humanAgentFactory(),
+};
+
+/**
+ * Registers every model-driven agent strategy and every user simulator. Idempotent: names that are
+ * already registered are left alone, so the CLI and several test files may all call it.
+ */
+export function registerModelStrategies(): void {
+  for (const [name, factory] of Object.entries(factories)) if (!agentStrategies.has(name)) agentStrategies.register(name, factory);
+  registerUserStrategies();
+}
