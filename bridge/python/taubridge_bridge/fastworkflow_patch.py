@@ -214,6 +214,24 @@ def _plain_output(text: str):
     return fastworkflow.CommandOutput(command_responses=[fastworkflow.CommandResponse(response=text)])
 
 
+def _after_step(build, text: str, name: str):
+    """Builds the result of a stepped call without ever raising an ``Exception``.
+
+    FastWorkflow's tool closure retries a command that raised, which would step the environment a
+    second time. If even a bare ``CommandOutput`` cannot be built, the turn is ended with
+    ``BridgeFailure`` (which the retry loop does not catch): a visible infrastructure error beats a
+    silently repeated write.
+    """
+    try:
+        return build()
+    except Exception:
+        pass
+    try:
+        return _plain_output(text)
+    except Exception as error:
+        raise runtime.BridgeFailure(f"{name} was executed, but its CommandOutput could not be built: {error!r}") from error
+
+
 # ---------------------------------------------------------------------------------------------
 # CommandExecutor.invoke_command / perform_action
 
@@ -254,10 +272,7 @@ def _patch_command_executor(module) -> None:
         outcome = runtime.execute_tool(name, kwargs, runtime.next_call_id("fw"))
         if outcome.passthrough:  # not a benchmark tool: the app command runs natively
             return _with_replay(command, wildcard, lambda: invoke_function(cls, chat_session, command))
-        try:
-            return _bridged_command_output(chat_session, name, parameters, outcome.output)
-        except Exception:  # never raise after a step
-            return _plain_output(outcome.output)
+        return _after_step(lambda: _bridged_command_output(chat_session, name, parameters, outcome.output), outcome.output, name)
 
     perform_action.__name__ = "perform_action"
     perform_action.__doc__ = perform_function.__doc__

@@ -1,0 +1,38 @@
+import { InfraError, TaubridgeError } from "../../src/core/errors.ts";
+
+/**
+ * The Python channel failed: the child could not start, died, wrote something that is not the
+ * protocol, or did not answer in time. An {@link InfraError}, so the episode ends as `infra_error`
+ * (never as a zero-score agent failure) and the run goes on. Carries the child's last stderr lines,
+ * which is where Python puts its traceback.
+ */
+export class PythonBridgeError extends InfraError {
+  readonly stderrTail: readonly string[];
+
+  constructor(message: string, options: { stderrTail?: readonly string[]; cause?: unknown } = {}) {
+    const tail = options.stderrTail ?? [];
+    super(tail.length > 0 ? `${message}\n--- last stderr lines of the python child ---\n${tail.join("\n")}` : message, { cause: options.cause });
+    this.stderrTail = tail;
+  }
+}
+
+/**
+ * The session could not be set up inside the child (framework not importable, workflow missing,
+ * patch target not installed in this framework version). Infrastructure, not the agent's fault:
+ * every episode would fail the same way, and scoring them 0 would hide it.
+ */
+export class PythonBridgeSetupError extends PythonBridgeError {}
+
+/**
+ * The agent's own Python code raised during a turn (a bug in the workflow, an exception from the
+ * framework). Not infrastructure: the agent under test failed, as a τ-bench task errors when the
+ * agent raises. Carries the Python traceback.
+ */
+export class PythonAgentError extends TaubridgeError {
+  constructor(
+    message: string,
+    readonly pythonTraceback: string | undefined,
+  ) {
+    super(pythonTraceback ? `${message}\n${pythonTraceback}` : message);
+  }
+}
