@@ -93,6 +93,12 @@ export interface BridgeSessionOptions {
   decide?: (action: Action, call: PlannedToolCall) => Promise<StepResult>;
   /** Renders an observation into the tool result text (default: unchanged). */
   render?: (observation: string, action: Action) => string;
+  /**
+   * Asked before a mapped call is stepped (or handed to the harness, or dry-run planned). A string
+   * refuses the call with that tool result and nothing is stepped or recorded: the driver uses it
+   * for the episode's step limit and for calls arriving after the episode has ended.
+   */
+  admit?: (action: Action, call: PlannedToolCall) => string | undefined;
 }
 
 /**
@@ -138,6 +144,8 @@ export class BridgeSession {
       return { kind: "result", output: `Error: could not resolve the parameters of ${call.toolName}: ${message}`, action: failed, stepped: false };
     }
     if (!action) return { kind: "passthrough" };
+    const refusal = this.options.admit?.(action, call);
+    if (refusal !== undefined) return { kind: "result", output: refusal, action, stepped: false };
     const event = (result: StepResult | null, origin: StepOrigin): StepEvent => ({
       action: action!,
       observation: result?.observation ?? "",
