@@ -149,13 +149,28 @@ export class PythonBridgeChild {
     createInterface({ input: protocolIn, crlfDelay: Infinity }).on("line", (line) => this.onLine(line));
     const diagnostics: Readable[] = [this.subprocess.stderr as Readable];
     if (channel === "fd") diagnostics.push(this.subprocess.stdout as Readable);
+    const drained: Array<Promise<void>> = [];
     for (const stream of diagnostics) {
       stream.on("error", () => undefined);
-      createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => this.onDiagnostic(line));
+      const lines = createInterface({ input: stream, crlfDelay: Infinity });
+      lines.on("line", (line) => this.onDiagnostic(line));
+      drained.push(new Promise<void>((resolve) => lines.once("close", () => resolve())));
     }
+    // After an exit, the last stderr lines (the traceback) may still be in the pipe: wait for the
+    // streams to end, briefly, before reporting anything.
+    const diagnosticsDrained = () => {
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([
+        Promise.all(drained).then(() => undefined),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, 500);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    };
 
     this.exited = Promise.resolve(this.subprocess).then(
-      (result) => {
+      async (result) => {
+        await diagnosticsDrained();
         const exit: ChildExit = { exitCode: result.exitCode, signal: result.signal };
         if (result.failed && result.exitCode === undefined && !result.signal) {
           // Never started (ENOENT, EACCES, ...).
@@ -170,15 +185,12 @@ export class PythonBridgeChild {
     );
     void this.exited.then((exit) => {
       this.exitInfo = exit;
-      // Let the last stderr lines arrive before composing the message.
-      setTimeout(() => {
-        if (!this.closing) {
-          const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
-          this.fail(`python bridge child (pid ${this.subprocess.pid ?? "?"}) ${how} unexpectedly`);
-        } else {
-          this.fail("python bridge child has exited");
-        }
-      }, 20);
+      if (!this.closing) {
+        const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+        this.fail(`python bridge child (pid ${this.subprocess.pid ?? "?"}) ${how} unexpectedly`);
+      } else {
+        this.fail("python bridge child has exited");
+      }
     });
   }
 
@@ -276,7 +288,10 @@ export class PythonBridgeChild {
       this.subprocess.kill("SIGTERM");
       if (!(await this.waitForExit(1_000))) this.subprocess.kill("SIGKILL");
     }
-    return this.exited;
+    const exit = await this.exited;
+    this.exitInfo = exit;
+    this.fail("python bridge child has been closed");
+    return exit;
   }
 
   /** Kills the child at once (abort, timeout). Pending requests reject with PythonBridgeError. */

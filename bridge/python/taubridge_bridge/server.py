@@ -57,7 +57,7 @@ class BridgeServer:
             add("debug.sleep", self.debug_sleep)
             add("debug.print", self.debug_print)
             add("debug.garbage", self.debug_garbage)
-            add("debug.exit", self.debug_exit)
+            add("debug.exit", self.debug_exit, inline=True)  # inline: it can end a process whose session thread is busy
             add("debug.call_tool", self.debug_call_tool)
             add("debug.import", self.debug_import)
 
