@@ -431,6 +431,15 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
       expect(step(fresh(), "list_all_airports", { x: 1 })).toBe("Error: ListAllAirports.invoke() got an unexpected keyword argument 'x'");
     });
   });
+
+  it("still has a pristine shared base after every test above (copy-on-write held)", () => {
+    expect(fresh().tauBenchHash()).toBe(INITIAL_AIRLINE_HASH);
+    // The base caches its hash text, so also compare its live records with a fresh load from disk.
+    const reloaded = loadBaseDatabase(join(directory, "airline"), ["flights", "reservations", "users"]);
+    for (const name of ["flights", "reservations", "users"]) {
+      expect(pyJsonDumps(base.collections.get(name)!) === pyJsonDumps(reloaded.collections.get(name)!), name).toBe(true);
+    }
+  });
 });
 
 describe("python-ops (no data needed)", () => {
