@@ -30,11 +30,14 @@ export class LineReader {
       const next = this.waiting.shift();
       if (next) next(line);
       else this.lines.push(line);
+      if (this.waiting.length === 0) this.rl.pause();
     });
     this.rl.on("close", () => {
       this.ended = true;
       for (const next of this.waiting.splice(0)) next(null);
     });
+    // Paused while nobody waits for a line, so an idle stdin never keeps the process alive.
+    this.rl.pause();
   }
 
   /** The next line (without its newline), or `null` once the input has ended. */
@@ -42,7 +45,9 @@ export class LineReader {
     const line = this.lines.shift();
     if (line !== undefined) return Promise.resolve(line);
     if (this.ended) return Promise.resolve(null);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    const promise = new Promise<string | null>((resolve) => this.waiting.push(resolve));
+    this.rl.resume();
+    return promise;
   }
 
   close(): void {
