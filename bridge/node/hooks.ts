@@ -1,4 +1,5 @@
 import { createRequire, register } from "node:module";
+import { fileURLToPath } from "node:url";
 
 /**
  * A load-time hook for one framework: which modules to intercept and what to do with their
@@ -94,6 +95,26 @@ function replaceCjsExports(exports: object, replacements: Record<string, unknown
 }
 
 /**
+ * The module specifiers plus the absolute paths of their ESM entry files as resolved from here.
+ *
+ * Why: Node resolves a bare `import "ai"` itself and the loader matches the specifier, but some
+ * runners (vitest's module runner, bundler-style loaders) import dependencies by their resolved
+ * path; import-in-the-middle matches those only by absolute path.
+ */
+function withResolvedPaths(modules: readonly string[]): string[] {
+  const result = [...modules];
+  for (const specifier of modules) {
+    try {
+      const url = import.meta.resolve(specifier);
+      if (url.startsWith("file:")) result.push(fileURLToPath(url));
+    } catch {
+      // not resolvable from taubridge's location: the bare specifier still matches
+    }
+  }
+  return result;
+}
+
+/**
  * Installs load-time hooks for the given frameworks: import-in-the-middle for ESM (registered with
  * `module.register` and the add-hook message channel, so only these modules are intercepted) and
  * require-in-the-middle for CJS. Resolves once the ESM loader has acknowledged the module list, so
@@ -120,7 +141,7 @@ export async function installModuleHooks(hooks: readonly ModuleHook[]): Promise<
       }
     };
     if (current.iitm) {
-      new current.iitm.Hook([...hook.modules], (namespace, name, baseDir) => {
+      new current.iitm.Hook(withResolvedPaths(hook.modules), (namespace, name, baseDir) => {
         const replacements = run(namespace, { module: name, system: "esm", ...(baseDir ? { baseDir } : {}) });
         if (replacements) for (const [key, value] of Object.entries(replacements)) namespace[key] = value;
       });

@@ -1,0 +1,97 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { BRIDGE_MODES, NameMapping, type BridgeMode, type ToolMapping } from "../../bridge/session.ts";
+import { ConfigError } from "../../src/core/errors.ts";
+import type { LoadedDomain } from "../../src/engine/domain.ts";
+import type { BuildContext } from "../../src/runner/strategies.ts";
+
+/**
+ * Everything an adapter strategy takes from the run configuration, validated once when the run is
+ * built so a typo fails before any episode starts.
+ *
+ * `--agent-option` keys (all adapters):
+ * - `module=<path>`: the user's agent module (required; relative to the working directory);
+ * - `export=<name>`: which export to use (default: `createAgent`, then `agent`, then `default`);
+ * - `bridgeMode=internal|decision-only|dry-run` (default internal), or `dryRun=true`;
+ * - `mapping=<file.json>`: `{ "renames": { "frameworkToolName": "benchmarkToolName" } }`;
+ * - `maxTurns=<n>`: the framework's own loop limit per user turn where the framework takes one
+ *   per call (default: the episode's `--max-steps`).
+ */
+export interface AdapterSettings {
+  modulePath: string;
+  exportName?: string;
+  mode: BridgeMode;
+  mapping: ToolMapping;
+  renames: Record<string, string>;
+  baseURL?: string;
+  model?: string;
+  apiKey: string;
+  maxTurns?: number;
+  /** Every `--agent-option` as a string, handed to the user's factory. */
+  options: Record<string, string>;
+}
+
+function stringOptions(raw: Record<string, unknown>): Record<string, string> {
+  const options: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) if (value !== undefined && value !== null) options[key] = String(value);
+  return options;
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+/** Reads a `{ "renames": {...} }` mapping file; unknown benchmark names are a config error. */
+export function readMappingFile(path: string, domain: LoadedDomain): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new ConfigError(`cannot read the mapping file ${path}: ${(error as Error).message}`);
+  }
+  const renames = (parsed as { renames?: unknown })?.renames ?? {};
+  if (!renames || typeof renames !== "object" || Array.isArray(renames)) throw new ConfigError(`mapping file ${path}: "renames" must be an object of frameworkName → benchmarkName`);
+  const result: Record<string, string> = {};
+  for (const [from, to] of Object.entries(renames as Record<string, unknown>)) {
+    if (typeof to !== "string") throw new ConfigError(`mapping file ${path}: renames.${from} must be a string`);
+    if (!domain.toolsByName.has(to)) throw new ConfigError(`mapping file ${path}: "${to}" is not a tool of ${domain.name} (known: ${[...domain.toolsByName.keys()].join(", ")})`);
+    result[from] = to;
+  }
+  return result;
+}
+
+/** Validates the adapter options of a run. */
+export function adapterSettings(context: BuildContext, adapterName: string): AdapterSettings {
+  const { config, domain } = context;
+  const options = stringOptions(config.agentOptions);
+  const modulePath = options.module ?? options.agentModule;
+  if (!modulePath) throw new ConfigError(`--agent-strategy ${adapterName} needs --agent-option module=<path to your agent module>`);
+  let mode: BridgeMode = "internal";
+  if (options.bridgeMode !== undefined) {
+    if (!BRIDGE_MODES.includes(options.bridgeMode as BridgeMode)) throw new ConfigError(`--agent-option bridgeMode must be one of ${BRIDGE_MODES.join(", ")}; got "${options.bridgeMode}"`);
+    mode = options.bridgeMode as BridgeMode;
+  }
+  if (truthy(options.dryRun)) {
+    if (options.bridgeMode !== undefined && mode !== "dry-run") throw new ConfigError(`--agent-option dryRun=true contradicts bridgeMode=${mode}`);
+    mode = "dry-run";
+  }
+  const renames = options.mapping ? readMappingFile(resolve(options.mapping), domain) : {};
+  let maxTurns: number | undefined;
+  if (options.maxTurns !== undefined) {
+    maxTurns = Number(options.maxTurns);
+    if (!Number.isInteger(maxTurns) || maxTurns <= 0) throw new ConfigError(`--agent-option maxTurns must be a positive integer; got "${options.maxTurns}"`);
+  }
+  const apiKey = (config.apiKeyEnv ? process.env[config.apiKeyEnv] : undefined) ?? process.env.OPENAI_API_KEY ?? "taubridge-local";
+  return {
+    modulePath: isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath),
+    ...(options.export ? { exportName: options.export } : {}),
+    mode,
+    mapping: new NameMapping(new Set(domain.toolsByName.keys()), renames),
+    renames,
+    ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
+    ...(config.model ? { model: config.model } : {}),
+    apiKey,
+    ...(maxTurns ? { maxTurns } : {}),
+    options,
+  };
+}

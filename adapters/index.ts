@@ -1,0 +1,25 @@
+/**
+ * The framework adapters: agent strategies that evaluate an agent built on a third-party
+ * framework without changing its code (see each adapter's README and bridge/README.md).
+ *
+ *   taubridge run --env retail --agent-strategy openai-agents \
+ *     --agent-option module=./my-agent.ts --base-url http://127.0.0.1:8000/v1 --model my-model
+ *
+ * Adapter modules import their framework lazily (after the bridge's hooks are installed), so
+ * registering them costs nothing and needs none of the frameworks installed.
+ */
+import { agentStrategies } from "../src/runner/strategies.ts";
+import { adapterStrategy } from "./common/strategy.ts";
+import { openAIAgentsAdapter } from "./openai-agents/adapter.ts";
+import { vercelAIAdapter } from "./vercel-ai/adapter.ts";
+
+export type { AgentFactoryOptions } from "./common/user-module.ts";
+
+/** Registers `openai-agents`, `vercel-ai`, `langchain` and `mastra` (idempotent). */
+export function registerAdapterStrategies(): void {
+  const strategies = [
+    ["openai-agents", adapterStrategy(openAIAgentsAdapter, "an @openai/agents Agent from --agent-option module=<path>, its tool calls bridged into the environment")],
+    ["vercel-ai", adapterStrategy(vercelAIAdapter, "an AI SDK 6 ToolLoopAgent from --agent-option module=<path>, its tool calls bridged into the environment")],
+  ] as const;
+  for (const [name, factory] of strategies) if (!agentStrategies.has(name)) agentStrategies.register(name, factory);
+}
