@@ -10,6 +10,8 @@
  */
 import { agentStrategies } from "../src/runner/strategies.ts";
 import { adapterStrategy } from "./common/strategy.ts";
+import { langChainAdapter } from "./langchain/adapter.ts";
+import { mastraAdapter } from "./mastra/adapter.ts";
 import { openAIAgentsAdapter } from "./openai-agents/adapter.ts";
 import { vercelAIAdapter } from "./vercel-ai/adapter.ts";
 
@@ -20,6 +22,8 @@ export function registerAdapterStrategies(): void {
   const strategies = [
     ["openai-agents", adapterStrategy(openAIAgentsAdapter, "an @openai/agents Agent from --agent-option module=<path>, its tool calls bridged into the environment")],
     ["vercel-ai", adapterStrategy(vercelAIAdapter, "an AI SDK 6 ToolLoopAgent from --agent-option module=<path>, its tool calls bridged into the environment")],
+    ["langchain", adapterStrategy(langChainAdapter, "a LangChain/LangGraph agent graph from --agent-option module=<path>, its tool calls bridged into the environment")],
+    ["mastra", adapterStrategy(mastraAdapter, "a Mastra 0.24 Agent from --agent-option module=<path>, its tool calls bridged into the environment")],
   ] as const;
   for (const [name, factory] of strategies) if (!agentStrategies.has(name)) agentStrategies.register(name, factory);
 }
