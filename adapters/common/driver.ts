@@ -139,6 +139,16 @@ export class FrameworkAgent<A> implements Agent {
     return this.source;
   }
 
+  /**
+   * Loads the module and checks that its export yields an agent of this framework (a factory is
+   * called once for that), so a wrong module or export fails the run before any episode starts
+   * instead of turning every episode into an agent error.
+   */
+  async validate(): Promise<void> {
+    const source = await this.load();
+    await this.adapter.prepare(await agentForEpisode(source, this.factoryOptions()), source);
+  }
+
   private factoryOptions(): AgentFactoryOptions {
     const { baseURL, model, apiKey, options } = this.settings;
     return { ...(baseURL ? { baseURL } : {}), ...(model ? { model } : {}), apiKey, options };

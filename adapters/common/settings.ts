@@ -81,7 +81,12 @@ export function adapterSettings(context: BuildContext, adapterName: string): Ada
     maxTurns = Number(options.maxTurns);
     if (!Number.isInteger(maxTurns) || maxTurns <= 0) throw new ConfigError(`--agent-option maxTurns must be a positive integer; got "${options.maxTurns}"`);
   }
-  const apiKey = (config.apiKeyEnv ? process.env[config.apiKeyEnv] : undefined) ?? process.env.OPENAI_API_KEY ?? "taubridge-local";
+  let apiKey = process.env.OPENAI_API_KEY?.trim() || "taubridge-local";
+  if (config.apiKeyEnv) {
+    const value = process.env[config.apiKeyEnv]?.trim();
+    if (!value) throw new ConfigError(`--api-key-env ${config.apiKeyEnv}: the environment variable is not set`);
+    apiKey = value;
+  }
   return {
     modulePath: isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath),
     ...(options.export ? { exportName: options.export } : {}),

@@ -1,11 +1,12 @@
+import type { ConfigError } from "../../src/core/errors.ts";
 import type { AgentFactory, BuildContext } from "../../src/runner/strategies.ts";
 import { FrameworkAgent, type FrameworkAdapter } from "./driver.ts";
 import { adapterSettings } from "./settings.ts";
 
 /**
  * An agent strategy for a framework adapter. `create` validates the options, installs the
- * framework's load-time hooks and imports the user's module before any episode starts, so a bad
- * module path or export fails the run up front.
+ * framework's load-time hooks, imports the user's module and checks its export before any episode
+ * starts, so a bad module path or export fails the run up front with a {@link ConfigError}.
  */
 export function adapterStrategy<A>(adapter: FrameworkAdapter<A>, description: string): AgentFactory {
   return {
@@ -13,7 +14,7 @@ export function adapterStrategy<A>(adapter: FrameworkAdapter<A>, description: st
     requiresModel: false,
     async create(context: BuildContext) {
       const agent = new FrameworkAgent(adapter, adapterSettings(context, adapter.name));
-      await agent.load();
+      await agent.validate();
       return agent;
     },
   };

@@ -1,0 +1,58 @@
+/**
+ * Adapter strategy configuration errors fail the run before any episode, with a one-line
+ * ConfigError naming the option (no shared data needed: the bundled library domain).
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/core/errors.ts";
+import { buildRun } from "../../src/runner/batch.ts";
+import { registerAdapterStrategies } from "../index.ts";
+import { adapterSettings } from "./settings.ts";
+
+const example = fileURLToPath(new URL("../openai-agents/example/retail-agent.ts", import.meta.url));
+
+function build(agentStrategy: string, agentOptions: Record<string, string>, extra: Record<string, unknown> = {}) {
+  return buildRun({ env: "library", agentStrategy, userStrategy: "scripted", agentOptions, ...extra });
+}
+
+describe("adapter strategy options", () => {
+  beforeAll(() => registerAdapterStrategies());
+
+  it("registers the four strategies, idempotently", () => {
+    registerAdapterStrategies();
+    for (const name of ["openai-agents", "vercel-ai", "langchain", "mastra"]) expect(build(name, { module: example }).agentFactory.description).toContain("bridged");
+  });
+
+  it("parses bridge mode, dry run, mapping and maxTurns", () => {
+    const directory = mkdtempSync(join(tmpdir(), "taubridge-settings-"));
+    const built = build("openai-agents", { module: example });
+    const tool = [...built.domain.toolsByName.keys()][0];
+    writeFileSync(join(directory, "map.json"), JSON.stringify({ renames: { myTool: tool } }));
+    const settings = adapterSettings(build("openai-agents", { module: example, bridgeMode: "decision-only", mapping: join(directory, "map.json"), maxTurns: "7" }).context, "openai-agents");
+    expect(settings.mode).toBe("decision-only");
+    expect(settings.renames).toEqual({ myTool: tool });
+    expect(settings.maxTurns).toBe(7);
+    expect(adapterSettings(build("openai-agents", { module: example, dryRun: "true" }).context, "openai-agents").mode).toBe("dry-run");
+    expect(() => adapterSettings(build("openai-agents", { module: example, bridgeMode: "internal", dryRun: "1" }).context, "x")).toThrow(/contradicts/);
+    expect(() => adapterSettings(build("openai-agents", { module: example, bridgeMode: "yolo" }).context, "x")).toThrow(/bridgeMode must be one of internal, decision-only, dry-run/);
+    expect(() => adapterSettings(build("openai-agents", {}).context, "openai-agents")).toThrow(/needs --agent-option module=/);
+    writeFileSync(join(directory, "bad.json"), JSON.stringify({ renames: { myTool: "no_such_tool" } }));
+    expect(() => adapterSettings(build("openai-agents", { module: example, mapping: join(directory, "bad.json") }).context, "x")).toThrow(/"no_such_tool" is not a tool of library/);
+    expect(() => adapterSettings(build("openai-agents", { module: example }, { apiKeyEnv: "TAUBRIDGE_SURELY_UNSET_KEY" }).context, "x")).toThrow(/TAUBRIDGE_SURELY_UNSET_KEY/);
+  });
+
+  it("a missing module, a missing export or an export of another framework fails at create time", async () => {
+    const create = (strategy: string, options: Record<string, string>) => {
+      const built = build(strategy, options);
+      return built.agentFactory.create(built.context);
+    };
+    await expect(create("openai-agents", { module: "/nonexistent/agent.ts" })).rejects.toThrow(/agent module not found/);
+    await expect(create("openai-agents", { module: example, export: "nope" })).rejects.toThrow(/has no export "nope"/);
+    const vercelExample = fileURLToPath(new URL("../vercel-ai/example/retail-agent.ts", import.meta.url));
+    await expect(create("openai-agents", { module: vercelExample })).rejects.toThrow(ConfigError);
+    await expect(create("openai-agents", { module: vercelExample })).rejects.toThrow(/is not an @openai\/agents Agent \(the factory must return one\)/);
+  });
+});
