@@ -69,6 +69,7 @@ export class FastWorkflowAgent implements Agent {
     let passthrough = 0;
     let refused = 0;
     const recordedCalls = new Set<string>();
+    const refusedCalls = new Set<string>();
     const decisions: JsonValue[] = [];
     const turnStatuses: string[] = [];
     const mapping = new NameMapping(new Set(env.domain.toolsByName.keys()), options.renames);
@@ -81,32 +82,34 @@ export class FastWorkflowAgent implements Agent {
         decisions.push({ toolName: call.toolName, toolCallId: call.toolCallId ?? null, name: action.name, kwargs: pyJsonDumps(action.kwargs) });
         return env.step(action);
       },
+      // The step budget and the end of the episode: a mapped call that arrives too late is refused
+      // with a tool error text, not stepped and not recorded (τ-bench stops the loop instead; a
+      // framework in the middle of a turn cannot be stopped, only refused). A slot is reserved here,
+      // so concurrent calls from a multi-threaded agent cannot overrun the budget.
+      admit: (_action: Action, call: PlannedToolCall) => {
+        if (env.isDone || steps >= maxSteps) {
+          refused++;
+          if (call.toolCallId) refusedCalls.add(call.toolCallId);
+          return EPISODE_OVER_OUTPUT;
+        }
+        steps++;
+        return undefined;
+      },
       ...(options.responsePrefix ? { render: (observation: string) => `${options.responsePrefix}${observation}` } : {}),
     });
 
+    let anonymous = 0;
     const toolExecute = async (params: unknown): Promise<ToolExecuteResult> => {
-      const call = parseToolExecute(params);
-      if (env.isDone || steps >= maxSteps) {
-        let mapped = true;
-        try {
-          mapped = mapping.toAction(call) !== null;
-        } catch {
-          mapped = true;
-        }
-        if (mapped) {
-          refused++;
-          return { output: EPISODE_OVER_OUTPUT };
-        }
-      }
+      const parsed = parseToolExecute(params);
+      const call: PlannedToolCall = parsed.toolCallId ? parsed : { ...parsed, toolCallId: `call_fw_${++anonymous}` };
       const outcome = await session.handle(call);
       if (outcome.kind === "passthrough") {
         passthrough++;
         return { passthrough: true };
       }
-      const id = call.toolCallId ?? `call_fw_${steps + 1}`;
-      if (!recordedCalls.has(id)) {
+      const id = call.toolCallId!;
+      if (!recordedCalls.has(id) && !refusedCalls.has(id)) {
         recordedCalls.add(id);
-        steps++;
         recorder.addMessage({
           role: "assistant",
           content: null,

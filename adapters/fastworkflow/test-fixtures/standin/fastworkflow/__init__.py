@@ -13,7 +13,7 @@ from ._standin import Model
 __version__ = "2.24.1+taubridge-standin"
 
 # Library code that prints on import: the bridge must keep this off its protocol stream.
-print("fastworkflow stand-in: imported")
+print(f"fastworkflow stand-in: imported (pid {os.getpid()})")
 
 
 class NLUPipelineStage(Enum):

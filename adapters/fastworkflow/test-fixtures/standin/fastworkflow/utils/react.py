@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from types import SimpleNamespace
 from typing import Any, Callable, Dict, List, Optional
 
@@ -71,6 +72,8 @@ class fastWorkflowReAct:  # noqa: N801 - the real class name
             outputs.append(self.tools["execute_workflow_query"](command=command))
             self.iteration_counter += 1
             self.current_trajectory[f"observation_{len(outputs) - 1}"] = outputs[-1]
+        if entry.get("sleep"):
+            time.sleep(float(entry["sleep"]))
         if entry.get("crash"):
             sys.stderr.write("fastworkflow stand-in: crashing on purpose\n")
             sys.stderr.flush()
