@@ -4,9 +4,10 @@
  * - τ-bench retail (needs the shared data): ground truth → 1.0 with tokens and costs summed per
  *   role and pass^k over 2 trials; a wrong action → 0; every agent strategy and every LLM user
  *   strategy at least once, asserting on the recorded requests; a terminate tool → agent_stop;
- * - the bundled library domain (no shared data): a 429 storm survived, malformed tool-call
- *   arguments fed back and the episode still scoring 1.0, a cached rerun with zero requests and
- *   identical results, max steps, and a model outage recorded as infra_error.
+ * - robustness, on the bundled library domain (always) and on retail (with the shared data): a 429
+ *   storm survived, malformed tool-call arguments fed back and the episode still scoring 1.0, a
+ *   cached rerun with zero requests and identical results, max steps, and a model outage recorded
+ *   as infra_error.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -244,84 +245,93 @@ describe.skipIf(!tauBenchDirectory)("τ-bench retail, model-driven", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The bundled library domain (always runs)
+// Robustness: on the bundled library domain (always runs) and on retail (with the shared data)
 // ---------------------------------------------------------------------------------------------
 
-describe("library domain, model-driven", () => {
-  let tasks: Task[];
-  beforeAll(() => {
-    tasks = buildRun({ env: "library", agentStrategy: "oracle", userStrategy: "scripted", logDir: tmpdir() }).tasks;
-  });
+const robustnessTargets = [
+  { label: "library domain (bundled, always runs)", env: "library", dataDir: undefined as string | undefined, available: true },
+  { label: "τ-bench retail (shared data)", env: "retail", dataDir: tauBenchDirectory, available: tauBenchDirectory !== undefined },
+];
 
-  it("survives a 429 storm (retry-after 0) on both roles; failed attempts are not billed as calls", async () => {
-    const task = tasks[3];
-    server = await startScriptedModelServer({
-      scripts: {
-        "agent-model": [{ error: { status: 429, retryAfter: 0 }, times: 4 }, ...groundTruth(task, "tool-calling")],
-        "user-model": [{ error: { status: 429, retryAfter: 0 }, times: 2 }, ...stop("Hi, Mateo Rossi, 80205. I want to renew my loan.")],
-      },
+for (const target of robustnessTargets) {
+  describe.skipIf(!target.available)(`robustness, ${target.label}`, () => {
+    const where = (overrides: Partial<RunConfigInput>): Partial<RunConfigInput> => ({ env: target.env, ...(target.dataDir ? { dataDir: target.dataDir } : {}), ...overrides });
+    let tasks: Task[];
+    beforeAll(() => {
+      tasks = buildRun({ env: target.env, agentStrategy: "oracle", userStrategy: "scripted", ...(target.dataDir ? { dataDir: target.dataDir } : {}), logDir: tmpdir(), taskIds: [0] }).tasks;
     });
-    const { outcome, results } = await run(server, { taskIds: [3] });
-    server.assertAllConsumed();
-    expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
-    expect(server.requests.filter((request) => request.status === 429)).toHaveLength(6);
-    expect(results[0].taubridge.usage.agent.calls).toBe(task.actions.length + 1);
-    expect(results[0].taubridge.usage.user.calls).toBe(2);
-  });
 
-  it("malformed tool-call arguments become an error observation; the episode continues to 1.0", async () => {
-    const task = tasks[0];
-    const script = groundTruth(task, "tool-calling", "It is at Eastside.");
-    script.unshift({ tool_calls: [{ name: "find_member_id_by_name_zip", arguments: '{"first_name": "Hana", "last_name": ' }] });
-    server = await startScriptedModelServer({ scripts: { "agent-model": script, "user-model": stop("Hana Sato, 98103: Clara Ashdown books?") } });
-    const { outcome, results } = await run(server, { taskIds: [0] });
-    expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
-    const feedback = agentBodies(server)[1].messages.at(-1);
-    expect(feedback).toMatchObject({ role: "tool", name: "find_member_id_by_name_zip", content: expect.stringMatching(/^Error: the arguments of find_member_id_by_name_zip are not valid JSON: /) });
-    const entry = results[0];
-    expect(entry.traj[3]).toEqual(feedback);
-    expect(entry.taubridge.extra.invalidToolCalls).toEqual([
-      { turn: 0, toolCallId: entry.traj[2].tool_calls[0].id, name: "find_member_id_by_name_zip", arguments: '{"first_name": "Hana", "last_name": ', error: feedback.content },
-    ]);
-    expect(entry.taubridge.steps).toHaveLength(task.actions.length + 1); // the malformed call never reached the environment
-    expect(entry.taubridge.usage.agent.calls).toBe(task.actions.length + 2);
-  });
-
-  it("a cached rerun gives identical results with zero requests to the server", async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), "taubridge-cache-"));
-    const task = tasks[1];
-    const agentScript = groundTruth(task, "tool-calling", "You owe 12.50 in fines.");
-    const userScript = stop("Hi, I'm Dalia Moreno, dalia.m@example.com. Can I renew Seven Doors in Lisbon?");
-    server = await startScriptedModelServer({ scripts: { "agent-model": [...agentScript, ...agentScript], "user-model": [...userScript, ...userScript] } });
-    const first = await run(server, { taskIds: [1], numTrials: 2, cacheDir });
-    const sent = server.requests.length;
-    expect(sent).toBe(2 * (agentScript.length + userScript.length));
-    const second = await run(server, { taskIds: [1], numTrials: 2, cacheDir });
-    expect(server.requests.length).toBe(sent);
-    expect(second.outcome.ranEpisodes).toBe(2);
-    const comparable = (entries: Json[]) => entries.map((entry) => ({ ...entry, taubridge: { ...entry.taubridge, durationMs: 0 } }));
-    expect(comparable(second.results)).toEqual(comparable(first.results));
-    expect(second.results.map((entry: Json) => entry.reward)).toEqual([1, 1]);
-  });
-
-  it("max steps: termination max_steps, reward 0, reward_info null, 2 + 2×maxSteps messages", async () => {
-    server = await startScriptedModelServer({
-      scripts: {
-        "agent-model": [{ tool_calls: [{ name: "get_book_details", arguments: { book_id: "B1014" } }], times: "unlimited" }],
-        "user-model": [{ content: "Hi" }],
-      },
+    it("survives a 429 storm (retry-after 0) on both roles; failed attempts are not billed as calls", async () => {
+      const task = tasks[3];
+      server = await startScriptedModelServer({
+        scripts: {
+          "agent-model": [{ error: { status: 429, retryAfter: 0 }, times: 4 }, ...groundTruth(task, "tool-calling", `Done: ${task.outputs.join(", ")}`)],
+          "user-model": [{ error: { status: 429, retryAfter: 0 }, times: 2 }, ...stop("Hi, I need help with my account.")],
+        },
+      });
+      const { outcome, results } = await run(server, where({ taskIds: [3] }));
+      server.assertAllConsumed();
+      expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
+      expect(server.requests.filter((request) => request.status === 429)).toHaveLength(6);
+      expect(results[0].taubridge.usage.agent.calls).toBe(task.actions.length + 1);
+      expect(results[0].taubridge.usage.user.calls).toBe(2);
     });
-    const { outcome, results } = await run(server, { taskIds: [0], maxSteps: 3 });
-    expect(outcome.summaries[0]).toMatchObject({ reward: 0, termination: "max_steps" });
-    expect(results[0].info.reward_info).toBeNull();
-    expect(results[0].traj).toHaveLength(8);
-    expect(results[0].taubridge.usage.agent.calls).toBe(3);
-  });
 
-  it("a model outage is recorded as infra_error (not as the agent's failure)", async () => {
-    server = await startScriptedModelServer({ scripts: { "agent-model": [{ error: { status: 503, retryAfter: 0 }, times: "unlimited" }], "user-model": [{ content: "Hi" }] } });
-    const { outcome, results } = await run(server, { taskIds: [0], modelMaxAttempts: 2 });
-    expect(outcome.summaries[0]).toMatchObject({ reward: 0, termination: "infra_error" });
-    expect(results[0].info.error).toMatch(/HTTP 503 after 2 attempts/);
+    it("malformed tool-call arguments become an error observation; the episode continues to 1.0", async () => {
+      const task = tasks[0];
+      const name = task.actions[0].name;
+      const script = groundTruth(task, "tool-calling", `Here you are: ${task.outputs.join(", ")}`);
+      const broken = pyJsonDumps(task.actions[0].kwargs).slice(0, 20);
+      script.unshift({ tool_calls: [{ name, arguments: broken }] });
+      server = await startScriptedModelServer({ scripts: { "agent-model": script, "user-model": stop("Hi, I need help.") } });
+      const { outcome, results } = await run(server, where({ taskIds: [0] }));
+      expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
+      const feedback = agentBodies(server)[1].messages.at(-1);
+      expect(feedback).toMatchObject({ role: "tool", name, content: expect.stringMatching(new RegExp(`^Error: the arguments of ${name} are not valid JSON: `)) });
+      const entry = results[0];
+      expect(entry.traj[3]).toEqual(feedback);
+      expect(entry.taubridge.extra.invalidToolCalls).toEqual([{ turn: 0, toolCallId: entry.traj[2].tool_calls[0].id, name, arguments: broken, error: feedback.content }]);
+      expect(entry.taubridge.steps).toHaveLength(task.actions.length + 1); // the malformed call never reached the environment
+      expect(entry.taubridge.usage.agent.calls).toBe(task.actions.length + 2);
+    });
+
+    it("a cached rerun gives identical results with zero requests to the server", async () => {
+      const cacheDir = mkdtempSync(join(tmpdir(), "taubridge-cache-"));
+      const task = tasks[1];
+      const agentScript = groundTruth(task, "tool-calling", `Answer: ${task.outputs.join(", ")}`);
+      const userScript = stop("Hi, I have a question about my account.");
+      server = await startScriptedModelServer({ scripts: { "agent-model": [...agentScript, ...agentScript], "user-model": [...userScript, ...userScript] } });
+      const first = await run(server, where({ taskIds: [1], numTrials: 2, cacheDir }));
+      const sent = server.requests.length;
+      expect(sent).toBe(2 * (agentScript.length + userScript.length));
+      const second = await run(server, where({ taskIds: [1], numTrials: 2, cacheDir }));
+      expect(server.requests.length).toBe(sent);
+      expect(second.outcome.ranEpisodes).toBe(2);
+      const comparable = (entries: Json[]) => entries.map((entry) => ({ ...entry, taubridge: { ...entry.taubridge, durationMs: 0 } }));
+      expect(comparable(second.results)).toEqual(comparable(first.results));
+      expect(second.results.map((entry: Json) => entry.reward)).toEqual([1, 1]);
+    });
+
+    it("max steps: termination max_steps, reward 0, reward_info null, 2 + 2×maxSteps messages", async () => {
+      const read = tasks[0].actions[1];
+      server = await startScriptedModelServer({
+        scripts: {
+          "agent-model": [{ tool_calls: [{ name: read.name, arguments: pyJsonDumps(read.kwargs) }], times: "unlimited" }],
+          "user-model": [{ content: "Hi" }],
+        },
+      });
+      const { outcome, results } = await run(server, where({ taskIds: [0], maxSteps: 3 }));
+      expect(outcome.summaries[0]).toMatchObject({ reward: 0, termination: "max_steps" });
+      expect(results[0].info.reward_info).toBeNull();
+      expect(results[0].traj).toHaveLength(8);
+      expect(results[0].taubridge.usage.agent.calls).toBe(3);
+    });
+
+    it("a model outage is recorded as infra_error (not as the agent's failure)", async () => {
+      server = await startScriptedModelServer({ scripts: { "agent-model": [{ error: { status: 503, retryAfter: 0 }, times: "unlimited" }], "user-model": [{ content: "Hi" }] } });
+      const { outcome, results } = await run(server, where({ taskIds: [0], modelMaxAttempts: 2 }));
+      expect(outcome.summaries[0]).toMatchObject({ reward: 0, termination: "infra_error" });
+      expect(results[0].info.error).toMatch(/HTTP 503 after 2 attempts/);
+    });
   });
-});
+}
