@@ -287,6 +287,32 @@ describe("tool-calling agent on the library domain", () => {
   });
 });
 
+describe("concurrency", () => {
+  it("keeps episodes independent: every library task scores 1.0 through the model path at concurrency 4", async () => {
+    server = await startScriptedModelServer({
+      responder: (request) => {
+        const delayMs = (request.index % 3) * 5;
+        if (request.model === "user-model") {
+          if (request.messages.at(-1)?.content !== "Hi! How can I help you today?") return { content: "###STOP###", delayMs };
+          const system = String(request.messages[0].content);
+          return { content: `TASK#${tasks.findIndex((task) => system.includes(task.instruction))}: hello`, delayMs };
+        }
+        const index = Number(/TASK#(\d+)/.exec(String(request.messages[1].content))![1]);
+        const task = tasks[index];
+        const taken = request.messages.filter((message) => message.role === "assistant").length;
+        if (taken < task.actions.length) return { ...callStep("tool-calling", task.actions[taken].name, task.actions[taken].kwargs), delayMs };
+        return { content: `Answer: ${task.outputs.join(", ")}`, delayMs };
+      },
+    });
+    const { outcome } = await run(server, { taskIds: undefined, maxConcurrency: 4 });
+    server.assertNoFailures();
+    expect(outcome.summaries).toHaveLength(tasks.length);
+    expect(outcome.summaries.filter((summary) => summary.reward !== 1)).toEqual([]);
+    const stops = outcome.summaries.map((summary) => summary.termination);
+    expect(stops.filter((reason) => reason === "agent_stop")).toHaveLength(tasks.filter((task) => task.actions.some((action) => action.name === "transfer_to_human_agents")).length);
+  });
+});
+
 describe.each(["act", "react"] as const)("%s agent on the library domain", (style) => {
   it("sends no tools, describes them in the prompt, prefixes tool outputs with 'API output: ', scores 1.0", async () => {
     const task = tasks[0];
