@@ -152,7 +152,7 @@ export class FastWorkflowAgent implements Agent {
         ...(options.workflowPath ? { workflowPath: options.workflowPath } : {}),
         ...(options.entry ? { entry: options.entry } : {}),
       };
-      const started = await child.request<SessionStartResult>("session.start", start, { timeoutMs: Math.max(options.readyTimeoutMs, 60_000) });
+      const started = await child.request<SessionStartResult>("session.start", start, { timeoutMs: options.turnTimeoutMs });
       if (options.driver === "fastworkflow") {
         const wanted = options.patchTarget === "invoke_command" ? INVOKE_COMMAND : EXECUTE_WORKFLOW_QUERY;
         if (!started.patched.includes(wanted)) {

@@ -122,7 +122,8 @@ export class PythonBridgeChild {
     const channel = options.channel ?? "stdio";
     const python = options.python ?? process.env.TAUBRIDGE_PYTHON ?? "python3";
     const args = launch === "module" ? ["-m", "taubridge_bridge", ...(options.program ?? ["serve"])] : [...(options.program ?? ["-c", "pass"])];
-    const pythonPath = [BRIDGE_PYTHON_DIRECTORY, ...(options.pythonPath ?? []), ...(process.env.PYTHONPATH ? [process.env.PYTHONPATH] : [])];
+    const inherited = options.env?.PYTHONPATH ?? process.env.PYTHONPATH;
+    const pythonPath = [BRIDGE_PYTHON_DIRECTORY, ...(options.pythonPath ?? []), ...(inherited ? [inherited] : [])];
     const env: Record<string, string> = {
       ...options.env,
       PYTHONPATH: pythonPath.join(delimiter),
