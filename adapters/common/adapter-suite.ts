@@ -30,6 +30,11 @@ export interface AdapterSuiteOptions {
   aliasModule: URL;
   /** What the framework's own validation error for a wrong argument type contains. */
   invalidArgumentText: RegExp;
+  /**
+   * An HTTP status the framework gives up on quickly (after its own retries) and that taubridge
+   * counts as infrastructure (default 500; LangChain retries 5xx six times with back-off, 409 once).
+   */
+  infraStatus?: number;
   /** Framework-specific tests, run inside the suite with its helpers. */
   extra?: (helpers: SuiteHelpers) => void;
 }
@@ -227,6 +232,8 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
       expect(result.error, result.info.traceback as string | undefined).toBeUndefined();
       expect(toolSteps(result).filter((step) => step.toolCallId === "dup_same")).toHaveLength(1);
       expect(toolSteps(result)).toHaveLength(good.calls.length);
+      // The framework did call the tool again: the bridge answered the repeat from its per-id cache.
+      expect(result.extra?.bridgedCalls).toBe(good.calls.length + 1);
       expect(result.reward).toBe(1);
     });
 
@@ -255,6 +262,15 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
       expect(result.extra?.passthroughTools).toEqual(["store_hours"]);
       expect(backend.hits).toEqual([]);
     });
+
+    it("a failing model endpoint ends the episode as infra_error, never as a zero-score agent error", async () => {
+      const server = await startScriptedModelServer({ steps: [{ error: { status: options.infraStatus ?? 500 }, times: "unlimited" }] });
+      servers.push(server);
+      const result = await episode(await agentFor(server), 5);
+      expect(result.termination).toBe("infra_error");
+      expect(String(result.info.error)).toMatch(/model endpoint failed/);
+      expect(result.steps).toEqual([]);
+    }, 60_000);
 
     options.extra?.({ serverFor, agentFor, episode, loadTasks, backendHits: () => backend.hits, toolSteps, toolMessages });
 
