@@ -43,6 +43,8 @@ export function wrapToolFactory(original: AnyFunction): AnyFunction {
   const wrapped = function bridgedTool(this: unknown, options: Record<string, unknown>) {
     if (!options || typeof options !== "object" || typeof options.execute !== "function") return original.call(this, options);
     const userExecute = options.execute as AnyFunction;
+    // The SDK derives a missing name from `execute.name`; with neither, let it fail natively.
+    if (!options.name && !userExecute.name) return original.call(this, options);
     let toolName = "";
     const execute = async function (this: unknown, input: unknown, runContext: unknown, details?: Details) {
       const outcome = await interceptToolCall(
@@ -57,8 +59,7 @@ export function wrapToolFactory(original: AnyFunction): AnyFunction {
       );
       return outcome.bridged ? outcome.output : outcome.value;
     };
-    // The SDK derives a missing name from `execute.name`; keep the user's.
-    const bridgedOptions = { ...options, name: options.name ?? userExecute.name, execute };
+    const bridgedOptions = { ...options, name: options.name || userExecute.name, execute };
     const tool = original.call(this, bridgedOptions) as FunctionToolLike;
     toolName = tool.name;
     if (tool && typeof tool === "object") markOnce(tool, FACTORY_BRIDGED);
