@@ -12,6 +12,9 @@ import { agentStrategies, userStrategies } from "../runner/strategies.ts";
 import { registerOfflineStrategies } from "../runner/builtin-strategies.ts";
 import { createProgressObserver } from "./progress.ts";
 import { registerCliExtensions } from "./extensions.ts";
+import { registerModelStrategies } from "../agents/register.ts";
+import { registerAdapterStrategies } from "../../adapters/index.ts";
+import { registerFastWorkflowStrategy } from "../../adapters/fastworkflow/index.ts";
 
 function integer(value: string): number {
   const parsed = Number(value);
@@ -48,6 +51,9 @@ function resolveDomain(name: string, dataDir: string | undefined) {
 /** Builds the command tree. Exported for tests, which run commands in-process. */
 export function createProgram(): Command {
   registerOfflineStrategies();
+  registerModelStrategies();
+  registerAdapterStrategies();
+  registerFastWorkflowStrategy();
   const program = new Command("taubridge")
     .description(
       "Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.",
@@ -94,7 +100,11 @@ export function createProgram(): Command {
     .option("--agent-prompt-file <path>", "template for the agent's system prompt")
     .option("--user-prompt-file <path>", "template for the user simulator's system prompt")
     .option("--few-shot-displays-path <path>", "JSONL of example conversations for --agent-strategy few-shot")
-    .option("--agent-option <key=value...>", "strategy-specific option (repeatable)", keyValue)
+    .option("--agent-module <path>", "framework adapters: the user's unmodified agent module (same as --agent-option module=<path>)")
+    .option("--workflow-path <dir>", "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)")
+    .option("--bridge-mode <mode>", "framework adapters: internal (default), decision-only (the harness steps each planned action) or dry-run")
+    .option("--dry-run", "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)")
+    .option("--agent-option <key=value...>", "strategy-specific option (repeatable; see the adapter READMEs)", keyValue)
     .option("--format <format>", "output: text, json or markdown", "text")
     .option("--quiet", "no progress output", false)
     .action(async (options) => {
@@ -135,7 +145,13 @@ export function createProgram(): Command {
         agentPromptFile: options.agentPromptFile,
         userPromptFile: options.userPromptFile,
         fewShotDisplaysPath: options.fewShotDisplaysPath,
-        agentOptions: options.agentOption ?? {},
+        agentOptions: {
+          ...(options.agentModule ? { module: options.agentModule } : {}),
+          ...(options.workflowPath ? { workflowPath: options.workflowPath } : {}),
+          ...(options.bridgeMode ? { bridgeMode: options.bridgeMode } : {}),
+          ...(options.dryRun ? { dryRun: "true" } : {}),
+          ...(options.agentOption ?? {}),
+        },
         quiet: options.quiet,
       });
       const controller = new AbortController();

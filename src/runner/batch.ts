@@ -47,7 +47,11 @@ export function buildRun(input: RunConfigInput): BuiltRun {
   const tasks = config.taskFile ? domain.tasksFromFile(config.taskFile) : domain.tasks(split);
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
   if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
-  return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context: { config, domain, models: createRunModels(config) } };
+  const context = { config, domain, models: createRunModels(config) };
+  // A user simulator is cheap to create and validates its own options (prompt files, models):
+  // create one now so a bad option fails the build in one line instead of every episode.
+  userFactory.create(context, { taskIndex: taskIndices[0], trial: 0 });
+  return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context };
 }
 
 /** Progress callbacks the batch layer calls; the CLI renders them. */
@@ -152,6 +156,13 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
         if (completed.has(key)) continue;
         void queue.add(async () => {
           if (signal?.aborted) return;
+          const createUser = () => {
+            try {
+              return built.userFactory.create(built.context, { taskIndex, trial });
+            } catch (error) {
+              return failingUser(error);
+            }
+          };
           let result: EpisodeResult | undefined;
           for (let attempt = 0; attempt <= config.episodeRetries; attempt++) {
             result = await runEpisode({
@@ -160,7 +171,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
               taskIndex,
               trial,
               agent,
-              user: built.userFactory.create(built.context, { taskIndex, trial }),
+              user: createUser(),
               maxSteps: config.maxSteps,
               timeoutMs: config.episodeTimeoutMs,
               signal,
@@ -201,4 +212,12 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   writeFileAtomic(resultsPath, pyJsonDumpsIndented(ordered.map((item) => item.entry), 2));
   const summaries = ordered.map((item) => item.summary);
   return { config, resultsPath, checkpointPath, summaries, metrics: computePassK(summaries), ranEpisodes, resumedEpisodes };
+}
+
+/** A user whose creation failed: the episode ends as a user error instead of an unhandled rejection. */
+function failingUser(error: unknown) {
+  const fail = async (): Promise<never> => {
+    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { role: "user" });
+  };
+  return { reset: fail, step: fail, reportedCost: () => null };
 }
