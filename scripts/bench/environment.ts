@@ -20,6 +20,8 @@ function percentile(sorted: number[], fraction: number): number {
 async function episodeOnce(env: Environment): Promise<number> {
   await env.reset();
   for (const action of env.task.actions) env.stepTool(action);
+  // The agent's closing words, so tasks graded on outputs can score too (no user model involved).
+  env.actions.push({ name: "respond", kwargs: new Map([["content", env.task.outputs.join("; ")]]) });
   return env.calculateReward().reward;
 }
 
