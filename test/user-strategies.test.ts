@@ -323,8 +323,8 @@ describe("user strategies through the runner", () => {
     expect(server.requestsFor("user-model")[0].body).toMatchObject({ messages: [{ role: "system", content: `Play this customer: ${instruction}. Say ###STOP### when done.` }, { role: "user", content: USER_SEED_MESSAGE }] });
     writeFileSync(file, "{{instructions}}");
     registerModelStrategies();
-    const built = buildRun(runConfig(server, { userPromptFile: file }));
-    expect(() => userStrategies.get("llm").create(built.context, { taskIndex: 0, trial: 0 })).toThrow(/unknown placeholder \{\{instructions\}\}/);
+    // The build step creates one user up front, so a bad template fails the run before any episode.
+    expect(() => buildRun(runConfig(server!, { userPromptFile: file }))).toThrow(/unknown placeholder \{\{instructions\}\}/);
   });
 
   it("human user registered over an injected stream", async () => {
