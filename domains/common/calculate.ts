@@ -2,9 +2,10 @@
  * τ-bench's `calculate` tool, shared by the retail and airline domains.
  *
  * The original is four lines of Python: if every character of `expression` is in
- * {@link CALCULATE_ALPHABET} it returns `str(round(float(eval(expression, {"__builtins__": None}, {})), 2))`,
- * and any exception becomes `Error: {exception}`. So its observable behaviour is "whatever CPython 3.11 does" with that alphabet: the PEG parser's
- * error messages (including the second "invalid_*" pass and tokenizer errors that take priority),
+ * {@link CALCULATE_ALPHABET}, it returns
+ * `str(round(float(eval(expression, {"__builtins__": None}, {})), 2))`, and any exception becomes
+ * `Error: {exception}`. So its observable behaviour is "whatever CPython 3.11 does" with that
+ * alphabet: the PEG parser's error messages (including the second "invalid_*" pass and tokenizer errors that take priority),
  * unbounded ints, correctly rounded int/int true division, float and complex arithmetic with their
  * exact error texts, `round(x, 2)` half-even and the float repr. This file re-implements that
  * subset from the specification (docs/reference/tau-bench-v1.md §2, §5.2, quirk 25) and from
@@ -24,13 +25,15 @@
  *   rule nesting, and the compiler's limit (`maximum recursion depth exceeded during compilation`)
  *   for ASTs deeper than 2991 nodes. In CPython the compiler limit shrinks with the caller's stack
  *   depth, so τ-bench's real threshold is a few dozen nodes lower.
- * - Floating-point `pow`, `hypot`, `cos`, `sin`, ... come from V8, not glibc; both are faithful to
- *   well under one ulp, so results can differ only in the last bit, which `round(x, 2)` hides except
- *   for results of 1e15 and more.
+ * - `pow` is computed correctly rounded ({@link accuratePow}); glibc's is correctly rounded except
+ *   in rare near-halfway cases (about 0.1% of random non-integral exponents), where the last bit can
+ *   differ, visible only for results of 1e15 and more. `hypot`, `atan2`, `exp`, `log`, `cos`, `sin`
+ *   (complex powers only) come from V8; they can differ from glibc in the last bit, which only shows
+ *   in a complex number printed inside a call's error message.
  */
 import type { EpisodeDatabase } from "../../src/engine/database.ts";
 import { PyException, type ToolImplementation } from "../../src/engine/tool.ts";
-import { pyFloatRepr, pyTypeName, roundHalfEven2, type PyValue } from "../../src/value/python-value.ts";
+import { pyFloatRepr, pyTypeName, type PyValue } from "../../src/value/python-value.ts";
 
 /** The characters the tool accepts (the space is the only whitespace). */
 export const CALCULATE_ALPHABET = "0123456789+-*/(). ";
@@ -59,7 +62,7 @@ export function pythonCalculate(expression: PyValue): string {
   }
   const tree = compileExpression(expression);
   const value = evaluate(tree);
-  return pyFloatRepr(roundHalfEven2(pyFloatOf(value)));
+  return pyFloatRepr(pyRound2(pyFloatOf(value)));
 }
 
 /**
@@ -266,6 +269,14 @@ const M_TERM = 13;
 const M_PRIMARY = 14;
 const SUM_OPERATORS = ["+", "-"] as const;
 const TERM_OPERATORS = ["*", "/", "//", "%", "@"] as const;
+
+/** A factor (or the power inside it) waiting for the factor it recursed into. */
+interface FactorFrame {
+  readonly kind: "+" | "-" | "**";
+  readonly start: number;
+  readonly powerStart: number;
+  readonly base: Expr | undefined;
+}
 
 interface MemoEntry {
   readonly node: unknown;
@@ -578,37 +589,82 @@ class Parser {
     return result;
   }
 
+  /**
+   * factor (memo): `'+' factor | '-' factor | '~' factor | power`, with power: `await_primary '**'
+   * factor | await_primary`. The chain of nested factors (`- - - 1`, `2 ** -3 ** 4`) is walked with
+   * an explicit stack instead of JavaScript recursion, keeping CPython's rule levels and memo
+   * entries: CPython accepts chains of thousands, more than V8's default stack holds.
+   */
   private factor(): Expr | undefined {
-    this.enter();
-    const memo = this.memoized(M_FACTOR);
-    if (memo) {
-      this.mark = memo.end;
-      this.leave();
-      return memo.node as Expr | undefined;
-    }
-    const start = this.mark;
+    const pending: FactorFrame[] = [];
     let result: Expr | undefined;
-    for (const op of ["+", "-"] as const) {
-      if (this.expect(op)) {
-        const operand = this.factor();
-        if (operand) {
-          result = { t: "unary", op, operand };
-          break;
-        }
+    for (;;) {
+      // Entering factor at the mark.
+      this.enter();
+      const memo = this.memoized(M_FACTOR);
+      if (memo) {
+        this.mark = memo.end;
+        this.leave();
+        result = memo.node as Expr | undefined;
+        break;
       }
-      this.mark = start;
-    }
-    if (!result) {
+      const start = this.mark;
+      if (this.expect("+")) {
+        pending.push({ kind: "+", start, powerStart: start, base: undefined });
+        continue;
+      }
+      if (this.expect("-")) {
+        pending.push({ kind: "-", start, powerStart: start, base: undefined });
+        continue;
+      }
       this.expect("~");
       this.mark = start;
-      result = this.power();
+      // power
+      this.enter();
+      const powerStart = this.mark;
+      const base = this.awaitPrimary();
+      if (base && this.expect("**")) {
+        pending.push({ kind: "**", start, powerStart, base });
+        continue;
+      }
+      this.mark = powerStart;
+      result = this.awaitPrimary();
+      if (!result) this.mark = powerStart;
+      this.leave();
       if (!result) this.mark = start;
+      this.storeMemo(start, M_FACTOR, result, this.mark);
+      this.leave();
+      break;
     }
-    this.storeMemo(start, M_FACTOR, result, this.mark);
-    this.leave();
+    while (pending.length > 0) {
+      const frame = pending.pop()!;
+      if (frame.kind === "**") {
+        if (result) {
+          result = { t: "binary", op: "**", left: frame.base!, right: result };
+        } else {
+          this.mark = frame.powerStart;
+          result = this.awaitPrimary();
+          if (!result) this.mark = frame.powerStart;
+        }
+        this.leave(); // power
+      } else if (result) {
+        result = { t: "unary", op: frame.kind, operand: result };
+      } else {
+        // The '+'/'-' alternative failed: the remaining ones ('-', '~', power) fail at this token.
+        this.mark = frame.start;
+        if (frame.kind === "+") this.expect("-");
+        this.expect("~");
+        this.mark = frame.start;
+        result = this.power();
+      }
+      if (!result) this.mark = frame.start;
+      this.storeMemo(frame.start, M_FACTOR, result, this.mark);
+      this.leave(); // factor
+    }
     return result;
   }
 
+  /** power, as reached only from a failed '+'/'-' alternative (so it fails at once). */
   private power(): Expr | undefined {
     this.enter();
     const start = this.mark;
@@ -1275,6 +1331,26 @@ function pyFloatOf(value: Value): number {
   }
 }
 
+/**
+ * Python `round(x, 2)` for a float: the exact binary value rounded half-even to two decimals, then
+ * the nearest double (CPython does it with dtoa mode 3 and strtod). Exact with BigInt, because the
+ * shared `roundHalfEven2` recipe multiplies by 100 in floating point, which is no longer exact for
+ * |x| ≥ 2^53 / 100 (`round(906991185404271.125, 2)` is `906991185404271.1`).
+ */
+export function pyRound2(x: number): number {
+  if (!Number.isFinite(x) || Math.abs(x) >= 2 ** 52 || x === 0) return x;
+  const negative = x < 0;
+  const { mantissa, exponent } = decompose(Math.abs(x));
+  if (exponent >= 0) return x;
+  const divisor = 1n << BigInt(-exponent);
+  const scaled = mantissa * 100n;
+  let hundredths = scaled / divisor;
+  const twiceRemainder = (scaled - hundredths * divisor) * 2n;
+  if (twiceRemainder > divisor || (twiceRemainder === divisor && (hundredths & 1n) === 1n)) hundredths += 1n;
+  const magnitude = hundredths === 0n ? 0 : roundToDouble(hundredths, 100n, 0);
+  return negative ? -magnitude : magnitude;
+}
+
 // ----- ints ----------------------------------------------------------------------------------
 
 function bitLength(value: bigint): number {
@@ -1606,12 +1682,12 @@ function lnFixed(mantissa: bigint, exponent: number): bigint {
     e += 1;
   }
   const s = ((m - FIXED_ONE) << FIXED_BITS) / (m + FIXED_ONE);
-  const s2 = (s * s) >> FIXED_BITS;
+  const s2 = (s * s) / FIXED_ONE;
   let sum = 0n;
   let term = s;
   for (let k = 1n; term !== 0n; k += 2n) {
     sum += term / k;
-    term = (term * s2) >> FIXED_BITS;
+    term = (term * s2) / FIXED_ONE; // truncates towards zero, so the series ends for negative s
   }
   return 2n * sum + BigInt(e) * ln2Fixed();
 }
@@ -1640,7 +1716,7 @@ function expFixed(t: bigint): number {
   let sum = FIXED_ONE;
   let term = FIXED_ONE;
   for (let n = 1n; term !== 0n; n += 1n) {
-    term = ((term * r) >> FIXED_BITS) / n;
+    term = (term * r) / FIXED_ONE / n;
     sum += term;
   }
   return roundToDouble(sum, 1n, Number(k) - Number(FIXED_BITS));

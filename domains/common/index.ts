@@ -1,3 +1,6 @@
-/** Tools shared by every τ-bench-style domain. */
-export { calculateTool } from "./calculate.ts";
+/**
+ * Tools shared by τ-bench's retail and airline domains: both register the same `calculate`,
+ * `think` and `transfer_to_human_agents`, so they live here once.
+ */
+export { calculateTool, pythonCalculate, pyRound2, CALCULATE_ALPHABET, MAX_EXACT_BITS } from "./calculate.ts";
 export { thinkTool, transferToHumanAgentsTool } from "./basic-tools.ts";
