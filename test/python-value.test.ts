@@ -79,6 +79,10 @@ describe("Python arithmetic", () => {
   it("rounds half to even on the exact binary value", () => {
     expect([0.125, 0.375, 2.675, 1.005, 4128.449999].map(roundHalfEven2)).toEqual([0.12, 0.38, 2.67, 1.0, 4128.45]);
     expect(Object.is(roundHalfEven2(-0.0001), -0)).toBe(true);
+    // Ties beyond ~9e13, where x*100 is no longer exact in a double (CPython: 906991185404271.1).
+    expect(roundHalfEven2(906991185404271.125)).toBe(906991185404271.1);
+    expect(roundHalfEven2(-0.125)).toBe(-0.12);
+    expect(roundHalfEven2(0.625)).toBe(0.62);
   });
 
   it("keeps int typing: int+int is int, anything with a float is float, round(int) stays int", () => {

@@ -398,12 +398,16 @@ export function pyRound2(value: PyNumber): PyNumber {
 /** `round(x, 2)` on a JS double. Exact ties happen only when `x * 8` is an odd integer. */
 export function roundHalfEven2(x: number): number {
   if (!Number.isFinite(x) || Math.abs(x) >= 2 ** 52) return x;
-  const eighths = x * 8;
+  const eighths = x * 8; // exact: multiplying by a power of two
   if (Number.isInteger(eighths) && eighths % 2 !== 0) {
-    const low = Math.floor(x * 100);
-    const high = Math.ceil(x * 100);
-    const even = low % 2 === 0 ? low : high;
-    const result = even / 100;
+    // x = k/8 with k odd, so x*100 = 25k/2 sits exactly between two integers. Work in BigInt: for
+    // |x| above ~9e13 a double can no longer hold x*100 exactly.
+    const twice = BigInt(eighths) * 25n; // odd
+    const low = (twice - 1n) / 2n; // floor(25k/2), exact since twice-1 is even
+    const even = low % 2n === 0n ? low : low + 1n;
+    const negative = even < 0n;
+    const digits = (negative ? -even : even).toString().padStart(3, "0");
+    const result = Number(`${negative ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`);
     return result === 0 && x < 0 ? -0 : result;
   }
   const result = Number(x.toFixed(2));
