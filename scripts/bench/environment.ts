@@ -36,7 +36,7 @@ export async function benchEnvironment(dataRoot: string): Promise<Record<string,
     let rewardSum = 0;
     for (let pass = 0; pass < 3; pass++) {
       for (let index = 0; index < tasks.length; index++) {
-        domain.groundTruthHashes.clear(); // the original replays the ground truth for every reward
+        domain.clearGroundTruthCache(); // the original replays the ground truth for every reward
         const started = performance.now();
         rewardSum += await episodeOnce(new Environment(domain, tasks[index], index, new ScriptedUser()));
         times.push(performance.now() - started);

@@ -222,7 +222,7 @@ export function createProgram(): Command {
         printJson({
           total: report.total,
           agree: report.agree,
-          passK: Object.fromEntries(Object.entries(report.passK).map(([k, value]) => [k, value])),
+          passK: report.passK,
           averageReward: report.averageReward,
           hashCompared: report.hashCompared,
           hashMatches: report.hashMatches,

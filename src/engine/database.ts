@@ -178,7 +178,7 @@ export class EpisodeDatabase {
   tauBenchHash(): string {
     const hash = createHash("sha256");
     const names = [...this.base.collectionNames].sort(comparePyStrings);
-    hash.update(names.length === 1 ? "(" : "(");
+    hash.update("(");
     names.forEach((name, index) => {
       if (index > 0) hash.update(", ");
       hash.update(`(${pyStrRepr(name)}, `);
@@ -195,7 +195,7 @@ export class EpisodeDatabase {
     const added = this.appended.get(name) ?? [];
     if ((!overlay || overlay.size === 0) && added.length === 0) {
       const count = index.sortedKeys.length;
-      hash.update(count === 1 ? "(" : "(");
+      hash.update("(");
       hash.update(index.buffer);
       hash.update(count === 1 ? ",)" : ")");
       return;

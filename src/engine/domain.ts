@@ -54,6 +54,8 @@ export class LoadedDomain {
   private readonly taskCache = new Map<string, Task[]>();
   /** Ground-truth hashes by task identity; the replay is deterministic, so trials share it. */
   readonly groundTruthHashes = new Map<string, string>();
+  /** The same, by task object: avoids re-serialising the actions on every reward. */
+  groundTruthByTask = new WeakMap<Task, string>();
   private cachedInitialHash: string | undefined;
 
   constructor(
@@ -73,6 +75,12 @@ export class LoadedDomain {
   /** A fresh episode database (copy-on-write over the shared parse; no file I/O). */
   newDatabase(): EpisodeDatabase {
     return new EpisodeDatabase(this.base);
+  }
+
+  /** Forgets the ground-truth hashes (benchmarks measure the replay the original does per reward). */
+  clearGroundTruthCache(): void {
+    this.groundTruthHashes.clear();
+    this.groundTruthByTask = new WeakMap();
   }
 
   /** Hash of the unmodified data. */

@@ -169,9 +169,16 @@ export class Environment {
  * data. Deterministic, so it is computed once per task and shared across trials and episodes.
  */
 export function groundTruthHashFor(domain: LoadedDomain, task: Task): string {
+  // Fast path by task object (the domain's own task lists); the text key covers tasks rebuilt
+  // elsewhere (rescore reads them back from results files).
+  const byObject = domain.groundTruthByTask.get(task);
+  if (byObject) return byObject;
   const key = pyJsonDumps(task.actions.map((action) => new Map<string, PyValue>([["name", action.name], ["kwargs", action.kwargs]])));
   const cached = domain.groundTruthHashes.get(key);
-  if (cached) return cached;
+  if (cached) {
+    domain.groundTruthByTask.set(task, cached);
+    return cached;
+  }
   const db = domain.newDatabase();
   for (const action of task.actions) {
     if (domain.definition.terminateTools.includes(action.name)) continue;
@@ -181,5 +188,6 @@ export function groundTruthHashFor(domain: LoadedDomain, task: Task): string {
   }
   const hash = db.tauBenchHash();
   domain.groundTruthHashes.set(key, hash);
+  domain.groundTruthByTask.set(task, hash);
   return hash;
 }

@@ -114,7 +114,7 @@ export function detailsText(report: RunReport): string {
     .map((reason) => `${reason}=${report.terminations[reason]}`);
   lines.push(`Episodes: ${report.episodes} over ${report.metrics.tasks} tasks × ${report.metrics.trials} trial(s); ended by: ${reasons.join(", ") || "n/a"}`);
   if (report.infraErrors > 0) {
-    lines.push(`⚠ ${report.infraErrors} episode(s) ended in infrastructure errors; they count as failures in pass^k (rerun with the same --log-dir to retry them is not automatic: delete them or use --episode-retries)`);
+    lines.push(`⚠ ${report.infraErrors} episode(s) ended in infrastructure errors; they count as failures in pass^k (use --episode-retries to retry such episodes automatically)`);
   }
   for (const role of ["agent", "user"] as const) {
     const usage = report.usage[role];

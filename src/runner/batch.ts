@@ -89,14 +89,13 @@ function seededShuffle<T>(items: T[], seed: number): T[] {
   return copy;
 }
 
-function sumCost(summaries: Iterable<EpisodeSummary>): number | null {
+/** The cost an episode adds to the run total: null when any role's calls were unpriced. */
+function episodeCost(summary: EpisodeSummary): number | null {
   let total = 0;
-  for (const summary of summaries) {
-    for (const usage of [summary.usage?.agent, summary.usage?.user]) {
-      if (!usage) continue;
-      if (usage.cost === null) return null;
-      total += usage.cost;
-    }
+  for (const usage of [summary.usage?.agent, summary.usage?.user]) {
+    if (!usage) continue;
+    if (usage.cost === null) return null;
+    total += usage.cost;
   }
   return total;
 }
@@ -143,7 +142,14 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   const agent: Agent = await built.agentFactory.create(built.context);
   const total = wanted.size;
   let done = completed.size;
-  let successes = [...completed.values()].filter((entry) => isSuccess(entry.summary.reward)).length;
+  let successes = 0;
+  let runCost: number | null = 0; // null once any episode's cost is unknown (running total, not re-summed)
+  const addToTotals = (summary: EpisodeSummary) => {
+    if (isSuccess(summary.reward)) successes++;
+    const cost = episodeCost(summary);
+    runCost = runCost === null || cost === null ? null : runCost + cost;
+  };
+  for (const entry of completed.values()) addToTotals(entry.summary);
   observer.start?.({ total, alreadyDone: done, checkpointPath });
 
   const queue = new PQueue({ concurrency: config.maxConcurrency });
@@ -191,8 +197,8 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
           completed.set(key, { entry, summary });
           ranEpisodes++;
           done++;
-          if (isSuccess(result.reward)) successes++;
-          observer.episodeDone?.({ result: summary, done, total, successes, cost: sumCost([...completed.values()].map((item) => item.summary)) });
+          addToTotals(summary);
+          observer.episodeDone?.({ result: summary, done, total, successes, cost: runCost });
         });
       }
     }

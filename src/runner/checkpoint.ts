@@ -1,5 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { DataError } from "../core/errors.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";

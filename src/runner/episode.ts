@@ -1,4 +1,4 @@
-import { AgentProtocolError, InfraError, isErrorOfType } from "../core/errors.ts";
+import { InfraError, isErrorOfType } from "../core/errors.ts";
 import type { ChatMessage, RoleUsage, StepEvent, TerminationReason } from "../core/types.ts";
 import type { Agent } from "../agents/agent.ts";
 import { Environment, type UserSimulator } from "../engine/environment.ts";
@@ -50,7 +50,6 @@ export function terminationForError(error: unknown): TerminationReason {
   if (error instanceof EpisodeTimeoutError) return "timeout";
   if (isErrorOfType(error, InfraError)) return "infra_error";
   if (error && typeof error === "object" && (error as { role?: string }).role === "user") return "user_error";
-  if (isErrorOfType(error, AgentProtocolError)) return "agent_error";
   return "agent_error";
 }
 
