@@ -187,6 +187,30 @@ const cancelPendingOrder: ToolImplementation = {
   },
 };
 
+/**
+ * The checks exchange and modify-items share, in the original's order: the order exists, has the
+ * required status, every item id is present often enough, the lists have equal length, and every
+ * new variant exists and is available. Returns the error text, or the order and the unrounded
+ * price difference.
+ */
+function checkItemSwap(
+  db: EpisodeDatabase,
+  args: Readonly<Record<string, PyValue>>,
+  requiredStatus: string,
+  statusError: string,
+): string | { orderId: string; current: PyDict; diff: PyNumber } {
+  const { order_id: orderId, item_ids: itemIds, new_item_ids: newItemIds } = args;
+  if (!pyCollectionContains(db, ORDERS, orderId)) return "Error: order not found";
+  const current = record(db, ORDERS, orderId);
+  if (!pyEquals(pyGetItem(current, "status"), requiredStatus)) return statusError;
+  const missing = firstOverRequested(itemIds, current);
+  if (missing) return `Error: ${pyStr(missing.id)} not found`;
+  if (pyLen(itemIds) !== pyLen(newItemIds)) return "Error: the number of items to be exchanged should match";
+  const priced = priceDifference(db, current, itemIds, newItemIds);
+  if ("error" in priced) return priced.error;
+  return { orderId, current, diff: priced.diff };
+}
+
 /** Requests an exchange of delivered items; records the (rounded) price difference, moves no money. */
 const exchangeDeliveredOrderItems: ToolImplementation = {
   name: "exchange_delivered_order_items",
@@ -194,16 +218,11 @@ const exchangeDeliveredOrderItems: ToolImplementation = {
   parameters: ["order_id", "item_ids", "new_item_ids", "payment_method_id"],
   kind: "write",
   invoke(db, args) {
-    const { order_id: orderId, item_ids: itemIds, new_item_ids: newItemIds, payment_method_id: paymentMethodId } = args;
-    if (!pyCollectionContains(db, ORDERS, orderId)) return "Error: order not found";
-    const current = record(db, ORDERS, orderId);
-    if (!pyEquals(pyGetItem(current, "status"), "delivered")) return "Error: non-delivered order cannot be exchanged";
-    const missing = firstOverRequested(itemIds, current);
-    if (missing) return `Error: ${pyStr(missing.id)} not found`;
-    if (pyLen(itemIds) !== pyLen(newItemIds)) return "Error: the number of items to be exchanged should match";
-    const priced = priceDifference(db, current, itemIds, newItemIds);
-    if ("error" in priced) return priced.error;
-    const diff = pyRound2(priced.diff);
+    const { item_ids: itemIds, new_item_ids: newItemIds, payment_method_id: paymentMethodId } = args;
+    const checked = checkItemSwap(db, args, "delivered", "Error: non-delivered order cannot be exchanged");
+    if (typeof checked === "string") return checked;
+    const { orderId, current } = checked;
+    const diff = pyRound2(checked.diff);
     const methods = userPaymentMethods(db, current);
     if (!pyDictContains(methods, paymentMethodId)) return "Error: payment method not found";
     const method = pyGetItem(methods, paymentMethodId);
@@ -324,16 +343,10 @@ const modifyPendingOrderItems: ToolImplementation = {
   parameters: ["order_id", "item_ids", "new_item_ids", "payment_method_id"],
   kind: "write",
   invoke(db, args) {
-    const { order_id: orderId, item_ids: itemIds, new_item_ids: newItemIds, payment_method_id: paymentMethodId } = args;
-    if (!pyCollectionContains(db, ORDERS, orderId)) return "Error: order not found";
-    const current = record(db, ORDERS, orderId);
-    if (!pyEquals(pyGetItem(current, "status"), "pending")) return "Error: non-pending order cannot be modified";
-    const missing = firstOverRequested(itemIds, current);
-    if (missing) return `Error: ${pyStr(missing.id)} not found`;
-    if (pyLen(itemIds) !== pyLen(newItemIds)) return "Error: the number of items to be exchanged should match";
-    const priced = priceDifference(db, current, itemIds, newItemIds);
-    if ("error" in priced) return priced.error;
-    const diff = priced.diff;
+    const { item_ids: itemIds, new_item_ids: newItemIds, payment_method_id: paymentMethodId } = args;
+    const checked = checkItemSwap(db, args, "pending", "Error: non-pending order cannot be modified");
+    if (typeof checked === "string") return checked;
+    const { orderId, current, diff } = checked;
     const methods = userPaymentMethods(db, current);
     if (!pyDictContains(methods, paymentMethodId)) return "Error: payment method not found";
     const giftCard = isGiftCardSource(pyGetItem(methods, paymentMethodId));
