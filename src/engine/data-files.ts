@@ -6,17 +6,22 @@ import { BaseDatabase } from "./database.ts";
 import { DataError } from "../core/errors.ts";
 
 /** Reads and parses one JSON data file with the lossless reader; errors name the file. */
-export function readPythonJsonFile(path: string): PyValue {
+export function readPythonJsonFile(path: string, what = ""): PyValue {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new DataError(`cannot read ${what ? `${what} ` : ""}${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
+  return parsePythonJsonText(text, path);
+}
+
+/** Parses JSON text losslessly; a syntax error becomes a {@link DataError} naming the file, line and column. */
+export function parsePythonJsonText(text: string, fileName: string): PyValue {
   try {
     return parsePythonJson(text);
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new DataError(`${path}: invalid JSON: ${error.message}`, { cause: error });
+    if (error instanceof JsonSyntaxError) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
     throw error;
   }
 }

@@ -87,6 +87,17 @@ function formatCost(value: number | null): string {
   return value === null ? "unknown" : `$${value.toFixed(4)}`;
 }
 
+/** A table as terminal box drawing or as Markdown (for `$GITHUB_STEP_SUMMARY` and docs). */
+function renderTable(head: string[], rows: string[][], format: "text" | "markdown"): string {
+  if (format === "markdown") {
+    const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+    return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+  }
+  const table = new Table({ head, style: { head: [], border: [] } });
+  table.push(...rows);
+  return table.toString();
+}
+
 /** The leaderboard table: Strategy | Pass^1 | … | Pass^k | Avg reward | Cost. */
 export function leaderboardText(reports: readonly RunReport[], format: "text" | "markdown" = "text"): string {
   const maxK = Math.max(1, ...reports.map((report) => report.metrics.trials));
@@ -97,13 +108,7 @@ export function leaderboardText(reports: readonly RunReport[], format: "text" | 
     formatNumber(report.metrics.averageReward),
     formatCost(report.cost),
   ]);
-  if (format === "markdown") {
-    const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-    return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
-  }
-  const table = new Table({ head, style: { head: [], border: [] } });
-  table.push(...rows);
-  return table.toString();
+  return renderTable(head, rows, format);
 }
 
 /** Lines under the table: episodes by termination reason (infra errors flagged), usage per role. */
@@ -131,13 +136,7 @@ export function detailsText(report: RunReport): string {
 export function perTaskText(report: RunReport, format: "text" | "markdown" = "text"): string {
   const head = ["Task", "Trials", "Successes", "Avg reward"];
   const rows = report.perTask.map((task) => [String(task.taskId), String(task.trials), String(task.successes), task.averageReward.toFixed(3)]);
-  if (format === "markdown") {
-    const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-    return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
-  }
-  const table = new Table({ head, style: { head: [], border: [] } });
-  table.push(...rows);
-  return table.toString();
+  return renderTable(head, rows, format);
 }
 
 /** The report as JSON (for `--format json`). */

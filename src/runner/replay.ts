@@ -4,7 +4,8 @@ import { RESPOND_ACTION_NAME, STOP_TOKEN, type Action, type Task } from "../core
 import { Environment, groundTruthHashFor, type UserSimulator } from "../engine/environment.ts";
 import { BaseDatabase } from "../engine/database.ts";
 import { LoadedDomain } from "../engine/domain.ts";
-import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
+import { parsePythonJson } from "../value/lossless-json.ts";
+import { parsePythonJsonText } from "../engine/data-files.ts";
 import { toJs, type PyDict, type PyValue } from "../value/python-value.ts";
 import { computePassK, type PassKReport } from "../metrics/pass-k.ts";
 import type { LoadedResultEntry } from "./results-file.ts";
@@ -14,13 +15,7 @@ const actionListSchema = z.array(z.object({ name: z.string().min(1), kwargs: z.r
 
 /** Parses an actions file (`[{name, kwargs}]`), keeping Python number types; errors name file, index and field. */
 export function parseActionsFile(text: string, fileName: string): Action[] {
-  let parsed: PyValue;
-  try {
-    parsed = parsePythonJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
-    throw error;
-  }
+  const parsed = parsePythonJsonText(text, fileName);
   const result = actionListSchema.safeParse(toJs(parsed));
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { DataError } from "../core/errors.ts";
 import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, type Task, type TerminationReason } from "../core/types.ts";
-import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
+import { readPythonJsonFile } from "../engine/data-files.ts";
 import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../value/python-value.ts";
 import type { EpisodeResult } from "./episode.ts";
 
@@ -148,19 +148,7 @@ export interface LoadedResultEntry {
  * from a newer taubridge schema is rejected rather than misread.
  */
 export function loadResultsFile(path: string): LoadedResultEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read results file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-  let parsed: PyValue;
-  try {
-    parsed = parsePythonJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new DataError(`${path}: invalid JSON: ${error.message}`, { cause: error });
-    throw error;
-  }
+  const parsed = readPythonJsonFile(path, "results file");
   if (!Array.isArray(parsed)) throw new DataError(`${path}: expected a JSON list of results`);
   return parsed.map((entry, index) => {
     const result = resultEntrySchema.safeParse(toJs(entry));

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DataError } from "../core/errors.ts";
 import type { Action, Task } from "../core/types.ts";
-import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
+import { parsePythonJsonText } from "../engine/data-files.ts";
 import { toJs, type PyDict, type PyValue } from "../value/python-value.ts";
 
 /** The shape of one τ-bench task in a task file (validated on a plain-JS view of the lossless parse). */
@@ -34,13 +34,7 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * task index and the field.
  */
 export function parseTaskFile(text: string, fileName: string): Task[] {
-  let parsed: PyValue;
-  try {
-    parsed = parsePythonJson(text);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
-    throw error;
-  }
+  const parsed = parsePythonJsonText(text, fileName);
   if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of tasks at the top level`);
   return parsed.map((entry, index) => {
     const result = taskFileEntrySchema.safeParse(toJs(entry));

@@ -183,12 +183,8 @@ export function pyStrRepr(text: string): string {
 
 /** Python `str(x)` for a scalar, as used in f-strings of error texts (`Certificate ... with amount 50.0.`). */
 export function pyStr(value: PyValue | undefined): string {
-  if (value === null || value === undefined) return "None";
-  if (typeof value === "string") return value;
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (value instanceof PyFloat) return pyFloatRepr(value.value);
-  if (isPyInt(value)) return String(value);
-  return pyRepr(value);
+  // str() and repr() differ only for strings (no quotes) among the values we model.
+  return typeof value === "string" ? value : pyRepr(value);
 }
 
 /** Python `repr(x)` of a value (dicts as `{'k': v}`, lists as `[...]`). */
@@ -418,6 +414,17 @@ export function roundHalfEven2(x: number): number {
 // Indented json.dump (results files)
 // ---------------------------------------------------------------------------------------------
 
+/** JSON text of a scalar in a mixed value (an integral JS number prints as an int); undefined for containers. */
+function mixedJsonScalar(value: unknown): string | undefined {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return pyJsonString(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (value instanceof PyFloat) return jsonFloat(value.value);
+  if (typeof value === "bigint") return String(value);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonFloat(value);
+  return undefined;
+}
+
 /**
  * Python `json.dumps(value, indent=N)` (separators `","` / `": "`), used for τ-bench-shaped results
  * files so the original's tooling reads the same text. Accepts the value model and, for
@@ -425,12 +432,8 @@ export function roundHalfEven2(x: number): number {
  */
 export function pyJsonDumpsIndented(value: unknown, indent: number | null = 2, level = 0): string {
   if (indent === null) return pyJsonDumpsLine(value);
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return pyJsonString(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (value instanceof PyFloat) return jsonFloat(value.value);
-  if (typeof value === "bigint") return String(value);
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonFloat(value);
+  const scalar = mixedJsonScalar(value);
+  if (scalar !== undefined) return scalar;
   const pad = " ".repeat(indent * (level + 1));
   const closePad = " ".repeat(indent * level);
   if (Array.isArray(value)) {
@@ -445,12 +448,8 @@ export function pyJsonDumpsIndented(value: unknown, indent: number | null = 2, l
 
 /** Python `json.dumps(value)` (one line) for mixed values: the value model plus plain JS objects and numbers. */
 export function pyJsonDumpsLine(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return pyJsonString(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (value instanceof PyFloat) return jsonFloat(value.value);
-  if (typeof value === "bigint") return String(value);
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonFloat(value);
+  const scalar = mixedJsonScalar(value);
+  if (scalar !== undefined) return scalar;
   if (Array.isArray(value)) return `[${value.map(pyJsonDumpsLine).join(", ")}]`;
   const entries: Array<[string, unknown]> =
     value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
