@@ -10,6 +10,7 @@ export {
   type ModelClientDependencies,
   type ModelClientDescription,
 } from "./model-client.ts";
+export { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 export { ModelCallError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
 export {
   computeCost,

@@ -17,6 +17,7 @@ import { ConfigError } from "../core/errors.ts";
 import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
+import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName } from "./providers.ts";
 import { redactText, redactUrl, redactValue } from "./redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
@@ -73,6 +74,8 @@ export type ModelClientConfig = z.input<typeof modelClientConfigSchema>;
 /** Injectable environment, so tests and embedders need not mutate `process.env`. */
 export interface ModelClientDependencies {
   env?: Record<string, string | undefined>;
+  /** The HTTP `fetch` under the SDK; defaults to {@link keepAliveFetch} (a pooled undici transport). */
+  fetch?: FetchFunction;
 }
 
 /** A redacted, JSON-safe description of a client, for run manifests and logs. */
@@ -176,6 +179,7 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     baseURL,
     maxRetries: 0,
     timeout: options.timeoutMs,
+    fetch: dependencies.fetch ?? keepAliveFetch,
     // Do not forward OPENAI_ORG_ID / OPENAI_PROJECT_ID headers to other providers.
     ...(provider.name === "openai" ? {} : { organization: null, project: null }),
   });
