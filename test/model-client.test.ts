@@ -173,6 +173,21 @@ describe("model client: completions through the real openai SDK", () => {
     expect(() => parsePriceTable({ m: { input: -1, output: 1 } })).toThrow(ConfigError);
     expect(() => parsePriceTable({ m: { input: 1 } })).toThrow(/output/);
   });
+
+  it("gives the same prices when the catalogue lookups are remembered", () => {
+    // The first call resolves the provider from the base URL (and learns unknown models); later
+    // calls take the remembered route and must price identically.
+    const usage = { promptTokens: 1000, completionTokens: 100 };
+    const viaURL = { provider: "openrouter", catalogue: "by-base-url" as const, baseURL: "https://api.openai.com/v1", usage };
+    const first = computeCost({ ...viaURL, model: "gpt-4o" });
+    expect(first).toEqual({ cost: expect.closeTo(0.0035, 10), source: "genai-prices" });
+    expect(computeCost({ ...viaURL, model: "gpt-4o" })).toEqual(first);
+    expect(computeCost({ ...viaURL, model: "gpt-4o", usage: { promptTokens: 2000, completionTokens: 200 } }).cost).toBeCloseTo(0.007, 10);
+    for (let call = 0; call < 2; call++) {
+      expect(computeCost({ ...viaURL, model: "no-such-model-anywhere" })).toEqual({ cost: null, source: null });
+      expect(computeCost({ ...viaURL, model: "no-such-model-anywhere", prices: { "no-such-model-anywhere": { input: 1, output: 2 } } }).cost).toBeCloseTo(0.0012, 10);
+    }
+  });
 });
 
 describe("model client: retries, errors and timeouts", () => {

@@ -93,13 +93,12 @@ export function computeCost(input: CostInput): CostResult {
   const entry = findPriceEntry(input.prices, input.provider, input.model);
   if (entry) return { cost: costFromEntry(entry, usage), source: "price-file" };
   if (input.catalogue === "none") return { cost: null, source: null };
-  const options =
-    input.catalogue === "by-base-url"
-      ? input.baseURL
-        ? { providerApiUrl: input.baseURL }
-        : undefined
-      : { providerId: input.catalogue.providerId };
-  if (!options) return { cost: null, source: null };
+  const lookup = catalogueLookupKey(input);
+  if (lookup === undefined) return { cost: null, source: null };
+  const unknownKey = `${lookup}\u0000${input.model}`;
+  if (unknownInCatalogue.has(unknownKey)) return { cost: null, source: null };
+  const providerId = input.catalogue === "by-base-url" ? providerByBaseURL.get(input.baseURL!) : input.catalogue.providerId;
+  const options = providerId !== undefined ? { providerId } : { providerApiUrl: input.baseURL! };
   try {
     const result = calcPrice(
       {
@@ -110,10 +109,29 @@ export function computeCost(input: CostInput): CostResult {
       input.model,
       options,
     );
-    if (!result || !Number.isFinite(result.total_price)) return { cost: null, source: null };
+    if (!result || !Number.isFinite(result.total_price)) {
+      if (!result) unknownInCatalogue.add(unknownKey);
+      return { cost: null, source: null };
+    }
+    if (input.catalogue === "by-base-url" && providerId === undefined) providerByBaseURL.set(input.baseURL!, result.provider.id);
     return { cost: result.total_price, source: "genai-prices" };
   } catch {
     // The catalogue throws on incomplete price data for some models; that is "unknown", not 0.
     return { cost: null, source: null };
   }
+}
+
+/*
+ * The catalogue is static for the life of the process, so two lookups are remembered (every model
+ * call prices itself, and resolving a provider from a base URL compiles every provider's pattern):
+ * which catalogue provider a base URL resolved to, and which (provider, model) pairs it does not
+ * price at all.
+ */
+const providerByBaseURL = new Map<string, string>();
+const unknownInCatalogue = new Set<string>();
+
+function catalogueLookupKey(input: CostInput): string | undefined {
+  if (input.catalogue === "none") return undefined;
+  if (input.catalogue === "by-base-url") return input.baseURL ? `url:${input.baseURL}` : undefined;
+  return `id:${input.catalogue.providerId}`;
 }
