@@ -206,23 +206,18 @@ export function pyRepr(value: PyValue | undefined): string {
 
 const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/; // printable ASCII without " and \
 
-/** A JSON string literal as Python's `json.dumps` (ensure_ascii=True) writes it. */
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/g;
+
+/**
+ * A JSON string literal as Python's `json.dumps` (ensure_ascii=True) writes it. `JSON.stringify`
+ * already escapes the quote, the backslash, the five short forms (b f n r t), other control
+ * characters and lone surrogates exactly as Python does (lowercase hex); Python also escapes DEL
+ * and every non-ASCII UTF-16 unit (a pair as two escapes), which is the second pass. Both passes
+ * run in native code, which matters for result files full of long policies and trajectories.
+ */
 export function pyJsonString(text: string): string {
   if (PLAIN_JSON.test(text)) return `"${text}"`;
-  let out = '"';
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 0x22) out += '\\"';
-    else if (code === 0x5c) out += "\\\\";
-    else if (code === 0x0a) out += "\\n";
-    else if (code === 0x0d) out += "\\r";
-    else if (code === 0x09) out += "\\t";
-    else if (code === 0x08) out += "\\b";
-    else if (code === 0x0c) out += "\\f";
-    else if (code < 0x20 || code > 0x7e) out += `\\u${hex(code, 4)}`;
-    else out += text[index];
-  }
-  return out + '"';
+  return JSON.stringify(text).replace(NOT_PRINTABLE_ASCII, (unit) => `\\u${hex(unit.charCodeAt(0), 4)}`);
 }
 
 function jsonFloat(value: number): string {
