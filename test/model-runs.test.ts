@@ -327,6 +327,33 @@ for (const target of robustnessTargets) {
       expect(results[0].taubridge.usage.agent.calls).toBe(3);
     });
 
+    it("an outage midway keeps the agent's usage of the calls that did succeed", async () => {
+      const read = tasks[0].actions[1];
+      server = await startScriptedModelServer({
+        scripts: {
+          "agent-model": [{ tool_calls: [{ name: read.name, arguments: pyJsonDumps(read.kwargs) }], usage: { prompt_tokens: 11, completion_tokens: 3 } }, { error: { status: 503 }, times: "unlimited" }],
+          "user-model": [{ content: "Hi", usage: { prompt_tokens: 5, completion_tokens: 1 } }],
+        },
+      });
+      const { outcome, results } = await run(server, where({ taskIds: [0], modelMaxAttempts: 1 }));
+      expect(outcome.summaries[0]).toMatchObject({ reward: 0, termination: "infra_error" });
+      expect(results[0].taubridge.usage).toEqual({
+        agent: { calls: 1, promptTokens: 11, completionTokens: 3, cost: null },
+        user: { calls: 1, promptTokens: 5, completionTokens: 1, cost: null },
+      });
+    });
+
+    it("an episode timeout cancels the user simulator's pending model call", async () => {
+      server = await startScriptedModelServer({
+        scripts: { "agent-model": [{ content: "How can I help?" }], "user-model": [{ content: "Hi" }, { content: "too late", delayMs: 20_000 }] },
+      });
+      const { outcome } = await run(server, where({ taskIds: [0], episodeTimeoutMs: 500 }));
+      expect(outcome.summaries[0]).toMatchObject({ reward: 0, termination: "timeout" });
+      const pending = server.requestsFor("user-model")[1]!;
+      // The server marks a request whose client went away with 499 as soon as the socket closes.
+      await expect.poll(() => pending.status, { timeout: 2_000 }).toBe(499);
+    });
+
     it("a model outage is recorded as infra_error (not as the agent's failure)", async () => {
       server = await startScriptedModelServer({ scripts: { "agent-model": [{ error: { status: 503, retryAfter: 0 }, times: "unlimited" }], "user-model": [{ content: "Hi" }] } });
       const { outcome, results } = await run(server, where({ taskIds: [0], modelMaxAttempts: 2 }));

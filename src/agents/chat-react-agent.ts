@@ -6,12 +6,12 @@
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type StepResult } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
-import { UsageTotals } from "../model/usage.ts";
+import { episodeUsage } from "../model/usage.ts";
 import { parsePythonJson } from "../value/lossless-json.ts";
 import { isPyDict, pyTypeName, type PyValue } from "../value/python-value.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
 import { ACT_ACTION_FORMAT, CHAT_REACT_TEMPLATE, REACT_ACTION_FORMAT, renderTemplate } from "./prompts.ts";
-import { domainPromptValues, episodeUsage, respondAction, terminationOf } from "./tool-calling-agent.ts";
+import { domainPromptValues, respondAction, terminationOf } from "./tool-calling-agent.ts";
 
 /** Prefix of every tool observation shown to an act/react model (as in the original). */
 export const API_OUTPUT_PREFIX = "API output: ";
@@ -90,7 +90,7 @@ export class ChatReActAgent implements Agent {
     let info: Record<string, unknown> = {};
     let reward = 0;
     let last: StepResult | undefined;
-    const usage = new UsageTotals();
+    const usage = recorder.agentUsage;
     const invalidActions: JsonValue[] = [];
 
     for (let turn = 0; turn < maxSteps; turn++) {

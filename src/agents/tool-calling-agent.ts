@@ -6,25 +6,16 @@
  * Also home of the small helpers every model-driven agent shares (per-episode usage, termination,
  * tool-argument parsing), so the few-shot, act/react and human agents agree on them.
  */
-import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type RoleUsage, type StepResult, type TerminationReason } from "../core/types.ts";
+import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type StepResult, type TerminationReason } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult, ToolDefinition } from "../model/types.ts";
-import { UsageTotals } from "../model/usage.ts";
+import { episodeUsage } from "../model/usage.ts";
 import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
 import { isPyDict, pyTypeName, type PyDict } from "../value/python-value.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
 import { renderTemplate, TOOL_CALLING_TEMPLATE, type AgentPromptValues } from "./prompts.ts";
 
-/**
- * An agent's usage for one episode as the results file stores it: exactly the four
- * {@link RoleUsage} fields, `cost` null when any call was unpriced (a provider that reports no
- * cost never crashes the loop: quirk 13 fixed), `null` when the agent made no call.
- */
-export function episodeUsage(totals: UsageTotals): RoleUsage | null {
-  if (totals.calls === 0) return null;
-  return { calls: totals.calls, promptTokens: totals.promptTokens, completionTokens: totals.completionTokens, cost: totals.cost };
-}
 
 /**
  * Why the loop ended: done by the user's `###STOP###` (the step's source is `user`) → `user_stop`,
@@ -126,7 +117,8 @@ export class ToolCallingAgent implements Agent {
     let info: Record<string, unknown> = { ...reset.info };
     let reward = 0;
     let last: StepResult | undefined;
-    const usage = new UsageTotals();
+    // Counted on the recorder, so an episode that ends in an exception still reports what it spent.
+    const usage = recorder.agentUsage;
     const invalidToolCalls: JsonValue[] = [];
 
     for (let turn = 0; turn < maxSteps; turn++) {

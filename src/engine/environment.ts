@@ -18,11 +18,17 @@ import { invokeTool, pyKeyError } from "./tool.ts";
  * The simulated user as the environment sees it (τ-bench keeps the user inside the env: a
  * `respond` action is answered by the user simulator).
  */
+/** Per-call options the environment passes to its user simulator. */
+export interface UserCallOptions {
+  /** Aborted when the episode times out or the run is interrupted; model-backed users pass it on. */
+  signal?: AbortSignal;
+}
+
 export interface UserSimulator {
   /** Starts the conversation for an instruction; returns the user's first utterance. */
-  reset(instruction: string): Promise<string>;
+  reset(instruction: string, options?: UserCallOptions): Promise<string>;
   /** Answers the agent's message. */
-  step(content: string): Promise<string>;
+  step(content: string, options?: UserCallOptions): Promise<string>;
   /** τ-bench's `user_cost` (the original reports the last call's cost); null when unknown. */
   reportedCost(): number | null;
 }
@@ -31,6 +37,8 @@ export interface UserSimulator {
 export interface EnvironmentOptions {
   /** Called after every step, for trajectories and bridge step events. */
   onStep?: (event: { action: Action; observation: string; reward: number; done: boolean }) => void;
+  /** Cancels the user simulator's pending call (episode timeout, interrupted run). */
+  signal?: AbortSignal;
 }
 
 /** A `respond` action without `content`: in the original a KeyError escapes `step` and the task errors. */
@@ -76,7 +84,7 @@ export class Environment {
     this.db = this.domain.newDatabase();
     this.actions.length = 0;
     this.done = false;
-    const observation = await this.user.reset(this.task.instruction);
+    const observation = await this.user.reset(this.task.instruction, { signal: this.options.signal });
     return { observation, info: this.info("user") };
   }
 
@@ -90,7 +98,7 @@ export class Environment {
       this.actions.push(action);
       const content = action.kwargs.get(RESPOND_ACTION_FIELD_NAME);
       if (content === undefined) throw new MissingRespondContentError();
-      const observation = await this.user.step(content === null ? "" : typeof content === "string" ? content : pyStr(content));
+      const observation = await this.user.step(content === null ? "" : typeof content === "string" ? content : pyStr(content), { signal: this.options.signal });
       return this.finish(action, observation, "user", observation.includes(STOP_TOKEN));
     }
     return this.stepTool(action);

@@ -20,6 +20,16 @@ export interface UsageSummary extends RoleUsage {
   failedCalls: number;
 }
 
+/**
+ * A role's usage for one episode as the results file stores it: exactly the four
+ * {@link RoleUsage} fields, `cost` null when any call was unpriced (a provider that reports no
+ * cost never crashes the loop: quirk 13 fixed), `null` when the role made no call.
+ */
+export function episodeUsage(totals: UsageTotals): RoleUsage | null {
+  if (totals.calls === 0) return null;
+  return { calls: totals.calls, promptTokens: totals.promptTokens, completionTokens: totals.completionTokens, cost: totals.cost };
+}
+
 /** Running totals for one role. Add each completion result; read `cost` / `toJSON()` at the end. */
 export class UsageTotals {
   calls = 0;

@@ -1,5 +1,6 @@
 import type { ChatMessage, StepEvent, StepResult } from "../core/types.ts";
 import type { Action } from "../core/types.ts";
+import { UsageTotals } from "../model/usage.ts";
 
 /**
  * Collects one episode's trajectory: the chat messages in τ-bench's `traj` shape and every
@@ -12,6 +13,11 @@ export class EpisodeRecorder {
   /** Actions an agent planned but that were not stepped (dry run). */
   readonly plannedOnly: StepEvent[] = [];
   lastStep: StepResult | undefined;
+  /**
+   * The agent's model calls in this episode. Agents add to it as they go (rather than only
+   * returning a total at the end) so an episode that throws midway still reports its spend.
+   */
+  readonly agentUsage = new UsageTotals();
 
   addMessage(message: ChatMessage): void {
     this.messages.push(message);

@@ -5,6 +5,7 @@ import { Environment, type UserSimulator } from "../engine/environment.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { Task } from "../core/types.ts";
 import { EpisodeRecorder } from "./episode-recorder.ts";
+import { episodeUsage } from "../model/usage.ts";
 
 /** Everything one episode needs, already resolved (the build layer turns names into these). */
 export interface EpisodeParts {
@@ -64,7 +65,8 @@ export async function runEpisode(parts: EpisodeParts): Promise<EpisodeResult> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(parts.signal?.reason);
   parts.signal?.addEventListener("abort", onAbort, { once: true });
-  const env = new Environment(parts.domain, parts.task, parts.taskIndex, parts.user);
+  // The signal reaches the user simulator too: a timeout or interrupt cancels its model call.
+  const env = new Environment(parts.domain, parts.task, parts.taskIndex, parts.user, { signal: controller.signal });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     if (parts.timeoutMs && parts.timeoutMs > 0) {
@@ -105,7 +107,7 @@ export async function runEpisode(parts: EpisodeParts): Promise<EpisodeResult> {
       termination: kind,
       info: { error: message, traceback: error instanceof Error ? (error.stack ?? message) : message },
       traj: [],
-      usage: { agent: null, user: parts.user.usage?.() ?? null },
+      usage: { agent: episodeUsage(recorder.agentUsage), user: parts.user.usage?.() ?? null },
       durationMs: performance.now() - started,
       error: { kind, message },
     };

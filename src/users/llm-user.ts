@@ -10,9 +10,9 @@ import { TaubridgeError } from "../core/errors.ts";
 import type { ChatMessage, RoleUsage } from "../core/types.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult } from "../model/types.ts";
-import { UsageTotals } from "../model/usage.ts";
+import { episodeUsage, UsageTotals } from "../model/usage.ts";
+import type { UserCallOptions } from "../engine/environment.ts";
 import type { EpisodeIdentity, EpisodeUser } from "../runner/strategies.ts";
-import { episodeUsage } from "../agents/tool-calling-agent.ts";
 import { LLM_USER_TEMPLATE, renderUserPrompt, USER_SEED_MESSAGE } from "./prompts.ts";
 
 /**
@@ -51,6 +51,8 @@ export class LlmUser implements EpisodeUser {
   protected readonly totals = new UsageTotals();
   protected lastCost: number | null = 0;
   protected readonly template: string;
+  /** The current call's cancellation (set by reset/step; every completion of that turn uses it). */
+  protected signal: AbortSignal | undefined;
 
   constructor(protected readonly options: LlmUserOptions) {
     this.template = options.template ?? this.defaultTemplate();
@@ -60,7 +62,8 @@ export class LlmUser implements EpisodeUser {
     return LLM_USER_TEMPLATE;
   }
 
-  async reset(instruction: string): Promise<string> {
+  async reset(instruction: string, options?: UserCallOptions): Promise<string> {
+    this.signal = options?.signal;
     this.messages = [
       { role: "system", content: renderUserPrompt(this.template, instruction) },
       { role: "user", content: USER_SEED_MESSAGE },
@@ -68,7 +71,8 @@ export class LlmUser implements EpisodeUser {
     return this.generateNext(this.messages);
   }
 
-  async step(content: string): Promise<string> {
+  async step(content: string, options?: UserCallOptions): Promise<string> {
+    this.signal = options?.signal;
     this.messages.push({ role: "user", content });
     return this.generateNext(this.messages);
   }
@@ -85,7 +89,7 @@ export class LlmUser implements EpisodeUser {
 
   /** One completion through the user client, counted in {@link usage}. */
   protected async complete(messages: readonly ChatMessage[]): Promise<CompletionResult> {
-    const result = await this.options.client.complete({ messages: [...messages], cacheNamespace: `trial:${this.options.episode.trial}` });
+    const result = await this.options.client.complete({ messages: [...messages], signal: this.signal, cacheNamespace: `trial:${this.options.episode.trial}` });
     this.totals.add(result);
     return result;
   }
