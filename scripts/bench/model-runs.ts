@@ -82,9 +82,12 @@ async function batchOn(server: BenchServer, tasks: number, trials: number, concu
       quiet: true,
     });
     const started = performance.now();
+    const loop = performance.eventLoopUtilization();
     const outcome = await runBatch(built);
     const wallMs = performance.now() - started;
-    return { episodes: outcome.summaries.length, calls: (await server.count()) - before, wallMs };
+    // Time the harness's own thread was busy (the server runs on another thread).
+    const busyMs = performance.eventLoopUtilization(loop).active;
+    return { episodes: outcome.summaries.length, calls: (await server.count()) - before, wallMs, busyMs };
   }
 }
 
@@ -116,8 +119,9 @@ async function bareSdkLoops(baseURL: string, loops: number, callsPerLoop: number
 registerModelStrategies();
 await run(0, 4, 1, 1); // warm-up
 
-const instant = await run(0, 8, 2, 1);
+const instant = await run(0, 8, 4, 1);
 const perCallMs = instant.wallMs / instant.calls;
+const busyPerCallMs = instant.busyMs / instant.calls;
 console.log(
   JSON.stringify(
     {
@@ -128,7 +132,10 @@ console.log(
         msPerCall: Number(perCallMs.toFixed(3)),
         callsPerSecond: Number((1000 / perCallMs).toFixed(0)),
         conversationalTurnsPerSecond: Number((1000 / (2 * perCallMs)).toFixed(0)),
-        note: "one episode at a time; includes the loopback HTTP round trip to a server in a worker thread",
+        harnessCpuMsPerCall: Number(busyPerCallMs.toFixed(3)),
+        harnessCpuMsPerTurn: Number((2 * busyPerCallMs).toFixed(3)),
+        harnessOnlyTurnsPerSecondOnOneCore: Number((1000 / (2 * busyPerCallMs)).toFixed(0)),
+        note: "one episode at a time; wall figures include the loopback round trip to the server (a worker thread); harnessCpu is the harness thread's busy time alone (agent, user, environment, SDK and HTTP client)",
       },
     },
     null,
