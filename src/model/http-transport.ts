@@ -39,11 +39,6 @@ function dispatcher(): Dispatcher {
   return sharedDispatcher;
 }
 
-/**
- * A `Response` for a body that has been read completely. It is constructed without a body stream
- * (so `body` is `null`) and serves `json()`, `text()`, `arrayBuffer()`, `bytes()` and `blob()` from
- * the buffer, once each like a fetch body. Only the SDK sees it; it reads through those methods.
- */
 // Typed as a plain constructor so the body methods can be redefined (the DOM typings declare them as
 // properties); at run time this is the global `Response`, so `instanceof Response` holds.
 const BodylessResponse = Response as unknown as new (body: null, init: { status: number; headers: Headers }) => {
@@ -51,6 +46,11 @@ const BodylessResponse = Response as unknown as new (body: null, init: { status:
   readonly headers: Headers;
 };
 
+/**
+ * A `Response` for a body that has been read completely. It is constructed without a body stream
+ * (so `body` is `null`) and serves `json()`, `text()`, `arrayBuffer()`, `bytes()` and `blob()` from
+ * the buffer, once each like a fetch body. Only the SDK sees it; it reads through those methods.
+ */
 export class BufferedResponse extends BodylessResponse {
   readonly #bytes: Uint8Array;
   #used = false;
