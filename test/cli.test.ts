@@ -37,6 +37,12 @@ describe("taubridge CLI on the bundled domain (offline, no data directory)", () 
     expect(second.stderr).toMatch(/resuming: (\d+)\/\1 episodes already/);
     const report = JSON.parse(second.stdout);
     expect(report.passK).toEqual({ "1": 1, "2": 1 });
+    const spelledOut = await taubridge(["run", "--log-dir", logDir, "--num-trials", "2", "--resume"]);
+    expect(spelledOut.exitCode).toBe(0);
+    expect(spelledOut.stderr).toMatch(/resuming: (\d+)\/\1 episodes already/);
+    const fresh = await taubridge(["run", "--log-dir", logDir, "--num-trials", "2", "--no-resume"]);
+    expect(fresh.exitCode).toBe(0);
+    expect(fresh.stderr).not.toMatch(/resuming/);
   });
 
   it("exits 2 with a one-line message naming the known domains for a typo", async () => {

@@ -92,6 +92,7 @@ export function createProgram(): Command {
     .option("--shuffle", "shuffle the task order each trial", false)
     .option("--log-dir <dir>", "where the results file and checkpoint go", "results")
     .option("--data-dir <dir>", "data directory (default: the cache `taubridge data pull` fills; our own domain ships its data)")
+    .option("--resume", "resume the checkpoint of the same run in --log-dir (the default; spelled out for scripts)", true)
     .option("--no-resume", "start over instead of resuming the checkpoint of the same run")
     .option("--cache-dir <dir>", "on-disk model response cache (off by default)")
     .option("--price-file <path>", "JSON price table overriding or adding model prices")
