@@ -3,8 +3,8 @@
  * policy as system prompt and the domain tools in the API's `tools` field; the first tool call of
  * each reply becomes the environment action, a reply without tool calls is said to the user.
  *
- * Also home of the small helpers every model-driven agent shares (per-episode usage, termination,
- * tool-argument parsing), so the few-shot, act/react and human agents agree on them.
+ * Also home of the small helpers every model-driven agent shares (termination, tool-argument
+ * parsing), so the few-shot, act/react and human agents agree on them.
  */
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type StepResult, type TerminationReason } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
@@ -15,7 +15,6 @@ import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
 import { isPyDict, pyTypeName, type PyDict } from "../value/python-value.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
 import { renderTemplate, TOOL_CALLING_TEMPLATE, type AgentPromptValues } from "./prompts.ts";
-
 
 /**
  * Why the loop ended: done by the user's `###STOP###` (the step's source is `user`) → `user_stop`,

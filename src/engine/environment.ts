@@ -14,16 +14,16 @@ import type { EpisodeDatabase } from "./database.ts";
 import type { LoadedDomain } from "./domain.ts";
 import { invokeTool, pyKeyError } from "./tool.ts";
 
-/**
- * The simulated user as the environment sees it (τ-bench keeps the user inside the env: a
- * `respond` action is answered by the user simulator).
- */
 /** Per-call options the environment passes to its user simulator. */
 export interface UserCallOptions {
   /** Aborted when the episode times out or the run is interrupted; model-backed users pass it on. */
   signal?: AbortSignal;
 }
 
+/**
+ * The simulated user as the environment sees it (τ-bench keeps the user inside the env: a
+ * `respond` action is answered by the user simulator).
+ */
 export interface UserSimulator {
   /** Starts the conversation for an instruction; returns the user's first utterance. */
   reset(instruction: string, options?: UserCallOptions): Promise<string>;
