@@ -60,35 +60,33 @@ async function run(latencyMs: number, tasks: number, trials: number, concurrency
 async function batchOn(server: BenchServer, tasks: number, trials: number, concurrency: number) {
   process.env.TAUBRIDGE_BENCH_KEY = "bench";
   const before = await server.count();
-  {
-    const built = buildRun({
-      env: "library",
-      agentStrategy: "tool-calling",
-      userStrategy: "llm",
-      model: "bench-agent",
-      modelProvider: "openai-compatible",
-      baseUrl: server.baseURL,
-      apiKeyEnv: "TAUBRIDGE_BENCH_KEY",
-      userModel: "bench-user",
-      userModelProvider: "openai-compatible",
-      userBaseUrl: server.baseURL,
-      userApiKeyEnv: "TAUBRIDGE_BENCH_KEY",
-      endIndex: tasks,
-      numTrials: trials,
-      maxConcurrency: concurrency,
-      maxSteps: 100,
-      logDir: mkdtempSync(join(tmpdir(), "taubridge-bench-")),
-      resume: false,
-      quiet: true,
-    });
-    const started = performance.now();
-    const loop = performance.eventLoopUtilization();
-    const outcome = await runBatch(built);
-    const wallMs = performance.now() - started;
-    // Time the harness's own thread was busy (the server runs on another thread).
-    const busyMs = performance.eventLoopUtilization(loop).active;
-    return { episodes: outcome.summaries.length, calls: (await server.count()) - before, wallMs, busyMs };
-  }
+  const built = buildRun({
+    env: "library",
+    agentStrategy: "tool-calling",
+    userStrategy: "llm",
+    model: "bench-agent",
+    modelProvider: "openai-compatible",
+    baseUrl: server.baseURL,
+    apiKeyEnv: "TAUBRIDGE_BENCH_KEY",
+    userModel: "bench-user",
+    userModelProvider: "openai-compatible",
+    userBaseUrl: server.baseURL,
+    userApiKeyEnv: "TAUBRIDGE_BENCH_KEY",
+    endIndex: tasks,
+    numTrials: trials,
+    maxConcurrency: concurrency,
+    maxSteps: 100,
+    logDir: mkdtempSync(join(tmpdir(), "taubridge-bench-")),
+    resume: false,
+    quiet: true,
+  });
+  const started = performance.now();
+  const loop = performance.eventLoopUtilization();
+  const outcome = await runBatch(built);
+  const wallMs = performance.now() - started;
+  // Time the harness's own thread was busy (the server runs on another thread).
+  const busyMs = performance.eventLoopUtilization(loop).active;
+  return { episodes: outcome.summaries.length, calls: (await server.count()) - before, wallMs, busyMs };
 }
 
 /**
