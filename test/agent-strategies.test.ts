@@ -31,6 +31,7 @@ import type { RunConfigInput } from "../src/runner/run-config.ts";
 import { agentStrategies, userStrategies } from "../src/runner/strategies.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { isPyFloat, pyJsonDumps, pyJsonString, type PyDict } from "../src/value/python-value.ts";
+import { scriptedRunConfig } from "./support/scripted-run-config.ts";
 
 const KEY_ENV = "TAUBRIDGE_AGENT_STRATEGY_TEST_KEY";
 process.env[KEY_ENV] = "sk-agent-strategies-test";
@@ -73,23 +74,7 @@ afterEach(async () => {
 });
 
 function baseConfig(target: ScriptedModelServer, overrides: Partial<RunConfigInput> = {}): RunConfigInput {
-  return {
-    env: "library",
-    agentStrategy: "tool-calling",
-    userStrategy: "llm",
-    model: "agent-model",
-    modelProvider: "openai-compatible",
-    baseUrl: target.baseURL,
-    apiKeyEnv: KEY_ENV,
-    userModel: "user-model",
-    userModelProvider: "openai-compatible",
-    userBaseUrl: target.baseURL,
-    userApiKeyEnv: KEY_ENV,
-    taskIds: [0],
-    logDir: mkdtempSync(join(tmpdir(), "taubridge-agents-")),
-    quiet: true,
-    ...overrides,
-  };
+  return scriptedRunConfig(target, KEY_ENV, { taskIds: [0], ...overrides });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

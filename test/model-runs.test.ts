@@ -22,6 +22,7 @@ import type { RunConfigInput } from "../src/runner/run-config.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { USER_SEED_MESSAGE } from "../src/users/prompts.ts";
 import { pyJsonDumps, pyJsonString, type PyDict } from "../src/value/python-value.ts";
+import { scriptedRunConfig } from "./support/scripted-run-config.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();
@@ -66,22 +67,7 @@ afterEach(async () => {
 beforeAll(() => registerModelStrategies());
 
 function config(target: ScriptedModelServer, overrides: Partial<RunConfigInput>): RunConfigInput {
-  return {
-    env: "library",
-    agentStrategy: "tool-calling",
-    userStrategy: "llm",
-    model: "agent-model",
-    modelProvider: "openai-compatible",
-    baseUrl: target.baseURL,
-    apiKeyEnv: KEY_ENV,
-    userModel: "user-model",
-    userModelProvider: "openai-compatible",
-    userBaseUrl: target.baseURL,
-    userApiKeyEnv: KEY_ENV,
-    logDir: mkdtempSync(join(tmpdir(), "taubridge-model-runs-")),
-    quiet: true,
-    ...overrides,
-  };
+  return scriptedRunConfig(target, KEY_ENV, overrides);
 }
 
 async function run(target: ScriptedModelServer, overrides: Partial<RunConfigInput>) {

@@ -23,6 +23,7 @@ import { parseReactUserReply, ReactUser } from "../src/users/react-user.ts";
 import { ReflectionUser } from "../src/users/reflection-user.ts";
 import { humanUserFactory } from "../src/users/register.ts";
 import { pythonMessageStr, VerifyUser } from "../src/users/verify-user.ts";
+import { scriptedRunConfig } from "./support/scripted-run-config.ts";
 
 const KEY_ENV = "TAUBRIDGE_USER_STRATEGY_TEST_KEY";
 process.env[KEY_ENV] = "sk-user-strategies-test";
@@ -229,24 +230,7 @@ function runConfig(target: ScriptedModelServer, overrides: Partial<RunConfigInpu
   const directory = mkdtempSync(join(tmpdir(), "taubridge-users-"));
   const priceFile = join(directory, "prices.json");
   writeFileSync(priceFile, JSON.stringify({ "agent-model": { input: 3, output: 4 }, ...PRICES }));
-  return {
-    env: "library",
-    agentStrategy: "tool-calling",
-    userStrategy: "llm",
-    model: "agent-model",
-    modelProvider: "openai-compatible",
-    baseUrl: target.baseURL,
-    apiKeyEnv: KEY_ENV,
-    userModel: "user-model",
-    userModelProvider: "openai-compatible",
-    userBaseUrl: target.baseURL,
-    userApiKeyEnv: KEY_ENV,
-    taskIds: [0],
-    priceFile,
-    logDir: join(directory, "results"),
-    quiet: true,
-    ...overrides,
-  };
+  return scriptedRunConfig(target, KEY_ENV, { taskIds: [0], priceFile, logDir: join(directory, "results"), ...overrides });
 }
 
 const AGENT_ANSWERS: ScriptStep[] = [
