@@ -15,7 +15,7 @@ import { mastraAdapter } from "./mastra/adapter.ts";
 import { openAIAgentsAdapter } from "./openai-agents/adapter.ts";
 import { vercelAIAdapter } from "./vercel-ai/adapter.ts";
 
-export type { AgentFactoryOptions } from "./common/user-module.ts";
+export type { AgentFactoryOptions } from "../src/agents/user-module.ts";
 
 /** Registers `openai-agents`, `vercel-ai`, `langchain` and `mastra` (idempotent). */
 export function registerAdapterStrategies(): void {

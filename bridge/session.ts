@@ -1,6 +1,6 @@
-import type { Action, StepEvent, StepOrigin, StepResult } from "../src/core/types.ts";
-import type { Environment } from "../src/engine/environment.ts";
-import type { EpisodeRecorder } from "../src/runner/episode-recorder.ts";
+import type { StepOutcome, StepRequest, StepTarget } from "../src/core/contracts.ts";
+import type { Action } from "../src/core/types.ts";
+import { TaubridgeError } from "../src/core/errors.ts";
 import { parsePythonJson } from "../src/value/lossless-json.ts";
 import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
 
@@ -38,15 +38,13 @@ export interface ToolMapping {
 }
 
 /** The outcome the adapter returns to the framework. */
-export type BridgeOutcome = { kind: "passthrough" } | { kind: "result"; output: string; action: Action; stepped: boolean };
+export type BridgeOutcome =
+  | { kind: "passthrough" }
+  /** `refused`: the orchestrator did not accept the step (the episode had ended or its budget was spent). */
+  | { kind: "result"; output: string; action: Action; stepped: boolean; refused?: boolean };
 
 /** Raised by {@link ToolMapping} when parameters cannot be turned into an action; becomes a tool error text. */
-export class ParameterResolutionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export class ParameterResolutionError extends TaubridgeError {}
 
 /** Turns framework params (or raw JSON) into Python-faithful kwargs. */
 export function kwargsFromCall(call: PlannedToolCall): PyDict {
@@ -85,28 +83,26 @@ export class NameMapping implements ToolMapping {
 
 /** Options of one bridge session (one per episode; nothing is shared between episodes). */
 export interface BridgeSessionOptions {
-  env: Environment;
-  recorder: EpisodeRecorder;
+  /** The orchestrator's step path: every bridged step goes through it (recorded, counted, may end the episode). */
+  steps: StepTarget;
   mapping: ToolMapping;
   mode?: BridgeMode;
-  /** decision-only: the harness steps the environment and returns the observation. */
-  decide?: (action: Action, call: PlannedToolCall) => Promise<StepResult>;
+  /**
+   * decision-only: the harness receives the planned action and resolves the tool result; by
+   * default it steps the action through {@link steps} with origin `harness`.
+   */
+  decide?: (action: Action, call: PlannedToolCall) => Promise<StepOutcome>;
   /** Renders an observation into the tool result text (default: unchanged). */
   render?: (observation: string, action: Action) => string;
-  /**
-   * Asked before a mapped call is stepped (or handed to the harness, or dry-run planned). A string
-   * refuses the call with that tool result and nothing is stepped or recorded: the driver uses it
-   * for the episode's step limit and for calls arriving after the episode has ended.
-   */
-  admit?: (action: Action, call: PlannedToolCall) => string | undefined;
 }
 
 /**
  * One episode's bridge: the contract every adapter calls from its interception point.
  * (a) plans only (tool name + validated params, the tool's own code never runs), (b) maps to an
- * action, (c) steps the environment (or hands it to the harness), (d) renders the observation as
- * the tool result, (e) records a step event. Framework retries with the same tool-call id return
- * the first result without stepping again.
+ * action, (c) hands it to the orchestrator's step path (or to the harness, or only plans it),
+ * (d) renders the observation as the tool result. Recording, counting and the end of the episode
+ * belong to the step path. Framework retries with the same tool-call id return the first result
+ * without stepping again.
  */
 export class BridgeSession {
   readonly mode: BridgeMode;
@@ -116,10 +112,6 @@ export class BridgeSession {
 
   constructor(private readonly options: BridgeSessionOptions) {
     this.mode = options.mode ?? "internal";
-  }
-
-  get env(): Environment {
-    return this.options.env;
   }
 
   /** Handles one intercepted tool call. Never throws for bad parameters: they become an error text. */
@@ -144,33 +136,23 @@ export class BridgeSession {
       return { kind: "result", output: `Error: could not resolve the parameters of ${call.toolName}: ${message}`, action: failed, stepped: false };
     }
     if (!action) return { kind: "passthrough" };
-    const refusal = this.options.admit?.(action, call);
-    if (refusal !== undefined) return { kind: "result", output: refusal, action, stepped: false };
-    const event = (result: StepResult | null, origin: StepOrigin): StepEvent => ({
-      action: action!,
-      observation: result?.observation ?? "",
-      reward: result?.reward ?? 0,
-      done: result?.done ?? false,
-      origin,
+    const request: StepRequest = {
+      action,
+      origin: "bridge",
       ...(call.toolCallId ? { toolCallId: call.toolCallId } : {}),
-      ...(call.toolName !== action!.name ? { frameworkToolName: call.toolName } : {}),
-    });
+      ...(call.toolName !== action.name ? { frameworkToolName: call.toolName } : {}),
+    };
     const render = this.options.render ?? ((observation: string) => observation);
     if (this.mode === "dry-run") {
-      this.options.recorder.addPlanned(event(null, "dry-run"));
+      const planned = this.options.steps.plan({ ...request, origin: "dry-run" });
+      if (planned.refused) return { kind: "result", output: planned.observation, action, stepped: false, refused: true };
       return { kind: "result", output: `[dry run] planned ${action.name}(${pyJsonDumps(action.kwargs)}); nothing was executed`, action, stepped: false };
     }
-    let result: StepResult;
-    let origin: StepOrigin;
-    if (this.mode === "decision-only") {
-      if (!this.options.decide) throw new Error("decision-only mode needs a decide() callback from the harness");
-      result = await this.options.decide(action, call);
-      origin = "harness";
-    } else {
-      result = await this.options.env.step(action);
-      origin = "bridge";
-    }
-    this.options.recorder.addStep(event(result, origin), result);
-    return { kind: "result", output: render(result.observation, action), action, stepped: true };
+    const outcome =
+      this.mode === "decision-only"
+        ? await (this.options.decide ?? ((decided: Action) => this.options.steps.step({ ...request, action: decided, origin: "harness" })))(action, call)
+        : await this.options.steps.step(request);
+    if (outcome.refused) return { kind: "result", output: outcome.observation, action, stepped: false, refused: true };
+    return { kind: "result", output: render(outcome.observation, action), action, stepped: true };
   }
 }

@@ -10,7 +10,8 @@ import { addDays, daysBetween } from "../domains/library/tools.ts";
 import type { Action, Task } from "../src/core/types.ts";
 import { loadBaseDatabase, readPythonJsonFile } from "../src/engine/data-files.ts";
 import { loadDomain, type LoadedDomain } from "../src/engine/domain.ts";
-import { Environment, type UserSimulator } from "../src/engine/environment.ts";
+import type { Agent, AgentTurn, UserSimulator } from "../src/core/contracts.ts";
+import { runEpisode } from "../src/orchestrator/index.ts";
 import { invokeTool } from "../src/engine/tool.ts";
 import { pyFloat, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
 
@@ -40,19 +41,29 @@ function call(name: string, kwargs: Record<string, PyValue>, db = domain.newData
   return invokeTool(tool, libraryDomain.dataSubdirectory, db, new Map(Object.entries(kwargs)));
 }
 
+/** An agent that takes the given actions, one per turn, then says `message` to the user. */
+function actionsAgent(actions: readonly Action[], message: string): Agent {
+  return {
+    name: "scripted-actions",
+    start: () => {
+      let next = 0;
+      return {
+        turn: async (): Promise<AgentTurn> => {
+          const step = actions[next++];
+          return step ? { type: "tool_call", action: step } : { type: "respond", content: message };
+        },
+      };
+    },
+  };
+}
+
 /**
- * Plays an episode: the given actions, then (unless a terminate tool already ended it) one message
- * to the user, which stops. Returns the final reward.
+ * Plays an episode through the orchestrator: the given actions, then (unless a terminate tool
+ * already ended it) one message to the user, which stops. Returns the final reward.
  */
 async function play(task: Task, actions: readonly Action[], message: string): Promise<number> {
-  const env = new Environment(domain, task, 0, new ScriptedUser());
-  await env.reset();
-  for (const step of actions) {
-    const result = await env.step(step);
-    if (result.done) return result.reward;
-  }
-  const result = await env.step(action("respond", { content: message }));
-  expect(result.done).toBe(true);
+  const result = await runEpisode({ domain, task, taskIndex: 0, trial: 0, agent: actionsAgent(actions, message), user: new ScriptedUser(), maxSteps: 100 });
+  expect(["user_stop", "agent_stop"]).toContain(result.termination);
   return result.reward;
 }
 

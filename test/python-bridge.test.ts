@@ -27,7 +27,7 @@ import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions, regis
 import { ConfigError } from "../src/core/errors.ts";
 import type { StepEvent } from "../src/core/types.ts";
 import { loadDomain, type LoadedDomain } from "../src/engine/domain.ts";
-import type { UserSimulator } from "../src/engine/environment.ts";
+import type { UserSimulator } from "../src/core/contracts.ts";
 import { runEpisode, type EpisodeResult } from "../src/runner/episode.ts";
 import { agentStrategies } from "../src/runner/strategies.ts";
 import { ScriptedUser } from "../src/users/scripted-user.ts";

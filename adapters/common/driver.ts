@@ -1,13 +1,13 @@
 import { setMaxListeners } from "node:events";
-import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "../../src/agents/agent.ts";
-import { InfraError } from "../../src/core/errors.ts";
-import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type RoleUsage, type StepResult, type TerminationReason } from "../../src/core/types.ts";
+import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn, StepOutcome } from "../../src/core/contracts.ts";
+import { AgentProtocolError, InfraError } from "../../src/core/errors.ts";
+import type { Action, ChatMessage, JsonValue } from "../../src/core/types.ts";
 import { pyJsonDumps } from "../../src/value/python-value.ts";
-import { BridgeSession, type BridgeMode, type PlannedToolCall } from "../../bridge/session.ts";
+import { BridgeSession, type PlannedToolCall } from "../../bridge/session.ts";
 import { createBridgeScope, runInBridgeScope, type BridgeScope, type InterceptedCallRecord } from "../../bridge/node/context.ts";
 import { installModuleHooks, type ModuleHook } from "../../bridge/node/hooks.ts";
 import type { AdapterSettings } from "./settings.ts";
-import { agentForEpisode, loadUserAgentModule, type AgentFactoryOptions, type UserAgentSource } from "./user-module.ts";
+import { agentForEpisode, loadUserAgentModule, type AgentFactoryOptions, type UserAgentSource } from "../../src/agents/user-module.ts";
 
 /** Token usage of one framework turn (what the framework reports). */
 export interface UsageDelta {
@@ -57,14 +57,6 @@ export interface FrameworkAdapter<A = unknown> {
   converse(agent: A, context: ConversationContext): FrameworkConversation | Promise<FrameworkConversation>;
 }
 
-/** Why the driver stopped the framework's run itself (not an error). */
-export class EpisodeStop extends Error {
-  constructor(readonly reason: "done" | "max_steps") {
-    super(reason === "done" ? "the episode ended" : "the episode's step limit was reached");
-    this.name = "EpisodeStop";
-  }
-}
-
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
 /**
@@ -89,10 +81,6 @@ export function isInfraFailure(error: unknown): boolean {
   return false;
 }
 
-function respondAction(text: string): Action {
-  return { name: RESPOND_ACTION_NAME, kwargs: new Map([["content", text]]) };
-}
-
 /** Trajectory messages for calls made during a run that was cut short (the framework's result is lost). */
 export function messagesFromCalls(calls: readonly InterceptedCallRecord[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -114,10 +102,11 @@ interface Decision {
 
 /**
  * The agent the runner sees for an adapter strategy: it loads the user's module once (after the
- * hooks are installed), then per episode builds a {@link BridgeSession}, runs the conversation in
- * that session's scope (so concurrent episodes never cross-talk) and turns each final text into a
- * `respond` action until the user stops, a terminate tool ends the episode, or the step budget is
- * spent. `maxSteps` counts environment steps: bridged tool calls (or dry-run plans) and responds.
+ * hooks are installed), then per episode builds a {@link BridgeSession} over the orchestrator's step
+ * path and runs each turn of the conversation in that session's scope (so concurrent episodes never
+ * cross-talk). A turn is one run of the framework's own loop: its tool calls are stepped through
+ * the bridge, its final text is what the agent says to the user. Budgets, recording and the end of
+ * the episode belong to the orchestrator.
  */
 export class FrameworkAgent<A> implements Agent {
   readonly name: string;
@@ -154,147 +143,86 @@ export class FrameworkAgent<A> implements Agent {
     return { ...(baseURL ? { baseURL } : {}), ...(model ? { model } : {}), apiKey, options };
   }
 
-  async solve({ env, maxSteps, signal, recorder }: AgentEpisodeContext): Promise<AgentEpisodeResult> {
+  async start(context: AgentEpisodeContext): Promise<AgentSession> {
     const source = await this.load();
     const agent = await this.adapter.prepare(await agentForEpisode(source, this.factoryOptions()), source);
-    const controller = new AbortController();
+    const session = new FrameworkSession(this.adapter.name, this.settings, context);
+    const conversation = await this.adapter.converse(agent, { settings: this.settings, maxSteps: context.maxSteps, maxTurns: this.settings.maxTurns ?? context.maxSteps + 1 });
+    if (conversation.system) context.recorder.addMessage({ role: "system", content: conversation.system });
+    session.conversation = conversation;
+    return session;
+  }
+}
+
+/** One framework episode: the bridge session, its scope, and the framework's conversation. */
+class FrameworkSession implements AgentSession {
+  conversation!: FrameworkConversation;
+  private readonly scope: BridgeScope;
+  private readonly decisions: Decision[] = [];
+
+  constructor(
+    private readonly framework: string,
+    private readonly settings: AdapterSettings,
+    private readonly context: AgentEpisodeContext,
+  ) {
+    const { steps } = context;
+    const bridge = new BridgeSession({
+      steps,
+      mapping: settings.mapping,
+      mode: settings.mode,
+      decide: (action: Action, call: PlannedToolCall): Promise<StepOutcome> => {
+        this.decisions.push({ action: action.name, kwargs: pyJsonDumps(action.kwargs), toolCallId: call.toolCallId ?? null, frameworkToolName: call.toolName });
+        return steps.step({ action, origin: "harness", ...(call.toolCallId ? { toolCallId: call.toolCallId } : {}), frameworkToolName: call.toolName });
+      },
+    });
+    this.scope = createBridgeScope({ session: bridge, framework });
+  }
+
+  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
+    const { recorder, steps } = this.context;
+    recorder.addMessage({ role: "user", content: input.content });
     // Frameworks add an abort listener per model call and tool call; a long episode exceeds Node's default of 10.
-    setMaxListeners(1000, controller.signal);
-    const forwardAbort = () => controller.abort(signal.reason);
-    if (signal.aborted) forwardAbort();
-    else signal.addEventListener("abort", forwardAbort, { once: true });
-    let stop: EpisodeStop | undefined;
-    const stopRun = (reason: EpisodeStop["reason"]) => {
-      stop ??= new EpisodeStop(reason);
-      if (!controller.signal.aborted) controller.abort(stop);
-    };
-    const stepsTaken = () => recorder.steps.length + recorder.plannedOnly.length;
-    const decisions: Decision[] = [];
-    const mode: BridgeMode = this.settings.mode;
-    const session = new BridgeSession({
-      env,
-      recorder,
-      mapping: this.settings.mapping,
-      mode,
-      decide: async (action: Action, call: PlannedToolCall): Promise<StepResult> => {
-        decisions.push({ action: action.name, kwargs: pyJsonDumps(action.kwargs), toolCallId: call.toolCallId ?? null, frameworkToolName: call.toolName });
-        return env.step(action);
-      },
-      admit: () => {
-        if (env.isDone) return "Error: the conversation has already ended; this tool call was not executed.";
-        if (stepsTaken() >= maxSteps) {
-          stopRun("max_steps");
-          return "Error: the step limit of this episode was reached; this tool call was not executed.";
-        }
-        return undefined;
-      },
-    });
-    const scope: BridgeScope = createBridgeScope({
-      session,
-      framework: this.adapter.name,
-      afterBridged: () => {
-        // τ-bench stops the moment the environment says done (a terminate tool): no more model calls.
-        if (env.isDone) stopRun("done");
-      },
-    });
-    const usage = { calls: 0, promptTokens: 0, completionTokens: 0 };
+    setMaxListeners(1000, signal);
+    const callsBefore = this.scope.calls.length;
+    let turn: TurnOutcome;
     try {
-      return await runInBridgeScope(scope, async () => {
-        const reset = await env.reset();
-        let info: Record<string, unknown> = { ...reset.info };
-        const conversation = await this.adapter.converse(agent, { settings: this.settings, maxSteps, maxTurns: this.settings.maxTurns ?? maxSteps + 1 });
-        if (conversation.system) recorder.addMessage({ role: "system", content: conversation.system });
-        recorder.addMessage({ role: "user", content: reset.observation });
-        let userText = reset.observation;
-        let termination: TerminationReason | undefined;
-        while (!env.isDone) {
-          if (stepsTaken() >= maxSteps) {
-            termination = "max_steps";
-            break;
-          }
-          const callsBefore = scope.calls.length;
-          let turn: TurnOutcome;
-          try {
-            turn = await conversation.turn(userText, controller.signal);
-          } catch (error) {
-            if (stop) {
-              for (const message of messagesFromCalls(scope.calls.slice(callsBefore))) recorder.addMessage(message);
-              if (stop.reason === "max_steps") termination = "max_steps";
-              break;
-            }
-            if (signal.aborted) throw error;
-            if (isInfraFailure(error)) throw new InfraError(`${this.adapter.name}: model endpoint failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-            return this.agentError(error, recorder, info, usage, scope, decisions);
-          }
-          if (turn.usage) {
-            usage.calls += turn.usage.calls;
-            usage.promptTokens += turn.usage.promptTokens;
-            usage.completionTokens += turn.usage.completionTokens;
-          }
-          for (const message of turn.messages) recorder.addMessage(message);
-          if (env.isDone) break;
-          if (stepsTaken() >= maxSteps) {
-            termination = "max_steps";
-            break;
-          }
-          const action = respondAction(turn.text);
-          const result = await env.step(action);
-          recorder.addStep({ action, observation: result.observation, reward: result.reward, done: result.done, origin: "agent" }, result);
-          recorder.addMessage({ role: "assistant", content: turn.text });
-          recorder.addMessage({ role: "user", content: result.observation });
-          info = { ...info, ...result.info };
-          userText = result.observation;
-        }
-        const last = recorder.lastStep;
-        if (last) info = { ...info, ...last.info };
-        const done = env.isDone;
-        return {
-          reward: done && last ? last.reward : 0,
-          termination: done ? (last?.info.source === "user" ? "user_stop" : "agent_stop") : (termination ?? "max_steps"),
-          info,
-          usage: this.roleUsage(usage),
-          extra: this.extra(scope, decisions),
-        };
-      });
-    } finally {
-      signal.removeEventListener("abort", forwardAbort);
+      turn = await runInBridgeScope(this.scope, () => this.conversation.turn(input.content, signal));
+    } catch (error) {
+      if (steps.ended) {
+        // The episode ended inside the run (a terminate tool, the step budget): the framework's own result is lost.
+        for (const message of messagesFromCalls(this.scope.calls.slice(callsBefore))) recorder.addMessage(message);
+        throw error;
+      }
+      if (signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (isInfraFailure(error)) throw new InfraError(`${this.framework}: model endpoint failed: ${message}`, { cause: error });
+      throw new AgentProtocolError(`${this.framework}: ${message}`, { cause: error });
     }
+    if (turn.usage) {
+      recorder.agentUsage.addUnpriced(turn.usage.calls, turn.usage.promptTokens, turn.usage.completionTokens);
+    }
+    for (const message of turn.messages) recorder.addMessage(message);
+    if (!steps.ended) recorder.addMessage({ role: "assistant", content: turn.text });
+    return { type: "respond", content: turn.text };
   }
 
-  private roleUsage(usage: UsageDelta): RoleUsage | null {
-    return usage.calls > 0 ? { ...usage, cost: null } : null;
+  finish(input: AgentInput): void {
+    this.context.recorder.addMessage({ role: "user", content: input.content });
   }
 
-  private extra(scope: BridgeScope, decisions: Decision[]): Record<string, JsonValue> {
-    const bridged = scope.calls.filter((call) => call.kind === "bridged");
+  extra(): Record<string, JsonValue> {
+    const calls = this.scope.calls;
+    const bridged = calls.filter((call) => call.kind === "bridged");
     const micros = bridged.map((call) => call.micros).sort((a, b) => a - b);
     return {
-      framework: this.adapter.name,
+      framework: this.framework,
       bridgeMode: this.settings.mode,
       bridgedCalls: bridged.length,
-      passthroughCalls: scope.calls.length - bridged.length,
-      passthroughTools: [...new Set(scope.calls.filter((call) => call.kind === "passthrough").map((call) => call.toolName))],
+      passthroughCalls: calls.length - bridged.length,
+      passthroughTools: [...new Set(calls.filter((call) => call.kind === "passthrough").map((call) => call.toolName))],
       bridgeMicrosMedian: micros.length ? Math.round(micros[Math.floor(micros.length / 2)]) : null,
-      resolutionErrors: scope.session.resolutionErrors.map((entry) => ({ toolName: entry.toolName, message: entry.message, toolCallId: entry.toolCallId ?? null })),
-      ...(this.settings.mode === "decision-only" ? { decisions: decisions as unknown as JsonValue } : {}),
-    };
-  }
-
-  private agentError(
-    error: unknown,
-    recorder: AgentEpisodeContext["recorder"],
-    info: Record<string, unknown>,
-    usage: UsageDelta,
-    scope: BridgeScope,
-    decisions: Decision[],
-  ): AgentEpisodeResult {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      reward: 0,
-      termination: "agent_error",
-      info: { ...info, error: `${this.adapter.name}: ${message}`, traceback: error instanceof Error ? (error.stack ?? message) : message },
-      usage: this.roleUsage(usage),
-      extra: { ...this.extra(scope, decisions), steps: recorder.steps.length },
+      resolutionErrors: this.scope.session.resolutionErrors.map((entry) => ({ toolName: entry.toolName, message: entry.message, toolCallId: entry.toolCallId ?? null })),
+      ...(this.settings.mode === "decision-only" ? { decisions: this.decisions as unknown as JsonValue } : {}),
     };
   }
 }

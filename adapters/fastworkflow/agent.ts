@@ -8,8 +8,8 @@ import {
   type ToolExecuteResult,
   type UserTurnResult,
 } from "../../bridge/transport/index.ts";
-import { RESPOND_ACTION_NAME, type Action, type JsonValue, type TerminationReason } from "../../src/core/types.ts";
-import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "../../src/agents/agent.ts";
+import type { Action, JsonValue } from "../../src/core/types.ts";
+import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "../../src/core/contracts.ts";
 import { pyJsonDumps } from "../../src/value/python-value.ts";
 import type { FastWorkflowAgentOptions } from "./options.ts";
 
@@ -63,162 +63,167 @@ export class FastWorkflowAgent implements Agent {
     this.name = options.driver === "entry" ? "python-bridge" : "fastworkflow";
   }
 
-  async solve({ env, recorder, maxSteps, signal }: AgentEpisodeContext): Promise<AgentEpisodeResult> {
-    const options = this.options;
-    let steps = 0;
-    let passthrough = 0;
-    let refused = 0;
-    const recordedCalls = new Set<string>();
-    const refusedCalls = new Set<string>();
-    const decisions: JsonValue[] = [];
-    const turnStatuses: string[] = [];
-    const mapping = new NameMapping(new Set(env.domain.toolsByName.keys()), options.renames);
-    const session = new BridgeSession({
-      env,
-      recorder,
-      mapping,
-      mode: options.bridgeMode,
-      decide: async (action: Action, call: PlannedToolCall) => {
-        decisions.push({ toolName: call.toolName, toolCallId: call.toolCallId ?? null, name: action.name, kwargs: pyJsonDumps(action.kwargs) });
-        return env.step(action);
-      },
-      // The step budget and the end of the episode: a mapped call that arrives too late is refused
-      // with a tool error text, not stepped and not recorded (τ-bench stops the loop instead; a
-      // framework in the middle of a turn cannot be stopped, only refused). A slot is reserved here,
-      // so concurrent calls from a multi-threaded agent cannot overrun the budget.
-      admit: (_action: Action, call: PlannedToolCall) => {
-        if (env.isDone || steps >= maxSteps) {
-          refused++;
-          if (call.toolCallId) refusedCalls.add(call.toolCallId);
-          return EPISODE_OVER_OUTPUT;
-        }
-        steps++;
-        return undefined;
-      },
-      ...(options.responsePrefix ? { render: (observation: string) => `${options.responsePrefix}${observation}` } : {}),
-    });
-
-    let anonymous = 0;
-    const toolExecute = async (params: unknown): Promise<ToolExecuteResult> => {
-      const parsed = parseToolExecute(params);
-      const call: PlannedToolCall = parsed.toolCallId ? parsed : { ...parsed, toolCallId: `call_fw_${++anonymous}` };
-      const outcome = await session.handle(call);
-      if (outcome.kind === "passthrough") {
-        passthrough++;
-        return { passthrough: true };
-      }
-      const id = call.toolCallId!;
-      if (!recordedCalls.has(id) && !refusedCalls.has(id)) {
-        recordedCalls.add(id);
-        recorder.addMessage({
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id, type: "function", function: { name: outcome.action.name, arguments: pyJsonDumps(outcome.action.kwargs) } }],
-        });
-        recorder.addMessage({ role: "tool", tool_call_id: id, name: outcome.action.name, content: outcome.output });
-      }
-      return { output: outcome.output };
-    };
-
+  async start(context: AgentEpisodeContext): Promise<AgentSession> {
+    const session = new FastWorkflowSession(this.options, context);
     const child = await PythonBridgeChild.start({
-      ...(options.python ? { python: options.python } : {}),
-      launch: options.launch,
-      ...(options.program ? { program: options.program } : {}),
-      channel: options.channel,
-      pythonPath: options.pythonPath,
+      ...(this.options.python ? { python: this.options.python } : {}),
+      launch: this.options.launch,
+      ...(this.options.program ? { program: this.options.program } : {}),
+      channel: this.options.channel,
+      pythonPath: this.options.pythonPath,
       env: {
-        ...options.env,
-        TAUBRIDGE_BRIDGE_PATCH_TARGET: options.patchTarget,
-        ...(options.patchTargets.length ? { TAUBRIDGE_BRIDGE_TARGETS: options.patchTargets.join(",") } : {}),
+        ...this.options.env,
+        TAUBRIDGE_BRIDGE_PATCH_TARGET: this.options.patchTarget,
+        ...(this.options.patchTargets.length ? { TAUBRIDGE_BRIDGE_TARGETS: this.options.patchTargets.join(",") } : {}),
       },
-      ...(options.cwd ? { cwd: options.cwd } : {}),
-      readyTimeoutMs: options.readyTimeoutMs,
-      requestTimeoutMs: options.turnTimeoutMs,
-      methods: { "tool.execute": toolExecute },
+      ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+      readyTimeoutMs: this.options.readyTimeoutMs,
+      requestTimeoutMs: this.options.turnTimeoutMs,
+      methods: { "tool.execute": (params: unknown) => session.toolExecute(params) },
       ...this.childOverrides,
     });
     this.live.add(child);
-    const onAbort = () => child.kill();
-    signal.addEventListener("abort", onAbort, { once: true });
     try {
-      if (signal.aborted) throw signal.reason ?? new PythonBridgeError("episode aborted");
-      const start: SessionStartParams = {
-        driver: options.driver,
-        patchTarget: options.patchTarget,
-        runAsAgent: options.runAsAgent,
-        envFiles: options.envFiles,
-        fwEnv: options.fwEnv,
-        patchTargets: options.patchTargets,
-        ...(options.workflowPath ? { workflowPath: options.workflowPath } : {}),
-        ...(options.entry ? { entry: options.entry } : {}),
-      };
-      const started = await child.request<SessionStartResult>("session.start", start, { timeoutMs: options.turnTimeoutMs });
-      if (options.driver === "fastworkflow") {
-        const wanted = options.patchTarget === "invoke_command" ? INVOKE_COMMAND : EXECUTE_WORKFLOW_QUERY;
-        if (!started.patched.includes(wanted)) {
-          throw new PythonBridgeSetupError(`FastWorkflow target ${wanted} is not patched; tool calls would run unbridged`, { stderrTail: child.stderrTail() });
-        }
-      }
-
-      const reset = await env.reset();
-      const described = options.driver === "entry" ? `Python agent ${options.entry}` : `FastWorkflow workflow ${options.workflowPath}`;
-      recorder.addMessage({ role: "system", content: `${described}, bridged by taubridge (the domain policy is not part of this agent's prompt)` });
-      recorder.addMessage({ role: "user", content: reset.observation });
-      let userText = reset.observation;
-      let termination: TerminationReason = "max_steps";
-      for (;;) {
-        const turn = await child.request<UserTurnResult>("session.user_turn", { text: userText }, { timeoutMs: options.turnTimeoutMs });
-        turnStatuses.push(turn.status);
-        if (env.isDone) {
-          termination = recorder.lastStep?.info.source === "user" ? "user_stop" : "agent_stop";
-          break;
-        }
-        if (steps >= maxSteps) break;
-        steps++;
-        const action: Action = { name: RESPOND_ACTION_NAME, kwargs: new Map([["content", turn.reply]]) };
-        const result = await env.step(action);
-        recorder.addMessage({ role: "assistant", content: turn.reply });
-        recorder.addMessage({ role: "user", content: result.observation });
-        recorder.addStep({ action, observation: result.observation, reward: result.reward, done: result.done, origin: "agent" }, result);
-        if (result.done) {
-          termination = "user_stop";
-          break;
-        }
-        userText = result.observation;
-      }
-      const last = recorder.lastStep;
-      const bridge: Record<string, JsonValue> = {
-        driver: options.driver,
-        mode: session.mode,
-        launch: options.launch,
-        channel: options.channel,
-        pythonVersion: child.ready.pythonVersion,
-        patched: [...child.patched],
-        patchTarget: options.patchTarget,
-        toolCalls: recordedCalls.size,
-        passthrough,
-        refused,
-        turnStatuses,
-        resolutionErrors: session.resolutionErrors.map((error) => ({ ...error })) as JsonValue,
-        session: started.info as JsonValue,
-      };
-      if (session.mode === "decision-only") bridge.decisions = decisions;
-      return {
-        reward: last?.done ? last.reward : 0,
-        termination,
-        info: { ...reset.info, ...(last?.info ?? {}) },
-        usage: null,
-        extra: { bridge },
-      };
-    } finally {
-      signal.removeEventListener("abort", onAbort);
+      await session.open(child);
+    } catch (error) {
+      await session.close();
       this.live.delete(child);
-      await child.close({ timeoutMs: options.closeTimeoutMs });
+      throw error;
     }
+    session.onClose = () => this.live.delete(child);
+    return session;
   }
 
   /** Stops children of episodes still running (the run was interrupted). */
   async close(): Promise<void> {
     await Promise.all([...this.live].map((child) => child.close({ timeoutMs: 1_000 })));
+  }
+}
+
+/**
+ * One FastWorkflow episode: its Python child, its bridge session over the orchestrator's step path,
+ * and one `session.user_turn` per agent turn. A mapped call that arrives after the episode ended or
+ * past the step budget is refused by the step path with a tool error text (a framework in the
+ * middle of a turn cannot be stopped, only refused), so the turn is left to finish on its own.
+ */
+class FastWorkflowSession implements AgentSession {
+  onClose: (() => void) | undefined;
+  private child: PythonBridgeChild | undefined;
+  private started: SessionStartResult | undefined;
+  private readonly bridge: BridgeSession;
+  private passthrough = 0;
+  private refused = 0;
+  private anonymous = 0;
+  private readonly recordedCalls = new Set<string>();
+  private readonly decisions: JsonValue[] = [];
+  private readonly turnStatuses: string[] = [];
+  private readonly onAbort = () => this.child?.kill();
+
+  constructor(
+    private readonly options: FastWorkflowAgentOptions,
+    private readonly context: AgentEpisodeContext,
+  ) {
+    const { steps } = context;
+    this.bridge = new BridgeSession({
+      steps,
+      mapping: new NameMapping(new Set(context.domain.toolNames), options.renames),
+      mode: options.bridgeMode,
+      decide: (action: Action, call: PlannedToolCall) => {
+        this.decisions.push({ toolName: call.toolName, toolCallId: call.toolCallId ?? null, name: action.name, kwargs: pyJsonDumps(action.kwargs) });
+        return steps.step({ action, origin: "harness", ...(call.toolCallId ? { toolCallId: call.toolCallId } : {}), frameworkToolName: call.toolName });
+      },
+      ...(options.responsePrefix ? { render: (observation: string) => `${options.responsePrefix}${observation}` } : {}),
+    });
+  }
+
+  /** Starts the Python session (the workflow) in the child; an unpatched target is a setup error. */
+  async open(child: PythonBridgeChild): Promise<void> {
+    this.child = child;
+    const { signal } = this.context;
+    signal.addEventListener("abort", this.onAbort, { once: true });
+    if (signal.aborted) throw signal.reason ?? new PythonBridgeError("episode aborted");
+    const options = this.options;
+    const start: SessionStartParams = {
+      driver: options.driver,
+      patchTarget: options.patchTarget,
+      runAsAgent: options.runAsAgent,
+      envFiles: options.envFiles,
+      fwEnv: options.fwEnv,
+      patchTargets: options.patchTargets,
+      ...(options.workflowPath ? { workflowPath: options.workflowPath } : {}),
+      ...(options.entry ? { entry: options.entry } : {}),
+    };
+    this.started = await child.request<SessionStartResult>("session.start", start, { timeoutMs: options.turnTimeoutMs });
+    if (options.driver === "fastworkflow") {
+      const wanted = options.patchTarget === "invoke_command" ? INVOKE_COMMAND : EXECUTE_WORKFLOW_QUERY;
+      if (!this.started.patched.includes(wanted)) {
+        throw new PythonBridgeSetupError(`FastWorkflow target ${wanted} is not patched; tool calls would run unbridged`, { stderrTail: child.stderrTail() });
+      }
+    }
+    const described = options.driver === "entry" ? `Python agent ${options.entry}` : `FastWorkflow workflow ${options.workflowPath}`;
+    this.context.recorder.addMessage({ role: "system", content: `${described}, bridged by taubridge (the domain policy is not part of this agent's prompt)` });
+  }
+
+  /** The child's `tool.execute`: one intercepted app command, handled by the bridge session. */
+  async toolExecute(params: unknown): Promise<ToolExecuteResult> {
+    const parsed = parseToolExecute(params);
+    const call: PlannedToolCall = parsed.toolCallId ? parsed : { ...parsed, toolCallId: `call_fw_${++this.anonymous}` };
+    const outcome = await this.bridge.handle(call);
+    if (outcome.kind === "passthrough") {
+      this.passthrough++;
+      return { passthrough: true };
+    }
+    const id = call.toolCallId!;
+    if (outcome.refused) this.refused++;
+    else if (!this.recordedCalls.has(id)) {
+      this.recordedCalls.add(id);
+      const recorder = this.context.recorder;
+      recorder.addMessage({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id, type: "function", function: { name: outcome.action.name, arguments: pyJsonDumps(outcome.action.kwargs) } }],
+      });
+      recorder.addMessage({ role: "tool", tool_call_id: id, name: outcome.action.name, content: outcome.output });
+    }
+    return { output: outcome.output };
+  }
+
+  async turn(input: AgentInput): Promise<AgentTurn> {
+    this.context.recorder.addMessage({ role: "user", content: input.content });
+    const turn = await this.child!.request<UserTurnResult>("session.user_turn", { text: input.content }, { timeoutMs: this.options.turnTimeoutMs });
+    this.turnStatuses.push(turn.status);
+    if (!this.context.steps.ended) this.context.recorder.addMessage({ role: "assistant", content: turn.reply });
+    return { type: "respond", content: turn.reply };
+  }
+
+  finish(input: AgentInput): void {
+    this.context.recorder.addMessage({ role: "user", content: input.content });
+  }
+
+  extra(): Record<string, JsonValue> {
+    const options = this.options;
+    const bridge: Record<string, JsonValue> = {
+      driver: options.driver,
+      mode: this.bridge.mode,
+      launch: options.launch,
+      channel: options.channel,
+      pythonVersion: this.child?.ready.pythonVersion ?? null,
+      patched: [...(this.child?.patched ?? [])],
+      patchTarget: options.patchTarget,
+      toolCalls: this.recordedCalls.size,
+      passthrough: this.passthrough,
+      refused: this.refused,
+      turnStatuses: this.turnStatuses,
+      resolutionErrors: this.bridge.resolutionErrors.map((error) => ({ ...error })) as JsonValue,
+      session: (this.started?.info ?? null) as JsonValue,
+    };
+    if (this.bridge.mode === "decision-only") bridge.decisions = this.decisions;
+    return { bridge };
+  }
+
+  async close(): Promise<void> {
+    this.context.signal.removeEventListener("abort", this.onAbort);
+    this.onClose?.();
+    await this.child?.close({ timeoutMs: this.options.closeTimeoutMs });
   }
 }

@@ -8,7 +8,7 @@
 import { ConfigError } from "../../src/core/errors.ts";
 import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome } from "../common/driver.ts";
-import type { UserAgentSource } from "../common/user-module.ts";
+import type { UserAgentSource } from "../../src/agents/user-module.ts";
 import { FRAMEWORK, patchToolLoopAgentPrototype, vercelAIHook } from "./patch.ts";
 
 type Part = Record<string, unknown>;

@@ -4,32 +4,36 @@
  * unmapped tools and outside episodes, idempotence per tool-call id, and the raw-argument rule.
  */
 import { describe, expect, it } from "vitest";
-import type { Action, StepResult } from "../../src/core/types.ts";
-import type { Environment } from "../../src/engine/environment.ts";
-import { EpisodeRecorder } from "../../src/runner/episode-recorder.ts";
+import type { StepOutcome, StepRequest, StepTarget } from "../../src/core/contracts.ts";
+import type { Action } from "../../src/core/types.ts";
 import { BridgeSession, NameMapping } from "../session.ts";
 import { createBridgeScope, currentBridgeScope, runInBridgeScope, setProcessBridgeScope } from "./context.ts";
 import { interceptToolCall, rawArgumentsIfUnchanged } from "./intercept.ts";
 import { ORIGINAL, isBridgeWrapper, originalOf, unwrapProperty, wrapProperty } from "./marks.ts";
 
-/** A stand-in environment: records actions and answers `<label>:<tool>`. */
-function fakeEnv(label: string, delayMs = 0) {
+/** A stand-in for the orchestrator's step path: records requests and answers `<label>:<tool>:<kwargs>`. */
+function fakeSteps(label: string, delayMs = 0) {
   const actions: Action[] = [];
-  const env = {
-    isDone: false,
-    async step(action: Action): Promise<StepResult> {
-      actions.push(action);
+  const recorder = { steps: [] as StepRequest[], plannedOnly: [] as StepRequest[] };
+  const steps: StepTarget = {
+    ended: false,
+    async step(request: StepRequest): Promise<StepOutcome> {
+      actions.push(request.action);
+      recorder.steps.push(request);
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return { observation: `${label}:${action.name}:${JSON.stringify(Object.fromEntries(action.kwargs))}`, reward: 0, done: false, info: { task: null as never, source: action.name, user_cost: null, reward_info: null } };
+      return { observation: `${label}:${request.action.name}:${JSON.stringify(Object.fromEntries(request.action.kwargs))}`, done: false, refused: false };
+    },
+    plan(request: StepRequest): StepOutcome {
+      recorder.plannedOnly.push(request);
+      return { observation: "", done: false, refused: false };
     },
   };
-  return { env: env as unknown as Environment, actions };
+  return { steps, actions, recorder };
 }
 
 function session(label: string, options: { delayMs?: number; mode?: "internal" | "dry-run" } = {}) {
-  const { env, actions } = fakeEnv(label, options.delayMs);
-  const recorder = new EpisodeRecorder();
-  const bridge = new BridgeSession({ env, recorder, mapping: new NameMapping(new Set(["get_order_details", "get_user_details"]), { lookup_order: "get_order_details" }), mode: options.mode ?? "internal" });
+  const { steps, actions, recorder } = fakeSteps(label, options.delayMs);
+  const bridge = new BridgeSession({ steps, mapping: new NameMapping(new Set(["get_order_details", "get_user_details"]), { lookup_order: "get_order_details" }), mode: options.mode ?? "internal" });
   return { scope: createBridgeScope({ session: bridge, framework: "test" }), actions, recorder };
 }
 

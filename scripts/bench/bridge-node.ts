@@ -18,8 +18,7 @@ import { frameworkHooks } from "../../adapters/hooks.ts";
 import { bridgedToolSet } from "../../adapters/vercel-ai/patch.ts";
 import { loadDomain, type DomainDefinition } from "../../src/engine/domain.ts";
 import { Environment } from "../../src/engine/environment.ts";
-import { EpisodeRecorder } from "../../src/runner/episode-recorder.ts";
-import { ScriptedUser } from "../../src/users/scripted-user.ts";
+import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/orchestrator/index.ts";
 
 // Hooks first: the frameworks below are imported dynamically afterwards, as the harness does.
 await installModuleHooks(Object.values(frameworkHooks));
@@ -69,20 +68,19 @@ async function target(): Promise<{ env: Environment; label: string; toolName: st
   if (shared && existsSync(join(shared, "tau-bench"))) {
     const { retailDomain } = await import("../../domains/tau-bench.ts");
     const domain = loadDomain(retailDomain, join(shared, "tau-bench"));
-    const env = new Environment(domain, domain.tasks()[0]!, 0, new ScriptedUser());
-    await env.reset();
+    const env = new Environment(domain);
     return { env, label: "retail get_user_details", toolName: "get_user_details", parameter: "user_id", value: "yusuf_rossi_9620" };
   }
   const { libraryDomain } = (await import("../../domains/library/index.ts")) as { libraryDomain: DomainDefinition };
   const domain = loadDomain(libraryDomain, undefined);
-  const env = new Environment(domain, domain.tasks()[0]!, 0, new ScriptedUser());
-  await env.reset();
+  const env = new Environment(domain);
   return { env, label: "library get_member_details", toolName: "get_member_details", parameter: "member_id", value: "mateo_rossi_6152" };
 }
 
 const iterations = Number(process.argv[2] ?? 2000);
 const { env, label, toolName, parameter, value } = await target();
-const session = new BridgeSession({ env, recorder: new EpisodeRecorder(), mapping: new NameMapping(new Set(env.domain.toolsByName.keys())) });
+const steps = standaloneStepper(env, { rules: TAU_BENCH_RULES, recorder: new EpisodeRecorder() });
+const session = new BridgeSession({ steps, mapping: new NameMapping(new Set(env.domain.toolNames)) });
 const scope = createBridgeScope({ session, framework: "bench" });
 const args = { [parameter]: value };
 const raw = JSON.stringify(args);
@@ -91,8 +89,8 @@ let id = 0;
 const nextId = () => `bench_${id++}`;
 
 console.log(`Node bridge per-call cost (${iterations} calls each; ${label}; ids unique so every call steps)`);
-const envOnly = stats(await time(iterations, async () => env.stepTool({ name: toolName, kwargs: new Map([[parameter, value]]) })));
-console.log(line("env.stepTool alone (the tool itself)", envOnly));
+const envOnly = stats(await time(iterations, async () => env.step({ name: toolName, kwargs: new Map([[parameter, value]]) })));
+console.log(line("env.step alone (the tool itself)", envOnly));
 const handle = stats(await time(iterations, () => session.handle({ toolName, params: args, rawArguments: raw, toolCallId: nextId() })));
 console.log(line("BridgeSession.handle (incl. env step)", handle));
 console.log(line("  → bridge bookkeeping without the env step", { p50: handle.p50 - envOnly.p50, p99: handle.p99 - envOnly.p99, mean: handle.mean - envOnly.mean }));

@@ -18,8 +18,7 @@ import { BridgeSession, NameMapping } from "../../bridge/session.ts";
 import { PythonBridgeChild, type ToolExecuteParams, type ToolExecuteResult } from "../../bridge/transport/index.ts";
 import { loadDomain, type DomainDefinition } from "../../src/engine/domain.ts";
 import { Environment } from "../../src/engine/environment.ts";
-import { EpisodeRecorder } from "../../src/runner/episode-recorder.ts";
-import { ScriptedUser } from "../../src/users/scripted-user.ts";
+import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/orchestrator/index.ts";
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -51,14 +50,12 @@ async function environmentFor(): Promise<{ env: Environment; label: string; call
   if (shared && existsSync(join(shared, "tau-bench"))) {
     const { retailDomain } = await import("../../domains/tau-bench.ts");
     const domain = loadDomain(retailDomain, join(shared, "tau-bench"));
-    const env = new Environment(domain, domain.tasks()[0]!, 0, new ScriptedUser());
-    await env.reset();
+    const env = new Environment(domain);
     return { env, label: "retail get_user_details", call: { toolName: "get_user_details", rawArguments: '{"user_id": "yusuf_rossi_9620"}' } };
   }
   const { libraryDomain } = (await import("../../domains/library/index.ts")) as { libraryDomain: DomainDefinition };
   const domain = loadDomain(libraryDomain, undefined);
-  const env = new Environment(domain, domain.tasks()[0]!, 0, new ScriptedUser());
-  await env.reset();
+  const env = new Environment(domain);
   return { env, label: "library get_member_details", call: { toolName: "get_member_details", rawArguments: '{"member_id": "mateo_rossi_6152"}' } };
 }
 
@@ -75,7 +72,8 @@ async function main(): Promise<void> {
     const target = await environmentFor();
     label = target.label;
     const recorder = new EpisodeRecorder();
-    const session = new BridgeSession({ env: target.env, recorder, mapping: new NameMapping(new Set(target.env.domain.toolsByName.keys())) });
+    const steps = standaloneStepper(target.env, { rules: TAU_BENCH_RULES, recorder });
+    const session = new BridgeSession({ steps, mapping: new NameMapping(new Set(target.env.domain.toolNames)) });
     bridged = await measure(
       async (params) => {
         const call = params as ToolExecuteParams;

@@ -3,15 +3,14 @@
  * described in the system prompt and the model writes its action as text (`Action:` + JSON, react
  * with a `Thought:` line first), which we parse.
  */
-import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type StepResult } from "../core/types.ts";
+import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
-import { episodeUsage } from "../model/usage.ts";
 import { parsePythonJson } from "../value/lossless-json.ts";
 import { isPyDict, pyTypeName, type PyValue } from "../value/python-value.ts";
-import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
+import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 import { ACT_ACTION_FORMAT, CHAT_REACT_TEMPLATE, REACT_ACTION_FORMAT, renderTemplate } from "./prompts.ts";
-import { domainPromptValues, respondAction, terminationOf } from "./tool-calling-agent.ts";
+import { domainPromptValues, respondAction } from "./tool-calling-agent.ts";
 
 /** Prefix of every tool observation shown to an act/react model (as in the original). */
 export const API_OUTPUT_PREFIX = "API output: ";
@@ -80,50 +79,60 @@ export class ChatReActAgent implements Agent {
     return this.prompt;
   }
 
-  async solve({ env, maxSteps, signal, recorder, episode }: AgentEpisodeContext): Promise<AgentEpisodeResult> {
-    const reset = await env.reset();
-    const messages: ChatMessage[] = [
-      { role: "system", content: this.prompt },
-      { role: "user", content: reset.observation },
-    ];
-    for (const message of messages) recorder.addMessage(message);
-    let info: Record<string, unknown> = {};
-    let reward = 0;
-    let last: StepResult | undefined;
-    const usage = recorder.agentUsage;
-    const invalidActions: JsonValue[] = [];
+  start(context: AgentEpisodeContext): AgentSession {
+    return new ChatReActSession(this.options.client, this.prompt, context);
+  }
+}
 
-    for (let turn = 0; turn < maxSteps; turn++) {
-      signal.throwIfAborted();
-      const result = await this.options.client.complete({ messages, signal, cacheNamespace: `trial:${episode.trial}` });
-      usage.add(result);
-      const reply: ChatMessage = { content: result.message.content, role: "assistant" };
-      const parsed = parseChatAction(result.message.content);
-      let observation: string;
-      if (!parsed.ok) {
-        invalidActions.push({ turn, content: result.message.content, error: parsed.error });
-        observation = API_OUTPUT_PREFIX + parsed.error;
-      } else {
-        const action = parsed.action;
-        last = await env.step(action);
-        recorder.addStep({ action, observation: last.observation, reward: last.reward, done: last.done, origin: "agent" }, last);
-        reward = last.reward;
-        info = { ...info, ...last.info };
-        observation = action.name === RESPOND_ACTION_NAME ? last.observation : API_OUTPUT_PREFIX + last.observation;
-      }
-      const feedback: ChatMessage = { role: "user", content: observation };
-      messages.push(reply, feedback);
-      recorder.addMessage(reply);
-      recorder.addMessage(feedback);
-      if (last?.done) break;
+/** One act/react episode: the reply and the observation are appended as one exchange per turn. */
+class ChatReActSession implements AgentSession {
+  readonly infoStartsEmpty = true;
+  private readonly messages: ChatMessage[] = [];
+  private readonly invalidActions: JsonValue[] = [];
+  private turns = 0;
+  private lastAction: Action | undefined;
+
+  constructor(
+    private readonly client: ModelClient,
+    prompt: string,
+    private readonly context: AgentEpisodeContext,
+  ) {
+    this.append({ role: "system", content: prompt });
+  }
+
+  private append(message: ChatMessage): void {
+    this.messages.push(message);
+    this.context.recorder.addMessage(message);
+  }
+
+  /** Every observation is a `user` message; a tool's carries the `API output: ` prefix, a respond's is the user's reply as is. */
+  private receive(input: AgentInput): void {
+    const content = input.type === "user" || this.lastAction?.name === RESPOND_ACTION_NAME ? input.content : API_OUTPUT_PREFIX + input.content;
+    this.append({ role: "user", content });
+  }
+
+  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
+    this.receive(input);
+    const turn = this.turns++;
+    const result = await this.client.complete({ messages: this.messages, signal, cacheNamespace: `trial:${this.context.episode.trial}` });
+    this.context.recorder.agentUsage.add(result);
+    this.append({ content: result.message.content, role: "assistant" });
+    const parsed = parseChatAction(result.message.content);
+    if (!parsed.ok) {
+      this.invalidActions.push({ turn, content: result.message.content, error: parsed.error });
+      this.lastAction = undefined;
+      return { type: "invalid", name: "", error: parsed.error };
     }
+    this.lastAction = parsed.action;
+    // A respond is passed on as the action it is (its arguments as the model wrote them), like any other.
+    return { type: "tool_call", action: parsed.action };
+  }
 
-    return {
-      reward,
-      termination: terminationOf(last),
-      info,
-      usage: episodeUsage(usage),
-      ...(invalidActions.length > 0 ? { extra: { invalidActions } } : {}),
-    };
+  finish(input: AgentInput): void {
+    this.receive(input);
+  }
+
+  extra(): Record<string, JsonValue> | undefined {
+    return this.invalidActions.length > 0 ? { invalidActions: this.invalidActions } : undefined;
   }
 }

@@ -8,10 +8,11 @@
  */
 import { createInterface, type Interface } from "node:readline";
 import { AgentProtocolError } from "../core/errors.ts";
-import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type StepResult } from "../core/types.ts";
+import type { DomainView } from "../core/contracts.ts";
+import { RESPOND_ACTION_NAME, type Action, type ChatMessage } from "../core/types.ts";
 import { pyJsonDumps } from "../value/python-value.ts";
-import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
-import { parseToolArguments, respondAction, terminationOf } from "./tool-calling-agent.ts";
+import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
+import { parseToolArguments, respondAction } from "./tool-calling-agent.ts";
 
 /**
  * Reads lines one at a time from a stream. Unlike `readline.question`, lines that arrive before
@@ -86,8 +87,7 @@ const HELP = [
 /**
  * The human agent. Each typed message or `/tool` call is one agent turn (max steps apply).
  * Episodes are served one at a time (a terminal has one keyboard), whatever the concurrency.
- * The trajectory uses the tool-calling agent's shapes with ids `call_human_<turn>`, and `info`
- * merges the reset info like the tool-calling agent. End of input → an agent error.
+ * The trajectory uses the tool-calling agent's shapes with ids `call_human_<turn>`. End of input → an agent error.
  */
 export class HumanAgent implements Agent {
   readonly name = "human";
@@ -95,10 +95,32 @@ export class HumanAgent implements Agent {
 
   constructor(private readonly io: TerminalIO = processTerminal()) {}
 
-  solve(context: AgentEpisodeContext): Promise<AgentEpisodeResult> {
-    const run = this.queue.then(() => this.solveOne(context));
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** Waits until the previous episode's session is closed: one episode at a time on one terminal. */
+  async start(context: AgentEpisodeContext): Promise<AgentSession> {
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    return new HumanSession(this.io, context, release);
+  }
+}
+
+class HumanSession implements AgentSession {
+  private turns = 0;
+  private last: { action: Action; toolCallId: string | undefined } | undefined;
+
+  constructor(
+    private readonly io: TerminalIO,
+    private readonly context: AgentEpisodeContext,
+    private readonly release: () => void,
+  ) {
+    const { domain } = this;
+    context.recorder.addMessage({ role: "system", content: domain.policy });
+    this.write(`\n=== ${domain.name} task ${context.episode.taskIndex}, trial ${context.episode.trial} (you are the agent; /help for commands) ===`);
+  }
+
+  private get domain(): DomainView {
+    return this.context.domain;
   }
 
   private write(text: string): void {
@@ -112,79 +134,73 @@ export class HumanAgent implements Agent {
     return line;
   }
 
-  private async solveOne({ env, maxSteps, signal, recorder, episode }: AgentEpisodeContext): Promise<AgentEpisodeResult> {
-    const reset = await env.reset();
-    recorder.addMessage({ role: "system", content: env.domain.policy });
-    recorder.addMessage({ role: "user", content: reset.observation });
-    this.write(`\n=== ${env.domain.name} task ${episode.taskIndex}, trial ${episode.trial} (you are the agent; /help for commands) ===`);
-    this.write(`user: ${reset.observation}`);
-    let info: Record<string, unknown> = { ...reset.info };
-    let reward = 0;
-    let last: StepResult | undefined;
-    let turn = 0;
-    while (turn < maxSteps) {
-      signal.throwIfAborted();
-      const line = await this.read("agent> ");
-      const trimmed = line.trim();
-      if (trimmed === "") continue;
-      if (trimmed === "/help") {
-        this.write(HELP);
-        continue;
-      }
-      if (trimmed === "/tools") {
-        for (const entry of env.domain.toolSchemas.json) {
-          const fn = (entry as { function?: { name?: string; description?: string } }).function;
-          this.write(`  ${fn?.name}: ${fn?.description ?? ""}`);
-        }
-        continue;
-      }
-      if (trimmed === "/policy") {
-        this.write(env.domain.policy);
-        continue;
-      }
-      let action: Action;
-      let toolCallId: string | undefined;
-      const tool = /^\/tool\s+(\S+)\s*(.*)$/s.exec(trimmed);
-      if (tool) {
-        const [, name, argumentText] = tool;
-        const parsed = parseToolArguments(name, argumentText.trim() === "" ? "{}" : argumentText);
-        if (!parsed.ok) {
-          this.write(parsed.error);
-          continue; // a typo is not a turn
-        }
-        action = { name, kwargs: parsed.kwargs };
-        toolCallId = `call_human_${turn + 1}`;
-      } else if (trimmed.startsWith("/") && !trimmed.startsWith("//")) {
-        this.write(`unknown command ${trimmed.split(/\s/)[0]}; /help lists the commands`);
-        continue;
-      } else {
-        action = respondAction(trimmed.startsWith("//") ? trimmed.slice(1) : trimmed);
-      }
-      turn++;
-      last = await env.step(action);
-      recorder.addStep({ action, observation: last.observation, reward: last.reward, done: last.done, origin: "agent", ...(toolCallId ? { toolCallId } : {}) }, last);
-      reward = last.reward;
-      info = { ...info, ...last.info };
-      recordTurn(recorder, action, last, toolCallId);
-      this.write(action.name === RESPOND_ACTION_NAME ? `user: ${last.observation}` : `tool: ${last.observation}`);
-      if (last.done) break;
+  private receive(input: AgentInput): void {
+    const recorder = this.context.recorder;
+    if (!this.last || this.last.action.name === RESPOND_ACTION_NAME || !this.last.toolCallId) {
+      recorder.addMessage({ role: "user", content: input.content });
+      this.write(`user: ${input.content}`);
+    } else {
+      recorder.addMessage({ role: "tool", tool_call_id: this.last.toolCallId, name: this.last.action.name, content: input.content });
+      this.write(`tool: ${input.content}`);
     }
-    this.write(`=== episode over: reward ${reward} (${terminationOf(last)}) ===`);
-    return { reward, termination: terminationOf(last), info, usage: null };
   }
-}
 
-function recordTurn(recorder: AgentEpisodeContext["recorder"], action: Action, result: StepResult, toolCallId: string | undefined): void {
-  if (action.name === RESPOND_ACTION_NAME || !toolCallId) {
-    recorder.addMessage({ content: String(action.kwargs.get("content") ?? ""), role: "assistant" });
-    recorder.addMessage({ role: "user", content: result.observation });
-    return;
+  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
+    this.receive(input);
+    for (;;) {
+      signal.throwIfAborted();
+      const trimmed = (await this.read("agent> ")).trim();
+      const action = this.command(trimmed);
+      if (!action) continue;
+      this.turns++;
+      return this.record(action);
+    }
   }
-  const message: ChatMessage = {
-    content: null,
-    role: "assistant",
-    tool_calls: [{ function: { arguments: pyJsonDumps(action.kwargs), name: action.name }, id: toolCallId, type: "function" }],
-  };
-  recorder.addMessage(message);
-  recorder.addMessage({ role: "tool", tool_call_id: toolCallId, name: action.name, content: result.observation });
+
+  /** A typed line as an action, or undefined for help, listings and typos (which are not turns). */
+  private command(trimmed: string): { action: Action; toolCallId?: string } | undefined {
+    if (trimmed === "") return undefined;
+    if (trimmed === "/help") return void this.write(HELP);
+    if (trimmed === "/tools") {
+      for (const entry of this.domain.toolSchemas.json) {
+        const fn = (entry as { function?: { name?: string; description?: string } }).function;
+        this.write(`  ${fn?.name}: ${fn?.description ?? ""}`);
+      }
+      return undefined;
+    }
+    if (trimmed === "/policy") return void this.write(this.domain.policy);
+    const tool = /^\/tool\s+(\S+)\s*(.*)$/s.exec(trimmed);
+    if (tool) {
+      const [, name, argumentText] = tool;
+      const parsed = parseToolArguments(name, argumentText.trim() === "" ? "{}" : argumentText);
+      if (!parsed.ok) return void this.write(parsed.error);
+      return { action: { name, kwargs: parsed.kwargs }, toolCallId: `call_human_${this.turns + 1}` };
+    }
+    if (trimmed.startsWith("/") && !trimmed.startsWith("//")) return void this.write(`unknown command ${trimmed.split(/\s/)[0]}; /help lists the commands`);
+    return { action: respondAction(trimmed.startsWith("//") ? trimmed.slice(1) : trimmed) };
+  }
+
+  private record({ action, toolCallId }: { action: Action; toolCallId?: string }): AgentTurn {
+    this.last = { action, toolCallId };
+    if (action.name === RESPOND_ACTION_NAME || !toolCallId) {
+      this.context.recorder.addMessage({ content: String(action.kwargs.get("content") ?? ""), role: "assistant" });
+      return { type: "tool_call", action };
+    }
+    const message: ChatMessage = {
+      content: null,
+      role: "assistant",
+      tool_calls: [{ function: { arguments: pyJsonDumps(action.kwargs), name: action.name }, id: toolCallId, type: "function" }],
+    };
+    this.context.recorder.addMessage(message);
+    return { type: "tool_call", action, toolCallId };
+  }
+
+  finish(input: AgentInput): void {
+    this.receive(input);
+  }
+
+  async close(): Promise<void> {
+    this.write("=== episode over ===");
+    this.release();
+  }
 }

@@ -1,6 +1,7 @@
-import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type StepResult } from "../core/types.ts";
+import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type Task } from "../core/types.ts";
+import type { LoadedDomain } from "../engine/domain.ts";
 import { pyJsonDumps } from "../value/python-value.ts";
-import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
+import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 
 /**
  * The ground-truth agent: it replays the task's actions, then says the task's required outputs.
@@ -13,54 +14,61 @@ import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts"
 export class OracleAgent implements Agent {
   readonly name = "oracle";
 
-  async solve({ env, recorder, maxSteps, signal }: AgentEpisodeContext): Promise<AgentEpisodeResult> {
-    const reset = await env.reset();
-    recorder.addMessage({ role: "system", content: env.domain.policy });
-    recorder.addMessage({ role: "user", content: reset.observation });
-    let info: Record<string, unknown> = { ...reset.info };
-    let last: StepResult | undefined;
-    const plan: Action[] = env.task.actions.filter((action) => action.name !== RESPOND_ACTION_NAME);
-    const terminate = env.domain.definition.terminateTools;
-    let steps = 0;
-    const say = (content: string): Action => ({ name: RESPOND_ACTION_NAME, kwargs: new Map([["content", content]]) });
-    const queue: Action[] = [];
-    for (const action of plan) {
-      if (terminate.includes(action.name) && env.task.outputs.length > 0) break; // say the outputs instead; the replay skips terminate tools
-      queue.push(action);
-    }
-    const closing = env.task.outputs.length > 0 ? `Here is what you asked for: ${env.task.outputs.join("; ")}` : "Your request has been handled. Is there anything else?";
-    if (!queue.some((action) => terminate.includes(action.name))) queue.push(say(closing));
-    for (const action of queue) {
-      if (signal.aborted || steps >= maxSteps) break;
-      steps++;
-      last = await env.step(action);
-      recordTurn(recorder, action, last, steps);
-      recorder.addStep({ action, observation: last.observation, reward: last.reward, done: last.done, origin: "agent" }, last);
-      info = { ...info, ...last.info };
-      if (last.done) break;
-    }
-    const done = last?.done ?? false;
-    return {
-      reward: last?.reward ?? 0,
-      termination: done ? (last?.info.source === "user" ? "user_stop" : "agent_stop") : "max_steps",
-      info,
-      usage: null,
-    };
+  constructor(private readonly domain: LoadedDomain) {}
+
+  start(context: AgentEpisodeContext): AgentSession {
+    return new OracleSession(oraclePlan(this.domain, context.task), this.domain.policy, context);
   }
 }
 
-function recordTurn(recorder: AgentEpisodeContext["recorder"], action: Action, result: StepResult, turn: number): void {
-  if (action.name === RESPOND_ACTION_NAME) {
-    recorder.addMessage({ role: "assistant", content: String(action.kwargs.get("content") ?? "") });
-    recorder.addMessage({ role: "user", content: result.observation });
-    return;
+/** The oracle's actions for a task: the ground truth up to a terminate tool, then the closing words. */
+export function oraclePlan(domain: LoadedDomain, task: Task): Action[] {
+  const terminate = domain.definition.terminateTools;
+  const queue: Action[] = [];
+  for (const action of task.actions) {
+    if (action.name === RESPOND_ACTION_NAME) continue;
+    if (terminate.includes(action.name) && task.outputs.length > 0) break; // say the outputs instead; the replay skips terminate tools
+    queue.push(action);
   }
-  const id = `call_oracle_${turn}`;
-  const message: ChatMessage = {
-    role: "assistant",
-    content: null,
-    tool_calls: [{ id, type: "function", function: { name: action.name, arguments: pyJsonDumps(action.kwargs) } }],
-  };
-  recorder.addMessage(message);
-  recorder.addMessage({ role: "tool", tool_call_id: id, name: action.name, content: result.observation });
+  const closing = task.outputs.length > 0 ? `Here is what you asked for: ${task.outputs.join("; ")}` : "Your request has been handled. Is there anything else?";
+  if (!queue.some((action) => terminate.includes(action.name))) queue.push({ name: RESPOND_ACTION_NAME, kwargs: new Map([["content", closing]]) });
+  return queue;
+}
+
+class OracleSession implements AgentSession {
+  private turns = 0;
+  private last: Action | undefined;
+
+  constructor(
+    private readonly plan: Action[],
+    policy: string,
+    private readonly context: AgentEpisodeContext,
+  ) {
+    context.recorder.addMessage({ role: "system", content: policy });
+  }
+
+  private receive(input: AgentInput): void {
+    if (!this.last || this.last.name === RESPOND_ACTION_NAME) this.context.recorder.addMessage({ role: "user", content: input.content });
+    else this.context.recorder.addMessage({ role: "tool", tool_call_id: `call_oracle_${this.turns}`, name: this.last.name, content: input.content });
+  }
+
+  async turn(input: AgentInput): Promise<AgentTurn> {
+    this.receive(input);
+    const action = this.plan[this.turns];
+    // The plan always ends the episode (closing words to the scripted user, or a terminate tool); past it, keep talking.
+    this.last = action ?? { name: RESPOND_ACTION_NAME, kwargs: new Map([["content", ""]]) };
+    this.turns++;
+    if (this.last.name === RESPOND_ACTION_NAME) {
+      this.context.recorder.addMessage({ role: "assistant", content: String(this.last.kwargs.get("content") ?? "") });
+      return { type: "tool_call", action: this.last };
+    }
+    const id = `call_oracle_${this.turns}`;
+    const message: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: this.last.name, arguments: pyJsonDumps(this.last.kwargs) } }] };
+    this.context.recorder.addMessage(message);
+    return { type: "tool_call", action: this.last, toolCallId: id };
+  }
+
+  finish(input: AgentInput): void {
+    this.receive(input);
+  }
 }

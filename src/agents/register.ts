@@ -7,7 +7,9 @@
 import type { AgentFactory, BuildContext } from "../runner/strategies.ts";
 import { agentStrategies } from "../runner/strategies.ts";
 import { registerUserStrategies } from "../users/register.ts";
+import { ConfigError } from "../core/errors.ts";
 import { ChatReActAgent } from "./chat-react-agent.ts";
+import { loadFunctionAgent } from "./function-agent.ts";
 import { FewShotAgent, loadFewShotDisplays } from "./few-shot-agent.ts";
 import { HumanAgent, type TerminalIO } from "./human-agent.ts";
 import { agentTemplate } from "./prompts.ts";
@@ -50,6 +52,16 @@ const factories: Record<string, AgentFactory> = {
     },
   },
   human: humanAgentFactory(),
+  module: {
+    description: "your own agent function: --agent-module ./my-agent.{ts,js} exporting respond({messages, tools, signal}) → {content} | {toolCalls}",
+    requiresModel: false,
+    create: ({ config }: BuildContext) => {
+      const modulePath = config.agentOptions.module;
+      if (typeof modulePath !== "string" || modulePath === "") throw new ConfigError("--agent-strategy module needs --agent-module <path to a module exporting respond()>");
+      const exportName = config.agentOptions.export;
+      return loadFunctionAgent(modulePath, typeof exportName === "string" ? exportName : undefined);
+    },
+  },
 };
 
 /**

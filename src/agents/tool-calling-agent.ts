@@ -3,27 +3,17 @@
  * policy as system prompt and the domain tools in the API's `tools` field; the first tool call of
  * each reply becomes the environment action, a reply without tool calls is said to the user.
  *
- * Also home of the small helpers every model-driven agent shares (termination, tool-argument
- * parsing), so the few-shot, act/react and human agents agree on them.
+ * Also home of the small helpers every model-driven agent shares (prompt values, respond actions,
+ * tool-argument parsing), so the few-shot, act/react and human agents agree on them.
  */
-import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type StepResult, type TerminationReason } from "../core/types.ts";
+import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult, ToolDefinition } from "../model/types.ts";
-import { episodeUsage } from "../model/usage.ts";
 import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
 import { isPyDict, pyTypeName, type PyDict } from "../value/python-value.ts";
-import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
+import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 import { renderTemplate, TOOL_CALLING_TEMPLATE, type AgentPromptValues } from "./prompts.ts";
-
-/**
- * Why the loop ended: done by the user's `###STOP###` (the step's source is `user`) → `user_stop`,
- * done by a terminate tool → `agent_stop`, not done after `maxSteps` turns → `max_steps`.
- */
-export function terminationOf(last: StepResult | undefined): TerminationReason {
-  if (!last?.done) return "max_steps";
-  return last.info.source === "user" ? "user_stop" : "agent_stop";
-}
 
 /** The values every agent template can use for a domain. */
 export function domainPromptValues(domain: LoadedDomain): AgentPromptValues {
@@ -79,9 +69,9 @@ export interface SystemPrompt {
 
 /**
  * The tool-calling agent. Message handling follows the original exactly: only the first tool call
- * is used (and kept in the history), arguments are parsed losslessly, the reset `info` is merged
- * with every step's info, and the trajectory is the message list the model saw, in the original's
- * shapes (`{content, role}` / `{content, role, tool_calls: [{function: {arguments, name}, id, type}]}` /
+ * is used (and kept in the history), arguments are parsed losslessly, and the trajectory is the
+ * message list the model saw, in the original's shapes (`{content, role}` /
+ * `{content, role, tool_calls: [{function: {arguments, name}, id, type}]}` /
  * `{role, tool_call_id, name, content}`).
  */
 export class ToolCallingAgent implements Agent {
@@ -97,75 +87,73 @@ export class ToolCallingAgent implements Agent {
     return { content: renderTemplate(this.options.template ?? TOOL_CALLING_TEMPLATE, { ...domainPromptValues(this.options.domain) }, "agent prompt") };
   }
 
-  async solve(context: AgentEpisodeContext): Promise<AgentEpisodeResult> {
-    const { env, maxSteps, signal, recorder, episode } = context;
-    const { client } = this.options;
-    const system = this.systemPrompt(episode);
-    const reset = await env.reset();
-    const messages: ChatMessage[] = [
-      { role: "system", content: system.content },
-      { role: "user", content: reset.observation },
-    ];
-    for (const message of messages) recorder.addMessage(message);
-    const append = (...added: ChatMessage[]) => {
-      for (const message of added) {
-        messages.push(message);
-        recorder.addMessage(message);
-      }
-    };
-    let info: Record<string, unknown> = { ...reset.info };
-    let reward = 0;
-    let last: StepResult | undefined;
-    // Counted on the recorder, so an episode that ends in an exception still reports what it spent.
-    const usage = recorder.agentUsage;
-    const invalidToolCalls: JsonValue[] = [];
+  start(context: AgentEpisodeContext): AgentSession {
+    return new ToolCallingSession(this.options.client, this.tools, this.systemPrompt(context.episode), context);
+  }
+}
 
-    for (let turn = 0; turn < maxSteps; turn++) {
-      signal.throwIfAborted();
-      const result: CompletionResult = await client.complete({ messages, tools: this.tools, signal, cacheNamespace: `trial:${episode.trial}` });
-      usage.add(result);
-      const reply = result.message;
-      const call = reply.tool_calls?.[0];
-      if (!call) {
-        const action = respondAction(reply.content);
-        last = await env.step(action);
-        recorder.addStep({ action, observation: last.observation, reward: last.reward, done: last.done, origin: "agent" }, last);
-        reward = last.reward;
-        info = { ...info, ...last.info };
-        append({ content: reply.content, role: "assistant" }, { role: "user", content: last.observation });
-        if (last.done) break;
-        continue;
-      }
-      // Only the first tool call is used and kept (τ-bench truncates `tool_calls` to one).
-      const kept: ChatMessage = {
-        content: reply.content,
-        role: "assistant",
-        tool_calls: [{ function: { arguments: call.function.arguments, name: call.function.name }, id: call.id, type: "function" }],
-      };
-      const parsed = parseToolArguments(call.function.name, call.function.arguments);
-      if (!parsed.ok) {
-        // Deliberate fix: the original's json.loads error aborts the task; we report it to the model.
-        invalidToolCalls.push({ turn, toolCallId: call.id, name: call.function.name, arguments: call.function.arguments, error: parsed.error });
-        append(kept, { role: "tool", tool_call_id: call.id, name: call.function.name, content: parsed.error });
-        continue;
-      }
-      const action: Action = { name: call.function.name, kwargs: parsed.kwargs };
-      last = await env.step(action);
-      recorder.addStep({ action, observation: last.observation, reward: last.reward, done: last.done, origin: "agent", toolCallId: call.id }, last);
-      reward = last.reward;
-      info = { ...info, ...last.info };
-      append(kept, { role: "tool", tool_call_id: call.id, name: call.function.name, content: last.observation });
-      if (last.done) break;
+/** One episode of the tool-calling agent: the message list the model sees, one model call per turn. */
+class ToolCallingSession implements AgentSession {
+  private readonly messages: ChatMessage[] = [];
+  private readonly invalidToolCalls: JsonValue[] = [];
+  private turns = 0;
+
+  constructor(
+    private readonly client: ModelClient,
+    private readonly tools: readonly ToolDefinition[],
+    private readonly system: SystemPrompt,
+    private readonly context: AgentEpisodeContext,
+  ) {
+    this.append({ role: "system", content: system.content });
+  }
+
+  private append(...added: ChatMessage[]): void {
+    for (const message of added) {
+      this.messages.push(message);
+      this.context.recorder.addMessage(message);
     }
+  }
 
-    const extra: Record<string, JsonValue> = { ...(system.extra ?? {}) };
-    if (invalidToolCalls.length > 0) extra.invalidToolCalls = invalidToolCalls;
-    return {
-      reward,
-      termination: terminationOf(last),
-      info,
-      usage: episodeUsage(usage),
-      ...(Object.keys(extra).length > 0 ? { extra } : {}),
-    };
+  /** The input in the original's message shapes: the user's words, or the tool message answering the last call. */
+  private receive(input: AgentInput): void {
+    if (input.type === "user") this.append({ role: "user", content: input.content });
+    else this.append({ role: "tool", tool_call_id: input.toolCallId ?? "", name: input.name, content: input.content });
+  }
+
+  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
+    this.receive(input);
+    const turn = this.turns++;
+    const result: CompletionResult = await this.client.complete({ messages: this.messages, tools: this.tools, signal, cacheNamespace: `trial:${this.context.episode.trial}` });
+    this.context.recorder.agentUsage.add(result);
+    const reply = result.message;
+    const call = reply.tool_calls?.[0];
+    if (!call) {
+      this.append({ content: reply.content, role: "assistant" });
+      return { type: "respond", content: reply.content };
+    }
+    // Only the first tool call is used and kept (τ-bench truncates `tool_calls` to one).
+    this.append({
+      content: reply.content,
+      role: "assistant",
+      tool_calls: [{ function: { arguments: call.function.arguments, name: call.function.name }, id: call.id, type: "function" }],
+    });
+    const parsed = parseToolArguments(call.function.name, call.function.arguments);
+    if (!parsed.ok) {
+      // Deliberate fix: the original's json.loads error aborts the task; we report it to the model.
+      this.invalidToolCalls.push({ turn, toolCallId: call.id, name: call.function.name, arguments: call.function.arguments, error: parsed.error });
+      return { type: "invalid", name: call.function.name, error: parsed.error, toolCallId: call.id };
+    }
+    return { type: "tool_call", action: { name: call.function.name, kwargs: parsed.kwargs }, toolCallId: call.id };
+  }
+
+  extra(): Record<string, JsonValue> | undefined {
+    const extra: Record<string, JsonValue> = { ...(this.system.extra ?? {}) };
+    if (this.invalidToolCalls.length > 0) extra.invalidToolCalls = this.invalidToolCalls;
+    return Object.keys(extra).length > 0 ? extra : undefined;
+  }
+
+  /** The answer to the last action belongs to the trajectory too (the original appends it before checking `done`). */
+  finish(input: AgentInput): void {
+    this.receive(input);
   }
 }

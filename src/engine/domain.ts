@@ -72,6 +72,11 @@ export class LoadedDomain {
     return this.definition.name;
   }
 
+  /** Benchmark tool names in the original's order. */
+  get toolNames(): readonly string[] {
+    return this.definition.tools.map((tool) => tool.name);
+  }
+
   /** A fresh episode database (copy-on-write over the shared parse; no file I/O). */
   newDatabase(): EpisodeDatabase {
     return new EpisodeDatabase(this.base);

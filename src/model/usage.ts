@@ -59,6 +59,17 @@ export class UsageTotals {
     }
   }
 
+  /**
+   * Records calls a framework reported in bulk (tokens only, no price): their cost is unknown, so
+   * the total's cost becomes `null` rather than a made-up 0.
+   */
+  addUnpriced(calls: number, promptTokens: number, completionTokens: number): void {
+    this.calls += calls;
+    this.promptTokens += promptTokens;
+    this.completionTokens += completionTokens;
+    this.unpricedCalls += calls;
+  }
+
   /** Records a call that failed for good (it has no usage but should be visible). */
   addFailure(): void {
     this.failedCalls += 1;

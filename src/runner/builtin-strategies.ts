@@ -8,7 +8,7 @@ export function registerOfflineStrategies(): void {
     agentStrategies.register("oracle", {
       description: "replays the task's ground-truth actions, then says its required outputs (no model)",
       requiresModel: false,
-      create: () => new OracleAgent(),
+      create: ({ domain }) => new OracleAgent(domain),
     });
   }
   if (!userStrategies.has("scripted")) {

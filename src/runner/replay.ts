@@ -1,7 +1,10 @@
 import { z } from "zod";
-import { DataError } from "../core/errors.ts";
+import { DataError, TaubridgeError } from "../core/errors.ts";
 import { RESPOND_ACTION_NAME, STOP_TOKEN, type Action, type Task } from "../core/types.ts";
-import { Environment, groundTruthHashFor, type UserSimulator } from "../engine/environment.ts";
+import type { Agent, AgentSession, AgentTurn, UserSimulator } from "../core/contracts.ts";
+import { Environment } from "../engine/environment.ts";
+import { groundTruthHashFor, TauBenchEvaluator } from "../evaluators/tau-bench-evaluator.ts";
+import { runEpisode } from "../orchestrator/orchestrator.ts";
 import { BaseDatabase } from "../engine/database.ts";
 import { LoadedDomain } from "../engine/domain.ts";
 import { parsePythonJson } from "../value/lossless-json.ts";
@@ -34,22 +37,20 @@ export interface ReplayStep {
   exception?: string;
 }
 
-/** A task stand-in for replays that are not tied to a task (no ground truth, no outputs). */
-const EMPTY_TASK: Task = { user_id: "", actions: [], instruction: "", outputs: [] };
-
 /**
- * Replays a recorded action sequence on fresh data, one `step` per action, and returns each
+ * Replays a recorded action sequence on fresh data, one tool step per action, and returns each
  * observation exactly as the original environment would plus the τ-bench hash of the end state.
- * Like the reference fixtures, a terminate tool does not stop the replay. A `respond` is answered
- * by the scripted user (`###STOP###`).
+ * This is a probe of the environment, not an episode: like the reference fixtures, a terminate
+ * tool does not stop it, and a `respond` is answered by the scripted user (`###STOP###`).
  */
 export async function replayActions(domain: LoadedDomain, actions: readonly Action[]): Promise<{ steps: ReplayStep[]; dataHash: string }> {
-  const env = new Environment(domain, EMPTY_TASK, -1, new ScriptedUser());
+  const env = new Environment(domain);
+  const user = new ScriptedUser();
   const steps: ReplayStep[] = [];
   for (const action of actions) {
     try {
-      const result = action.name === RESPOND_ACTION_NAME ? await env.step(action) : env.stepTool(action);
-      steps.push({ name: action.name, observation: result.observation });
+      const observation = action.name === RESPOND_ACTION_NAME ? await user.step() : env.step(action).observation;
+      steps.push({ name: action.name, observation });
     } catch (error) {
       // ToolReturnedNoneError (send_certificate) escaped `step` in the original too; show it and go on.
       if (!(error instanceof Error)) throw error;
@@ -120,6 +121,29 @@ function userRepliesOf(raw: PyDict): string[] {
     }
   }
   return replies;
+}
+
+/** Plays back the recorded agent actions, one per turn; running out of them ends the episode unfinished. */
+class RecordedAgent implements Agent {
+  readonly name = "recorded";
+  constructor(private readonly actions: readonly Action[]) {}
+  start(): AgentSession {
+    let next = 0;
+    return {
+      turn: async (): Promise<AgentTurn> => {
+        const action = this.actions[next++];
+        if (!action) throw new TrajectoryExhausted();
+        return { type: "tool_call", action };
+      },
+    };
+  }
+}
+
+/** The recorded trajectory has no further action although the episode did not end. */
+class TrajectoryExhausted extends TaubridgeError {
+  constructor() {
+    super("the episode did not end (step limit): reward 0");
+  }
 }
 
 /** Plays back the recorded user replies, so `###STOP###` ends the replay where it ended the episode. */
@@ -237,25 +261,19 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
       items.push({ ...base, agree: entry.reward === 0, note });
       continue;
     }
-    const env = new Environment(domain, task, entry.taskId, new RecordedUser(extracted.userReplies));
-    await env.reset();
-    let reward = 0;
-    let done = false;
-    let note: string | undefined;
-    for (const action of extracted.actions) {
-      try {
-        const result = await env.step(action);
-        if (result.done) {
-          reward = result.reward;
-          done = true;
-          break;
-        }
-      } catch (error) {
-        note = `replay stopped: ${(error as Error).message.split("\n")[0]}`;
-        break;
-      }
-    }
-    if (!done && !note) note = "the episode did not end (step limit): reward 0";
+    // The same orchestrator and evaluator as a live run: the recorded actions are the agent, the recorded replies the user.
+    const episode = await runEpisode({
+      domain,
+      task,
+      taskIndex: entry.taskId,
+      trial: entry.trial,
+      agent: new RecordedAgent(extracted.actions),
+      user: new RecordedUser(extracted.userReplies),
+      evaluator: new TauBenchEvaluator(domain),
+      maxSteps: Number.POSITIVE_INFINITY,
+    });
+    const reward = episode.reward;
+    const note = episode.error ? (episode.error.message.startsWith("the episode did not end") ? episode.error.message : `replay stopped: ${episode.error.message.split("\n")[0]}`) : undefined;
     const ourHash = groundTruthHashFor(domain, task);
     let hashMatch: boolean | null = null;
     if (recordedHash) {

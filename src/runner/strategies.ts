@@ -2,7 +2,7 @@ import { Registry } from "../core/registry.ts";
 import type { RoleUsage } from "../core/types.ts";
 import type { Agent } from "../agents/agent.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
-import type { UserSimulator } from "../engine/environment.ts";
+import type { UserSimulator } from "../core/contracts.ts";
 import type { RunConfig } from "./run-config.ts";
 import type { RunModels } from "./model-clients.ts";
 

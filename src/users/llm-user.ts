@@ -11,7 +11,7 @@ import type { ChatMessage, RoleUsage } from "../core/types.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult } from "../model/types.ts";
 import { episodeUsage, UsageTotals } from "../model/usage.ts";
-import type { UserCallOptions } from "../engine/environment.ts";
+import type { UserCallOptions } from "../core/contracts.ts";
 import type { EpisodeIdentity, EpisodeUser } from "../runner/strategies.ts";
 import { LLM_USER_TEMPLATE, renderUserPrompt, USER_SEED_MESSAGE } from "./prompts.ts";
 

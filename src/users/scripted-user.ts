@@ -1,5 +1,5 @@
 import { STOP_TOKEN } from "../core/types.ts";
-import type { UserSimulator } from "../engine/environment.ts";
+import type { UserSimulator } from "../core/contracts.ts";
 
 /**
  * A deterministic user for offline runs: it says the task instruction, then `###STOP###` as soon as

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../core/errors.ts";
 
 /**
  * What a user's agent factory receives. The harness owns the model endpoint (`--base-url`,

@@ -1,18 +1,18 @@
-import type { ChatMessage, StepEvent, StepResult } from "../core/types.ts";
-import type { Action } from "../core/types.ts";
+import type { MessageRecorder } from "../core/contracts.ts";
+import type { Action, ChatMessage, StepEvent } from "../core/types.ts";
 import { UsageTotals } from "../model/usage.ts";
 
 /**
- * Collects one episode's trajectory: the chat messages in τ-bench's `traj` shape and every
- * environment step, whoever made it (the agent's loop, a bridge inside a framework, or the harness
- * in decision-only mode). Termination and results are built from it, never from exceptions.
+ * One episode's record: the chat messages in the strategy's `traj` shape (written by the agent),
+ * and every environment step (written only by the orchestrator's step path, whoever asked for the
+ * step: the agent's turn, a bridge inside a framework, or the harness in decision-only mode).
+ * `rescore` and the evaluators read the steps; results files carry both.
  */
-export class EpisodeRecorder {
+export class EpisodeRecorder implements MessageRecorder {
   readonly messages: ChatMessage[] = [];
   readonly steps: StepEvent[] = [];
   /** Actions an agent planned but that were not stepped (dry run). */
   readonly plannedOnly: StepEvent[] = [];
-  lastStep: StepResult | undefined;
   /**
    * The agent's model calls in this episode. Agents add to it as they go (rather than only
    * returning a total at the end) so an episode that throws midway still reports its spend.
@@ -23,11 +23,12 @@ export class EpisodeRecorder {
     this.messages.push(message);
   }
 
-  addStep(event: StepEvent, result?: StepResult): void {
+  /** For the orchestrator's step path only. */
+  addStep(event: StepEvent): void {
     this.steps.push(event);
-    if (result) this.lastStep = result;
   }
 
+  /** For the orchestrator's step path only. */
   addPlanned(event: StepEvent): void {
     this.plannedOnly.push(event);
   }
