@@ -10,7 +10,8 @@ import type { EpisodeResult } from "./episode.ts";
 
 /**
  * Version of the `taubridge` block we add to each τ-bench result entry.
- * 1: termination, usage (agent/user), durationMs, steps (actions with origin), error.
+ * 1: termination, rewardBreakdown (component → score; absent in files written before the
+ *    orchestrator), usage (agent/user), durationMs, steps (actions with origin), error.
  */
 export const RESULT_SCHEMA_VERSION = 1;
 
@@ -85,6 +86,7 @@ export function resultEntry(episode: EpisodeResult): Record<string, unknown> {
     taubridge: {
       schemaVersion: RESULT_SCHEMA_VERSION,
       termination: episode.termination,
+      rewardBreakdown: new Map(Object.entries(episode.rewardBreakdown).map(([component, score]) => [component, new PyFloat(score)])),
       usage: episode.usage,
       durationMs: Math.round(episode.durationMs * 1000) / 1000,
       steps: episode.steps.map((step) => ({
