@@ -1,61 +1,15 @@
 import { setMaxListeners } from "node:events";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn, StepOutcome } from "../../src/core/contracts.ts";
+import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn, FrameworkAdapter, FrameworkConversation, StepOutcome, TurnOutcome } from "../../src/core/contracts.ts";
 import { AgentProtocolError, InfraError } from "../../src/core/errors.ts";
 import type { Action, ChatMessage, JsonValue } from "../../src/core/types.ts";
 import { pyJsonDumps } from "../../src/value/python-value.ts";
 import { BridgeSession, type PlannedToolCall } from "../../bridge/session.ts";
 import { createBridgeScope, runInBridgeScope, type BridgeScope, type InterceptedCallRecord } from "../../bridge/node/context.ts";
-import { installModuleHooks, type ModuleHook } from "../../bridge/node/hooks.ts";
+import { installModuleHooks } from "../../bridge/node/hooks.ts";
 import type { AdapterSettings } from "./settings.ts";
 import { agentForEpisode, loadUserAgentModule, type AgentFactoryOptions, type UserAgentSource } from "../../src/agents/user-module.ts";
 
-/** Token usage of one framework turn (what the framework reports). */
-export interface UsageDelta {
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-/** One user turn handed to the framework's own run loop. */
-export interface TurnOutcome {
-  /** The agent's final text for this turn; it becomes a `respond` action. */
-  text: string;
-  /** The turn's assistant/tool messages in τ-bench's trajectory shape (not the user message). */
-  messages: ChatMessage[];
-  usage?: UsageDelta;
-}
-
-/** A conversation with one framework agent, for one episode; it keeps the history in the framework's own shape. */
-export interface FrameworkConversation {
-  /** The agent's system prompt, when it can be read, for the trajectory's first message. */
-  readonly system?: string;
-  turn(userMessage: string, signal: AbortSignal): Promise<TurnOutcome>;
-}
-
-export interface ConversationContext {
-  settings: AdapterSettings;
-  /** The episode's step budget (`--max-steps`). */
-  maxSteps: number;
-  /**
-   * The framework's own loop limit per user turn (model calls), where it takes one per call:
-   * `--agent-option maxTurns`, else one more than `maxSteps`, so the bridge's step budget (which
-   * ends the episode as `max_steps`) always trips before the framework's own limit (an error).
-   */
-  maxTurns: number;
-}
-
-/**
- * What each adapter provides: its load-time hooks, how to recognise and patch the user's agent
- * object, and how to hand one user turn to the framework's run loop. Everything else (bridge
- * session, modes, step budget, respond/termination, recording) is shared in {@link FrameworkAgent}.
- */
-export interface FrameworkAdapter<A = unknown> {
-  readonly name: string;
-  readonly hooks: readonly ModuleHook[];
-  /** Checks the user's export is this framework's agent and patches what can be reached from it (idempotent). */
-  prepare(candidate: unknown, source: UserAgentSource): A | Promise<A>;
-  converse(agent: A, context: ConversationContext): FrameworkConversation | Promise<FrameworkConversation>;
-}
+export type { FrameworkAdapter, FrameworkConversation, FrameworkSettings, ConversationContext, TurnOutcome, UsageDelta } from "../../src/core/contracts.ts";
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 

@@ -11,21 +11,8 @@ import { fileURLToPath } from "node:url";
  * re-bound for every importer (ESM) or put on a fresh exports object (CJS, whose getters are not
  * configurable). It is called once per loaded copy, so it must be idempotent (see `marks.ts`).
  */
-export interface ModuleHook {
-  /** Unique id; installing the same id twice is a no-op. */
-  readonly id: string;
-  /** Package names or exported subpaths (`@langchain/core/tools`). Never internal file paths. */
-  readonly modules: readonly string[];
-  onLoad(exports: Record<string, unknown>, info: ModuleLoadInfo): Record<string, unknown> | void;
-}
-
-export interface ModuleLoadInfo {
-  /** The matched module name or specifier. */
-  module: string;
-  /** Which module system loaded this copy (dual packages load one of each). */
-  system: "esm" | "cjs";
-  baseDir?: string;
-}
+export type { ModuleHook, ModuleLoadInfo } from "../../src/core/contracts.ts";
+import type { ModuleHook, ModuleLoadInfo } from "../../src/core/contracts.ts";
 
 /** What the hook layer managed to install, and every load it saw (for diagnostics and tests). */
 export interface HookStatus {

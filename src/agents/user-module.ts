@@ -21,14 +21,8 @@ export interface AgentFactoryOptions {
 /** The export names tried, in order, when `--agent-option export=` is not given. */
 export const DEFAULT_EXPORTS = ["createAgent", "agent", "default"] as const;
 
-/** A loaded user module and the export chosen from it. */
-export interface UserAgentSource {
-  modulePath: string;
-  exportName: string;
-  /** A factory (called once per episode, so episodes never share agent state) or a ready agent (shared). */
-  kind: "factory" | "instance";
-  value: unknown;
-}
+export type { UserAgentSource } from "../core/contracts.ts";
+import type { UserAgentSource } from "../core/contracts.ts";
 
 /**
  * Imports the user's agent module. Call only after the framework hooks are installed: the

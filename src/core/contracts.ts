@@ -63,7 +63,7 @@ export interface ToolDatabase {
  * One domain tool as the environment runs it. The schema the model sees is not here: it is loaded
  * from the data directory so the original authors' text stays data.
  */
-export interface ToolImplementation {
+export interface ToolImplementation<Database extends ToolDatabase = ToolDatabase> {
   /** The tool name the model calls. */
   readonly name: string;
   /** The Python class name, as it appears in argument-binding TypeError texts. */
@@ -79,7 +79,7 @@ export interface ToolImplementation {
    * Python exception (the value module's `PyException`) for the Python error paths; any other
    * exception is a harness bug. Return `null` only to reproduce a None return.
    */
-  invoke(db: ToolDatabase, args: Readonly<Record<string, PyValue>>): string | null;
+  invoke(db: Database, args: Readonly<Record<string, PyValue>>): string | null;
 }
 
 /** Which benchmark's rules a domain follows (hash, reward, result file shape). */
@@ -272,3 +272,92 @@ export interface Evaluator {
   readonly suite: Suite;
   evaluate(episode: FinishedEpisode): Evaluation;
 }
+
+// ─── Framework adapters ─────────────────────────────────────────────────────────────────────────
+
+/** A load-time hook: patches a framework's exports as the module loads (ESM or CJS). */
+export interface ModuleHook {
+  /** Unique id; installing the same id twice is a no-op. */
+  readonly id: string;
+  /** Package names or exported subpaths (`@langchain/core/tools`). Never internal file paths. */
+  readonly modules: readonly string[];
+  onLoad(exports: Record<string, unknown>, info: ModuleLoadInfo): Record<string, unknown> | void;
+}
+
+export interface ModuleLoadInfo {
+  /** The matched module name or specifier. */
+  module: string;
+  /** Which module system loaded this copy (dual packages load one of each). */
+  system: "esm" | "cjs";
+  baseDir?: string;
+}
+
+/** A loaded user module and the export chosen from it. */
+export interface UserAgentSource {
+  modulePath: string;
+  exportName: string;
+  /** A factory (called once per episode, so episodes never share agent state) or a ready agent (shared). */
+  kind: "factory" | "instance";
+  value: unknown;
+}
+
+/** Token usage of one framework turn (what the framework reports). */
+export interface UsageDelta {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** One user turn handed to the framework's own run loop. */
+export interface TurnOutcome {
+  /** The agent's final text for this turn; it becomes a `respond` action. */
+  text: string;
+  /** The turn's assistant/tool messages in τ-bench's trajectory shape (not the user message). */
+  messages: ChatMessage[];
+  usage?: UsageDelta;
+}
+
+/** A conversation with one framework agent, for one episode; it keeps the history in the framework's own shape. */
+export interface FrameworkConversation {
+  /** The agent's system prompt, when it can be read, for the trajectory's first message. */
+  readonly system?: string;
+  turn(userMessage: string, signal: AbortSignal): Promise<TurnOutcome>;
+}
+
+/** What an adapter may read of the run's settings to build the framework's model client. */
+export interface FrameworkSettings {
+  apiKey: string;
+  baseURL?: string;
+  model?: string;
+  /** Every `--agent-option` as a string. */
+  options: Readonly<Record<string, string>>;
+}
+
+export interface ConversationContext {
+  settings: FrameworkSettings;
+  /** The episode's step budget (`--max-steps`). */
+  maxSteps: number;
+  /**
+   * The framework's own loop limit per user turn (model calls), where it takes one per call:
+   * `--agent-option maxTurns`, else one more than `maxSteps`, so the step budget (which ends the
+   * episode as `max_steps`) always trips before the framework's own limit (an error).
+   */
+  maxTurns: number;
+}
+
+/**
+ * What each framework adapter provides: its load-time hooks, how to recognise and patch the user's
+ * agent object, and how to hand one user turn to the framework's run loop. Everything else (bridge
+ * session, modes, recording, budgets, termination) is shared by the adapter driver and the orchestrator.
+ */
+export interface FrameworkAdapter<A = unknown> {
+  readonly name: string;
+  readonly hooks: readonly ModuleHook[];
+  /** Checks the user's export is this framework's agent and patches what can be reached from it (idempotent). */
+  prepare(candidate: unknown, source: UserAgentSource): A | Promise<A>;
+  converse(agent: A, context: ConversationContext): FrameworkConversation | Promise<FrameworkConversation>;
+}
+
+// ─── Model clients ──────────────────────────────────────────────────────────────────────────────
+// The model client contract lives with its plain request/response shapes in `src/model/types.ts`
+// (OpenAI chat-completions JSON, no SDK types); agents and users depend on that interface only.

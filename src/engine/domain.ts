@@ -6,39 +6,10 @@ import { loadTaskFile } from "../tasks/task-file.ts";
 import { pyJsonDumps, toJs, type PyValue } from "../value/python-value.ts";
 import { BaseDatabase, EpisodeDatabase } from "./database.ts";
 import { loadBaseDatabase, readPythonJsonFile } from "./data-files.ts";
-import type { ToolImplementation } from "./tool.ts";
+import type { ToolImplementation } from "../core/contracts.ts";
 
-/** Which benchmark's rules a domain follows (hash, reward, result file shape). */
-export type Suite = "tau-bench" | "tau2-bench" | "taubridge";
-
-/**
- * A domain as code: its tools and how to find its data. The data itself (database, policy, tasks,
- * tool schemas) is loaded from a data directory at run time, never compiled in.
- *
- * τ² domains fit the same record: they add user tools and a different hash/evaluator, which the
- * environment takes from the loaded domain rather than hard-coding τ-bench's.
- */
-export interface DomainDefinition {
-  readonly name: string;
-  readonly suite: Suite;
-  /** One line for `--help` and error messages. */
-  readonly description: string;
-  /** Sub-directory of the data root holding this domain's files (`retail`). */
-  readonly dataSubdirectory: string;
-  /** A directory shipped inside the package, used when no data root is given (our own domain). */
-  readonly bundledDataDirectory?: string;
-  /** Collection files (`<name>.json`) in the order of the original's data dict. */
-  readonly collections: readonly string[];
-  /** Tools in the original's registration order (the order of `tools_info.json`). */
-  readonly tools: readonly ToolImplementation[];
-  /** Tools that end the episode (τ-bench: `transfer_to_human_agents`). */
-  readonly terminateTools: readonly string[];
-  /** Task split → task file name. */
-  readonly splits: Readonly<Record<string, string>>;
-  readonly defaultSplit: string;
-  readonly policyFile: string;
-  readonly toolsInfoFile: string;
-}
+export type { DomainDefinition, Suite } from "../core/contracts.ts";
+import type { DomainDefinition } from "../core/contracts.ts";
 
 /** A tool schema exactly as the model receives it (plus the lossless form for Python-exact dumps). */
 export interface ToolSchemas {

@@ -39,27 +39,10 @@ export class ToolReturnedNoneError extends Error {
   }
 }
 
-/**
- * One domain tool as the environment runs it. The schema the model sees is not here: it is loaded
- * from the data directory (`tools_info.json`) so the prompt text stays upstream data.
- */
-export interface ToolImplementation {
-  /** The tool name the model calls. */
-  readonly name: string;
-  /** The Python class name, as it appears in argument-binding TypeError texts. */
-  readonly className: string;
-  /** The Python module (file) name; defaults to {@link name}. Used in one fully qualified error text. */
-  readonly module?: string;
-  /** Parameter names in the Python signature's order (after `data`). */
-  readonly parameters: readonly string[];
-  /** Read-only tools never change the database (used for reporting, not for behaviour). */
-  readonly kind?: "read" | "write" | "think" | "generic";
-  /**
-   * Runs the tool. Arguments are bound by name and not type-checked, as in the original. Throw a
-   * {@link PyException} for the Python error paths. Return `null` only to reproduce a None return.
-   */
-  invoke(db: EpisodeDatabase, args: Readonly<Record<string, PyValue>>): string | null;
-}
+import type { ToolImplementation as ToolContract } from "../core/contracts.ts";
+
+/** A domain tool over the engine's episode database (the contract's `ToolImplementation`). */
+export type ToolImplementation = ToolContract<EpisodeDatabase>;
 
 function joinMissing(names: string[]): string {
   const quoted = names.map((name) => `'${name}'`);

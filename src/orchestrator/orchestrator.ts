@@ -69,7 +69,6 @@ export function terminationForError(error: unknown): TerminationReason {
   return "agent_error";
 }
 
-const RESPOND = (content: string | null): Action => ({ name: TAU_BENCH_RULES.respondAction, kwargs: new Map([["content", content]]) });
 
 /**
  * Runs one episode. The orchestrator owns it: it starts the agent's session, gets the user's first
@@ -188,23 +187,24 @@ async function converse(session: AgentSession, parts: EpisodeParts, stepper: Epi
       throw error;
     }
     if (stepper.ended) return;
-    input = await applyTurn(turn, stepper);
+    input = await applyTurn(turn, stepper, parts.rules ?? TAU_BENCH_RULES);
   }
   // The answer to the last action was not delivered by a further turn: it still belongs to the trajectory.
   session.finish?.(input);
 }
 
-async function applyTurn(turn: AgentTurn, stepper: EpisodeStepper): Promise<AgentInput> {
+async function applyTurn(turn: AgentTurn, stepper: EpisodeStepper, rules: SuiteRules): Promise<AgentInput> {
   if (turn.type === "invalid") {
     stepper.countInvalid();
     return { type: "tool_result", name: turn.name, content: turn.error, ...(turn.toolCallId ? { toolCallId: turn.toolCallId } : {}) };
   }
   if (turn.type === "respond") {
-    const outcome = await stepper.step({ action: RESPOND(turn.content), origin: "agent" });
+    const respond: Action = { name: rules.respondAction, kwargs: new Map([["content", turn.content]]) };
+    const outcome = await stepper.step({ action: respond, origin: "agent" });
     return { type: "user", content: outcome.observation };
   }
   const outcome = await stepper.step({ action: turn.action, origin: "agent", ...(turn.toolCallId ? { toolCallId: turn.toolCallId } : {}) });
-  if (turn.action.name === TAU_BENCH_RULES.respondAction) return { type: "user", content: outcome.observation };
+  if (turn.action.name === rules.respondAction) return { type: "user", content: outcome.observation };
   return { type: "tool_result", name: turn.action.name, content: outcome.observation, ...(turn.toolCallId ? { toolCallId: turn.toolCallId } : {}) };
 }
 
