@@ -50,3 +50,22 @@ describe("task selection (run.py semantics)", () => {
     expect(() => selectTaskIndices(5, { taskIds: [5] })).toThrow(/task id 5 is out of range: the split has 5 tasks/);
   });
 });
+
+describe("ground-truth actions are checked against the domain's tools", () => {
+  it("names the file, the task and the field of an action whose tool the domain does not have", async () => {
+    const { loadDomain } = await import("../src/engine/domain.ts");
+    const { libraryDomain } = await import("../domains/library/index.ts");
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const domain = loadDomain(libraryDomain, undefined);
+    const file = join(mkdtempSync(join(tmpdir(), "taubridge-tasks-")), "tasks.json");
+    const good = { user_id: "u", actions: [{ name: "get_member_details", kwargs: { member_id: "x" } }, { name: "respond", kwargs: { content: "hi" } }], instruction: "i", outputs: [] };
+    const bad = { ...good, actions: [good.actions[0], { name: "refund_everything", kwargs: {} }] };
+    writeFileSync(file, JSON.stringify([good, bad]));
+    expect(() => domain.tasksFromFile(file)).toThrow(DataError);
+    expect(() => domain.tasksFromFile(file)).toThrow(`${file}: task 1: field actions[1].name: "refund_everything" is not a tool of library (known: `);
+    writeFileSync(file, JSON.stringify([good]));
+    expect(domain.tasksFromFile(file)).toHaveLength(1);
+  });
+});

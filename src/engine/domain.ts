@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DataError, UnknownNameError } from "../core/errors.ts";
-import type { Task } from "../core/types.ts";
-import { loadTaskFile } from "../tasks/task-file.ts";
+import { RESPOND_ACTION_NAME, type Task } from "../core/types.ts";
+import { loadTaskFile, type TaskFileDomain } from "../tasks/task-file.ts";
 import { pyJsonDumps, toJs, type PyValue } from "../value/python-value.ts";
 import { BaseDatabase, EpisodeDatabase } from "./database.ts";
 import { loadBaseDatabase, readPythonJsonFile } from "./data-files.ts";
@@ -73,10 +73,15 @@ export class LoadedDomain {
     }
     let tasks = this.taskCache.get(split);
     if (!tasks) {
-      tasks = loadTaskFile(join(this.dataDirectory, fileName));
+      tasks = loadTaskFile(join(this.dataDirectory, fileName), this.taskFileDomain());
       this.taskCache.set(split, tasks);
     }
     return tasks;
+  }
+
+  /** What task files of this domain are checked against (ground-truth actions must name its tools). */
+  private taskFileDomain(): TaskFileDomain {
+    return { name: this.name, actionNames: new Set([...this.toolNames, RESPOND_ACTION_NAME]) };
   }
 
   /** Tasks from a user-supplied file, validated the same way. */
@@ -84,7 +89,7 @@ export class LoadedDomain {
     const key = `file:${resolve(path)}`;
     let tasks = this.taskCache.get(key);
     if (!tasks) {
-      tasks = loadTaskFile(path);
+      tasks = loadTaskFile(path, this.taskFileDomain());
       this.taskCache.set(key, tasks);
     }
     return tasks;

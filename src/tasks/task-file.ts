@@ -28,12 +28,20 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out || "(task)";
 }
 
+/** What a task file is checked against: the domain whose tasks it holds. */
+export interface TaskFileDomain {
+  name: string;
+  /** Every action name a ground-truth action may use (the domain's tools, plus `respond`). */
+  actionNames: ReadonlySet<string>;
+}
+
 /**
  * Parses a τ-bench task file (a JSON array of tasks). Numbers keep their Python type, so a float
  * kwarg like `100.0` stays a float in the database it is written to. Errors name the file, the
- * task index and the field.
+ * task index and the field; with a domain, a ground-truth action whose tool the domain does not
+ * have is an error too (it would otherwise observe `Unknown action` and still score).
  */
-export function parseTaskFile(text: string, fileName: string): Task[] {
+export function parseTaskFile(text: string, fileName: string, domain?: TaskFileDomain): Task[] {
   const parsed = parsePythonJsonText(text, fileName);
   if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of tasks at the top level`);
   return parsed.map((entry, index) => {
@@ -41,6 +49,13 @@ export function parseTaskFile(text: string, fileName: string): Task[] {
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new DataError(`${fileName}: task ${index}: field ${formatPath(issue.path)}: ${issue.message}`);
+    }
+    if (domain) {
+      result.data.actions.forEach((action, position) => {
+        if (!domain.actionNames.has(action.name)) {
+          throw new DataError(`${fileName}: task ${index}: field actions[${position}].name: "${action.name}" is not a tool of ${domain.name} (known: ${[...domain.actionNames].join(", ")})`);
+        }
+      });
     }
     const record = entry as PyDict;
     const actions = (record.get("actions") as PyValue[]).map(
@@ -58,14 +73,14 @@ export function parseTaskFile(text: string, fileName: string): Task[] {
 }
 
 /** Reads and parses a task file from disk. */
-export function loadTaskFile(path: string): Task[] {
+export function loadTaskFile(path: string, domain?: TaskFileDomain): Task[] {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
     throw new DataError(`cannot read task file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
-  return parseTaskFile(text, path);
+  return parseTaskFile(text, path, domain);
 }
 
 /**
