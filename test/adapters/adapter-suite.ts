@@ -17,8 +17,8 @@ import { buildRun } from "../../src/runner/batch.ts";
 import { runEpisode, type EpisodeResult } from "../../src/runner/episode.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from "../../src/testing/index.ts";
 import { ScriptedUser } from "../../src/users/scripted-user.ts";
-import { tauBenchDirectory, warnIfMissingShared } from "../../test/support/shared-data.ts";
-import { registerAdapterStrategies } from "../index.ts";
+import { tauBenchDirectory, warnIfMissingShared } from "../support/shared-data.ts";
+import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { groundTruthScript, planResponder, startCountingBackend, textOf, type CountingBackend, type TaskScript } from "./test-support.ts";
 
 export interface AdapterSuiteOptions {
