@@ -6,6 +6,7 @@ import { groundTruthScript, type TaskScript } from "./test-support.ts";
 defineAdapterSuite({
   strategy: "openai-agents",
   exampleModule: new URL("../../adapters/openai-agents/example/retail-agent.ts", import.meta.url),
+  libraryModule: new URL("../../adapters/openai-agents/example/library-agent.ts", import.meta.url),
   aliasModule: new URL("./fixtures/openai-agents/alias-agent.ts", import.meta.url),
   invalidArgumentText: /Invalid JSON input for tool/,
   extra({ serverFor, agentFor, episode, loadTasks, backendHits, toolSteps, toolMessages }) {
