@@ -1,4 +1,4 @@
-import type { ChatMessage, JsonValue, RoleUsage, TerminationReason } from "../core/types.ts";
+import type { JsonValue, RoleUsage, TerminationReason } from "../core/types.ts";
 import type { Environment } from "../engine/environment.ts";
 import type { EpisodeRecorder } from "../runner/episode-recorder.ts";
 

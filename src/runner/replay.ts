@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DataError } from "../core/errors.ts";
-import { RESPOND_ACTION_NAME, STOP_TOKEN, type Action, type Task } from "../core/types.ts";
+import { RESPOND_ACTION_NAME, type Action, type Task } from "../core/types.ts";
 import { Environment, groundTruthHashFor, type UserSimulator } from "../engine/environment.ts";
 import { BaseDatabase } from "../engine/database.ts";
 import { LoadedDomain } from "../engine/domain.ts";
