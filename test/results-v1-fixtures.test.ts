@@ -63,10 +63,9 @@ describe("frozen schemaVersion 1 results: library oracle run (2 tasks × 2 trial
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-v1-resume-"));
     copyFileSync(join(directory, `${ORACLE}.checkpoint.jsonl`), join(logDir, `${ORACLE}.checkpoint.jsonl`));
     const warnings: string[] = [];
-    const outcome = await runBatch(
-      buildRun({ env: "library", agentStrategy: "oracle", userStrategy: "scripted", taskIds: [0, 6], numTrials: 2, logDir, quiet: true }),
-      { warn: (message) => warnings.push(message) },
-    );
+    const outcome = await runBatch(buildRun({ env: "library", agentStrategy: "oracle", userStrategy: "scripted", taskIds: [0, 6], numTrials: 2, logDir, quiet: true }), {
+      warn: (message) => warnings.push(message),
+    });
     expect(warnings).toEqual([]);
     expect(outcome.ranEpisodes).toBe(0);
     expect(outcome.resumedEpisodes).toBe(4);

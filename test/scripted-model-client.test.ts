@@ -76,7 +76,11 @@ describe("scripted model client", () => {
 
   it("leftover steps fail assertDone() with their script, index and label; unlimited steps never count", async () => {
     const client = createScriptedModelClient({
-      steps: [{ label: "greeting", content: "Hi" }, { label: "never asked", content: "bye" }, { label: "fallback", content: "again", times: "unlimited" }],
+      steps: [
+        { label: "greeting", content: "Hi" },
+        { label: "never asked", content: "bye" },
+        { label: "fallback", content: "again", times: "unlimited" },
+      ],
     });
     await client.complete({ messages });
     expect(client.pending()).toEqual([{ script: "*", index: 1, label: "never asked", remaining: 1 }]);

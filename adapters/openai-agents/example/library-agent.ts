@@ -117,7 +117,21 @@ export const agent = new Agent({
   name: "Library help desk",
   instructions:
     "You work the help desk of a public library. Identify the patron by email, or by name and ZIP code, then help with " +
-  "loans, renewals, holds, fines and lost books according to the lending rules. Confirm anything that changes an account first.",
+    "loans, renewals, holds, fines and lost books according to the lending rules. Confirm anything that changes an account first.",
   model: "gpt-4o-mini",
-  tools: [findMemberIdByEmail, findMemberIdByNameZip, getMemberDetails, getLoanDetails, searchCatalog, getBookDetails, renewLoan, placeHold, payFine, reportLostCopy, transferToHumanAgents, think, calculate],
+  tools: [
+    findMemberIdByEmail,
+    findMemberIdByNameZip,
+    getMemberDetails,
+    getLoanDetails,
+    searchCatalog,
+    getBookDetails,
+    renewLoan,
+    placeHold,
+    payFine,
+    reportLostCopy,
+    transferToHumanAgents,
+    think,
+    calculate,
+  ],
 });
