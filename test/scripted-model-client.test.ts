@@ -71,6 +71,7 @@ describe("scripted model client", () => {
   it("a call for a model with no script and no '*' script is unexpected", async () => {
     const models = createScriptedModels({ scripts: { "agent-model": [] } });
     await expect(models.client("other-model").complete({ messages })).rejects.toThrow(/no script for model "other-model" \(scripts: agent-model\)/);
+    expect(models.failures.map((failure) => failure.code)).toEqual(["model_not_found"]);
     expect(() => models.assertDone()).toThrow(UnexpectedModelCallError);
   });
 

@@ -158,8 +158,8 @@ export function createScriptedModels(options: ScriptedModelsOptions = {}): Scrip
     verify: () => assertions.assertDone(),
   };
 
-  function unexpected(call: ScriptedCall, message: string): never {
-    const failure: ScriptFailure = { requestIndex: call.index, code: "script_exhausted", message };
+  function unexpected(call: ScriptedCall, message: string, code: ScriptFailure["code"] = "script_exhausted"): never {
+    const failure: ScriptFailure = { requestIndex: call.index, code, message };
     failures.push(failure);
     throw new UnexpectedModelCallError([failure]);
   }
@@ -175,14 +175,14 @@ export function createScriptedModels(options: ScriptedModelsOptions = {}): Scrip
       try {
         produced = await options.responder(request);
       } catch (error) {
-        unexpected(call, `the responder threw: ${(error as Error)?.message ?? String(error)}`);
+        unexpected(call, `the responder threw: ${(error as Error)?.message ?? String(error)}`, "responder_error");
       }
       if (produced !== undefined) {
         call.answeredBy = "responder";
         return parseScriptStep(produced, "step returned by the responder");
       }
     }
-    if (call.script === undefined) unexpected(call, `no script for model "${call.model}" (scripts: ${book.names().join(", ") || "(none)"}) and no default "*" script`);
+    if (call.script === undefined) unexpected(call, `no script for model "${call.model}" (scripts: ${book.names().join(", ") || "(none)"}) and no default "*" script`, "model_not_found");
     const last = call.messages.at(-1);
     unexpected(
       call,
