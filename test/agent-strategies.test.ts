@@ -2,7 +2,8 @@
  * The model-driven agent strategies (tool-calling, act, react, few-shot) and the human agent.
  * Units: argument and action parsing, templates, few-shot sampling and file errors. Runs: each
  * strategy on the bundled library domain (no shared data needed) through buildRun + runBatch,
- * with the REAL openai client talking to the scripted server, asserting on the requests it saw.
+ * asserting on the requests the model saw: tool-calling and concurrency with the REAL openai
+ * client talking to the scripted HTTP server, act/react/few-shot on the in-process scripted client.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,7 +30,7 @@ import { loadDomain } from "../src/engine/domain.ts";
 import { buildRun, runBatch } from "../src/runner/batch.ts";
 import type { RunConfigInput } from "../src/runner/run-config.ts";
 import { agentStrategies, userStrategies } from "../src/runner/strategies.ts";
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
+import { createScriptedModels, startScriptedModelServer, type ScriptedModels, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { isPyFloat, pyJsonDumps, pyJsonString, type PyDict } from "../src/value/python-value.ts";
 import { scriptedRunConfig } from "./support/scripted-run-config.ts";
 
@@ -88,6 +89,30 @@ async function run(target: ScriptedModelServer, overrides: Partial<RunConfigInpu
 }
 
 const bodies = (target: ScriptedModelServer, model: string): Json[] => target.requestsFor(model).map((request) => request.body);
+
+/**
+ * A run whose models are the in-process scripted client (no HTTP): for tests about what an agent
+ * strategy sends and does, not about the HTTP client. Same scripts and the same body shapes.
+ */
+async function runInProcess(scripts: Record<string, ScriptStep[]>, overrides: Partial<RunConfigInput> = {}, models: ScriptedModels = createScriptedModels({ scripts })) {
+  registerModelStrategies();
+  const config: RunConfigInput = {
+    env: "library",
+    agentStrategy: "tool-calling",
+    userStrategy: "llm",
+    model: "agent-model",
+    userModel: "user-model",
+    taskIds: [0],
+    logDir: mkdtempSync(join(tmpdir(), "taubridge-run-")),
+    quiet: true,
+    ...overrides,
+  };
+  const outcome = await runBatch(buildRun(config, { models: models.runModels({ agent: "agent-model", user: "user-model" }) }));
+  const results = JSON.parse(readFileSync(outcome.resultsPath, "utf8")) as Json[];
+  return { outcome, results, models };
+}
+
+const callBodies = (models: ScriptedModels, model: string): Json[] => models.callsFor(model).map((call) => call.body);
 
 beforeAll(() => registerModelStrategies());
 
@@ -301,13 +326,13 @@ describe("concurrency", () => {
 describe.each(["act", "react"] as const)("%s agent on the library domain", (style) => {
   it("sends no tools, describes them in the prompt, prefixes tool outputs with 'API output: ', scores 1.0", async () => {
     const task = tasks[0];
-    server = await startScriptedModelServer({
-      scripts: { "agent-model": groundTruth(task, style, "You can pick it up at Eastside today."), "user-model": userStops("Hi, Hana Sato here, 98103.") },
-    });
-    const { outcome, results } = await run(server, { agentStrategy: style });
-    server.assertAllConsumed();
+    const { outcome, results, models } = await runInProcess(
+      { "agent-model": groundTruth(task, style, "You can pick it up at Eastside today."), "user-model": userStops("Hi, Hana Sato here, 98103.") },
+      { agentStrategy: style },
+    );
+    models.assertDone();
     expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
-    const requests = bodies(server, "agent-model");
+    const requests = callBodies(models, "agent-model");
     for (const body of requests) expect(body.tools).toBeUndefined();
     const system: string = requests[0].messages[0].content;
     expect(system).toBe(`${domain.policy}\n#Available tools\n${domain.toolSchemas.pythonJson}${style === "react" ? REACT_ACTION_FORMAT : ACT_ACTION_FORMAT}`);
@@ -325,10 +350,9 @@ describe.each(["act", "react"] as const)("%s agent on the library domain", (styl
     const task = tasks[0];
     const steps = groundTruth(task, style, "Eastside has a copy on the shelf.");
     steps.splice(1, 0, { content: 'Action:\n{"name": "search_catalog"}' });
-    server = await startScriptedModelServer({ scripts: { "agent-model": steps, "user-model": userStops("Hi") } });
-    const { outcome, results } = await run(server, { agentStrategy: style });
+    const { outcome, results, models } = await runInProcess({ "agent-model": steps, "user-model": userStops("Hi") }, { agentStrategy: style });
     expect(outcome.summaries[0].reward).toBe(1);
-    const feedback = bodies(server, "agent-model")[2].messages.at(-1);
+    const feedback = callBodies(models, "agent-model")[2].messages.at(-1);
     expect(feedback).toEqual({ role: "user", content: 'API output: Error: the Action must have both "name" and "arguments"' });
     expect(results[0].taubridge.extra.invalidActions).toHaveLength(1);
   });
@@ -341,22 +365,23 @@ describe("few-shot agent on the library domain", () => {
     const path = join(directory, "displays.jsonl");
     writeFileSync(path, displays.map((display) => JSON.stringify({ messages_display: display })).join("\n") + "\n");
     const task = tasks[0];
-    server = await startScriptedModelServer({
-      scripts: { "agent-model": groundTruth(task, "tool-calling", "Eastside."), "user-model": userStops("Hi, Hana here.") },
-    });
-    const { outcome, results } = await run(server, { agentStrategy: "few-shot", fewShotDisplaysPath: path, seed: 7 });
+    const { outcome, results, models } = await runInProcess(
+      { "agent-model": groundTruth(task, "tool-calling", "Eastside."), "user-model": userStops("Hi, Hana here.") },
+      { agentStrategy: "few-shot", fewShotDisplaysPath: path, seed: 7 },
+    );
+    models.assertDone();
     expect(outcome.summaries[0].reward).toBe(1);
     const indices = sampleFewShotIndices(9, 5, 7, 0, 0);
-    const first = bodies(server, "agent-model")[0];
+    const first = callBodies(models, "agent-model")[0];
     expect(first.messages[0].content).toBe(`${domain.policy}\n\n${formatFewShotExamples(indices.map((index) => displays[index]))}`);
     expect(first.tools).toEqual(domain.toolSchemas.json);
     expect(results[0].taubridge.extra.fewShotExamples).toEqual(indices);
   });
 
   it("without --few-shot-displays-path the run fails with a ConfigError and no model call", async () => {
-    server = await startScriptedModelServer({ scripts: {} });
-    await expect(run(server, { agentStrategy: "few-shot" })).rejects.toThrow(/needs --few-shot-displays-path/);
-    expect(server.requests).toHaveLength(0);
+    const models = createScriptedModels({ scripts: {} });
+    await expect(runInProcess({}, { agentStrategy: "few-shot" }, models)).rejects.toThrow(/needs --few-shot-displays-path/);
+    expect(models.calls).toHaveLength(0);
   });
 });
 

@@ -2,7 +2,8 @@
  * The user simulators (llm, react, verify, reflection, human): flipped roles, the fixed seed
  * message, ###STOP###, react parsing (with the documented thought leak), verify/reflection attempt
  * counts and quirks, τ-bench's `user_cost` (last call) next to the correct summed usage.
- * Everything goes through the REAL openai client and the scripted server; no shared data needed.
+ * The simulators' own tests use the in-process scripted client; the runs through the runner use the
+ * REAL openai client and the scripted HTTP server. No shared data needed.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,11 +12,10 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamTerminal } from "../src/agents/human-agent.ts";
 import { registerModelStrategies } from "../src/agents/register.ts";
-import { createModelClient, type ModelClient } from "../src/model/index.ts";
 import { buildRun, runBatch } from "../src/runner/batch.ts";
 import type { RunConfigInput } from "../src/runner/run-config.ts";
 import { userStrategies } from "../src/runner/strategies.ts";
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
+import { createScriptedModelClient, startScriptedModelServer, type ScriptedModelClient, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { HumanUser } from "../src/users/human-user.ts";
 import { LlmUser, UserSimulatorError } from "../src/users/llm-user.ts";
 import { LLM_USER_TEMPLATE, REACT_USER_TEMPLATE, renderUserPrompt, transcriptLabel, transcriptOf, USER_SEED_MESSAGE } from "../src/users/prompts.ts";
@@ -43,11 +43,12 @@ const PRICES = { "user-model": { input: 1, output: 2 } };
 const usage = (prompt: number, completion: number) => ({ prompt_tokens: prompt, completion_tokens: completion });
 const costOf = (prompt: number, completion: number) => (prompt * 1 + completion * 2) / 1_000_000;
 
-function userClient(target: ScriptedModelServer): ModelClient {
-  return createModelClient({ role: "user", model: "user-model", provider: "openai-compatible", baseURL: target.baseURL, maxAttempts: 2, prices: PRICES });
+/** The user simulators' unit tests run on the in-process scripted client (no HTTP): same scripts, recorded calls. */
+function scriptedUser(options: { scripts: Record<string, ScriptStep[]> }): ScriptedModelClient {
+  return createScriptedModelClient({ ...options, model: "user-model", role: "user", prices: PRICES });
 }
 
-const bodies = (target: ScriptedModelServer): Json[] => target.requestsFor("user-model").map((request) => request.body);
+const bodies = (target: ScriptedModelClient): Json[] => target.callsFor("user-model").map((call) => call.body);
 
 describe("prompt pieces", () => {
   it("renders the original's layout: role line, blank line, Instruction:, rules", () => {
@@ -77,13 +78,13 @@ describe("prompt pieces", () => {
 
 describe("llm user", () => {
   it("flips roles, seeds with the fixed greeting, uses the default temperature; user_cost is the LAST call's, usage() the sum", async () => {
-    server = await startScriptedModelServer({
+    const client = scriptedUser({
       scripts: { "user-model": [{ content: "Hi, which Clara Ashdown books do you have?", usage: usage(1000, 100) }, { content: "###STOP###", usage: usage(2000, 10) }] },
     });
-    const user = new LlmUser({ client: userClient(server), episode: { taskIndex: 0, trial: 3 } });
+    const user = new LlmUser({ client, episode: { taskIndex: 0, trial: 3 } });
     expect(await user.reset(INSTRUCTION)).toBe("Hi, which Clara Ashdown books do you have?");
     expect(await user.step("We have two of her books.")).toBe("###STOP###");
-    const [first, second] = bodies(server);
+    const [first, second] = bodies(client);
     expect(first.messages).toEqual([
       { role: "system", content: renderUserPrompt(LLM_USER_TEMPLATE, INSTRUCTION) },
       { role: "user", content: USER_SEED_MESSAGE },
@@ -98,18 +99,20 @@ describe("llm user", () => {
     const summed = user.usage()!;
     expect(summed).toEqual({ calls: 2, promptTokens: 3000, completionTokens: 110, cost: expect.any(Number) });
     expect(summed.cost).toBeCloseTo(costOf(1000, 100) + costOf(2000, 10), 12);
+    client.assertDone();
   });
 
   it("makes no model call before reset (the original's construction-time call, quirk 18, is not reproduced)", async () => {
-    server = await startScriptedModelServer({ scripts: { "user-model": [] } });
-    new LlmUser({ client: userClient(server), episode: { taskIndex: 0, trial: 0 } });
-    expect(server.requests).toHaveLength(0);
+    const client = scriptedUser({ scripts: { "user-model": [] } });
+    new LlmUser({ client, episode: { taskIndex: 0, trial: 0 } });
+    expect(client.calls).toHaveLength(0);
+    client.assertDone();
   });
 });
 
 describe("react user", () => {
   it("keeps the raw reply in its history and returns the parsed part", async () => {
-    server = await startScriptedModelServer({
+    const client = scriptedUser({
       scripts: {
         "user-model": [
           { content: "Thought:\nStart vague.\nUser Response:\nI'm looking for some mysteries." },
@@ -117,18 +120,19 @@ describe("react user", () => {
         ],
       },
     });
-    const user = new ReactUser({ client: userClient(server), episode: { taskIndex: 0, trial: 0 } });
+    const user = new ReactUser({ client, episode: { taskIndex: 0, trial: 0 } });
     expect(await user.reset(INSTRUCTION)).toBe("Start vague.\nUser Response:\nI'm looking for some mysteries.");
     expect(await user.step("Here you go.")).toBe("###STOP###");
-    const [first, second] = bodies(server);
+    const [first, second] = bodies(client);
     expect(first.messages[0].content).toBe(renderUserPrompt(REACT_USER_TEMPLATE, INSTRUCTION));
     expect(second.messages[2]).toEqual({ content: "Thought:\nStart vague.\nUser Response:\nI'm looking for some mysteries.", role: "assistant" });
+    client.assertDone();
   });
 });
 
 describe("verify user", () => {
   it("retries until the supervisor says true; rejected replies never enter the history", async () => {
-    server = await startScriptedModelServer({
+    const client = scriptedUser({
       scripts: {
         "user-model": [
           { content: "first try", usage: usage(100, 10) },
@@ -138,9 +142,9 @@ describe("verify user", () => {
         ],
       },
     });
-    const user = new VerifyUser({ client: userClient(server), episode: { taskIndex: 0, trial: 0 } });
+    const user = new VerifyUser({ client, episode: { taskIndex: 0, trial: 0 } });
     expect(await user.reset(INSTRUCTION)).toBe("second try");
-    const requests = bodies(server);
+    const requests = bodies(client);
     expect(requests).toHaveLength(4);
     // The second generation sees the same context as the first: "first try" was dropped.
     expect(requests[2].messages).toEqual(requests[0].messages);
@@ -154,22 +158,23 @@ describe("verify user", () => {
     expect(user.reportedCost()).toBeCloseTo(costOf(200, 20), 12);
     // … but they are in usage().
     expect(user.usage()).toMatchObject({ calls: 4, promptTokens: 1400, completionTokens: 32 });
+    client.assertDone();
   });
 
   it("after 3 rejections returns the last reply WITHOUT appending it to the history", async () => {
     const rejected = (text: string): ScriptStep[] => [{ content: text }, { match: { lastMessageContains: "Classification:" }, content: "false" }];
-    server = await startScriptedModelServer({ scripts: { "user-model": [...rejected("a"), ...rejected("b"), ...rejected("c"), { content: "next" }, { content: "true" }] } });
-    const user = new VerifyUser({ client: userClient(server), episode: { taskIndex: 0, trial: 0 } });
+    const client = scriptedUser({ scripts: { "user-model": [...rejected("a"), ...rejected("b"), ...rejected("c"), { content: "next" }, { content: "true" }] } });
+    const user = new VerifyUser({ client, episode: { taskIndex: 0, trial: 0 } });
     expect(await user.reset(INSTRUCTION)).toBe("c");
     expect(user.messages).toHaveLength(2);
     await user.step("What is your name?");
-    expect(bodies(server)[6].messages.map((message: Json) => message.role)).toEqual(["system", "user", "user"]);
+    expect(bodies(client)[6].messages.map((message: Json) => message.role)).toEqual(["system", "user", "user"]);
   });
 });
 
 describe("reflection user", () => {
   it("reflects on a rejected reply, regenerates on a copy with the proposal as a user turn, keeps both replies in the history", async () => {
-    server = await startScriptedModelServer({
+    const client = scriptedUser({
       scripts: {
         "user-model": [
           { content: "initial reply", usage: usage(100, 10) },
@@ -180,9 +185,9 @@ describe("reflection user", () => {
         ],
       },
     });
-    const user = new ReflectionUser({ client: userClient(server), episode: { taskIndex: 0, trial: 0 } });
+    const user = new ReflectionUser({ client, episode: { taskIndex: 0, trial: 0 } });
     expect(await user.reset(INSTRUCTION)).toBe("better reply");
-    const requests = bodies(server);
+    const requests = bodies(client);
     expect(requests).toHaveLength(5);
     // verify sees the reply text (not a message repr) and the context without the reply
     expect(requests[1].messages[0].content).toContain(`Customer: ${USER_SEED_MESSAGE}\n\n# Response:\ninitial reply\n\n-----`);
@@ -192,13 +197,14 @@ describe("reflection user", () => {
     expect(user.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "assistant"]);
     expect(user.reportedCost()).toBeCloseTo(costOf(300, 30), 12);
     expect(user.usage()!.calls).toBe(5);
+    client.assertDone();
   });
 
   it("returns the initial reply when the second one is rejected too; a reflection without exactly one 'Response:' is a user error", async () => {
-    server = await startScriptedModelServer({
+    const client = scriptedUser({
       scripts: { "user-model": [{ content: "one" }, { content: "no" }, { content: "Reflection: x\nResponse: y" }, { content: "two" }, { content: "no" }, { content: "three" }, { content: "nope" }, { content: "Response: a Response: b" }] },
     });
-    const user = new ReflectionUser({ client: userClient(server), episode: { taskIndex: 0, trial: 0 } });
+    const user = new ReflectionUser({ client, episode: { taskIndex: 0, trial: 0 } });
     expect(await user.reset(INSTRUCTION)).toBe("one");
     await expect(user.step("hello")).rejects.toThrow(UserSimulatorError);
   });

@@ -15,7 +15,7 @@ import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfi
 import { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type UserFactory } from "./strategies.ts";
 import { registerOfflineStrategies } from "./builtin-strategies.ts";
 import { defaultDataRoot } from "./data-root.ts";
-import { createRunModels } from "./model-clients.ts";
+import { createRunModels, type RunModels } from "./model-clients.ts";
 
 /** A run with every name resolved into an object. */
 export interface BuiltRun {
@@ -33,7 +33,7 @@ export interface BuiltRun {
  * The build step: validates the configuration and turns names (domain, split, strategies) into
  * objects, failing with a one-line {@link ConfigError} before any episode or model call starts.
  */
-export function buildRun(input: RunConfigInput): BuiltRun {
+export function buildRun(input: RunConfigInput, overrides: { models?: RunModels } = {}): BuiltRun {
   registerOfflineStrategies();
   const config = parseRunConfig(input);
   const definition = domainRegistry.get(config.env);
@@ -47,7 +47,8 @@ export function buildRun(input: RunConfigInput): BuiltRun {
   const tasks = config.taskFile ? domain.tasksFromFile(config.taskFile) : domain.tasks(split);
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
   if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
-  const context = { config, domain, models: createRunModels(config) };
+  // `overrides.models` lets tests plug in in-process model doubles (`taubridge/testing`).
+  const context = { config, domain, models: overrides.models ?? createRunModels(config) };
   // A user simulator is cheap to create and validates its own options (prompt files, models):
   // create one now so a bad option fails the build in one line instead of every episode.
   userFactory.create(context, { taskIndex: taskIndices[0], trial: 0 });

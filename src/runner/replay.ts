@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DataError, TaubridgeError } from "../core/errors.ts";
-import { RESPOND_ACTION_NAME, STOP_TOKEN, type Action, type Task } from "../core/types.ts";
+import { RESPOND_ACTION_NAME, type Action, type Task } from "../core/types.ts";
 import type { Agent, AgentSession, AgentTurn, UserSimulator } from "../core/contracts.ts";
 import { Environment } from "../engine/environment.ts";
 import { groundTruthHashFor, TauBenchEvaluator } from "../evaluators/tau-bench-evaluator.ts";

@@ -10,20 +10,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { TaubridgeError } from "../core/errors.ts";
 import { withoutSecretHeaders } from "../model/redact.ts";
-import {
-  DEFAULT_SCRIPT,
-  parseScriptFile,
-  parseScriptStep,
-  scriptStepSchema,
-  type ScriptFile,
-  type ScriptStep,
-  type StepMatch,
-} from "./script-format.ts";
-import type { z } from "zod";
+import { DEFAULT_SCRIPT, parseScriptFile, parseScriptStep, type ScriptFile, type ScriptStep } from "./script-format.ts";
+import { ScriptBook, stepAnswer, UnconsumedStepsError, UnexpectedModelCallError, type ParsedStep, type PendingStep, type ScriptFailure } from "./script-book.ts";
 
-type ParsedStep = z.output<typeof scriptStepSchema>;
+export { requestMatches, UnconsumedStepsError, UnexpectedModelCallError, type PendingStep, type ScriptFailure } from "./script-book.ts";
 type Json = Record<string, unknown>;
 
 /** A chat-completions request as the responder and match conditions see it. */
@@ -80,45 +71,6 @@ export interface RecordedRequest {
   receivedAt: string;
 }
 
-/** A request the script could not answer properly (exhausted script, unknown model, bad input). */
-export interface ScriptFailure {
-  requestIndex: number;
-  code: "script_exhausted" | "model_not_found" | "invalid_request" | "invalid_step" | "responder_error" | "not_found";
-  message: string;
-}
-
-/** An unconsumed scripted step, as reported by {@link ScriptedModelServer.pending}. */
-export interface PendingStep {
-  script: string;
-  index: number;
-  label: string | undefined;
-  /** Remaining uses. */
-  remaining: number;
-}
-
-/** Thrown by `assertAllConsumed()` when scripted steps were never used. */
-export class UnconsumedStepsError extends TaubridgeError {
-  constructor(readonly pending: PendingStep[]) {
-    super(
-      `Scripted model server: ${pending.length} step(s) never consumed: ` +
-        pending.map((step) => `${step.script}#${step.index}${step.label ? ` (${step.label})` : ""}${step.remaining > 1 ? ` ×${step.remaining}` : ""}`).join(", "),
-    );
-  }
-}
-
-/** Thrown by `assertNoFailures()` when requests arrived that the script could not answer. */
-export class UnexpectedModelCallError extends TaubridgeError {
-  constructor(readonly failures: ScriptFailure[]) {
-    super(`Scripted model server: ${failures.length} unexpected request(s): ${failures.map((failure) => `#${failure.requestIndex} ${failure.message}`).join("; ")}`);
-  }
-}
-
-interface StepState {
-  step: ParsedStep;
-  index: number;
-  remaining: number; // Infinity for "unlimited"
-}
-
 /** A running scripted server. */
 export interface ScriptedModelServer {
   /** `http://127.0.0.1:<port>` */
@@ -139,76 +91,6 @@ export interface ScriptedModelServer {
   /** Throws {@link UnexpectedModelCallError} if any request could not be answered by the script. */
   assertNoFailures(): void;
   close(): Promise<void>;
-}
-
-function textOf(message: Json | undefined): string {
-  if (!message) return "";
-  const content = message.content;
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((part) => (part && typeof part === "object" && typeof (part as Json).text === "string" ? ((part as Json).text as string) : ""))
-      .join("");
-  }
-  return "";
-}
-
-function toolName(tool: Json): string | undefined {
-  const fn = tool.function as Json | undefined;
-  return typeof fn?.name === "string" ? fn.name : typeof tool.name === "string" ? tool.name : undefined;
-}
-
-/** True when the request satisfies every condition of `match`. */
-export function requestMatches(match: StepMatch | undefined, request: Pick<ScriptedRequest, "messages" | "tools">): boolean {
-  if (!match) return true;
-  const last = request.messages[request.messages.length - 1];
-  if (match.lastMessageRole !== undefined && last?.role !== match.lastMessageRole) return false;
-  if (match.lastMessageContains !== undefined && !textOf(last).includes(match.lastMessageContains)) return false;
-  if (match.anyMessageContains !== undefined && !request.messages.some((message) => textOf(message).includes(match.anyMessageContains as string))) return false;
-  if (match.systemContains !== undefined) {
-    const system = request.messages.filter((message) => message.role === "system" || message.role === "developer");
-    if (!system.some((message) => textOf(message).includes(match.systemContains as string))) return false;
-  }
-  if (match.hasTools !== undefined && request.tools.length > 0 !== match.hasTools) return false;
-  if (match.hasTool !== undefined && !request.tools.some((tool) => toolName(tool) === match.hasTool)) return false;
-  return true;
-}
-
-const estimateTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
-
-interface BuiltResponse {
-  content: string | null;
-  toolCalls: { id: string; type: "function"; function: { name: string; arguments: string } }[];
-  finishReason: string;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
-}
-
-function buildResponse(step: ParsedStep, request: ScriptedRequest): BuiltResponse {
-  const toolCalls = (step.tool_calls ?? []).map((call, position) => ({
-    id: call.id ?? `call_${request.index}_${position}`,
-    type: "function" as const,
-    function: {
-      name: call.name,
-      arguments: call.arguments === undefined ? "{}" : typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-    },
-  }));
-  const content = step.content !== undefined ? step.content : toolCalls.length > 0 ? null : "";
-  const finishReason = step.finish_reason ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
-  let usage: BuiltResponse["usage"];
-  if (step.usage) {
-    usage = {
-      prompt_tokens: step.usage.prompt_tokens,
-      completion_tokens: step.usage.completion_tokens,
-      total_tokens: step.usage.prompt_tokens + step.usage.completion_tokens,
-      ...(step.usage.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: step.usage.cached_tokens } } : {}),
-    };
-  } else {
-    // Deterministic estimate so tests that do not care about usage still see plausible numbers.
-    const prompt = estimateTokens(JSON.stringify(request.messages));
-    const completion = estimateTokens((content ?? "") + toolCalls.map((call) => call.function.name + call.function.arguments).join(""));
-    usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-  }
-  return { content, toolCalls, finishReason, usage };
 }
 
 function splitText(text: string): string[] {
@@ -240,19 +122,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     } satisfies ScriptFile,
     "scripted server script",
   );
-  const scripts = new Map<string, StepState[]>();
-  for (const [name, steps] of Object.entries(file.scripts ?? {})) {
-    scripts.set(
-      name,
-      steps.map((step, index) => ({ step, index, remaining: step.times === "unlimited" ? Infinity : (step.times ?? 1) })),
-    );
-  }
-  if (file.steps) {
-    scripts.set(
-      DEFAULT_SCRIPT,
-      file.steps.map((step, index) => ({ step, index, remaining: step.times === "unlimited" ? Infinity : (step.times ?? 1) })),
-    );
-  }
+  const book = new ScriptBook(file);
   const streamUsage = file.streamUsage ?? "requested";
   const responder = options.responder;
   const requests: RecordedRequest[] = [];
@@ -288,18 +158,6 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     sendJson(response, record, status, errorBody(message, "scripted_server_error", code));
   };
 
-  function selectStep(scriptName: string | undefined, request: ScriptedRequest): { state: StepState; script: string } | undefined {
-    if (scriptName === undefined) return undefined;
-    const states = scripts.get(scriptName) ?? [];
-    for (const state of states) {
-      if (state.remaining <= 0) continue;
-      if (!requestMatches(state.step.match, request)) continue;
-      state.remaining -= 1;
-      return { state, script: scriptName };
-    }
-    return undefined;
-  }
-
   async function answer(step: ParsedStep, request: ScriptedRequest, response: ServerResponse, record: RecordedRequest): Promise<void> {
     if (step.delayMs) {
       await wait(step.delayMs, response);
@@ -316,7 +174,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       sendJson(response, record, step.error.status, body, headers);
       return;
     }
-    const built = buildResponse(step, request);
+    const built = stepAnswer(step, request.index, request.messages);
     completionCounter += 1;
     const id = `chatcmpl-scripted-${completionCounter}`;
     const created = Math.floor(Date.now() / 1000);
@@ -380,7 +238,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     if (!model || !Array.isArray(body.messages)) {
       return fail(response, record, 400, "invalid_request", "A chat-completions request needs `model` (string) and `messages` (array)");
     }
-    const scriptName = scripts.has(model) ? model : scripts.has(DEFAULT_SCRIPT) ? DEFAULT_SCRIPT : undefined;
+    const scriptName = book.route(model);
     record.script = scriptName;
     const request: ScriptedRequest = {
       index: record.index,
@@ -391,11 +249,10 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       body,
       script: scriptName,
     };
-    const selected = selectStep(scriptName, request);
+    const selected = book.select(scriptName, request);
     if (selected) {
-      const { state, script } = selected;
-      record.answeredBy = `${script}#${state.index}${state.step.label ? ` (${state.step.label})` : ""}`;
-      return answer(state.step, request, response, record);
+      record.answeredBy = selected.answeredBy;
+      return answer(selected.step, request, response, record);
     }
     if (responder) {
       let produced: ScriptStep | undefined;
@@ -416,10 +273,10 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       }
     }
     if (scriptName === undefined && !responder) {
-      const known = [...scripts.keys()].join(", ") || "(none)";
+      const known = book.names().join(", ") || "(none)";
       return fail(response, record, 404, "model_not_found", `No script for model "${model}" (scripts: ${known}) and no default "*" script`);
     }
-    const consumed = scriptName ? (scripts.get(scriptName) ?? []).filter((state) => state.remaining <= 0).length : 0;
+    const consumed = book.usedUp(scriptName);
     return fail(
       response,
       record,
@@ -431,7 +288,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   }
 
   function handleModels(response: ServerResponse, record: RecordedRequest): void {
-    const names = [...scripts.keys()].filter((name) => name !== DEFAULT_SCRIPT);
+    const names = book.names().filter((name) => name !== DEFAULT_SCRIPT);
     sendJson(response, record, 200, {
       object: "list",
       data: names.map((id) => ({ id, object: "model", created: 0, owned_by: "taubridge-scripted" })),
@@ -487,17 +344,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;
 
-  const pending = (): PendingStep[] => {
-    const result: PendingStep[] = [];
-    for (const [script, states] of scripts) {
-      for (const state of states) {
-        if (state.remaining > 0 && Number.isFinite(state.remaining)) {
-          result.push({ script, index: state.index, label: state.step.label, remaining: state.remaining });
-        }
-      }
-    }
-    return result;
-  };
+  const pending = (): PendingStep[] => book.pending();
 
   return {
     url,

@@ -20,12 +20,12 @@ async function callBackend(operation: string, body: unknown): Promise<string> {
   return response.text();
 }
 
-const orderId = z.string().describe("The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.");
-const itemIds = z.array(z.string()).describe("The item ids, such as ['1008292230']. There could be duplicate items in the list.");
-const paymentMethodId = z.string().describe("The payment method id, such as 'gift_card_0000000' or 'credit_card_0000000'.");
+const orderId = z.string().describe("Order number including the leading '#', e.g. '#W0000000'.");
+const itemIds = z.array(z.string()).describe("Item ids from the order; list an item twice if two of them are meant.");
+const paymentMethodId = z.string().describe("Id of one of the customer's saved payment methods, e.g. 'credit_card_0000000'.");
 const address = {
-  address1: z.string().describe("The first line of the address, such as '123 Main St'."),
-  address2: z.string().describe("The second line of the address, such as 'Apt 1' or ''."),
+  address1: z.string().describe("Street and number."),
+  address2: z.string().describe("Apartment, suite, etc.; empty string if none."),
   city: z.string(),
   state: z.string(),
   country: z.string(),
@@ -35,82 +35,82 @@ const address = {
 export const retailTools = [
   tool((input) => callBackend("find_user_id_by_email", input), {
     name: "find_user_id_by_email",
-    description: "Find user id by email. If the user is not found, the function will return an error message.",
-    schema: z.object({ email: z.string().describe("The email of the user, such as 'something@example.com'.") }),
+    description: "Look up a customer's account id from the email address they signed up with.",
+    schema: z.object({ email: z.string().describe("Email address on the account.") }),
   }),
   tool((input) => callBackend("find_user_id_by_name_zip", input), {
     name: "find_user_id_by_name_zip",
-    description: "Find user id by first name, last name, and zip code. Only call this if the user cannot be found by email.",
+    description: "Look up a customer's account id from their name and ZIP code, when they cannot give their email.",
     schema: z.object({ first_name: z.string(), last_name: z.string(), zip: z.string() }),
   }),
   tool((input) => callBackend("get_user_details", input), {
     name: "get_user_details",
-    description: "Get the details of a user, including their orders.",
-    schema: z.object({ user_id: z.string().describe("The user id, such as 'sara_doe_496'.") }),
+    description: "Look up a customer's account: name, address, saved payment methods and order numbers.",
+    schema: z.object({ user_id: z.string().describe("Account id, e.g. 'sara_doe_496'.") }),
   }),
   tool((input) => callBackend("get_order_details", input), {
     name: "get_order_details",
-    description: "Get the status and details of an order.",
+    description: "Look up an order: its status, items, shipping address and payments.",
     schema: z.object({ order_id: orderId }),
   }),
   tool((input) => callBackend("get_product_details", input), {
     name: "get_product_details",
-    description: "Get the inventory details of a product.",
-    schema: z.object({ product_id: z.string().describe("The product id, such as '6086499569'. Different from the item id.") }),
+    description: "Look up a product line: its variants, their item ids, prices and whether they are in stock.",
+    schema: z.object({ product_id: z.string().describe("Product line id (not an item id).") }),
   }),
   tool(() => callBackend("list_all_product_types", {}), {
     name: "list_all_product_types",
-    description: "List the name and product id of all product types.",
+    description: "Our product catalogue: every product line with its product id.",
     schema: z.object({}),
   }),
   tool((input) => callBackend("cancel_pending_order", input), {
     name: "cancel_pending_order",
-    description: "Cancel a pending order after explicit user confirmation.",
+    description: "Cancel an order that has not shipped yet. Ask the customer to confirm first.",
     schema: z.object({ order_id: orderId, reason: z.enum(["no longer needed", "ordered by mistake"]) }),
   }),
   tool((input) => callBackend("modify_pending_order_address", input), {
     name: "modify_pending_order_address",
-    description: "Modify the shipping address of a pending order after explicit user confirmation.",
+    description: "Change where a not-yet-shipped order will be delivered. Ask the customer to confirm first.",
     schema: z.object({ order_id: orderId, ...address }),
   }),
   tool((input) => callBackend("modify_pending_order_items", input), {
     name: "modify_pending_order_items",
-    description: "Modify items in a pending order to new items of the same product type. Can only be called once per order.",
+    description: "Swap items in a not-yet-shipped order for other variants of the same product (size, color, …). An order can be changed this way only once, so gather every swap first.",
     schema: z.object({ order_id: orderId, item_ids: itemIds, new_item_ids: itemIds, payment_method_id: paymentMethodId }),
   }),
   tool((input) => callBackend("modify_pending_order_payment", input), {
     name: "modify_pending_order_payment",
-    description: "Modify the payment method of a pending order after explicit user confirmation.",
+    description: "Switch a not-yet-shipped order to a different saved payment method. Ask the customer to confirm first.",
     schema: z.object({ order_id: orderId, payment_method_id: paymentMethodId }),
   }),
   tool((input) => callBackend("modify_user_address", input), {
     name: "modify_user_address",
-    description: "Modify the default address of a user after explicit user confirmation.",
+    description: "Update the address saved on the customer's account. Ask the customer to confirm first.",
     schema: z.object({ user_id: z.string(), ...address }),
   }),
   tool((input) => callBackend("return_delivered_order_items", input), {
     name: "return_delivered_order_items",
-    description: "Return some items of a delivered order after explicit user confirmation.",
+    description: "Start a return for items from a delivered order and choose where the refund goes. Ask the customer to confirm first.",
     schema: z.object({ order_id: orderId, item_ids: itemIds, payment_method_id: paymentMethodId }),
   }),
   tool((input) => callBackend("exchange_delivered_order_items", input), {
     name: "exchange_delivered_order_items",
-    description: "Exchange items in a delivered order to new items of the same product type, after explicit user confirmation.",
+    description: "Exchange delivered items for other variants of the same product; any price difference is settled with the chosen payment method. Ask the customer to confirm first.",
     schema: z.object({ order_id: orderId, item_ids: itemIds, new_item_ids: itemIds, payment_method_id: paymentMethodId }),
   }),
   tool((input) => callBackend("transfer_to_human_agents", input), {
     name: "transfer_to_human_agents",
-    description: "Transfer the user to a human agent, with a summary of the user's issue.",
+    description: "Hand the conversation to a person on our support team; include a short summary of what the customer needs.",
     schema: z.object({ summary: z.string() }),
   }),
   tool(({ thought }) => `noted: ${thought}`, {
     name: "think",
-    description: "Think about something; it does not change anything.",
+    description: "Scratchpad for planning your next step. Nothing is looked up or changed.",
     schema: z.object({ thought: z.string() }),
   }),
   tool((input) => callBackend("calculate", input), {
     name: "calculate",
-    description: "Calculate the result of a mathematical expression.",
+    description: "Do arithmetic (totals, refunds, price differences) instead of working it out by hand.",
     schema: z.object({ expression: z.string() }),
   }),
 ];

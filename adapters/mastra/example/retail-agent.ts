@@ -22,12 +22,12 @@ async function callBackend(operation: string, body: unknown): Promise<string> {
   return response.text();
 }
 
-const orderId = z.string().describe("The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.");
-const itemIds = z.array(z.string()).describe("The item ids, such as ['1008292230']. There could be duplicate items in the list.");
-const paymentMethodId = z.string().describe("The payment method id, such as 'gift_card_0000000' or 'credit_card_0000000'.");
+const orderId = z.string().describe("Order number including the leading '#', e.g. '#W0000000'.");
+const itemIds = z.array(z.string()).describe("Item ids from the order; list an item twice if two of them are meant.");
+const paymentMethodId = z.string().describe("Id of one of the customer's saved payment methods, e.g. 'credit_card_0000000'.");
 const address = {
-  address1: z.string().describe("The first line of the address, such as '123 Main St'."),
-  address2: z.string().describe("The second line of the address, such as 'Apt 1' or ''."),
+  address1: z.string().describe("Street and number."),
+  address2: z.string().describe("Apartment, suite, etc.; empty string if none."),
   city: z.string(),
   state: z.string(),
   country: z.string(),
@@ -37,97 +37,97 @@ const address = {
 export const retailTools = {
   find_user_id_by_email: createTool({
     id: "find_user_id_by_email",
-    description: "Find user id by email. If the user is not found, the function will return an error message.",
-    inputSchema: z.object({ email: z.string().describe("The email of the user, such as 'something@example.com'.") }),
+    description: "Look up a customer's account id from the email address they signed up with.",
+    inputSchema: z.object({ email: z.string().describe("Email address on the account.") }),
     execute: ({ context }) => callBackend("find_user_id_by_email", context),
   }),
   find_user_id_by_name_zip: createTool({
     id: "find_user_id_by_name_zip",
-    description: "Find user id by first name, last name, and zip code. Only call this if the user cannot be found by email.",
+    description: "Look up a customer's account id from their name and ZIP code, when they cannot give their email.",
     inputSchema: z.object({ first_name: z.string(), last_name: z.string(), zip: z.string() }),
     execute: ({ context }) => callBackend("find_user_id_by_name_zip", context),
   }),
   get_user_details: createTool({
     id: "get_user_details",
-    description: "Get the details of a user, including their orders.",
-    inputSchema: z.object({ user_id: z.string().describe("The user id, such as 'sara_doe_496'.") }),
+    description: "Look up a customer's account: name, address, saved payment methods and order numbers.",
+    inputSchema: z.object({ user_id: z.string().describe("Account id, e.g. 'sara_doe_496'.") }),
     execute: ({ context }) => callBackend("get_user_details", context),
   }),
   get_order_details: createTool({
     id: "get_order_details",
-    description: "Get the status and details of an order.",
+    description: "Look up an order: its status, items, shipping address and payments.",
     inputSchema: z.object({ order_id: orderId }),
     execute: ({ context }) => callBackend("get_order_details", context),
   }),
   get_product_details: createTool({
     id: "get_product_details",
-    description: "Get the inventory details of a product.",
-    inputSchema: z.object({ product_id: z.string().describe("The product id, such as '6086499569'. Different from the item id.") }),
+    description: "Look up a product line: its variants, their item ids, prices and whether they are in stock.",
+    inputSchema: z.object({ product_id: z.string().describe("Product line id (not an item id).") }),
     execute: ({ context }) => callBackend("get_product_details", context),
   }),
   list_all_product_types: createTool({
     id: "list_all_product_types",
-    description: "List the name and product id of all product types.",
+    description: "Our product catalogue: every product line with its product id.",
     inputSchema: z.object({}),
     execute: () => callBackend("list_all_product_types", {}),
   }),
   cancel_pending_order: createTool({
     id: "cancel_pending_order",
-    description: "Cancel a pending order after explicit user confirmation.",
+    description: "Cancel an order that has not shipped yet. Ask the customer to confirm first.",
     inputSchema: z.object({ order_id: orderId, reason: z.enum(["no longer needed", "ordered by mistake"]) }),
     execute: ({ context }) => callBackend("cancel_pending_order", context),
   }),
   modify_pending_order_address: createTool({
     id: "modify_pending_order_address",
-    description: "Modify the shipping address of a pending order after explicit user confirmation.",
+    description: "Change where a not-yet-shipped order will be delivered. Ask the customer to confirm first.",
     inputSchema: z.object({ order_id: orderId, ...address }),
     execute: ({ context }) => callBackend("modify_pending_order_address", context),
   }),
   modify_pending_order_items: createTool({
     id: "modify_pending_order_items",
-    description: "Modify items in a pending order to new items of the same product type. Can only be called once per order.",
+    description: "Swap items in a not-yet-shipped order for other variants of the same product (size, color, …). An order can be changed this way only once, so gather every swap first.",
     inputSchema: z.object({ order_id: orderId, item_ids: itemIds, new_item_ids: itemIds, payment_method_id: paymentMethodId }),
     execute: ({ context }) => callBackend("modify_pending_order_items", context),
   }),
   modify_pending_order_payment: createTool({
     id: "modify_pending_order_payment",
-    description: "Modify the payment method of a pending order after explicit user confirmation.",
+    description: "Switch a not-yet-shipped order to a different saved payment method. Ask the customer to confirm first.",
     inputSchema: z.object({ order_id: orderId, payment_method_id: paymentMethodId }),
     execute: ({ context }) => callBackend("modify_pending_order_payment", context),
   }),
   modify_user_address: createTool({
     id: "modify_user_address",
-    description: "Modify the default address of a user after explicit user confirmation.",
+    description: "Update the address saved on the customer's account. Ask the customer to confirm first.",
     inputSchema: z.object({ user_id: z.string(), ...address }),
     execute: ({ context }) => callBackend("modify_user_address", context),
   }),
   return_delivered_order_items: createTool({
     id: "return_delivered_order_items",
-    description: "Return some items of a delivered order after explicit user confirmation.",
+    description: "Start a return for items from a delivered order and choose where the refund goes. Ask the customer to confirm first.",
     inputSchema: z.object({ order_id: orderId, item_ids: itemIds, payment_method_id: paymentMethodId }),
     execute: ({ context }) => callBackend("return_delivered_order_items", context),
   }),
   exchange_delivered_order_items: createTool({
     id: "exchange_delivered_order_items",
-    description: "Exchange items in a delivered order to new items of the same product type, after explicit user confirmation.",
+    description: "Exchange delivered items for other variants of the same product; any price difference is settled with the chosen payment method. Ask the customer to confirm first.",
     inputSchema: z.object({ order_id: orderId, item_ids: itemIds, new_item_ids: itemIds, payment_method_id: paymentMethodId }),
     execute: ({ context }) => callBackend("exchange_delivered_order_items", context),
   }),
   transfer_to_human_agents: createTool({
     id: "transfer_to_human_agents",
-    description: "Transfer the user to a human agent, with a summary of the user's issue.",
+    description: "Hand the conversation to a person on our support team; include a short summary of what the customer needs.",
     inputSchema: z.object({ summary: z.string() }),
     execute: ({ context }) => callBackend("transfer_to_human_agents", context),
   }),
   think: createTool({
     id: "think",
-    description: "Think about something; it does not change anything.",
+    description: "Scratchpad for planning your next step. Nothing is looked up or changed.",
     inputSchema: z.object({ thought: z.string() }),
     execute: async ({ context }) => `noted: ${context.thought}`,
   }),
   calculate: createTool({
     id: "calculate",
-    description: "Calculate the result of a mathematical expression.",
+    description: "Do arithmetic (totals, refunds, price differences) instead of working it out by hand.",
     inputSchema: z.object({ expression: z.string() }),
     execute: ({ context }) => callBackend("calculate", context),
   }),

@@ -18,126 +18,126 @@ async function callBackend(operation: string, body: unknown): Promise<string> {
   return response.text();
 }
 
-const orderId = z.string().describe("The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.");
-const itemIds = z.array(z.string()).describe("The item ids, such as ['1008292230']. There could be duplicate items in the list.");
-const paymentMethodId = z.string().describe("The payment method id, such as 'gift_card_0000000' or 'credit_card_0000000'.");
+const orderId = z.string().describe("Order number including the leading '#', e.g. '#W0000000'.");
+const itemIds = z.array(z.string()).describe("Item ids from the order; list an item twice if two of them are meant.");
+const paymentMethodId = z.string().describe("Id of one of the customer's saved payment methods, e.g. 'credit_card_0000000'.");
 const address = {
-  address1: z.string().describe("The first line of the address, such as '123 Main St'."),
-  address2: z.string().describe("The second line of the address, such as 'Apt 1' or ''."),
-  city: z.string().describe("The city, such as 'San Francisco'."),
-  state: z.string().describe("The state, such as 'CA'."),
-  country: z.string().describe("The country, such as 'USA'."),
-  zip: z.string().describe("The zip code, such as '12345'."),
+  address1: z.string().describe("Street and number."),
+  address2: z.string().describe("Apartment, suite, etc.; empty string if none."),
+  city: z.string().describe("City."),
+  state: z.string().describe("State or region code."),
+  country: z.string().describe("Country."),
+  zip: z.string().describe("Postal code."),
 };
 
 const findUserIdByEmail = tool({
   name: "find_user_id_by_email",
-  description: "Find user id by email. If the user is not found, the function will return an error message.",
-  parameters: z.object({ email: z.string().describe("The email of the user, such as 'something@example.com'.") }),
+  description: "Look up a customer's account id from the email address they signed up with.",
+  parameters: z.object({ email: z.string().describe("Email address on the account.") }),
   execute: (input) => callBackend("find_user_id_by_email", input),
 });
 
 const findUserIdByNameZip = tool({
   name: "find_user_id_by_name_zip",
-  description: "Find user id by first name, last name, and zip code. Only call this if the user cannot be found by email.",
+  description: "Look up a customer's account id from their name and ZIP code, when they cannot give their email.",
   parameters: z.object({ first_name: z.string(), last_name: z.string(), zip: z.string() }),
   execute: (input) => callBackend("find_user_id_by_name_zip", input),
 });
 
 const getUserDetails = tool({
   name: "get_user_details",
-  description: "Get the details of a user, including their orders.",
-  parameters: z.object({ user_id: z.string().describe("The user id, such as 'sara_doe_496'.") }),
+  description: "Look up a customer's account: name, address, saved payment methods and order numbers.",
+  parameters: z.object({ user_id: z.string().describe("Account id, e.g. 'sara_doe_496'.") }),
   execute: (input) => callBackend("get_user_details", input),
 });
 
 const getOrderDetails = tool({
   name: "get_order_details",
-  description: "Get the status and details of an order.",
+  description: "Look up an order: its status, items, shipping address and payments.",
   parameters: z.object({ order_id: orderId }),
   execute: (input) => callBackend("get_order_details", input),
 });
 
 const getProductDetails = tool({
   name: "get_product_details",
-  description: "Get the inventory details of a product.",
-  parameters: z.object({ product_id: z.string().describe("The product id, such as '6086499569'. Different from the item id.") }),
+  description: "Look up a product line: its variants, their item ids, prices and whether they are in stock.",
+  parameters: z.object({ product_id: z.string().describe("Product line id (not an item id).") }),
   execute: (input) => callBackend("get_product_details", input),
 });
 
 const listAllProductTypes = tool({
   name: "list_all_product_types",
-  description: "List the name and product id of all product types.",
+  description: "Our product catalogue: every product line with its product id.",
   parameters: z.object({}),
   execute: () => callBackend("list_all_product_types", {}),
 });
 
 const cancelPendingOrder = tool({
   name: "cancel_pending_order",
-  description: "Cancel a pending order after explicit user confirmation. The refund goes to the original payment method.",
+  description: "Cancel an order that has not shipped yet; the money goes back to how it was paid. Ask the customer to confirm first.",
   parameters: z.object({ order_id: orderId, reason: z.enum(["no longer needed", "ordered by mistake"]) }),
   execute: (input) => callBackend("cancel_pending_order", input),
 });
 
 const modifyPendingOrderAddress = tool({
   name: "modify_pending_order_address",
-  description: "Modify the shipping address of a pending order after explicit user confirmation.",
+  description: "Change where a not-yet-shipped order will be delivered. Ask the customer to confirm first.",
   parameters: z.object({ order_id: orderId, ...address }),
   execute: (input) => callBackend("modify_pending_order_address", input),
 });
 
 const modifyPendingOrderItems = tool({
   name: "modify_pending_order_items",
-  description: "Modify items in a pending order to new items of the same product type. Can only be called once per order.",
+  description: "Swap items in a not-yet-shipped order for other variants of the same product (size, color, …). An order can be changed this way only once, so gather every swap first.",
   parameters: z.object({ order_id: orderId, item_ids: itemIds, new_item_ids: itemIds, payment_method_id: paymentMethodId }),
   execute: (input) => callBackend("modify_pending_order_items", input),
 });
 
 const modifyPendingOrderPayment = tool({
   name: "modify_pending_order_payment",
-  description: "Modify the payment method of a pending order after explicit user confirmation.",
+  description: "Switch a not-yet-shipped order to a different saved payment method. Ask the customer to confirm first.",
   parameters: z.object({ order_id: orderId, payment_method_id: paymentMethodId }),
   execute: (input) => callBackend("modify_pending_order_payment", input),
 });
 
 const modifyUserAddress = tool({
   name: "modify_user_address",
-  description: "Modify the default address of a user after explicit user confirmation.",
+  description: "Update the address saved on the customer's account. Ask the customer to confirm first.",
   parameters: z.object({ user_id: z.string(), ...address }),
   execute: (input) => callBackend("modify_user_address", input),
 });
 
 const returnDeliveredOrderItems = tool({
   name: "return_delivered_order_items",
-  description: "Return some items of a delivered order after explicit user confirmation.",
+  description: "Start a return for items from a delivered order and choose where the refund goes. Ask the customer to confirm first.",
   parameters: z.object({ order_id: orderId, item_ids: itemIds, payment_method_id: paymentMethodId }),
   execute: (input) => callBackend("return_delivered_order_items", input),
 });
 
 const exchangeDeliveredOrderItems = tool({
   name: "exchange_delivered_order_items",
-  description: "Exchange items in a delivered order to new items of the same product type, after explicit user confirmation.",
+  description: "Exchange delivered items for other variants of the same product; any price difference is settled with the chosen payment method. Ask the customer to confirm first.",
   parameters: z.object({ order_id: orderId, item_ids: itemIds, new_item_ids: itemIds, payment_method_id: paymentMethodId }),
   execute: (input) => callBackend("exchange_delivered_order_items", input),
 });
 
 const transferToHumanAgents = tool({
   name: "transfer_to_human_agents",
-  description: "Transfer the user to a human agent, with a summary of the user's issue.",
+  description: "Hand the conversation to a person on our support team; include a short summary of what the customer needs.",
   parameters: z.object({ summary: z.string() }),
   execute: (input) => callBackend("transfer_to_human_agents", input),
 });
 
 const think = tool({
   name: "think",
-  description: "Think about something; it does not change anything.",
+  description: "Scratchpad for planning your next step. Nothing is looked up or changed.",
   parameters: z.object({ thought: z.string() }),
   execute: ({ thought }) => `noted: ${thought}`,
 });
 
 const calculate = tool({
   name: "calculate",
-  description: "Calculate the result of a mathematical expression.",
+  description: "Do arithmetic (totals, refunds, price differences) instead of working it out by hand.",
   parameters: z.object({ expression: z.string() }),
   execute: (input) => callBackend("calculate", input),
 });

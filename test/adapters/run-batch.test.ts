@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { tauBenchDirectory, warnIfMissingShared } from "../../test/support/shared-data.ts";
+import { tauBenchDirectory, warnIfMissingShared } from "../support/shared-data.ts";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));

@@ -1,12 +1,13 @@
 import { expect, it } from "vitest";
 import { isBridgeWrapper } from "../../bridge/node/marks.ts";
-import { defineAdapterSuite } from "../common/adapter-suite.ts";
-import { groundTruthScript, type TaskScript } from "../common/test-support.ts";
+import { defineAdapterSuite } from "./adapter-suite.ts";
+import { groundTruthScript, type TaskScript } from "./test-support.ts";
 
 defineAdapterSuite({
   strategy: "openai-agents",
-  exampleModule: new URL("./example/retail-agent.ts", import.meta.url),
-  aliasModule: new URL("./fixtures/alias-agent.ts", import.meta.url),
+  exampleModule: new URL("../../adapters/openai-agents/example/retail-agent.ts", import.meta.url),
+  libraryModule: new URL("../../adapters/openai-agents/example/library-agent.ts", import.meta.url),
+  aliasModule: new URL("./fixtures/openai-agents/alias-agent.ts", import.meta.url),
   invalidArgumentText: /Invalid JSON input for tool/,
   extra({ serverFor, agentFor, episode, loadTasks, backendHits, toolSteps, toolMessages }) {
     it("tools built outside the hooked factory are bridged by the getAllTools instance wrap, with the SDK's own input parsing", async () => {
@@ -14,7 +15,7 @@ defineAdapterSuite({
       const bad = { name: "get_order_details", arguments: { order_id: 7 }, id: "pre_bad" };
       const script: TaskScript = { ...good, calls: [good.calls[0], bad, ...good.calls.slice(1)] };
       let errorText: string | undefined;
-      const module = new URL("./fixtures/prebuilt-tools-agent.ts", import.meta.url);
+      const module = new URL("./fixtures/openai-agents/prebuilt-tools-agent.ts", import.meta.url);
       const agent = await agentFor(
         await serverFor([script], (request) => {
           const results = toolMessages(request);
@@ -23,7 +24,7 @@ defineAdapterSuite({
         {},
         module,
       );
-      const { agent: fixture } = (await import("./fixtures/prebuilt-tools-agent.ts")) as { agent: { tools: Array<{ invoke: unknown }> } };
+      const { agent: fixture } = (await import("./fixtures/openai-agents/prebuilt-tools-agent.ts")) as { agent: { tools: Array<{ invoke: unknown }> } };
       const hits = backendHits().length;
       const result = await episode(agent, 5);
       expect(result.reward).toBe(1);

@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.ts";
 import { buildRun } from "../../src/runner/batch.ts";
-import { registerAdapterStrategies } from "../index.ts";
-import { adapterSettings } from "./settings.ts";
+import { registerAdapterStrategies } from "../../adapters/index.ts";
+import { adapterSettings } from "../../adapters/common/settings.ts";
 
-const example = fileURLToPath(new URL("../openai-agents/example/retail-agent.ts", import.meta.url));
+const example = fileURLToPath(new URL("../../adapters/openai-agents/example/retail-agent.ts", import.meta.url));
 
 function build(agentStrategy: string, agentOptions: Record<string, string>, extra: Record<string, unknown> = {}) {
   return buildRun({ env: "library", agentStrategy, userStrategy: "scripted", agentOptions, ...extra });
@@ -51,7 +51,7 @@ describe("adapter strategy options", () => {
     };
     await expect(create("openai-agents", { module: "/nonexistent/agent.ts" })).rejects.toThrow(/agent module not found/);
     await expect(create("openai-agents", { module: example, export: "nope" })).rejects.toThrow(/has no export "nope"/);
-    const vercelExample = fileURLToPath(new URL("../vercel-ai/example/retail-agent.ts", import.meta.url));
+    const vercelExample = fileURLToPath(new URL("../../adapters/vercel-ai/example/retail-agent.ts", import.meta.url));
     await expect(create("openai-agents", { module: vercelExample })).rejects.toThrow(ConfigError);
     await expect(create("openai-agents", { module: vercelExample })).rejects.toThrow(/is not an @openai\/agents Agent \(the factory must return one\)/);
   });

@@ -1,11 +1,13 @@
 /**
  * The behaviour every framework adapter must show, as one parameterised vitest suite that each
- * `adapters/<name>/<name>.test.ts` instantiates. Everything is real: the framework package, its
- * HTTP model client talking to the scripted OpenAI-compatible server on 127.0.0.1, the τ-bench
- * retail data and reward, the runner's episode layer and the scripted user. Only the model's
- * answers are scripted (the task's ground-truth calls, then a final answer).
+ * `test/adapters/<name>.test.ts` instantiates. Everything is real: the framework package, its
+ * HTTP model client talking to the scripted OpenAI-compatible server on 127.0.0.1, the domain data
+ * and reward, the runner and the scripted user. Only the model's answers are scripted (the task's
+ * ground-truth calls, then a final answer). Two parts: a few cases on the bundled `library` domain
+ * through `buildRun` + `runBatch` (always run), and the full suite on τ-bench retail (needs the
+ * official data, skipped without it).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,12 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Agent } from "../../src/agents/agent.ts";
 import type { Task } from "../../src/core/types.ts";
 import type { LoadedDomain } from "../../src/engine/domain.ts";
-import { buildRun } from "../../src/runner/batch.ts";
+import { buildRun, runBatch, type BatchOutcome } from "../../src/runner/batch.ts";
 import { runEpisode, type EpisodeResult } from "../../src/runner/episode.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from "../../src/testing/index.ts";
 import { ScriptedUser } from "../../src/users/scripted-user.ts";
-import { tauBenchDirectory, warnIfMissingShared } from "../../test/support/shared-data.ts";
-import { registerAdapterStrategies } from "../index.ts";
+import { tauBenchDirectory, warnIfMissingShared } from "../support/shared-data.ts";
+import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { groundTruthScript, planResponder, startCountingBackend, textOf, type CountingBackend, type TaskScript } from "./test-support.ts";
 
 export interface AdapterSuiteOptions {
@@ -26,6 +28,8 @@ export interface AdapterSuiteOptions {
   strategy: string;
   /** The unmodified example agent module. */
   exampleModule: URL;
+  /** The unmodified example agent for the bundled library domain (runs without the official data). */
+  libraryModule: URL;
   /** A fixture module with a renamed benchmark tool (`lookup_order`) and a non-benchmark tool (`store_hours`). */
   aliasModule: URL;
   /** What the framework's own validation error for a wrong argument type contains. */
@@ -58,6 +62,7 @@ function toolMessages(request: ScriptedRequest): Array<{ content: string; tool_c
 }
 
 export function defineAdapterSuite(options: AdapterSuiteOptions): void {
+  defineLibraryCases(options);
   warnIfMissingShared();
   describe.skipIf(!tauBenchDirectory)(`${options.strategy} adapter on τ-bench retail (real framework, scripted model over HTTP)`, () => {
     let backend: CountingBackend;
@@ -281,6 +286,125 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
       expect(result.termination).toBe("max_steps");
       expect(toolSteps(result)).toHaveLength(3);
       expect(result.reward).toBe(0);
+    });
+  });
+}
+
+/** Library tasks used below: lookups with an output (0), two renewals with an output (2), a transfer (6). */
+const LIBRARY_TASKS = [0, 2, 6];
+
+interface LibraryRun {
+  outcome: BatchOutcome;
+  /** The results file's entries (schema v1), in task order. */
+  entries: Array<{ task_id: number; reward: number; traj: Array<Record<string, unknown>>; taubridge: LibraryBlock }>;
+  server: ScriptedModelServer;
+}
+interface LibraryStep {
+  action: { name: string; kwargs: Record<string, unknown> };
+  origin: string;
+  toolCallId?: string;
+}
+interface LibraryBlock {
+  termination: string;
+  steps: LibraryStep[];
+  plannedOnly?: LibraryStep[];
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * The adapter on the bundled library domain, through the runner's public layers (`buildRun` +
+ * `runBatch`, results file): no official data needed, so these run everywhere.
+ */
+function defineLibraryCases(options: AdapterSuiteOptions): void {
+  describe(`${options.strategy} adapter on the bundled library domain (real framework, scripted model over HTTP, runBatch)`, () => {
+    let backend: CountingBackend;
+    const servers: ScriptedModelServer[] = [];
+    const tasks = buildRun({ env: "library", agentStrategy: "oracle", userStrategy: "scripted" }).tasks;
+
+    beforeAll(async () => {
+      backend = await startCountingBackend();
+      process.env.LIBRARY_BACKEND_URL = backend.url;
+      registerAdapterStrategies();
+    });
+
+    afterAll(async () => {
+      await Promise.all(servers.map((server) => server.close()));
+      await backend?.close();
+    });
+
+    async function run(scripts: TaskScript[], taskIds: number[], agentOptions: Record<string, string> = {}): Promise<LibraryRun> {
+      const server = await startScriptedModelServer({ responder: planResponder(scripts) });
+      servers.push(server);
+      const built = buildRun({
+        env: "library",
+        agentStrategy: options.strategy,
+        userStrategy: "scripted",
+        baseUrl: server.baseURL,
+        model: "scripted-model",
+        taskIds,
+        maxConcurrency: 2,
+        logDir: mkdtempSync(join(tmpdir(), `taubridge-${options.strategy}-library-`)),
+        resume: false,
+        quiet: true,
+        agentOptions: { module: fileURLToPath(options.libraryModule), ...agentOptions },
+      });
+      const outcome = await runBatch(built);
+      const entries = JSON.parse(readFileSync(outcome.resultsPath, "utf8")) as LibraryRun["entries"];
+      return { outcome, entries, server };
+    }
+
+    const toolStepsOf = (block: LibraryBlock) => block.steps.filter((step) => step.action.name !== "respond");
+
+    it(`scores 1.0 on library tasks ${LIBRARY_TASKS.join(", ")} with the ground-truth calls, every call stepped by the bridge, no tool's own code run`, async () => {
+      const scripts = LIBRARY_TASKS.map((index) => groundTruthScript(tasks[index], `lib${index}`));
+      const hitsBefore = backend.hits.length;
+      const { outcome, entries, server } = await run(scripts, LIBRARY_TASKS);
+      server.assertNoFailures();
+      expect(outcome.summaries.map((summary) => [summary.taskId, summary.reward, summary.termination])).toEqual([
+        [0, 1, "user_stop"],
+        [2, 1, "user_stop"],
+        [6, 1, "agent_stop"],
+      ]);
+      for (const [position, entry] of entries.entries()) {
+        const steps = toolStepsOf(entry.taubridge);
+        expect(steps.map((step) => step.action.name)).toEqual(scripts[position].calls.map((call) => call.name));
+        expect(steps.every((step) => step.origin === "bridge")).toBe(true);
+        expect(steps.map((step) => step.toolCallId)).toEqual(scripts[position].calls.map((_, call) => `lib${LIBRARY_TASKS[position]}_${call}`));
+        expect(entry.traj[1]).toEqual({ role: "user", content: tasks[LIBRARY_TASKS[position]].instruction });
+      }
+      expect(backend.hits.slice(hitsBefore)).toEqual([]);
+    });
+
+    it("scores 0 when the model renews the wrong loan (the wrong call is stepped as planned)", async () => {
+      const wrong = groundTruthScript(tasks[2], "wrong", (action) =>
+        action.name === "renew_loan" && action.kwargs.get("loan_id") === "L2002" ? { name: action.name, kwargs: new Map([["loan_id", "L2001"]]) } : action,
+      );
+      const { outcome, entries } = await run([wrong], [2]);
+      expect(outcome.summaries[0]).toMatchObject({ reward: 0, termination: "user_stop" });
+      const renewals = toolStepsOf(entries[0].taubridge).filter((step) => step.action.name === "renew_loan");
+      expect(renewals.map((step) => step.action.kwargs.loan_id)).toEqual(["L2001", "L2001"]);
+    });
+
+    it("decision-only: the harness steps the planned actions (origin harness), same reward", async () => {
+      const script = groundTruthScript(tasks[2], "dec");
+      const { outcome, entries } = await run([script], [2], { bridgeMode: "decision-only" });
+      expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
+      const steps = toolStepsOf(entries[0].taubridge);
+      expect(steps).toHaveLength(script.calls.length);
+      expect(steps.every((step) => step.origin === "harness")).toBe(true);
+      expect(entries[0].taubridge.extra?.bridgeMode).toBe("decision-only");
+    });
+
+    it("dry-run: nothing is stepped, the planned actions are recorded, the database never changes (reward 0)", async () => {
+      const script = groundTruthScript(tasks[2], "dry");
+      const { outcome, entries } = await run([script], [2], { dryRun: "true" });
+      expect(outcome.summaries[0].reward).toBe(0);
+      expect(toolStepsOf(entries[0].taubridge)).toEqual([]);
+      expect(entries[0].taubridge.plannedOnly?.map((step) => step.action.name)).toEqual(script.calls.map((call) => call.name));
+      expect(entries[0].taubridge.plannedOnly?.every((step) => step.origin === "dry-run")).toBe(true);
+      const toolResults = entries[0].traj.filter((message) => message.role === "tool").map((message) => String(message.content));
+      expect(toolResults).toHaveLength(script.calls.length);
+      expect(toolResults.every((text) => text.includes("[dry run]"))).toBe(true);
     });
   });
 }
