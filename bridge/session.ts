@@ -1,3 +1,4 @@
+import { TaubridgeError, errorMarker } from "../src/core/errors.ts";
 import type { Action, StepEvent, StepOrigin, StepResult } from "../src/core/types.ts";
 import type { Environment } from "../src/engine/environment.ts";
 import type { EpisodeRecorder } from "../src/runner/episode-recorder.ts";
@@ -41,11 +42,8 @@ export interface ToolMapping {
 export type BridgeOutcome = { kind: "passthrough" } | { kind: "result"; output: string; action: Action; stepped: boolean };
 
 /** Raised by {@link ToolMapping} when parameters cannot be turned into an action; becomes a tool error text. */
-export class ParameterResolutionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
+export class ParameterResolutionError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("ParameterResolutionError");
 }
 
 /** Turns framework params (or raw JSON) into Python-faithful kwargs. */
@@ -99,6 +97,8 @@ export interface BridgeSessionOptions {
    * for the episode's step limit and for calls arriving after the episode has ended.
    */
   admit?: (action: Action, call: PlannedToolCall) => string | undefined;
+  /** Called once with the first error that escapes a step ({@link BridgeSession.fatalError}), e.g. to stop the framework's run. */
+  onFatal?: (error: unknown) => void;
 }
 
 /**
@@ -113,6 +113,12 @@ export class BridgeSession {
   private readonly byCallId = new Map<string, Promise<BridgeOutcome>>();
   /** Parameter-resolution failures, for the results file. */
   readonly resolutionErrors: Array<{ toolName: string; message: string; toolCallId?: string }> = [];
+  /**
+   * The first error that escaped a step (a crashed tool, τ-bench's None-return error). It is
+   * rethrown to the framework, but frameworks often turn a tool's exception into a tool result for
+   * the model; the driver checks this after each turn and ends the episode with it instead.
+   */
+  fatalError: unknown = undefined;
 
   constructor(private readonly options: BridgeSessionOptions) {
     this.mode = options.mode ?? "internal";
@@ -162,13 +168,21 @@ export class BridgeSession {
     }
     let result: StepResult;
     let origin: StepOrigin;
-    if (this.mode === "decision-only") {
-      if (!this.options.decide) throw new Error("decision-only mode needs a decide() callback from the harness");
-      result = await this.options.decide(action, call);
-      origin = "harness";
-    } else {
-      result = await this.options.env.step(action);
-      origin = "bridge";
+    try {
+      if (this.mode === "decision-only") {
+        if (!this.options.decide) throw new Error("decision-only mode needs a decide() callback from the harness");
+        result = await this.options.decide(action, call);
+        origin = "harness";
+      } else {
+        result = await this.options.env.step(action);
+        origin = "bridge";
+      }
+    } catch (error) {
+      if (this.fatalError === undefined) {
+        this.fatalError = error;
+        this.options.onFatal?.(error);
+      }
+      throw error;
     }
     this.options.recorder.addStep(event(result, origin), result);
     return { kind: "result", output: render(result.observation, action), action, stepped: true };

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "../../src/agents/agent.ts";
-import { InfraError } from "../../src/core/errors.ts";
+import { InfraError, TaubridgeError, errorMarker } from "../../src/core/errors.ts";
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type RoleUsage, type StepResult, type TerminationReason } from "../../src/core/types.ts";
 import { pyJsonDumps } from "../../src/value/python-value.ts";
 import { BridgeSession, type BridgeMode, type PlannedToolCall } from "../../bridge/session.ts";
@@ -58,10 +58,11 @@ export interface FrameworkAdapter<A = unknown> {
 }
 
 /** Why the driver stopped the framework's run itself (not an error). */
-export class EpisodeStop extends Error {
+export class EpisodeStop extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("EpisodeStop");
+
   constructor(readonly reason: "done" | "max_steps") {
     super(reason === "done" ? "the episode ended" : "the episode's step limit was reached");
-    this.name = "EpisodeStop";
   }
 }
 
@@ -180,6 +181,10 @@ export class FrameworkAgent<A> implements Agent {
         decisions.push({ action: action.name, kwargs: pyJsonDumps(action.kwargs), toolCallId: call.toolCallId ?? null, frameworkToolName: call.toolName });
         return env.step(action);
       },
+      // A step that threw (a crashed tool) ends the episode: stop the framework's run at once.
+      onFatal: (error) => {
+        if (!controller.signal.aborted) controller.abort(error);
+      },
       admit: () => {
         if (env.isDone) return "Error: the conversation has already ended; this tool call was not executed.";
         if (stepsTaken() >= maxSteps) {
@@ -217,6 +222,7 @@ export class FrameworkAgent<A> implements Agent {
           try {
             turn = await conversation.turn(userText, controller.signal);
           } catch (error) {
+            if (session.fatalError !== undefined) throw session.fatalError;
             if (stop) {
               for (const message of messagesFromCalls(scope.calls.slice(callsBefore))) recorder.addMessage(message);
               if (stop.reason === "max_steps") termination = "max_steps";
@@ -226,6 +232,8 @@ export class FrameworkAgent<A> implements Agent {
             if (isInfraFailure(error)) throw new InfraError(`${this.adapter.name}: model endpoint failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
             return this.agentError(error, recorder, info, usage, scope, decisions);
           }
+          // The framework may have shown a step's exception to the model as a tool result: it still ends the episode.
+          if (session.fatalError !== undefined) throw session.fatalError;
           if (turn.usage) {
             usage.calls += turn.usage.calls;
             usage.promptTokens += turn.usage.promptTokens;

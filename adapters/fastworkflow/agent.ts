@@ -167,7 +167,14 @@ export class FastWorkflowAgent implements Agent {
       let userText = reset.observation;
       let termination: TerminationReason = "max_steps";
       for (;;) {
-        const turn = await child.request<UserTurnResult>("session.user_turn", { text: userText }, { timeoutMs: options.turnTimeoutMs });
+        let turn: UserTurnResult;
+        try {
+          turn = await child.request<UserTurnResult>("session.user_turn", { text: userText }, { timeoutMs: options.turnTimeoutMs });
+        } catch (error) {
+          throw session.fatalError ?? error;
+        }
+        // A step that threw (a crashed tool) ends the episode, whatever the Python side made of it.
+        if (session.fatalError !== undefined) throw session.fatalError;
         turnStatuses.push(turn.status);
         if (env.isDone) {
           termination = recorder.lastStep?.info.source === "user" ? "user_stop" : "agent_stop";

@@ -9,6 +9,7 @@ import {
   type StepResult,
   type Task,
 } from "../core/types.ts";
+import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import { pyJsonDumps, pyStr, type PyValue } from "../value/python-value.ts";
 import type { EpisodeDatabase } from "./database.ts";
 import type { LoadedDomain } from "./domain.ts";
@@ -42,10 +43,13 @@ export interface EnvironmentOptions {
 }
 
 /** A `respond` action without `content`: in the original a KeyError escapes `step` and the task errors. */
-export class MissingRespondContentError extends Error {
+export class MissingRespondContentError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("MissingRespondContentError");
+  /** The Python exception the original raised (printed by `replay`). */
+  readonly pythonType = "KeyError";
+
   constructor() {
     super(pyKeyError(RESPOND_ACTION_FIELD_NAME).message);
-    this.name = "KeyError";
   }
 }
 

@@ -1,4 +1,4 @@
-import { InfraError, isErrorOfType } from "../core/errors.ts";
+import { InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { ChatMessage, RoleUsage, StepEvent, TerminationReason } from "../core/types.ts";
 import type { Agent } from "../agents/agent.ts";
 import { Environment, type UserSimulator } from "../engine/environment.ts";
@@ -39,17 +39,18 @@ export interface EpisodeResult {
   extra?: Record<string, unknown>;
 }
 
-class EpisodeTimeoutError extends Error {
+class EpisodeTimeoutError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("EpisodeTimeoutError");
+
   constructor(readonly timeoutMs: number) {
     super(`episode timed out after ${timeoutMs} ms`);
-    this.name = new.target.name;
   }
 }
 
 /** Classifies an exception into a termination reason: infra stays infra, never a zero-score agent failure. */
 export function terminationForError(error: unknown): TerminationReason {
-  if (error instanceof EpisodeTimeoutError) return "timeout";
-  if (isErrorOfType(error, InfraError)) return "infra_error";
+  if (EpisodeTimeoutError.isInstance(error)) return "timeout";
+  if (InfraError.isInstance(error)) return "infra_error";
   if (error && typeof error === "object" && (error as { role?: string }).role === "user") return "user_error";
   return "agent_error";
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { DataError } from "../core/errors.ts";
 import { RESPOND_ACTION_NAME, STOP_TOKEN, type Action, type Task } from "../core/types.ts";
-import { Environment, groundTruthHashFor, type UserSimulator } from "../engine/environment.ts";
+import { Environment, MissingRespondContentError, groundTruthHashFor, type UserSimulator } from "../engine/environment.ts";
+import { ToolReturnedNoneError } from "../engine/tool.ts";
 import { BaseDatabase } from "../engine/database.ts";
 import { LoadedDomain } from "../engine/domain.ts";
 import { parsePythonJson } from "../value/lossless-json.ts";
@@ -52,8 +53,9 @@ export async function replayActions(domain: LoadedDomain, actions: readonly Acti
       steps.push({ name: action.name, observation: result.observation });
     } catch (error) {
       // ToolReturnedNoneError (send_certificate) escaped `step` in the original too; show it and go on.
-      if (!(error instanceof Error)) throw error;
-      steps.push({ name: action.name, exception: `${error.name}: ${error.message.split("\n")[0]}` });
+      // Only the errors the original also raised from `step` are shown; anything else is a harness bug.
+      if (!ToolReturnedNoneError.isInstance(error) && !MissingRespondContentError.isInstance(error)) throw error;
+      steps.push({ name: action.name, exception: `${error.pythonType}: ${error.message.split("\n")[0]}` });
     }
   }
   return { steps, dataHash: env.dataHash() };
@@ -267,7 +269,8 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     }
     items.push({ ...base, reward, agree: Math.abs(reward - entry.reward) < 1e-9, groundTruthHash: ourHash, hashMatch, ...(note ? { note } : {}) });
   }
-  const metrics = computePassK(items.map((item) => ({ taskId: item.taskId, trial: item.trial, reward: item.reward })));
+  // One item per entry, in order; recorded infra errors stay out of pass^k as in every report.
+  const metrics = computePassK(items.map((item, index) => ({ taskId: item.taskId, trial: item.trial, reward: item.reward, termination: entries[index].termination })));
   const compared = items.filter((item) => item.hashMatch !== null);
   const hashMatches = compared.filter((item) => item.hashMatch).length;
   let hashExplanation: string | null = null;

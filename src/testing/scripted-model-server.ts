@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { TaubridgeError } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import { withoutSecretHeaders } from "../model/redact.ts";
 import {
   DEFAULT_SCRIPT,
@@ -98,6 +98,8 @@ export interface PendingStep {
 
 /** Thrown by `assertAllConsumed()` when scripted steps were never used. */
 export class UnconsumedStepsError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("UnconsumedStepsError");
+
   constructor(readonly pending: PendingStep[]) {
     super(
       `Scripted model server: ${pending.length} step(s) never consumed: ` +
@@ -108,6 +110,8 @@ export class UnconsumedStepsError extends TaubridgeError {
 
 /** Thrown by `assertNoFailures()` when requests arrived that the script could not answer. */
 export class UnexpectedModelCallError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("UnexpectedModelCallError");
+
   constructor(readonly failures: ScriptFailure[]) {
     super(`Scripted model server: ${failures.length} unexpected request(s): ${failures.map((failure) => `#${failure.requestIndex} ${failure.message}`).join("; ")}`);
   }
