@@ -16,6 +16,9 @@ import { invokeTool, PyException, type ToolImplementation } from "../src/engine/
 import { OracleAgent } from "../src/agents/oracle-agent.ts";
 import { ScriptedUser } from "../src/users/scripted-user.ts";
 import { runEpisode } from "../src/runner/episode.ts";
+import { EpisodeRecorder } from "../src/runner/episode-recorder.ts";
+import { Environment } from "../src/engine/environment.ts";
+import { BridgeSession, NameMapping } from "../bridge/session.ts";
 import { buildRun, runBatch } from "../src/runner/batch.ts";
 import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } from "../src/report/leaderboard.ts";
 import { loadResultsFile } from "../src/runner/results-file.ts";
@@ -105,6 +108,28 @@ describe("a crashing tool ends the episode as infra_error", () => {
     expect(result.error?.message).toMatch(/^tool pay_fine crashed \(a harness bug, not the agent's action\): TypeError: Cannot read properties of undefined/);
     expect(String(result.info.error)).toContain("tool pay_fine crashed");
     expect(result.steps.map((step) => step.observation).join("\n")).not.toMatch(/Cannot read properties/);
+  });
+});
+
+describe("a crashing tool under the runtime bridge", () => {
+  it("the session keeps the first step error, reports it once and rethrows it to the framework", async () => {
+    const domain = crashingLibrary({ on: true });
+    const taskIndex = tasksUsing(domain, CRASHING_TOOL)[0];
+    const env = new Environment(domain, domain.tasks("test")[taskIndex], taskIndex, new ScriptedUser());
+    await env.reset();
+    const fatal: unknown[] = [];
+    const session = new BridgeSession({
+      env,
+      recorder: new EpisodeRecorder(),
+      mapping: new NameMapping(new Set(domain.toolsByName.keys())),
+      onFatal: (error) => fatal.push(error),
+    });
+    const call = (id: string) => session.handle({ toolName: CRASHING_TOOL, toolCallId: id, params: { member_id: "M1", amount: 1, payment_method_id: "card" } });
+    await expect(call("a")).rejects.toSatisfy((error) => ToolCrashError.isInstance(error));
+    await expect(call("b")).rejects.toSatisfy((error) => ToolCrashError.isInstance(error));
+    expect(fatal).toHaveLength(1);
+    expect(session.fatalError).toBe(fatal[0]);
+    expect((session.fatalError as ToolCrashError).toolName).toBe(CRASHING_TOOL);
   });
 });
 
