@@ -4,7 +4,7 @@
  * errors become observations); resume re-runs infra-error episodes and nothing else; reports
  * count them and leave them out of pass^k; the CLI exits 3 while any remain.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -17,8 +17,11 @@ import { OracleAgent } from "../src/agents/oracle-agent.ts";
 import { ScriptedUser } from "../src/users/scripted-user.ts";
 import { runEpisode } from "../src/runner/episode.ts";
 import { EpisodeRecorder } from "../src/runner/episode-recorder.ts";
-import { Environment } from "../src/engine/environment.ts";
+import { Environment, groundTruthHashFor } from "../src/engine/environment.ts";
 import { BridgeSession, NameMapping } from "../bridge/session.ts";
+import { interceptToolCall } from "../bridge/node/intercept.ts";
+import { FrameworkAgent, type FrameworkAdapter } from "../adapters/common/driver.ts";
+import type { AdapterSettings } from "../adapters/common/settings.ts";
 import { buildRun, runBatch } from "../src/runner/batch.ts";
 import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } from "../src/report/leaderboard.ts";
 import { loadResultsFile } from "../src/runner/results-file.ts";
@@ -130,6 +133,57 @@ describe("a crashing tool under the runtime bridge", () => {
     expect(fatal).toHaveLength(1);
     expect(session.fatalError).toBe(fatal[0]);
     expect((session.fatalError as ToolCrashError).toolName).toBe(CRASHING_TOOL);
+  });
+
+  it("a framework that shows the tool's exception to the model as a tool result still ends the episode as infra_error", async () => {
+    // A stand-in framework: its tool executor catches every tool exception and hands the model the
+    // message (what several real frameworks do by default), then the turn ends with a text.
+    const shownToModel: string[] = [];
+    const adapter: FrameworkAdapter<object> = {
+      name: "swallowing-framework",
+      hooks: [],
+      prepare: (candidate) => candidate as object,
+      converse: () => ({
+        async turn() {
+          try {
+            const outcome = await interceptToolCall("swallowing-framework", { toolName: CRASHING_TOOL, toolCallId: "call_1", params: { member_id: "M1", amount: 1, payment_method_id: "card" } }, () => "native");
+            shownToModel.push(outcome.bridged ? outcome.output : String(outcome.value));
+          } catch (error) {
+            shownToModel.push(`An error occurred while running the tool: ${(error as Error).message}`);
+          }
+          return { text: "Your fine is paid.", messages: [] };
+        },
+      }),
+    };
+    const moduleDir = mkdtempSync(join(tmpdir(), "taubridge-fake-agent-"));
+    writeFileSync(join(moduleDir, "agent.mjs"), "export const agent = { fake: true };\n");
+    const crash = { on: false };
+    const domain = crashingLibrary(crash);
+    const taskIndex = tasksUsing(domain, CRASHING_TOOL)[0];
+    // The ground-truth hash is computed (and cached) with the real tool, so only the agent's call crashes.
+    groundTruthHashFor(domain, domain.tasks("test")[taskIndex]);
+    crash.on = true;
+    const settings: AdapterSettings = {
+      modulePath: join(moduleDir, "agent.mjs"),
+      mode: "internal",
+      mapping: new NameMapping(new Set(domain.toolsByName.keys())),
+      renames: {},
+      apiKey: "unused",
+      options: {},
+    };
+    const result = await runEpisode({
+      domain,
+      task: domain.tasks("test")[taskIndex],
+      taskIndex,
+      trial: 0,
+      agent: new FrameworkAgent(adapter, settings),
+      user: new ScriptedUser(),
+      maxSteps: 30,
+    });
+    expect(shownToModel).toHaveLength(1); // the framework did swallow it ...
+    expect(result.termination).toBe("infra_error"); // ... and the episode ended anyway, before a respond
+    expect(result.error?.message).toMatch(/^tool pay_fine crashed/);
+    expect(result.steps.map((step) => step.action.name)).not.toContain("respond");
   });
 });
 
@@ -246,6 +300,9 @@ describe("CLI exit codes for infrastructure errors", () => {
     const report = await taubridge(["report", resultsPath, "--format", "json"]);
     expect(report.exitCode).toBe(0);
     expect(JSON.parse(report.stdout)).toMatchObject({ infraErrors: 2, terminations: { infra_error: 2 }, passK: { 1: null } });
+    const rescored = await taubridge(["rescore", resultsPath, "--env", "library", "--format", "json"]);
+    expect(rescored.exitCode).toBe(0);
+    expect(JSON.parse(rescored.stdout)).toMatchObject({ total: 2, infraErrors: 2, passK: { 1: null } });
 
     await server.close();
     server = await startScriptedModelServer({ scripts: { "agent-model": [{ content: "Happy to help.", times: 2 }] } });

@@ -235,6 +235,7 @@ export function createProgram(): Command {
           agree: report.agree,
           passK: report.passK,
           averageReward: report.averageReward,
+          infraErrors: report.infraErrors,
           hashCompared: report.hashCompared,
           hashMatches: report.hashMatches,
           legacyHashMatches: report.legacyHashMatches,
@@ -248,6 +249,7 @@ export function createProgram(): Command {
         .join("  ");
       process.stdout.write(`Rewards: ${report.agree}/${report.total} agree with the recorded rewards\n`);
       process.stdout.write(`Recomputed: average reward ${report.averageReward.toFixed(3)}  ${passK}\n`);
+      if (report.infraErrors > 0) process.stdout.write(`Infra errors: ${report.infraErrors} recorded episode(s), left out of pass^k and the average reward\n`);
       process.stdout.write(`Ground-truth hashes: ${report.hashMatches}/${report.hashCompared} recorded hashes equal ours\n`);
       if (report.hashExplanation) process.stdout.write(`  why not: ${report.hashExplanation}\n`);
       const disagreements = report.items.filter((item) => !item.agree);

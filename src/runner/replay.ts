@@ -156,6 +156,8 @@ export interface RescoreReport {
   agree: number;
   passK: PassKReport["passK"];
   averageReward: number;
+  /** Recorded `infra_error` episodes, left out of `passK` and `averageReward`. */
+  infraErrors: number;
   hashCompared: number;
   hashMatches: number;
   /** Recorded hashes that match once user addresses use the pre-2025 `province` key. */
@@ -285,6 +287,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     agree: items.filter((item) => item.agree).length,
     passK: metrics.passK,
     averageReward: metrics.averageReward,
+    infraErrors: metrics.infraErrors,
     hashCompared: compared.length,
     hashMatches,
     legacyHashMatches,
