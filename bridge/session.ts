@@ -1,6 +1,6 @@
 import type { StepOutcome, StepRequest, StepTarget } from "../src/core/contracts.ts";
 import type { Action } from "../src/core/types.ts";
-import { TaubridgeError } from "../src/core/errors.ts";
+import { TaubridgeError, errorMarker } from "../src/core/errors.ts";
 import { parsePythonJson } from "../src/value/lossless-json.ts";
 import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
 
@@ -44,7 +44,9 @@ export type BridgeOutcome =
   | { kind: "result"; output: string; action: Action; stepped: boolean; refused?: boolean };
 
 /** Raised by {@link ToolMapping} when parameters cannot be turned into an action; becomes a tool error text. */
-export class ParameterResolutionError extends TaubridgeError {}
+export class ParameterResolutionError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("ParameterResolutionError");
+}
 
 /** Turns framework params (or raw JSON) into Python-faithful kwargs. */
 export function kwargsFromCall(call: PlannedToolCall): PyDict {

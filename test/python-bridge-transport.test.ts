@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { InfraError, isErrorOfType } from "../src/core/errors.ts";
+import { InfraError } from "../src/core/errors.ts";
 import {
   PythonAgentError,
   PythonBridgeChild,
@@ -109,7 +109,7 @@ describe.skipIf(!available)("python bridge transport", () => {
     for (const pending of [dying, slow]) {
       const error = await pending.catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(PythonBridgeError);
-      expect(isErrorOfType(error, InfraError)).toBe(true);
+      expect(InfraError.isInstance(error)).toBe(true);
       expect((error as Error).message).toMatch(/exited with code 7/);
       expect((error as PythonBridgeError).stderrTail).toContain("Traceback: something broke");
     }
@@ -156,7 +156,7 @@ describe.skipIf(!available)("python bridge transport", () => {
     const child = await start();
     const setup = await child.request("session.start", { driver: "fastworkflow", workflowPath: "/nonexistent/workflow" }).catch((caught: unknown) => caught);
     expect(setup).toBeInstanceOf(PythonBridgeSetupError);
-    expect(isErrorOfType(setup, InfraError)).toBe(true);
+    expect(InfraError.isInstance(setup)).toBe(true);
     expect((setup as Error).message).toMatch(/workflow directory not found/);
 
     const directory = mkdtempSync(join(tmpdir(), "tb-entry-"));
@@ -165,7 +165,7 @@ describe.skipIf(!available)("python bridge transport", () => {
     await agent.request("session.start", { driver: "entry", entry: "tb_raising_agent:reply" });
     const raised = await agent.request("session.user_turn", { text: "hi" }).catch((caught: unknown) => caught);
     expect(raised).toBeInstanceOf(PythonAgentError);
-    expect(isErrorOfType(raised, InfraError)).toBe(false);
+    expect(InfraError.isInstance(raised)).toBe(false);
     expect((raised as PythonAgentError).pythonTraceback).toMatch(/ValueError: agent bug: hi/);
   });
 

@@ -1,4 +1,4 @@
-import { InfraError, TaubridgeError } from "../../src/core/errors.ts";
+import { InfraError, TaubridgeError, errorMarker } from "../../src/core/errors.ts";
 
 /**
  * The Python channel failed: the child could not start, died, wrote something that is not the
@@ -7,6 +7,7 @@ import { InfraError, TaubridgeError } from "../../src/core/errors.ts";
  * which is where Python puts its traceback.
  */
 export class PythonBridgeError extends InfraError {
+  static readonly marker: symbol = errorMarker("PythonBridgeError");
   readonly stderrTail: readonly string[];
 
   constructor(message: string, options: { stderrTail?: readonly string[]; cause?: unknown } = {}) {
@@ -21,7 +22,9 @@ export class PythonBridgeError extends InfraError {
  * patch target not installed in this framework version). Infrastructure, not the agent's fault:
  * every episode would fail the same way, and scoring them 0 would hide it.
  */
-export class PythonBridgeSetupError extends PythonBridgeError {}
+export class PythonBridgeSetupError extends PythonBridgeError {
+  static readonly marker: symbol = errorMarker("PythonBridgeSetupError");
+}
 
 /**
  * The agent's own Python code raised during a turn (a bug in the workflow, an exception from the
@@ -29,6 +32,8 @@ export class PythonBridgeSetupError extends PythonBridgeError {}
  * agent raises. Carries the Python traceback.
  */
 export class PythonAgentError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("PythonAgentError");
+
   constructor(
     message: string,
     readonly pythonTraceback: string | undefined,

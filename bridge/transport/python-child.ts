@@ -374,7 +374,7 @@ export class PythonBridgeChild {
   }
 
   private translate(method: string, error: unknown): Error {
-    if (error instanceof PythonBridgeError) return error;
+    if (PythonBridgeError.isInstance(error)) return error;
     if (this.failure) return this.failure;
     if (error instanceof JSONRPCErrorException) {
       const traceback = typeof error.data?.traceback === "string" ? (error.data.traceback as string) : undefined;

@@ -31,6 +31,7 @@
  *   (complex powers only) come from V8; they can differ from glibc in the last bit, which only shows
  *   in a complex number printed inside a call's error message.
  */
+import { TaubridgeError, errorMarker } from "../../src/core/errors.ts";
 import type { EpisodeDatabase } from "../../src/engine/database.ts";
 import { PyException, type ToolImplementation } from "../../src/engine/tool.ts";
 import { pyFloatRepr, pyTypeName, type PyValue } from "../../src/value/python-value.ts";
@@ -122,7 +123,9 @@ interface Token {
 }
 
 /** A SyntaxError raised by the tokenizer or the parser. */
-class SourceError extends Error {
+class SourceError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("SourceError");
+
   constructor(
     readonly text: string,
     /** Tokenizer errors are final; parser errors can be replaced by a later tokenizer error. */
@@ -133,7 +136,13 @@ class SourceError extends Error {
 }
 
 /** The parser ran past MAXSTACK: CPython raises a MemoryError with an empty message. */
-class ParserStackOverflow extends Error {}
+class ParserStackOverflow extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("ParserStackOverflow");
+
+  constructor() {
+    super("parser stack overflow");
+  }
+}
 
 const isDigit = (char: string | undefined): boolean => char !== undefined && char >= "0" && char <= "9";
 
@@ -186,7 +195,7 @@ class Tokenizer {
     } catch (error) {
       // An unclosed '(' at the end only wins when it is on an earlier line than the parser's error,
       // which cannot happen in a one-line source.
-      if (error instanceof SourceError && error.text !== "'(' was never closed") return error;
+      if (SourceError.isInstance(error) && error.text !== "'(' was never closed") return error;
     }
     return undefined;
   }
@@ -1121,7 +1130,7 @@ function compileExpression(expression: string): Expr {
     try {
       tree = parser.parse();
     } catch (error) {
-      if (!(error instanceof SourceError)) throw error;
+      if (!SourceError.isInstance(error)) throw error;
       // The error pass does nothing when the first pass raised. A tokenizer error is final; a parser
       // error (the int-digits limit) gives way to a tokenizer error further on.
       const final = error.fromTokenizer ? error : (tokenizer.remainingError() ?? error);
@@ -1132,7 +1141,7 @@ function compileExpression(expression: string): Expr {
       try {
         parser.parse();
       } catch (error) {
-        if (!(error instanceof SourceError)) throw error;
+        if (!SourceError.isInstance(error)) throw error;
         const final = error.fromTokenizer ? error : (tokenizer.remainingError() ?? error);
         throw syntaxError(final.text, 1);
       }
@@ -1141,7 +1150,7 @@ function compileExpression(expression: string): Expr {
     }
   } catch (error) {
     // MAXSTACK (and, as a backstop, a JavaScript stack overflow on the same kind of input).
-    if (error instanceof ParserStackOverflow || error instanceof RangeError) throw new PyException("", "MemoryError");
+    if (ParserStackOverflow.isInstance(error) || error instanceof RangeError) throw new PyException("", "MemoryError");
     throw error;
   }
   if (astDepth(tree, 1) > MAX_AST_DEPTH) {

@@ -45,7 +45,7 @@ export function parseToolArguments(name: string, text: string): ParsedArguments 
   try {
     value = parsePythonJson(text);
   } catch (error) {
-    const detail = error instanceof JsonSyntaxError ? error.message : String(error);
+    const detail = JsonSyntaxError.isInstance(error) ? error.message : String(error);
     return { ok: false, error: `Error: the arguments of ${name} are not valid JSON: ${detail}` };
   }
   if (!isPyDict(value)) return { ok: false, error: `Error: the arguments of ${name} must be a JSON object, not ${pyTypeName(value)}` };

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { ConfigError, DataError, isErrorOfType } from "../core/errors.ts";
+import { DataError } from "../core/errors.ts";
 import { domainRegistry, DEFAULT_DOMAIN } from "../../domains/index.ts";
 import { loadDomain } from "../engine/domain.ts";
 import { buildRun, runBatch } from "../runner/batch.ts";
@@ -12,6 +12,7 @@ import { agentStrategies, userStrategies } from "../runner/strategies.ts";
 import { registerOfflineStrategies } from "../runner/builtin-strategies.ts";
 import { createProgressObserver } from "./progress.ts";
 import { registerCliExtensions } from "./extensions.ts";
+import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
 import { registerModelStrategies } from "../agents/register.ts";
 import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { registerFastWorkflowStrategy } from "../../adapters/fastworkflow/index.ts";
@@ -59,7 +60,10 @@ export function createProgram(): Command {
       "Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.",
     )
     .version(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version)
-    .showHelpAfterError("(add --help for usage)");
+    .showHelpAfterError("(add --help for usage)")
+    .addHelpText("after", exitCodesHelp())
+    // Usage errors reach `main` (subcommands inherit this), which exits 2 for them like other config errors.
+    .exitOverride();
 
   program
     .command("run")
@@ -157,7 +161,7 @@ export function createProgram(): Command {
       });
       const controller = new AbortController();
       const onSignal = () => {
-        if (controller.signal.aborted) process.exit(130);
+        if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
         process.stderr.write("\n[taubridge] interrupted: finishing nothing new; rerun the same command to resume (Ctrl-C again to quit now)\n");
         controller.abort();
       };
@@ -179,7 +183,13 @@ export function createProgram(): Command {
         const format = options.format === "markdown" ? "markdown" : "text";
         process.stdout.write(`${leaderboardText([report], format)}\n${detailsText(report)}\n\n📄 Results saved to ${outcome.resultsPath}\n`);
       }
-      if (controller.signal.aborted) process.exitCode = 130;
+      if (controller.signal.aborted) process.exitCode = EXIT_CODES.interrupted;
+      else if (report.infraErrors > 0) {
+        process.stderr.write(
+          `taubridge: ${report.infraErrors} episode(s) ended in infrastructure errors (not scored); run the same command again to retry them (exit code ${EXIT_CODES.infraErrors})\n`,
+        );
+        process.exitCode = EXIT_CODES.infraErrors;
+      }
     });
 
   program
@@ -225,6 +235,7 @@ export function createProgram(): Command {
           agree: report.agree,
           passK: report.passK,
           averageReward: report.averageReward,
+          infraErrors: report.infraErrors,
           hashCompared: report.hashCompared,
           hashMatches: report.hashMatches,
           legacyHashMatches: report.legacyHashMatches,
@@ -238,6 +249,7 @@ export function createProgram(): Command {
         .join("  ");
       process.stdout.write(`Rewards: ${report.agree}/${report.total} agree with the recorded rewards\n`);
       process.stdout.write(`Recomputed: average reward ${report.averageReward.toFixed(3)}  ${passK}\n`);
+      if (report.infraErrors > 0) process.stdout.write(`Infra errors: ${report.infraErrors} recorded episode(s), left out of pass^k and the average reward\n`);
       process.stdout.write(`Ground-truth hashes: ${report.hashMatches}/${report.hashCompared} recorded hashes equal ours\n`);
       if (report.hashExplanation) process.stdout.write(`  why not: ${report.hashExplanation}\n`);
       const disagreements = report.items.filter((item) => !item.agree);
@@ -291,18 +303,23 @@ export function createProgram(): Command {
   return program;
 }
 
-/** Runs the CLI: config and data errors exit 2 with one line; anything else exits 1. */
+/**
+ * Runs the CLI with the exit codes of {@link EXIT_CODES}: config, usage and data errors exit 2
+ * with one line; a run left with infra errors exits 3; anything else exits 1.
+ */
 export async function main(argv: string[] = process.argv): Promise<void> {
   const program = createProgram();
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    if (isErrorOfType(error, ConfigError) || isErrorOfType(error, DataError)) {
-      process.stderr.write(`taubridge: ${(error as Error).message}\n`);
-      process.exitCode = 2;
+    const commanderCode = exitCodeForCommander(error);
+    if (commanderCode !== undefined) {
+      process.exitCode = commanderCode; // commander has printed the message (or the help) already
       return;
     }
-    process.stderr.write(`taubridge: ${error instanceof Error ? (process.env.TAUBRIDGE_DEBUG ? error.stack : error.message) : String(error)}\n`);
-    process.exitCode = 1;
+    const code = exitCodeForError(error);
+    if (code === EXIT_CODES.config) process.stderr.write(`taubridge: ${(error as Error).message}\n`);
+    else process.stderr.write(`taubridge: ${error instanceof Error ? (process.env.TAUBRIDGE_DEBUG ? error.stack : error.message) : String(error)}\n`);
+    process.exitCode = code;
   }
 }

@@ -38,12 +38,13 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
     `[taubridge] ${state.done}/${state.total} episodes, pass rate ${passRate()}, cost ${formatCost(state.cost)}, ETA ${eta()}`;
 
   return {
-    start({ total, alreadyDone, checkpointPath }) {
+    start({ total, alreadyDone, checkpointPath, rerunInfraErrors = 0 }) {
       startedAt = Date.now();
       baseline = alreadyDone;
       state = { ...state, done: alreadyDone, total };
       if (options.quiet) return;
       if (alreadyDone > 0) stream.write(`[taubridge] resuming: ${alreadyDone}/${total} episodes already in ${checkpointPath}\n`);
+      if (rerunInfraErrors > 0) stream.write(`[taubridge] re-running ${rerunInfraErrors} episode(s) that ended in infrastructure errors\n`);
       if (stream.isTTY) {
         bar = new cliProgress.SingleBar(
           { format: "{bar} {value}/{total} | pass {passRate} | cost {cost} | ETA {etaText}", hideCursor: true, stream, clearOnComplete: false },

@@ -1,22 +1,85 @@
 /**
  * One error tree for the whole project. `name` follows the concrete class, `cause` keeps the
- * underlying error, and the CLI maps {@link ConfigError} to exit code 2 with a one-line message.
+ * underlying error, and every class is identified by a registered-symbol marker rather than by
+ * `instanceof` or by its constructor name:
+ *
+ * - `instanceof` fails when two copies of taubridge are loaded (a package installed twice, a
+ *   framework loading our bridge through its own module graph): the class objects differ.
+ * - a constructor-name test matches any library's `ConfigError`.
+ *
+ * A marker is `Symbol.for("taubridge.error.<Name>")`, the same symbol in every copy, so
+ * `ConfigError.isInstance(error)` holds for a `ConfigError` (or a subclass) made by any copy and
+ * for nothing else. Every class declares its own marker with `static readonly marker =
+ * errorMarker("<Name>")`; `test/error-tree.test.ts` checks that no class forgets it.
+ *
+ * The CLI maps errors to exit codes with these markers (README, "Exit codes").
  */
+
+const MARKER_PREFIX = "taubridge.error.";
+
+/** The registered symbol that identifies one error class in every copy of this package. */
+export function errorMarker(className: string): symbol {
+  return Symbol.for(`${MARKER_PREFIX}${className}`);
+}
+
+/** Any class of the tree, whatever its constructor's parameters. */
+type ErrorClass = abstract new (...args: never[]) => TaubridgeError;
+
+/** A class of the tree as a value (its statics and its parent). */
+type AnyClass = abstract new (...args: never[]) => unknown;
+
+/** The marker a class declares itself (an inherited one would make a subclass match its parent). */
+function ownMarker(type: AnyClass): symbol {
+  const marker = Object.hasOwn(type, "marker") ? (type as { marker?: unknown }).marker : undefined;
+  if (typeof marker !== "symbol") {
+    throw new TypeError(`${type.name} declares no error marker: add \`static readonly marker = errorMarker("${type.name}")\``);
+  }
+  return marker;
+}
+
+/** Stamps the markers of every class from `type` up to the root on `error` (non-enumerable: not printed, not compared). */
+function stampMarkers(error: TaubridgeError, type: AnyClass): void {
+  for (let current: AnyClass | null = type; current && current !== Error; current = Object.getPrototypeOf(current)) {
+    const marker = Object.hasOwn(current, "marker") ? (current as { marker?: unknown }).marker : undefined;
+    if (typeof marker === "symbol") Object.defineProperty(error, marker, { value: true, enumerable: false });
+  }
+}
+
+/** The root of the tree: `name = new.target.name`, an optional `cause`, and the marker-based {@link isInstance}. */
 export class TaubridgeError extends Error {
+  static readonly marker: symbol = errorMarker("TaubridgeError");
+
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
+    stampMarkers(this, new.target);
+  }
+
+  /**
+   * True when `error` was made by this class or a subclass, by any copy of taubridge. Called on
+   * the class you test for: `InfraError.isInstance(error)`.
+   */
+  static isInstance<T extends ErrorClass>(this: T, error: unknown): error is InstanceType<T> {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class being tested for (ConfigError.isInstance), not TaubridgeError
+    const marker = ownMarker(this);
+    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[marker] === true;
   }
 }
 
 /** The user's configuration or command line is wrong (exit code 2). */
-export class ConfigError extends TaubridgeError {}
+export class ConfigError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("ConfigError");
+}
 
-/** A data file or task file is missing or malformed; the message names the file (and index and field). */
-export class DataError extends TaubridgeError {}
+/** A data file or task file is missing or malformed; the message names the file (and index and field). Exit code 2. */
+export class DataError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("DataError");
+}
 
 /** A name did not match any registered entry; the message lists the known names. */
 export class UnknownNameError extends ConfigError {
+  static readonly marker: symbol = errorMarker("UnknownNameError");
+
   constructor(
     readonly kind: string,
     readonly requested: string,
@@ -26,19 +89,38 @@ export class UnknownNameError extends ConfigError {
   }
 }
 
-/** Infrastructure failed (model endpoint, child process); recorded as an infra error, never a zero-score agent failure. */
-export class InfraError extends TaubridgeError {}
+/**
+ * Infrastructure failed (model endpoint, child process, a harness bug): the episode ends as
+ * `infra_error`, which is re-run on resume and left out of pass^k — never a zero-score agent failure.
+ */
+export class InfraError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("InfraError");
+}
+
+/**
+ * A domain tool threw something that is not a Python-level exception: a bug in our port of the
+ * tool (or in its data), not something the agent did. τ-bench would have shown the model some
+ * Python error text; we cannot know which, so the episode ends as `infra_error` naming the tool
+ * instead of feeding the model a JavaScript message.
+ */
+export class ToolCrashError extends InfraError {
+  static readonly marker: symbol = errorMarker("ToolCrashError");
+
+  constructor(
+    readonly toolName: string,
+    cause: unknown,
+  ) {
+    super(`tool ${toolName} crashed (a harness bug, not the agent's action): ${describeError(cause)}`, { cause });
+  }
+}
 
 /** The agent under test broke its protocol (e.g. unparseable action). */
-export class AgentProtocolError extends TaubridgeError {}
+export class AgentProtocolError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("AgentProtocolError");
+}
 
-/** True when `error` is an instance of `type`, also across duplicate copies of this package (checks the name chain). */
-export function isErrorOfType(error: unknown, type: abstract new (...args: never[]) => Error): boolean {
-  if (error instanceof type) return true;
-  let prototype = error && typeof error === "object" ? Object.getPrototypeOf(error) : null;
-  while (prototype) {
-    if (prototype.constructor?.name === type.name) return true;
-    prototype = Object.getPrototypeOf(prototype);
-  }
-  return false;
+/** `Name: message` of any thrown value, for messages that wrap another error. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
 }

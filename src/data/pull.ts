@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import pRetry, { AbortError } from "p-retry";
-import { DataError, InfraError } from "../core/errors.ts";
+import { DataError, InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import { convertUpstream, type ConvertedFile } from "./convert.ts";
 import { loadTauBenchManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
 
@@ -122,14 +122,15 @@ function checkDigest(file: ManifestFile, content: Uint8Array, where: string): vo
 }
 
 /** An error worth retrying (network failure, timeout, HTTP 408/425/429/5xx). */
-class TransientError extends Error {
+class TransientError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("TransientError");
+
   constructor(
     message: string,
     readonly network: boolean,
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = "TransientError";
   }
 }
 
@@ -180,15 +181,15 @@ async function downloadOne(
       maxTimeout: 30_000,
       randomize: true,
       signal: cancel,
-      shouldRetry: ({ error }) => error instanceof TransientError,
+      shouldRetry: ({ error }) => TransientError.isInstance(error),
       onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-        if (error instanceof TransientError && retriesLeft > 0 && !cancel.aborted) {
+        if (TransientError.isInstance(error) && retriesLeft > 0 && !cancel.aborted) {
           onRetry(`retrying ${file.path} after attempt ${attemptNumber} failed: ${error.message} (${retriesLeft} retries left)`);
         }
       },
     });
   } catch (error) {
-    if (error instanceof TransientError) {
+    if (TransientError.isInstance(error)) {
       const attempts = options.retries + 1;
       const offline = error.network
         ? ` Are you offline or behind a proxy? Alternatives: clone the repository and run ` +

@@ -11,11 +11,13 @@
  * bigint beyond 2^53), floats become {@link PyFloat} (so `100.0` stays a float), dicts become
  * insertion-ordered `Map`s, lists and tuples become arrays.
  */
-import { DataError } from "../core/errors.ts";
+import { DataError, errorMarker } from "../core/errors.ts";
 import { PyFloat, normalizeInt, type PyDict, type PyValue } from "../value/python-value.ts";
 
 /** A syntax or evaluation error in a Python source file; the message starts with `file:line:column`. */
 export class PythonLiteralError extends DataError {
+  static readonly marker: symbol = errorMarker("PythonLiteralError");
+
   constructor(
     readonly file: string,
     readonly line: number,

@@ -21,7 +21,7 @@ export function parsePythonJsonText(text: string, fileName: string): PyValue {
   try {
     return parsePythonJson(text);
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
+    if (JsonSyntaxError.isInstance(error)) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
     throw error;
   }
 }

@@ -1,17 +1,20 @@
+import { TaubridgeError, ToolCrashError, errorMarker } from "../core/errors.ts";
 import type { EpisodeDatabase } from "./database.ts";
 import { pyStrRepr, type PyDict, type PyValue } from "../value/python-value.ts";
 
 /**
  * A Python exception raised by a tool. `message` is exactly `str(exception)`, because τ-bench turns
- * any exception inside a tool into the observation `"Error: " + str(exception)`.
+ * any exception inside a tool into the observation `"Error: " + str(exception)`. It is the only
+ * error a tool may throw to produce an observation: anything else is a {@link ToolCrashError}.
  */
-export class PyException extends Error {
+export class PyException extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("PyException");
+
   constructor(
     message: string,
     readonly pythonType: string = "Exception",
   ) {
     super(message);
-    this.name = new.target.name;
   }
 }
 
@@ -30,12 +33,15 @@ export function pyTypeError(message: string): PyException {
  * In the original, pydantic's validation of the step response raises, and the error escapes `step`,
  * so the run records the task as an error. We reproduce that outcome by throwing this from `step`.
  */
-export class ToolReturnedNoneError extends Error {
+export class ToolReturnedNoneError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("ToolReturnedNoneError");
+  /** The Python exception the original raised (pydantic's; printed by `replay`). */
+  readonly pythonType = "ValidationError";
+
   constructor(readonly toolName: string) {
     super(
       "1 validation error for EnvResponse\nobservation\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]",
     );
-    this.name = "ValidationError";
   }
 }
 
@@ -76,17 +82,21 @@ export function bindArguments(tool: ToolImplementation, domain: string, kwargs: 
 }
 
 /**
- * Runs a tool the way τ-bench's `Env.step` does: any exception becomes `"Error: " + str(exception)`.
+ * Runs a tool the way τ-bench's `Env.step` does: a Python exception becomes `"Error: " + str(exception)`.
  * A None return throws {@link ToolReturnedNoneError} (it escaped `step` in the original).
+ *
+ * Any other exception (a JavaScript `TypeError`, a failed assertion) means our port of the tool is
+ * wrong: showing its JavaScript message to the model would score the agent against text τ-bench
+ * never produces, so it throws a {@link ToolCrashError} naming the tool, and the episode ends as
+ * `infra_error` (re-run on resume, left out of pass^k).
  */
 export function invokeTool(tool: ToolImplementation, domain: string, db: EpisodeDatabase, kwargs: PyDict): string {
   let result: string | null;
   try {
     result = tool.invoke(db, bindArguments(tool, domain, kwargs));
   } catch (error) {
-    // A malformed call never crashes the episode: every failure becomes an error observation.
-    if (error instanceof PyException) return `Error: ${error.message}`;
-    return `Error: ${error instanceof Error ? error.message : String(error)}`;
+    if (PyException.isInstance(error)) return `Error: ${error.message}`;
+    throw new ToolCrashError(tool.name, error);
   }
   if (typeof result !== "string") throw new ToolReturnedNoneError(tool.name);
   return result;

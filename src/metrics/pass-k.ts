@@ -3,6 +3,16 @@ export interface ScoredEpisode {
   taskId: number;
   trial: number;
   reward: number;
+  /** How the episode ended; `infra_error` episodes are left out of every metric. Absent in τ-bench's own files. */
+  termination?: string | null;
+}
+
+/**
+ * True for an episode that ended because infrastructure failed (model endpoint, child process, a
+ * crashed tool). It says nothing about the agent, so the metrics leave it out, as τ²-bench does.
+ */
+export function isInfraError(episode: { termination?: string | null }): boolean {
+  return episode.termination === "infra_error";
 }
 
 /** τ-bench's success test: a reward within 1e-6 of 1. */
@@ -23,10 +33,12 @@ export interface PassKReport {
   trials: number;
   /** Distinct tasks, in first-appearance order. */
   tasks: number;
-  /** Mean raw reward over all episodes. */
+  /** Mean raw reward over the scored episodes (infrastructure errors left out). */
   averageReward: number;
   /** pass^k for k = 1..trials (keys are k); null where k exceeds a task's trial count. */
   passK: Record<number, number | null>;
+  /** Episodes left out of `averageReward` and `passK` because they ended in `infra_error`. */
+  infraErrors: number;
 }
 
 /**
@@ -36,13 +48,25 @@ export interface PassKReport {
  *
  * Deliberate strictness: when a task has fewer episodes than n (an unfinished run), pass^k for
  * k greater than its episode count is reported as null rather than a silently deflated number.
+ *
+ * Infrastructure errors ({@link isInfraError}) are dropped first, as τ²-bench does: a task's
+ * infra-error episodes leave both its numerator and its denominator (its n becomes n minus those
+ * episodes, τ²'s per-task trial count), a task with nothing else is left out, and they are not in
+ * the average reward. Without infra errors every number is exactly τ-bench's.
  */
 export function computePassK(episodes: readonly ScoredEpisode[]): PassKReport {
   const trials = new Set(episodes.map((episode) => episode.trial)).size;
   const successes = new Map<number, number>();
   const counts = new Map<number, number>();
+  const infraByTask = new Map<number, number>();
   let rewardSum = 0;
+  let scored = 0;
   for (const episode of episodes) {
+    if (isInfraError(episode)) {
+      infraByTask.set(episode.taskId, (infraByTask.get(episode.taskId) ?? 0) + 1);
+      continue;
+    }
+    scored++;
     rewardSum += episode.reward;
     successes.set(episode.taskId, (successes.get(episode.taskId) ?? 0) + (isSuccess(episode.reward) ? 1 : 0));
     counts.set(episode.taskId, (counts.get(episode.taskId) ?? 0) + 1);
@@ -54,16 +78,19 @@ export function computePassK(episodes: readonly ScoredEpisode[]): PassKReport {
       passK[k] = null;
       continue;
     }
-    const denominator = binomial(trials, k);
     let sum = 0;
-    for (const count of successes.values()) sum += Number(binomial(count, k)) / Number(denominator);
+    for (const [taskId, count] of successes) {
+      const taskTrials = trials - (infraByTask.get(taskId) ?? 0);
+      sum += Number(binomial(count, k)) / Number(binomial(taskTrials, k));
+    }
     passK[k] = sum / successes.size;
   }
   return {
     trials,
     tasks: successes.size,
-    averageReward: episodes.length > 0 ? rewardSum / episodes.length : 0,
+    averageReward: scored > 0 ? rewardSum / scored : 0,
     passK,
+    infraErrors: episodes.length - scored,
   };
 }
 

@@ -4,7 +4,7 @@
  * redacted (no API key, no URL credentials) and carry what is needed to act on them: role,
  * provider, model, HTTP status and how many attempts were made.
  */
-import { InfraError } from "../core/errors.ts";
+import { InfraError, errorMarker } from "../core/errors.ts";
 
 export interface ModelCallErrorDetails {
   role: string;
@@ -24,6 +24,7 @@ export interface ModelCallErrorDetails {
 
 /** A model call failed after the retry layer gave up (or on a non-retryable error). */
 export class ModelCallError extends InfraError {
+  static readonly marker: symbol = errorMarker("ModelCallError");
   readonly role: string;
   readonly provider: string;
   readonly model: string;
@@ -63,6 +64,7 @@ export class ModelCallError extends InfraError {
 
 /** The call (every attempt of it) exceeded the per-call timeout. */
 export class ModelTimeoutError extends ModelCallError {
+  static readonly marker: symbol = errorMarker("ModelTimeoutError");
   readonly code = "ETIMEDOUT";
   constructor(
     message: string,
@@ -75,4 +77,6 @@ export class ModelTimeoutError extends ModelCallError {
 }
 
 /** The server answered 2xx with something that is not a usable chat completion (no choices, bad JSON). */
-export class ModelResponseError extends ModelCallError {}
+export class ModelResponseError extends ModelCallError {
+  static readonly marker: symbol = errorMarker("ModelResponseError");
+}

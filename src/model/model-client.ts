@@ -13,7 +13,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { z } from "zod";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
@@ -150,7 +150,9 @@ function toUsage(usage: OpenAI.Completions.CompletionUsage | undefined): ModelUs
 }
 
 /** Internal: a 2xx answer that is not a usable completion. Not retried. */
-class MalformedResponse extends Error {}
+class MalformedResponse extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("MalformedResponse");
+}
 
 /**
  * Builds the client for one role. Validates the config (zod), resolves the provider's defaults
@@ -201,7 +203,7 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     const cause = new Error(message);
     cause.name = error instanceof Error ? error.name : "Error";
     const retryable = isRetryableError(error);
-    if (error instanceof AttemptTimeoutError || error instanceof APIConnectionTimeoutError) {
+    if (AttemptTimeoutError.isInstance(error) || error instanceof APIConnectionTimeoutError) {
       return new ModelTimeoutError(
         `${prefix}: timed out after ${options.timeoutMs} ms (${attempts} ${plural})`,
         details({ attempts, retryable: true }),
@@ -209,7 +211,7 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
         { cause },
       );
     }
-    if (error instanceof MalformedResponse) {
+    if (MalformedResponse.isInstance(error)) {
       return new ModelResponseError(`${prefix}: unusable response: ${message}`, details({ attempts, retryable: false }), { cause });
     }
     const status = errorStatus(error);
@@ -301,7 +303,7 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
       usage.addFailure();
-      if (error instanceof RetriesFailed) throw toModelError(error.lastError, Math.max(1, error.attempts));
+      if (RetriesFailed.isInstance(error)) throw toModelError(error.lastError, Math.max(1, error.attempts));
       throw toModelError(error, 1);
     }
 

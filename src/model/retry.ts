@@ -7,6 +7,7 @@
  */
 import pRetry from "p-retry";
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import { TaubridgeError, errorMarker } from "../core/errors.ts";
 
 /** Largest server-requested wait we honour; longer requests fall back to our own backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -21,10 +22,11 @@ export interface BackoffOptions {
 export const DEFAULT_BACKOFF: BackoffOptions = { initialDelayMs: 1_000, maxDelayMs: 30_000 };
 
 /** Marks an attempt that exceeded the per-call timeout (our own timer, not the SDK's). */
-export class AttemptTimeoutError extends Error {
+export class AttemptTimeoutError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("AttemptTimeoutError");
+
   constructor(readonly timeoutMs: number) {
     super(`Request timed out after ${timeoutMs} ms`);
-    this.name = "AttemptTimeoutError";
   }
 }
 
@@ -36,7 +38,7 @@ export function errorStatus(error: unknown): number | undefined {
 /** True for transient failures worth another attempt. User aborts are never retried. */
 export function isRetryableError(error: unknown): boolean {
   if (error instanceof APIUserAbortError) return false;
-  if (error instanceof AttemptTimeoutError) return true;
+  if (AttemptTimeoutError.isInstance(error)) return true;
   if (error instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
   const status = errorStatus(error);
   if (status === undefined) return false;
@@ -137,11 +139,13 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
 }
 
 /** Internal carrier: the last error and how many attempts were made. */
-export class RetriesFailed extends Error {
+export class RetriesFailed extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("RetriesFailed");
+
   constructor(
     readonly lastError: unknown,
     readonly attempts: number,
   ) {
-    super("retries failed");
+    super("retries failed", { cause: lastError });
   }
 }

@@ -1,5 +1,5 @@
 import type { EpisodeEnvironment, StepOutcome, StepRequest, StepTarget, UserSimulator } from "../core/contracts.ts";
-import { TaubridgeError } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { StepEvent, TerminationReason } from "../core/types.ts";
 import { pyStr } from "../value/python-value.ts";
 import { pyKeyError } from "../engine/tool.ts";
@@ -13,6 +13,10 @@ export const STEP_LIMIT_OUTPUT = "Error: the step limit of this episode was reac
 
 /** A `respond` action without `content`: in the original a KeyError escapes `step` and the task errors. */
 export class MissingRespondContentError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("MissingRespondContentError");
+  /** The Python exception the original raised (printed by `replay`). */
+  readonly pythonType = "KeyError";
+
   constructor() {
     super(pyKeyError("content").message);
   }
@@ -46,6 +50,12 @@ export class EpisodeStepper implements StepTarget {
   lastSource = "user";
   /** The user's reported cost at the moment the episode ended (τ-bench's `user_cost`). */
   userCostAtEnd: number | null = null;
+  /**
+   * The first error that escaped a step (a crashed tool, τ-bench's None-return error). It is
+   * rethrown to the caller, and it ends the episode: frameworks often turn a tool's exception into a
+   * tool result for the model, so the orchestrator ends the episode with this error after the turn.
+   */
+  fatalError: unknown = undefined;
   private endReason: TerminationReason | undefined;
 
   constructor(private readonly options: EpisodeStepperOptions) {}
@@ -81,6 +91,16 @@ export class EpisodeStepper implements StepTarget {
   async step(request: StepRequest): Promise<StepOutcome> {
     const refusal = this.admit();
     if (refusal) return refusal;
+    try {
+      return await this.execute(request);
+    } catch (error) {
+      if (this.fatalError === undefined) this.fatalError = error;
+      this.end("agent_error"); // stops a framework's turn; the orchestrator classifies the error itself
+      throw error;
+    }
+  }
+
+  private async execute(request: StepRequest): Promise<StepOutcome> {
     const { action } = request;
     const { rules, environment, recorder } = this.options;
     let observation: string;

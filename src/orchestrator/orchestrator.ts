@@ -1,5 +1,5 @@
 import type { Agent, AgentInput, AgentSession, AgentTurn, Evaluation, Evaluator, UserSimulator } from "../core/contracts.ts";
-import { InfraError, TaubridgeError, isErrorOfType } from "../core/errors.ts";
+import { InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { Action, ChatMessage, JsonValue, RoleUsage, StepEvent, Task, TerminationReason } from "../core/types.ts";
 import { Environment } from "../engine/environment.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
@@ -49,6 +49,8 @@ export interface EpisodeResult {
 
 /** The episode's wall-clock limit passed. */
 export class EpisodeTimeoutError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("EpisodeTimeoutError");
+
   constructor(readonly timeoutMs: number) {
     super(`episode timed out after ${timeoutMs} ms`);
   }
@@ -56,6 +58,8 @@ export class EpisodeTimeoutError extends TaubridgeError {
 
 /** The orchestrator stopped the agent's turn because the episode ended inside it (not an error). */
 export class EpisodeStop extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("EpisodeStop");
+
   constructor(readonly reason: TerminationReason) {
     super(`the episode ended (${reason})`);
   }
@@ -63,8 +67,8 @@ export class EpisodeStop extends TaubridgeError {
 
 /** Classifies an exception into a termination reason: infra stays infra, never a zero-score agent failure. */
 export function terminationForError(error: unknown): TerminationReason {
-  if (isErrorOfType(error, EpisodeTimeoutError)) return "timeout";
-  if (isErrorOfType(error, InfraError)) return "infra_error";
+  if (EpisodeTimeoutError.isInstance(error)) return "timeout";
+  if (InfraError.isInstance(error)) return "infra_error";
   if (error && typeof error === "object" && (error as { role?: string }).role === "user") return "user_error";
   return "agent_error";
 }
@@ -183,9 +187,12 @@ async function converse(session: AgentSession, parts: EpisodeParts, stepper: Epi
     try {
       turn = await session.turn(input, turnSignal);
     } catch (error) {
+      if (stepper.fatalError !== undefined) throw stepper.fatalError;
       if (stepper.ended && !runSignal.aborted) return; // the episode ended inside a framework's turn
       throw error;
     }
+    // A step that failed ends the episode with its error, even when a framework showed it to the model as a tool result.
+    if (stepper.fatalError !== undefined) throw stepper.fatalError;
     if (stepper.ended) return;
     input = await applyTurn(turn, stepper, parts.rules ?? TAU_BENCH_RULES);
   }

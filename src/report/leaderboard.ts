@@ -1,6 +1,6 @@
 import Table from "cli-table3";
 import { TERMINATION_REASONS, type RoleUsage, type TerminationReason } from "../core/types.ts";
-import { computePassK, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
+import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
 import type { EpisodeSummary } from "../runner/checkpoint.ts";
 
 /** Everything a report shows, computed once from episode summaries. */
@@ -9,11 +9,13 @@ export interface RunReport {
   episodes: number;
   metrics: PassKReport;
   terminations: Partial<Record<TerminationReason | "unknown", number>>;
+  /** Episodes that ended in `infra_error`: counted here, left out of pass^k and the average reward. */
   infraErrors: number;
   usage: { agent: RoleTotals; user: RoleTotals };
   /** Total cost of all roles; null when any priced role is unknown. */
   cost: number | null;
-  perTask: Array<{ taskId: number; trials: number; successes: number; averageReward: number }>;
+  /** `averageReward` is over the task's scored episodes (null when all ended in infra errors). */
+  perTask: Array<{ taskId: number; trials: number; successes: number; averageReward: number | null; infraErrors: number }>;
 }
 
 export interface RoleTotals {
@@ -42,7 +44,7 @@ export function buildReport(strategy: string, summaries: readonly EpisodeSummary
   const agent: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
   const user: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
   let sawUsage = false;
-  const byTask = new Map<number, { trials: number; successes: number; rewardSum: number }>();
+  const byTask = new Map<number, { trials: number; successes: number; rewardSum: number; infraErrors: number }>();
   for (const summary of summaries) {
     const reason = summary.termination ?? "unknown";
     terminations[reason] = (terminations[reason] ?? 0) + 1;
@@ -51,10 +53,13 @@ export function buildReport(strategy: string, summaries: readonly EpisodeSummary
       addRole(agent, summary.usage.agent);
       addRole(user, summary.usage.user);
     }
-    const task = byTask.get(summary.taskId) ?? { trials: 0, successes: 0, rewardSum: 0 };
+    const task = byTask.get(summary.taskId) ?? { trials: 0, successes: 0, rewardSum: 0, infraErrors: 0 };
     task.trials++;
-    task.rewardSum += summary.reward;
-    if (isSuccess(summary.reward)) task.successes++;
+    if (isInfraError(summary)) task.infraErrors++;
+    else {
+      task.rewardSum += summary.reward;
+      if (isSuccess(summary.reward)) task.successes++;
+    }
     byTask.set(summary.taskId, task);
   }
   if (!sawUsage) {
@@ -67,14 +72,15 @@ export function buildReport(strategy: string, summaries: readonly EpisodeSummary
     episodes: summaries.length,
     metrics,
     terminations,
-    infraErrors: terminations.infra_error ?? 0,
+    infraErrors: metrics.infraErrors,
     usage: { agent, user },
     cost,
     perTask: [...byTask.entries()].map(([taskId, task]) => ({
       taskId,
       trials: task.trials,
       successes: task.successes,
-      averageReward: task.rewardSum / task.trials,
+      averageReward: task.trials > task.infraErrors ? task.rewardSum / (task.trials - task.infraErrors) : null,
+      infraErrors: task.infraErrors,
     })),
   };
 }
@@ -98,15 +104,20 @@ function renderTable(head: string[], rows: string[][], format: "text" | "markdow
   return table.toString();
 }
 
-/** The leaderboard table: Strategy | Pass^1 | … | Pass^k | Avg reward | Cost. */
+/**
+ * The leaderboard table: Strategy | Pass^1 | … | Pass^k | Avg reward | Cost, plus an `Infra errors`
+ * column when any report has some (their episodes are not in the other numbers, so the table must say so).
+ */
 export function leaderboardText(reports: readonly RunReport[], format: "text" | "markdown" = "text"): string {
   const maxK = Math.max(1, ...reports.map((report) => report.metrics.trials));
-  const head = ["Strategy", ...Array.from({ length: maxK }, (_, index) => `Pass^${index + 1}`), "Avg reward", "Cost"];
+  const showInfra = reports.some((report) => report.infraErrors > 0);
+  const head = ["Strategy", ...Array.from({ length: maxK }, (_, index) => `Pass^${index + 1}`), "Avg reward", "Cost", ...(showInfra ? ["Infra errors"] : [])];
   const rows = reports.map((report) => [
     report.strategy,
     ...Array.from({ length: maxK }, (_, index) => formatNumber(report.metrics.passK[index + 1] ?? null)),
     formatNumber(report.metrics.averageReward),
     formatCost(report.cost),
+    ...(showInfra ? [`${report.infraErrors}/${report.episodes}`] : []),
   ]);
   return renderTable(head, rows, format);
 }
@@ -119,7 +130,10 @@ export function detailsText(report: RunReport): string {
     .map((reason) => `${reason}=${report.terminations[reason]}`);
   lines.push(`Episodes: ${report.episodes} over ${report.metrics.tasks} tasks × ${report.metrics.trials} trial(s); ended by: ${reasons.join(", ") || "n/a"}`);
   if (report.infraErrors > 0) {
-    lines.push(`⚠ ${report.infraErrors} episode(s) ended in infrastructure errors; they count as failures in pass^k (use --episode-retries to retry such episodes automatically)`);
+    lines.push(
+      `⚠ ${report.infraErrors} episode(s) ended in infrastructure errors: left out of pass^k and the average reward (as τ²-bench does); ` +
+        "running the same command again re-runs them (--episode-retries retries them at once)",
+    );
   }
   for (const role of ["agent", "user"] as const) {
     const usage = report.usage[role];
@@ -132,10 +146,16 @@ export function detailsText(report: RunReport): string {
   return lines.join("\n");
 }
 
-/** The per-task table (task, trials, successes, average reward). */
+/** The per-task table (task, trials, successes, average reward, infra errors). */
 export function perTaskText(report: RunReport, format: "text" | "markdown" = "text"): string {
-  const head = ["Task", "Trials", "Successes", "Avg reward"];
-  const rows = report.perTask.map((task) => [String(task.taskId), String(task.trials), String(task.successes), task.averageReward.toFixed(3)]);
+  const head = ["Task", "Trials", "Successes", "Avg reward", "Infra errors"];
+  const rows = report.perTask.map((task) => [
+    String(task.taskId),
+    String(task.trials),
+    String(task.successes),
+    formatNumber(task.averageReward),
+    String(task.infraErrors),
+  ]);
   return renderTable(head, rows, format);
 }
 

@@ -6,7 +6,7 @@ import type { Agent } from "../agents/agent.ts";
 import { loadDomain, type LoadedDomain } from "../engine/domain.ts";
 import { domainRegistry } from "../../domains/index.ts";
 import { selectTaskIndices } from "../tasks/task-file.ts";
-import { computePassK, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
+import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
 import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
 import { runEpisode, type EpisodeResult } from "./episode.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
@@ -57,7 +57,8 @@ export function buildRun(input: RunConfigInput, overrides: { models?: RunModels 
 
 /** Progress callbacks the batch layer calls; the CLI renders them. */
 export interface BatchObserver {
-  start?(info: { total: number; alreadyDone: number; checkpointPath: string }): void;
+  /** `rerunInfraErrors`: episodes of the checkpoint that ended in `infra_error` and run again. */
+  start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number }): void;
   episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
   warn?(message: string): void;
 }
@@ -69,7 +70,10 @@ export interface BatchOutcome {
   summaries: EpisodeSummary[];
   metrics: PassKReport;
   ranEpisodes: number;
+  /** Finished episodes taken from the checkpoint (infra errors not included: they run again). */
   resumedEpisodes: number;
+  /** Episodes of the checkpoint that had ended in `infra_error` and were run again. */
+  rerunInfraErrors: number;
 }
 
 function seededShuffle<T>(items: T[], seed: number): T[] {
@@ -110,8 +114,9 @@ function sameIdentity(left: unknown, right: unknown): string[] {
 
 /**
  * The batch layer: runs every `(task, trial)` with bounded concurrency, checkpoints each finished
- * episode, resumes from an earlier checkpoint of the same run (skipping finished pairs), and writes
- * the τ-bench-shaped results file atomically at the end, in (trial, task-list) order.
+ * episode, resumes from an earlier checkpoint of the same run (skipping finished pairs, except those
+ * that ended in `infra_error`: they say nothing about the agent, so they run again, as in τ²-bench),
+ * and writes the τ-bench-shaped results file atomically at the end, in (trial, task-list) order.
  */
 export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal): Promise<BatchOutcome> {
   const { config, domain, tasks, taskIndices } = built;
@@ -131,18 +136,22 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   const wanted = new Set<string>();
   for (let trial = 0; trial < config.numTrials; trial++) for (const index of taskIndices) wanted.add(`${index}:${trial}`);
   const completed = new Map<string, CheckpointEntry>();
+  // Infra errors stay in `completed` until their re-run finishes, so an interrupted run still reports them.
+  const rerun = new Set<string>();
   for (const entry of previous.entries) {
     const key = `${entry.summary.taskId}:${entry.summary.trial}`;
-    if (wanted.has(key)) completed.set(key, entry);
+    if (!wanted.has(key)) continue;
+    completed.set(key, entry);
+    if (isInfraError(entry.summary)) rerun.add(key);
   }
-  const resumedEpisodes = completed.size;
+  const resumedEpisodes = completed.size - rerun.size;
 
   const checkpoint = new CheckpointWriter(checkpointPath);
   checkpoint.open({ identity, stem }, previous.header === null);
 
   const agent: Agent = await built.agentFactory.create(built.context);
   const total = wanted.size;
-  let done = completed.size;
+  let done = resumedEpisodes;
   let successes = 0;
   let runCost: number | null = 0; // null once any episode's cost is unknown (running total, not re-summed)
   const addToTotals = (summary: EpisodeSummary) => {
@@ -150,8 +159,8 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
     const cost = episodeCost(summary);
     runCost = runCost === null || cost === null ? null : runCost + cost;
   };
-  for (const entry of completed.values()) addToTotals(entry.summary);
-  observer.start?.({ total, alreadyDone: done, checkpointPath });
+  for (const [key, entry] of completed) if (!rerun.has(key)) addToTotals(entry.summary);
+  observer.start?.({ total, alreadyDone: done, checkpointPath, rerunInfraErrors: rerun.size });
 
   const queue = new PQueue({ concurrency: config.maxConcurrency });
   let ranEpisodes = 0;
@@ -160,7 +169,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
       const order = config.shuffle ? seededShuffle(taskIndices, config.seed + trial) : taskIndices;
       for (const taskIndex of order) {
         const key = `${taskIndex}:${trial}`;
-        if (completed.has(key)) continue;
+        if (completed.has(key) && !rerun.has(key)) continue;
         void queue.add(async () => {
           if (signal?.aborted) return;
           const createUser = () => {
@@ -218,7 +227,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   }
   writeFileAtomic(resultsPath, pyJsonDumpsIndented(ordered.map((item) => item.entry), 2));
   const summaries = ordered.map((item) => item.summary);
-  return { config, resultsPath, checkpointPath, summaries, metrics: computePassK(summaries), ranEpisodes, resumedEpisodes };
+  return { config, resultsPath, checkpointPath, summaries, metrics: computePassK(summaries), ranEpisodes, resumedEpisodes, rerunInfraErrors: rerun.size };
 }
 
 /** A user whose creation failed: the episode ends as a user error instead of an unhandled rejection. */

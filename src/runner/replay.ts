@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { DataError, TaubridgeError } from "../core/errors.ts";
+import { DataError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import { RESPOND_ACTION_NAME, type Action, type Task } from "../core/types.ts";
 import type { Agent, AgentSession, AgentTurn, UserSimulator } from "../core/contracts.ts";
 import { Environment } from "../engine/environment.ts";
+import { ToolReturnedNoneError } from "../engine/tool.ts";
+import { MissingRespondContentError } from "../orchestrator/episode-stepper.ts";
 import { groundTruthHashFor, TauBenchEvaluator } from "../evaluators/tau-bench-evaluator.ts";
 import { runEpisode } from "../orchestrator/orchestrator.ts";
 import { BaseDatabase } from "../engine/database.ts";
@@ -49,12 +51,14 @@ export async function replayActions(domain: LoadedDomain, actions: readonly Acti
   const steps: ReplayStep[] = [];
   for (const action of actions) {
     try {
+      if (action.name === RESPOND_ACTION_NAME && !action.kwargs.has("content")) throw new MissingRespondContentError();
       const observation = action.name === RESPOND_ACTION_NAME ? await user.step() : env.step(action).observation;
       steps.push({ name: action.name, observation });
     } catch (error) {
       // ToolReturnedNoneError (send_certificate) escaped `step` in the original too; show it and go on.
-      if (!(error instanceof Error)) throw error;
-      steps.push({ name: action.name, exception: `${error.name}: ${error.message.split("\n")[0]}` });
+      // Only the errors the original also raised from `step` are shown; anything else is a harness bug.
+      if (!ToolReturnedNoneError.isInstance(error) && !MissingRespondContentError.isInstance(error)) throw error;
+      steps.push({ name: action.name, exception: `${error.pythonType}: ${error.message.split("\n")[0]}` });
     }
   }
   return { steps, dataHash: env.dataHash() };
@@ -141,6 +145,8 @@ class RecordedAgent implements Agent {
 
 /** The recorded trajectory has no further action although the episode did not end. */
 class TrajectoryExhausted extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("TrajectoryExhausted");
+
   constructor() {
     super("the episode did not end (step limit): reward 0");
   }
@@ -178,6 +184,8 @@ export interface RescoreReport {
   agree: number;
   passK: PassKReport["passK"];
   averageReward: number;
+  /** Recorded `infra_error` episodes, left out of `passK` and `averageReward`. */
+  infraErrors: number;
   hashCompared: number;
   hashMatches: number;
   /** Recorded hashes that match once user addresses use the pre-2025 `province` key. */
@@ -285,7 +293,8 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     }
     items.push({ ...base, reward, agree: Math.abs(reward - entry.reward) < 1e-9, groundTruthHash: ourHash, hashMatch, ...(note ? { note } : {}) });
   }
-  const metrics = computePassK(items.map((item) => ({ taskId: item.taskId, trial: item.trial, reward: item.reward })));
+  // One item per entry, in order; recorded infra errors stay out of pass^k as in every report.
+  const metrics = computePassK(items.map((item, index) => ({ taskId: item.taskId, trial: item.trial, reward: item.reward, termination: entries[index].termination })));
   const compared = items.filter((item) => item.hashMatch !== null);
   const hashMatches = compared.filter((item) => item.hashMatch).length;
   let hashExplanation: string | null = null;
@@ -300,6 +309,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     agree: items.filter((item) => item.agree).length,
     passK: metrics.passK,
     averageReward: metrics.averageReward,
+    infraErrors: metrics.infraErrors,
     hashCompared: compared.length,
     hashMatches,
     legacyHashMatches,

@@ -4,7 +4,7 @@
  * answer looks like. Kept in one place so both doubles answer the same script identically.
  */
 import type { z } from "zod";
-import { TaubridgeError } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import { DEFAULT_SCRIPT, type scriptFileSchema, type scriptStepSchema, type StepMatch } from "./script-format.ts";
 
 /** A step after validation (defaults not yet applied). */
@@ -29,6 +29,8 @@ export interface ScriptFailure {
 
 /** Thrown by `assertAllConsumed()` / `assertDone()` when scripted steps were never used. */
 export class UnconsumedStepsError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("UnconsumedStepsError");
+
   constructor(readonly pending: PendingStep[]) {
     super(`Scripted model: ${pending.length} step(s) never consumed: ` + pending.map(describePending).join(", "));
   }
@@ -36,6 +38,8 @@ export class UnconsumedStepsError extends TaubridgeError {
 
 /** Thrown when a model call arrives that no scripted step (and no responder) can answer. */
 export class UnexpectedModelCallError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("UnexpectedModelCallError");
+
   constructor(readonly failures: ScriptFailure[]) {
     super(`Scripted model: ${failures.length} unexpected request(s): ${failures.map((failure) => `#${failure.requestIndex} ${failure.message}`).join("; ")}`);
   }

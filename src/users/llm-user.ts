@@ -6,7 +6,7 @@
  * messages, the simulator's replies `assistant`), seeded with a system prompt and the fixed
  * `Hi! How can I help you today?`. Calls use the user model's default temperature.
  */
-import { TaubridgeError } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { ChatMessage, RoleUsage } from "../core/types.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult } from "../model/types.ts";
@@ -20,6 +20,7 @@ import { LLM_USER_TEMPLATE, renderUserPrompt, USER_SEED_MESSAGE } from "./prompt
  * `role: "user"` makes the runner record the episode as `user_error`, not as the agent's failure.
  */
 export class UserSimulatorError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("UserSimulatorError");
   readonly role = "user";
 }
 

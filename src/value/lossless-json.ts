@@ -1,17 +1,19 @@
+import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import { PyFloat, type PyDict, type PyValue } from "./python-value.ts";
 
 /**
  * Raised for malformed JSON text. Carries the 1-based line and column so that a caller can say
  * where in which file the problem is.
  */
-export class JsonSyntaxError extends SyntaxError {
+export class JsonSyntaxError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("JsonSyntaxError");
+
   constructor(
     message: string,
     readonly line: number,
     readonly column: number,
   ) {
     super(`${message} at line ${line} column ${column}`);
-    this.name = new.target.name;
   }
 }
 
