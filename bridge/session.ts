@@ -1,8 +1,7 @@
 import type { StepOutcome, StepRequest, StepTarget } from "../src/core/contracts.ts";
 import type { Action } from "../src/core/types.ts";
-import { TaubridgeError, errorMarker } from "../src/core/errors.ts";
-import { parsePythonJson } from "../src/value/lossless-json.ts";
-import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { pyJsonDumps } from "../src/value/python-value.ts";
+import { unmappedToolOutput, type MappedCall, type PlannedToolCall, type ToolMapping } from "./mapping.ts";
 
 /**
  * How a bridged tool call reaches the environment:
@@ -14,74 +13,17 @@ import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/pyt
 export type BridgeMode = "internal" | "decision-only" | "dry-run";
 export const BRIDGE_MODES: readonly BridgeMode[] = ["internal", "decision-only", "dry-run"];
 
-/** A tool call as the framework is about to execute it: already validated by the framework. */
-export interface PlannedToolCall {
-  /** The framework's tool name. */
-  toolName: string;
-  /** The framework-validated parameters (plain JS). */
-  params: unknown;
-  /**
-   * The model's raw JSON argument text, when the framework exposes it. Preferred over `params`
-   * because it keeps Python number types (`100.0` stays a float), which τ-bench hashes.
-   */
-  rawArguments?: string;
-  /** The framework's tool-call id; a retry with the same id never steps twice. */
-  toolCallId?: string;
-}
-
-/**
- * Maps framework tool calls to benchmark actions. `null` means "not a benchmark tool": the
- * framework runs it natively (handoffs, agent-as-tool, navigation commands).
- */
-export interface ToolMapping {
-  toAction(call: PlannedToolCall): Action | null;
-}
+export { kwargsFromCall, NameMapping, ParameterResolutionError, readMappingFile, unmappedToolOutput, type MappedCall, type MappingSpec, type PlannedToolCall, type ToolMapping } from "./mapping.ts";
 
 /** The outcome the adapter returns to the framework. */
 export type BridgeOutcome =
+  /** Run the framework tool's own code (the mapping lists it as `native`). */
   | { kind: "passthrough" }
-  /** `refused`: the orchestrator did not accept the step (the episode had ended or its budget was spent). */
-  | { kind: "result"; output: string; action: Action; stepped: boolean; refused?: boolean };
-
-/** Raised by {@link ToolMapping} when parameters cannot be turned into an action; becomes a tool error text. */
-export class ParameterResolutionError extends TaubridgeError {
-  static readonly marker: symbol = errorMarker("ParameterResolutionError");
-}
-
-/** Turns framework params (or raw JSON) into Python-faithful kwargs. */
-export function kwargsFromCall(call: PlannedToolCall): PyDict {
-  if (call.rawArguments !== undefined) {
-    try {
-      const parsed = parsePythonJson(call.rawArguments.trim() === "" ? "{}" : call.rawArguments);
-      if (parsed instanceof Map) return parsed;
-    } catch {
-      // fall back to the framework's parsed params
-    }
-  }
-  const value = fromJs(call.params ?? {});
-  if (!(value instanceof Map)) throw new ParameterResolutionError(`tool ${call.toolName} expects an object of named parameters, got ${pyJsonDumps(value as PyValue)}`);
-  return value;
-}
-
-/**
- * The default mapping: a framework tool whose name is a benchmark tool maps 1:1; an optional
- * rename table (framework name → benchmark name) and a per-tool argument transform can override.
- */
-export class NameMapping implements ToolMapping {
-  constructor(
-    private readonly benchmarkTools: ReadonlySet<string>,
-    private readonly renames: Readonly<Record<string, string>> = {},
-    private readonly transforms: Readonly<Record<string, (kwargs: PyDict) => PyDict>> = {},
-  ) {}
-
-  toAction(call: PlannedToolCall): Action | null {
-    const name = this.renames[call.toolName] ?? call.toolName;
-    if (!this.benchmarkTools.has(name)) return null;
-    const kwargs = kwargsFromCall(call);
-    const transform = this.transforms[call.toolName] ?? this.transforms[name];
-    return { name, kwargs: transform ? transform(kwargs) : kwargs };
-  }
-}
+  /**
+   * The tool result to hand back. `refused`: the orchestrator did not accept the step (the episode
+   * had ended or its budget was spent); `unmapped`: not a benchmark tool and not allowed to run.
+   */
+  | { kind: "result"; output: string; action: Action; stepped: boolean; refused?: boolean; unmapped?: boolean };
 
 /** Options of one bridge session (one per episode; nothing is shared between episodes). */
 export interface BridgeSessionOptions {
@@ -111,6 +53,8 @@ export class BridgeSession {
   private readonly byCallId = new Map<string, Promise<BridgeOutcome>>();
   /** Parameter-resolution failures, for the results file. */
   readonly resolutionErrors: Array<{ toolName: string; message: string; toolCallId?: string }> = [];
+  /** Framework tools the agent called that are not mapped (not executed), for the run summary. */
+  readonly unmappedTools = new Set<string>();
 
   constructor(private readonly options: BridgeSessionOptions) {
     this.mode = options.mode ?? "internal";
@@ -128,16 +72,21 @@ export class BridgeSession {
   }
 
   private async execute(call: PlannedToolCall): Promise<BridgeOutcome> {
-    let action: Action | null;
+    let mapped: MappedCall;
     try {
-      action = this.options.mapping.toAction(call);
+      mapped = this.options.mapping.resolve(call);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.resolutionErrors.push({ toolName: call.toolName, message, ...(call.toolCallId ? { toolCallId: call.toolCallId } : {}) });
       const failed: Action = { name: call.toolName, kwargs: new Map() };
       return { kind: "result", output: `Error: could not resolve the parameters of ${call.toolName}: ${message}`, action: failed, stepped: false };
     }
-    if (!action) return { kind: "passthrough" };
+    if (mapped.kind === "native") return { kind: "passthrough" };
+    if (mapped.kind === "unmapped") {
+      this.unmappedTools.add(call.toolName);
+      return { kind: "result", output: unmappedToolOutput(call.toolName), action: { name: call.toolName, kwargs: new Map() }, stepped: false, unmapped: true };
+    }
+    const action = mapped.action;
     const request: StepRequest = {
       action,
       origin: "bridge",

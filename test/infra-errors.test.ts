@@ -159,8 +159,8 @@ describe("a crashing tool under the runtime bridge", () => {
     const settings: AdapterSettings = {
       modulePath: join(moduleDir, "agent.mjs"),
       mode: "internal",
-      mapping: new NameMapping(new Set(domain.toolsByName.keys())),
-      renames: {},
+      mapping: new NameMapping(new Set(domain.toolNames)),
+      mappingSpec: {},
       apiKey: "unused",
       options: {},
     };

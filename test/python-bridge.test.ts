@@ -165,7 +165,7 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
   for (const patchTarget of ["invoke_command", "execute_workflow_query"] as const) {
     it(`keeps FastWorkflow's handling of handled and failed plans and of non-benchmark commands (patchTarget=${patchTarget})`, async () => {
       const commands = ["what_can_i_do", "get_order_details", "show_store_hours", ...RIGHT_5];
-      const { agent, nativeLog } = fastworkflow(RETAIL_WORKFLOW, [{ commands, reply: "[0] {0} [1] {1} [2] {2}" }], { patchTarget });
+      const { agent, nativeLog } = fastworkflow(RETAIL_WORKFLOW, [{ commands, reply: "[0] {0} [1] {1} [2] {2}" }], { patchTarget, native: "show_store_hours" });
       const result = await episode(retail, 5, agent);
       expect(result.error).toBeUndefined();
       expect(result.reward).toBe(1);
@@ -179,6 +179,17 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
       expect(result.extra?.bridge).toMatchObject({ patchTarget, passthrough: 1 });
     });
   }
+
+  it("fails closed: a command that is not a benchmark tool and not listed as native is not executed", async () => {
+    const commands = ["show_store_hours", ...RIGHT_5];
+    const { agent, nativeLog } = fastworkflow(RETAIL_WORKFLOW, [{ commands, reply: "[0] {0}" }]);
+    const result = await episode(retail, 5, agent);
+    expect(result.reward).toBe(1);
+    expect(nativeRuns(nativeLog)).toEqual([]);
+    expect(result.extra?.bridge).toMatchObject({ passthrough: 0, unmappedTools: ["show_store_hours"] });
+    const reply = result.traj.find((message) => message.role === "assistant" && typeof message.content === "string" && message.content.startsWith("[0]"));
+    expect((reply as { content: string }).content).toContain('tool "show_store_hours" is not part of the benchmark domain');
+  });
 
   it("bridges assistant-mode messages (`/command`), which reach invoke_command without the agent", async () => {
     const { agent, nativeLog } = fastworkflow(RETAIL_WORKFLOW, []);
@@ -320,6 +331,7 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
           "toy_retail_tools:OrderDesk.return_items=return_delivered_order_items",
           "toy_retail_tools:store_hours",
         ].join(","),
+        native: "store_hours",
         pythonPath: GENERIC_AGENT,
         "env.TOY_AGENT_NATIVE_LOG": nativeLog,
       }),

@@ -174,6 +174,7 @@ class FrameworkSession implements AgentSession {
       bridgedCalls: bridged.length,
       passthroughCalls: calls.length - bridged.length,
       passthroughTools: [...new Set(calls.filter((call) => call.kind === "passthrough").map((call) => call.toolName))],
+      unmappedTools: [...this.scope.session.unmappedTools],
       bridgeMicrosMedian: micros.length ? Math.round(micros[Math.floor(micros.length / 2)]) : null,
       resolutionErrors: this.scope.session.resolutionErrors.map((entry) => ({ toolName: entry.toolName, message: entry.message, toolCallId: entry.toolCallId ?? null })),
       ...(this.settings.mode === "decision-only" ? { decisions: this.decisions as unknown as JsonValue } : {}),

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { BRIDGE_MODES, NameMapping, type BridgeMode, type ToolMapping } from "../../bridge/session.ts";
+import { BRIDGE_MODES, NameMapping, readMappingFile, type BridgeMode, type MappingSpec, type ToolMapping } from "../../bridge/session.ts";
 import { ConfigError } from "../../src/core/errors.ts";
-import type { LoadedDomain } from "../../src/engine/domain.ts";
+import { checkAgentOptionKeys } from "../../src/agents/user-module.ts";
 import type { BuildContext } from "../../src/runner/strategies.ts";
 
 /**
@@ -13,16 +12,20 @@ import type { BuildContext } from "../../src/runner/strategies.ts";
  * - `module=<path>`: the user's agent module (required; relative to the working directory);
  * - `export=<name>`: which export to use (default: `createAgent`, then `agent`, then `default`);
  * - `bridgeMode=internal|decision-only|dry-run` (default internal), or `dryRun=true`;
- * - `mapping=<file.json>`: `{ "renames": { "frameworkToolName": "benchmarkToolName" } }`;
+ * - `mapping=<file.json>`: tool renames, argument renames per tool, and the tools allowed to run
+ *   their own code (`bridge/mapping.ts`); every other non-benchmark tool is not executed;
  * - `maxTurns=<n>`: the framework's own loop limit per user turn where the framework takes one
- *   per call (default: the episode's `--max-steps`).
+ *   per call (default: the episode's `--max-steps`);
+ * - `user.<key>=<value>`: anything for the user's own module (handed to its factory in `options`).
+ * Any other key is a typo and fails the build, listing the known keys.
  */
 export interface AdapterSettings {
   modulePath: string;
   exportName?: string;
   mode: BridgeMode;
   mapping: ToolMapping;
-  renames: Record<string, string>;
+  /** The mapping as data (renames, argument renames, native tools). */
+  mappingSpec: MappingSpec;
   baseURL?: string;
   model?: string;
   apiKey: string;
@@ -41,29 +44,15 @@ function truthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
-/** Reads a `{ "renames": {...} }` mapping file; unknown benchmark names are a config error. */
-export function readMappingFile(path: string, domain: LoadedDomain): Record<string, string> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new ConfigError(`cannot read the mapping file ${path}: ${(error as Error).message}`);
-  }
-  const renames = (parsed as { renames?: unknown })?.renames ?? {};
-  if (!renames || typeof renames !== "object" || Array.isArray(renames)) throw new ConfigError(`mapping file ${path}: "renames" must be an object of frameworkName → benchmarkName`);
-  const result: Record<string, string> = {};
-  for (const [from, to] of Object.entries(renames as Record<string, unknown>)) {
-    if (typeof to !== "string") throw new ConfigError(`mapping file ${path}: renames.${from} must be a string`);
-    if (!domain.toolsByName.has(to)) throw new ConfigError(`mapping file ${path}: "${to}" is not a tool of ${domain.name} (known: ${[...domain.toolsByName.keys()].join(", ")})`);
-    result[from] = to;
-  }
-  return result;
-}
+/** The `--agent-option` keys every adapter understands (plus `user.*` for the user's module). */
+export const COMMON_AGENT_OPTIONS = ["module", "export", "bridgeMode", "dryRun", "mapping", "maxTurns"] as const;
+
 
 /** Validates the adapter options of a run. */
-export function adapterSettings(context: BuildContext, adapterName: string): AdapterSettings {
+export function adapterSettings(context: BuildContext, adapterName: string, extraOptions: readonly string[] = []): AdapterSettings {
   const { config, domain } = context;
   const options = stringOptions(config.agentOptions);
+  checkAgentOptionKeys(options, [...COMMON_AGENT_OPTIONS, ...extraOptions], adapterName);
   const modulePath = options.module ?? options.agentModule;
   if (!modulePath) throw new ConfigError(`--agent-strategy ${adapterName} needs --agent-option module=<path to your agent module>`);
   let mode: BridgeMode = "internal";
@@ -75,7 +64,7 @@ export function adapterSettings(context: BuildContext, adapterName: string): Ada
     if (options.bridgeMode !== undefined && mode !== "dry-run") throw new ConfigError(`--agent-option dryRun=true contradicts bridgeMode=${mode}`);
     mode = "dry-run";
   }
-  const renames = options.mapping ? readMappingFile(resolve(options.mapping), domain) : {};
+  const mappingSpec = options.mapping ? readMappingFile(resolve(options.mapping), domain) : {};
   let maxTurns: number | undefined;
   if (options.maxTurns !== undefined) {
     maxTurns = Number(options.maxTurns);
@@ -91,8 +80,8 @@ export function adapterSettings(context: BuildContext, adapterName: string): Ada
     modulePath: isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath),
     ...(options.export ? { exportName: options.export } : {}),
     mode,
-    mapping: new NameMapping(new Set(domain.toolsByName.keys()), renames),
-    renames,
+    mapping: new NameMapping(new Set(domain.toolNames), mappingSpec),
+    mappingSpec,
     ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
     ...(config.model ? { model: config.model } : {}),
     apiKey,

@@ -13,7 +13,7 @@ export function adapterStrategy<A>(adapter: FrameworkAdapter<A>, description: st
     description,
     requiresModel: false,
     async create(context: BuildContext) {
-      const agent = new FrameworkAgent(adapter, adapterSettings(context, adapter.name));
+      const agent = new FrameworkAgent(adapter, adapterSettings(context, adapter.name, adapter.agentOptions));
       await agent.validate();
       return agent;
     },

@@ -113,6 +113,7 @@ class FastWorkflowSession implements AgentSession {
   private readonly bridge: BridgeSession;
   private passthrough = 0;
   private refused = 0;
+  private readonly unmapped = new Set<string>();
   private anonymous = 0;
   private readonly recordedCalls = new Set<string>();
   private readonly decisions: JsonValue[] = [];
@@ -126,7 +127,7 @@ class FastWorkflowSession implements AgentSession {
     const { steps } = context;
     this.bridge = new BridgeSession({
       steps,
-      mapping: new NameMapping(new Set(context.domain.toolNames), options.renames),
+      mapping: new NameMapping(new Set(context.domain.toolNames), { renames: options.renames, native: options.native }),
       mode: options.bridgeMode,
       decide: (action: Action, call: PlannedToolCall) => {
         this.decisions.push({ toolName: call.toolName, toolCallId: call.toolCallId ?? null, name: action.name, kwargs: pyJsonDumps(action.kwargs) });
@@ -175,6 +176,7 @@ class FastWorkflowSession implements AgentSession {
     }
     const id = call.toolCallId!;
     if (outcome.refused) this.refused++;
+    else if (outcome.unmapped) this.unmapped.add(call.toolName);
     else if (!this.recordedCalls.has(id)) {
       this.recordedCalls.add(id);
       const recorder = this.context.recorder;
@@ -213,6 +215,7 @@ class FastWorkflowSession implements AgentSession {
       toolCalls: this.recordedCalls.size,
       passthrough: this.passthrough,
       refused: this.refused,
+      unmappedTools: [...this.unmapped],
       turnStatuses: this.turnStatuses,
       resolutionErrors: this.bridge.resolutionErrors.map((error) => ({ ...error })) as JsonValue,
       session: (this.started?.info ?? null) as JsonValue,

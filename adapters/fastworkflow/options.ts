@@ -43,6 +43,8 @@ export interface FastWorkflowAgentOptions {
   closeTimeoutMs: number;
   /** Framework tool name → benchmark tool name, for workflows whose commands are named differently. */
   renames: Record<string, string>;
+  /** App commands that may run their own code; every other command that is not a benchmark tool is not executed. */
+  native: string[];
   /** Prepended to every observation returned as a tool result (e.g. `Response: `, as the example retail workflow's commands do). */
   responsePrefix: string;
 }
@@ -69,6 +71,7 @@ export const FASTWORKFLOW_OPTION_KEYS = [
   "turnTimeoutMs",
   "closeTimeoutMs",
   "renames",
+  "native",
   "responsePrefix",
 ] as const;
 
@@ -172,6 +175,7 @@ export function parseFastWorkflowOptions(raw: Readonly<Record<string, unknown>>)
     turnTimeoutMs: milliseconds("turnTimeoutMs", plain.turnTimeoutMs, 600_000),
     closeTimeoutMs: milliseconds("closeTimeoutMs", plain.closeTimeoutMs, 5_000),
     renames,
+    native: list(plain.native),
     responsePrefix: plain.responsePrefix === undefined ? "" : text("responsePrefix", plain.responsePrefix),
   };
   if (workflowPath) options.workflowPath = workflowPath;

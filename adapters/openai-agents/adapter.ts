@@ -114,6 +114,7 @@ class OpenAIAgentsConversation implements FrameworkConversation {
 /** The `openai-agents` strategy's framework half. */
 export const openAIAgentsAdapter: FrameworkAdapter<SdkAgent> = {
   name: FRAMEWORK,
+  agentOptions: ["openaiApi"],
   hooks: [openAIAgentsHook],
   async prepare(candidate: unknown, source: UserAgentSource): Promise<SdkAgent> {
     const { sdk } = await loadSdk();

@@ -10,6 +10,7 @@ import { registerUserStrategies } from "../users/register.ts";
 import { ConfigError } from "../core/errors.ts";
 import { ChatReActAgent } from "./chat-react-agent.ts";
 import { loadFunctionAgent } from "./function-agent.ts";
+import { checkAgentOptionKeys } from "./user-module.ts";
 import { FewShotAgent, loadFewShotDisplays } from "./few-shot-agent.ts";
 import { HumanAgent, type TerminalIO } from "./human-agent.ts";
 import { agentTemplate } from "./prompts.ts";
@@ -56,6 +57,7 @@ const factories: Record<string, AgentFactory> = {
     description: "your own agent function: --agent-module ./my-agent.{ts,js} exporting respond({messages, tools, signal}) → {content} | {toolCalls}",
     requiresModel: false,
     create: ({ config }: BuildContext) => {
+      checkAgentOptionKeys(config.agentOptions, ["module", "export"], "module");
       const modulePath = config.agentOptions.module;
       if (typeof modulePath !== "string" || modulePath === "") throw new ConfigError("--agent-strategy module needs --agent-module <path to a module exporting respond()>");
       const exportName = config.agentOptions.export;

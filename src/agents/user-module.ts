@@ -61,3 +61,14 @@ export async function agentForEpisode(source: UserAgentSource, options: AgentFac
   if (made === undefined || made === null) throw new ConfigError(`${source.exportName}() in ${source.modulePath} returned ${String(made)}; it must return the agent`);
   return made;
 }
+
+/**
+ * Rejects `--agent-option` keys that no part of the run reads: a typo (`mappin=`) would otherwise be
+ * silently ignored. `user.<name>` keys are always accepted: they are for the user's own module.
+ */
+export function checkAgentOptionKeys(options: Readonly<Record<string, unknown>>, known: readonly string[], strategy: string): void {
+  for (const key of Object.keys(options)) {
+    if (known.includes(key) || key.startsWith("user.")) continue;
+    throw new ConfigError(`unknown --agent-option ${key} for --agent-strategy ${strategy}; known: ${known.join(", ")}, user.<name> (for your module)`);
+  }
+}

@@ -352,6 +352,8 @@ export interface ConversationContext {
  */
 export interface FrameworkAdapter<A = unknown> {
   readonly name: string;
+  /** `--agent-option` keys this adapter reads beyond the common ones (any other key is rejected as a typo). */
+  readonly agentOptions?: readonly string[];
   readonly hooks: readonly ModuleHook[];
   /** Checks the user's export is this framework's agent and patches what can be reached from it (idempotent). */
   prepare(candidate: unknown, source: UserAgentSource): A | Promise<A>;

@@ -242,16 +242,16 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
       expect(result.reward).toBe(1);
     });
 
-    it("a mapping file renames a framework tool; a tool with no mapping runs natively", async () => {
+    it("a mapping file renames a framework tool and its arguments; a tool listed as native runs its own code", async () => {
       const directory = mkdtempSync(join(tmpdir(), "taubridge-mapping-"));
       const mapping = join(directory, "mapping.json");
-      writeFileSync(mapping, JSON.stringify({ renames: { lookup_order: "get_order_details" } }));
+      writeFileSync(mapping, JSON.stringify({ renames: { lookup_order: "get_order_details" }, arguments: { lookup_order: { order_number: "order_id" } }, native: ["store_hours"] }));
       const task = loadTasks()[5];
       const script: TaskScript = {
         instruction: task.instruction,
         idPrefix: "map",
         calls: [
-          { name: "lookup_order", arguments: { order_id: "#W6390527" } },
+          { name: "lookup_order", arguments: { order_number: "#W6390527" } },
           { name: "store_hours", arguments: {} },
         ],
         finalText: "Done.",
@@ -261,10 +261,30 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
       expect(result.error).toBeUndefined();
       const steps = toolSteps(result);
       expect(steps.map((step) => [step.action.name, step.frameworkToolName, step.origin])).toEqual([["get_order_details", "lookup_order", "bridge"]]);
+      expect([...steps[0].action.kwargs.keys()]).toEqual(["order_id"]);
       expect(steps[0].observation).toContain('"order_id": "#W6390527"');
       const storeHours = result.traj.find((message) => message.role === "tool" && message.name === "store_hours");
       expect(storeHours?.content).toContain("open 9am-5pm");
       expect(result.extra?.passthroughTools).toEqual(["store_hours"]);
+      expect(result.extra?.unmappedTools).toEqual([]);
+      expect(backend.hits).toEqual([]);
+    });
+
+    it("fails closed: a tool with no mapping is not executed; the model is told and the run reports it", async () => {
+      const task = loadTasks()[5];
+      const script: TaskScript = {
+        instruction: task.instruction,
+        idPrefix: "closed",
+        calls: [{ name: "lookup_order", arguments: { order_number: "#W6390527" } }],
+        finalText: "Done.",
+      };
+      const agent = await agentFor(await serverFor([script]), {}, options.aliasModule);
+      const result = await episode(agent, 5);
+      expect(result.error).toBeUndefined();
+      expect(toolSteps(result)).toEqual([]);
+      expect(result.extra?.unmappedTools).toEqual(["lookup_order"]);
+      const told = result.traj.find((message) => message.role === "tool" && message.name === "lookup_order");
+      expect(told?.content).toContain('tool "lookup_order" is not part of the benchmark domain');
       expect(backend.hits).toEqual([]);
     });
 

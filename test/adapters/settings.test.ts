@@ -33,7 +33,7 @@ describe("adapter strategy options", () => {
     writeFileSync(join(directory, "map.json"), JSON.stringify({ renames: { myTool: tool } }));
     const settings = adapterSettings(build("openai-agents", { module: example, bridgeMode: "decision-only", mapping: join(directory, "map.json"), maxTurns: "7" }).context, "openai-agents");
     expect(settings.mode).toBe("decision-only");
-    expect(settings.renames).toEqual({ myTool: tool });
+    expect(settings.mappingSpec).toEqual({ renames: { myTool: tool } });
     expect(settings.maxTurns).toBe(7);
     expect(adapterSettings(build("openai-agents", { module: example, dryRun: "true" }).context, "openai-agents").mode).toBe("dry-run");
     expect(() => adapterSettings(build("openai-agents", { module: example, bridgeMode: "internal", dryRun: "1" }).context, "x")).toThrow(/contradicts/);
@@ -54,5 +54,22 @@ describe("adapter strategy options", () => {
     const vercelExample = fileURLToPath(new URL("../../adapters/vercel-ai/example/retail-agent.ts", import.meta.url));
     await expect(create("openai-agents", { module: vercelExample })).rejects.toThrow(ConfigError);
     await expect(create("openai-agents", { module: vercelExample })).rejects.toThrow(/is not an @openai\/agents Agent \(the factory must return one\)/);
+  });
+
+  it("rejects unknown agent options (listing the known ones) and mapping files of the wrong shape (naming file and field)", () => {
+    const directory = mkdtempSync(join(tmpdir(), "taubridge-settings-"));
+    expect(() => adapterSettings(build("openai-agents", { module: example, mappin: "x.json" }).context, "openai-agents")).toThrow(
+      "unknown --agent-option mappin for --agent-strategy openai-agents; known: module, export, bridgeMode, dryRun, mapping, maxTurns, user.<name> (for your module)",
+    );
+    expect(adapterSettings(build("openai-agents", { module: example, "user.temperature": "0.2" }).context, "openai-agents").options["user.temperature"]).toBe("0.2");
+    const file = join(directory, "bad.json");
+    writeFileSync(file, JSON.stringify({ renames: { a: 1 } }));
+    expect(() => adapterSettings(build("openai-agents", { module: example, mapping: file }).context, "openai-agents")).toThrow(new RegExp(`^mapping file ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: field renames\\.a: `));
+    writeFileSync(file, JSON.stringify({ rename: {} }));
+    expect(() => adapterSettings(build("openai-agents", { module: example, mapping: file }).context, "openai-agents")).toThrow(/field \(top level\): Unrecognized key/);
+    writeFileSync(file, JSON.stringify({ native: ["get_member_details"] }));
+    expect(() => adapterSettings(build("openai-agents", { module: example, mapping: file }).context, "openai-agents")).toThrow(/field native\[0\]: "get_member_details" maps to a benchmark tool/);
+    writeFileSync(file, JSON.stringify({ arguments: { nope: { a: "b" } } }));
+    expect(() => adapterSettings(build("openai-agents", { module: example, mapping: file }).context, "openai-agents")).toThrow(/field arguments\.nope: not a tool of library/);
   });
 });
