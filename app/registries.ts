@@ -4,15 +4,12 @@
  * `adapters/` into the core; importing it also installs the set as the default for
  * `buildRun(input)` calls that pass no registries.
  */
-import { DEFAULT_DOMAIN, domainRegistry } from "../domains/index.ts";
 import { registerAdapterStrategies } from "../adapters/index.ts";
 import { registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
 import { registerModelStrategies } from "../src/agents/register.ts";
-import { registerOfflineStrategies } from "../src/runner/builtin-strategies.ts";
 import { setDefaultRegistries, type Registries } from "../src/runner/registries.ts";
-import { agentStrategies, userStrategies } from "../src/runner/strategies.ts";
+import { offlineRegistries } from "./offline-registries.ts";
 
-registerOfflineStrategies();
 registerModelStrategies();
 registerAdapterStrategies();
 registerFastWorkflowStrategy();
@@ -21,11 +18,6 @@ registerFastWorkflowStrategy();
  * Every bundled domain and strategy. The strategy registries are the process-wide ones, so a
  * strategy registered by the embedding program (`agentStrategies.register("mine", …)`) is found too.
  */
-export const bundledRegistries: Registries = {
-  domains: domainRegistry,
-  agentStrategies,
-  userStrategies,
-  defaultDomain: DEFAULT_DOMAIN,
-};
+export const bundledRegistries: Registries = offlineRegistries;
 
 setDefaultRegistries(bundledRegistries);

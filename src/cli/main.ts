@@ -14,6 +14,18 @@ import { registerCliExtensions } from "./extensions.ts";
  * `taubridge --version` therefore loads almost nothing.
  */
 
+/**
+ * The strategy names a command will resolve, so the caller may load only what they need
+ * (undefined: everything, e.g. for `taubridge strategies`).
+ */
+export interface RegistryNeeds {
+  agentStrategies: string[];
+  userStrategies: string[];
+}
+
+/** Supplies the registries a command resolves names in. */
+export type LoadRegistries = (needs?: RegistryNeeds) => Promise<Registries>;
+
 function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -60,7 +72,7 @@ function addRunFlags(command: Command): void {
  * set); it is called only by commands that resolve names. Exported for tests, which run commands
  * in-process.
  */
-export function createProgram(loadRegistries: () => Promise<Registries>): Command {
+export function createProgram(loadRegistries: LoadRegistries): Command {
   const program = new Command("taubridge")
     .description(
       "Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.",
@@ -81,7 +93,8 @@ export function createProgram(loadRegistries: () => Promise<Registries>): Comman
         if (options[name] !== undefined) raw[name] = options[name];
       }
       const values = parseRunFlags(raw, "cli");
-      const registries = await loadRegistries();
+      const strategies = runConfigFromFlags(values, "");
+      const registries = await loadRegistries({ agentStrategies: [strategies.agentStrategy], userStrategies: [strategies.userStrategy] });
       const input = runConfigFromFlags(values, registries.defaultDomain);
       const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }] = await Promise.all([
         import("../runner/batch.ts"),
@@ -126,7 +139,7 @@ export function createProgram(loadRegistries: () => Promise<Registries>): Comman
     .option("--data-dir <dir>", "data directory")
     .option("--format <format>", "json or text", "json")
     .action(async (options) => {
-      const domain = await resolveDomain(await loadRegistries(), options.env, options.dataDir);
+      const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
       const { parseActionsFile, replayActions } = await import("../runner/replay.ts");
       let text: string;
       try {
@@ -153,7 +166,7 @@ export function createProgram(loadRegistries: () => Promise<Registries>): Comman
     .option("--format <format>", "json or text", "text")
     .option("--details", "list every disagreement", false)
     .action(async (path: string, options) => {
-      const domain = await resolveDomain(await loadRegistries(), options.env, options.dataDir);
+      const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
       const [{ loadResultsFile }, { rescoreResults }] = await Promise.all([import("../runner/results-file.ts"), import("../runner/replay.ts")]);
       const entries = loadResultsFile(path);
       const report = await rescoreResults(domain, entries, domain.tasks(options.taskSplit));
@@ -238,7 +251,7 @@ export function createProgram(loadRegistries: () => Promise<Registries>): Comman
  * Runs the CLI with the registries `loadRegistries` supplies. Exit codes: 0 done; 1 an unexpected
  * error (or a commander usage error); 2 a config or data error, in one line; 130 interrupted.
  */
-export async function main(loadRegistries: () => Promise<Registries>, argv: string[] = process.argv): Promise<void> {
+export async function main(loadRegistries: LoadRegistries, argv: string[] = process.argv): Promise<void> {
   const program = createProgram(loadRegistries);
   try {
     await program.parseAsync(argv);
