@@ -23,7 +23,7 @@ export { agentStrategies, userStrategies, type AgentFactory, type BuildContext, 
 export { loadDomain, LoadedDomain, domainDirectory } from "./engine/domain.ts";
 
 // Running
-export { runBenchmarkWith, type BenchmarkEpisode, type BenchmarkHooks, type BenchmarkMetrics, type BenchmarkResult } from "./api/run-benchmark.ts";
+export { formatReport, runBenchmarkWith, type BenchmarkEpisode, type BenchmarkHooks, type BenchmarkMetrics, type BenchmarkResult } from "./api/run-benchmark.ts";
 export { buildRun, runBatch, type BatchObserver, type BatchOutcome, type BuiltRun } from "./runner/batch.ts";
 export { parseRunConfig, type RunConfig, type RunConfigInput } from "./runner/run-config.ts";
 export { RUN_FLAGS, optionName, parseRunFlags, runConfigFromFlags, type RunFlag, type RunFlagType, type RunOptions } from "./runner/run-flags.ts";

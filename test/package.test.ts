@@ -89,7 +89,7 @@ describe("the packed package in a fresh project (plain JavaScript)", () => {
     if (skipReason) context.skip(skipReason);
     writeFileSync(
       join(project, "api.mjs"),
-      `import { runBenchmark, loadDomain, passHatK } from "taubridge";
+      `import { runBenchmark, loadDomain, passHatK, formatReport } from "taubridge";
 import { startScriptedModelServer } from "taubridge/testing";
 const tasks = loadDomain("library").tasks().length;
 let seen = 0;
@@ -99,7 +99,8 @@ try { await runBenchmark({ numTrials: 0 }); } catch (caught) { error = caught.na
 const server = await startScriptedModelServer({ steps: [{ content: "hello" }] });
 const reply = await fetch(server.baseURL + "/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) }).then((response) => response.json());
 await server.close();
-console.log(JSON.stringify({ tasks, seen, episodes: result.episodes.length, passK: result.metrics.passK, recomputed: passHatK(result.episodes).passK, avgReward: result.metrics.avgReward, error, reply: reply.choices[0].message.content }));
+const table = formatReport(result);
+console.log(JSON.stringify({ table, tasks, seen, episodes: result.episodes.length, passK: result.metrics.passK, recomputed: passHatK(result.episodes).passK, avgReward: result.metrics.avgReward, error, reply: reply.choices[0].message.content }));
 `,
     );
     const run = await inProject("node", ["api.mjs"]);
@@ -113,6 +114,7 @@ console.log(JSON.stringify({ tasks, seen, episodes: result.episodes.length, pass
     expect(output.avgReward).toBe(1);
     expect(output.error).toBe("ConfigError: --num-trials: must be ≥ 1, got 0");
     expect(output.reply).toBe("hello");
+    expect(output.table).toMatch(/Pass\^1 .*Pass\^2/);
   });
 
   it("loads from CommonJS with require()", async (context) => {

@@ -1,4 +1,4 @@
-import { buildReport, type RoleTotals } from "../report/leaderboard.ts";
+import { buildReport, detailsText, leaderboardText, reportJson, type RoleTotals } from "../report/leaderboard.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
 import { buildRun, runBatch } from "../runner/batch.ts";
 import type { EpisodeResult } from "../runner/episode.ts";
@@ -96,4 +96,16 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
     resultsPath: outcome.resultsPath,
     checkpointPath: outcome.checkpointPath,
   };
+}
+
+/**
+ * The leaderboard of a benchmark result, as `taubridge run` prints it: the table (text or
+ * Markdown) plus the termination and usage lines, or the JSON report.
+ */
+export function formatReport(result: BenchmarkResult, options: { format?: "text" | "markdown" | "json"; title?: string } = {}): string {
+  const config = result.config;
+  const title = options.title ?? `${config.agentStrategy} (${config.model ?? "no model"}) on ${config.env}`;
+  const report = buildReport(title, result.episodes);
+  if (options.format === "json") return JSON.stringify(reportJson(report), null, 2);
+  return `${leaderboardText([report], options.format === "markdown" ? "markdown" : "text")}\n${detailsText(report)}`;
 }
