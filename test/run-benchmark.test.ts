@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, RUN_FLAGS, formatReport, loadDomain, optionName, runBenchmark, type EpisodeResult } from "../app/index.ts";
+import { ConfigError, RUN_FLAGS, formatReport, loadDomain, optionName, runBenchmark, type EpisodeResult, type RunFlag } from "../app/index.ts";
 import { createProgram } from "../src/cli/main.ts";
 import { modelClientConfigSchema } from "../src/model/model-client.ts";
 import { parseRunConfig } from "../src/runner/run-config.ts";
@@ -62,7 +62,7 @@ describe("the run flag table", () => {
   });
 
   it("gives the defaults everywhere: --model-max-attempts is 6 in the CLI table, the run config and the model client", () => {
-    const flag = RUN_FLAGS.find((entry) => optionName(entry.flag) === "modelMaxAttempts")!;
+    const flag = (RUN_FLAGS as readonly RunFlag[]).find((entry) => optionName(entry.flag) === "modelMaxAttempts")!;
     expect(flag.default).toBe(6);
     expect(parseRunConfig({ env: "library", agentStrategy: "oracle", userStrategy: "scripted" }).modelMaxAttempts).toBe(6);
     expect(modelClientConfigSchema.parse({ model: "m" }).maxAttempts).toBe(6);
