@@ -4,7 +4,6 @@ import { ConfigError } from "../core/errors.ts";
 import type { Task } from "../core/types.ts";
 import type { Agent } from "../agents/agent.ts";
 import { loadDomain, type LoadedDomain } from "../engine/domain.ts";
-import { domainRegistry } from "../../domains/index.ts";
 import { selectTaskIndices } from "../tasks/task-file.ts";
 import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
 import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
@@ -12,7 +11,8 @@ import { runEpisode, type EpisodeResult } from "./episode.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
 import { pyJsonDumpsIndented } from "../value/python-value.ts";
 import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfigInput } from "./run-config.ts";
-import { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type UserFactory } from "./strategies.ts";
+import type { AgentFactory, BuildContext, UserFactory } from "./strategies.ts";
+import { defaultRegistries, type Registries } from "./registries.ts";
 import { registerOfflineStrategies } from "./builtin-strategies.ts";
 import { defaultDataRoot } from "./data-root.ts";
 import { createRunModels, type RunModels } from "./model-clients.ts";
@@ -32,11 +32,14 @@ export interface BuiltRun {
 /**
  * The build step: validates the configuration and turns names (domain, split, strategies) into
  * objects, failing with a one-line {@link ConfigError} before any episode or model call starts.
+ * The names resolve in `registries` (default: the set the package entry installed; see
+ * `registries.ts`), which keeps this layer free of any domain or adapter import.
  */
-export function buildRun(input: RunConfigInput, overrides: { models?: RunModels } = {}): BuiltRun {
+export function buildRun(input: RunConfigInput, overrides: { registries?: Registries; models?: RunModels } = {}): BuiltRun {
   registerOfflineStrategies();
   const config = parseRunConfig(input);
-  const definition = domainRegistry.get(config.env);
+  const { domains, agentStrategies, userStrategies } = overrides.registries ?? defaultRegistries();
+  const definition = domains.get(config.env);
   const agentFactory = agentStrategies.get(config.agentStrategy);
   const userFactory = userStrategies.get(config.userStrategy);
   if (agentFactory.requiresModel && !config.model) throw new ConfigError(`--agent-strategy ${config.agentStrategy} needs --model`);
@@ -60,6 +63,8 @@ export interface BatchObserver {
   /** `rerunInfraErrors`: episodes of the checkpoint that ended in `infra_error` and run again. */
   start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number }): void;
   episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
+  /** The full result of each episode run now (not of resumed ones), after it is checkpointed. */
+  episode?(result: EpisodeResult): void;
   warn?(message: string): void;
 }
 
@@ -208,6 +213,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
           ranEpisodes++;
           done++;
           addToTotals(summary);
+          observer.episode?.(result);
           observer.episodeDone?.({ result: summary, done, total, successes, cost: runCost });
         });
       }
