@@ -1,8 +1,7 @@
 import type { Action, StepEvent, StepOrigin, StepResult } from "../src/core/types.ts";
 import type { Environment } from "../src/engine/environment.ts";
 import type { EpisodeRecorder } from "../src/runner/episode-recorder.ts";
-import { parsePythonJson } from "../src/value/lossless-json.ts";
-import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { parsePythonJson, fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 
 /**
  * How a bridged tool call reaches the environment:

@@ -12,7 +12,7 @@ import { loadBaseDatabase, readPythonJsonFile } from "../src/engine/data-files.t
 import { loadDomain, type LoadedDomain } from "../src/engine/domain.ts";
 import { Environment, type UserSimulator } from "../src/engine/environment.ts";
 import { invokeTool } from "../src/engine/tool.ts";
-import { pyFloat, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { pyFloat, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 
 /** A user simulator that says the instruction, then stops at the agent's first message. */
 class ScriptedUser implements UserSimulator {

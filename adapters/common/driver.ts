@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "../../src/agents/agent.ts";
 import { InfraError } from "../../src/core/errors.ts";
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, type RoleUsage, type StepResult, type TerminationReason } from "../../src/core/types.ts";
-import { pyJsonDumps } from "../../src/value/python-value.ts";
+import { pyJsonDumps } from "../../src/value/index.ts";
 import { BridgeSession, type BridgeMode, type PlannedToolCall } from "../../bridge/session.ts";
 import { createBridgeScope, runInBridgeScope, type BridgeScope, type InterceptedCallRecord } from "../../bridge/node/context.ts";
 import { installModuleHooks, type ModuleHook } from "../../bridge/node/hooks.ts";

@@ -10,7 +10,7 @@ import {
 } from "../../bridge/transport/index.ts";
 import { RESPOND_ACTION_NAME, type Action, type JsonValue, type TerminationReason } from "../../src/core/types.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "../../src/agents/agent.ts";
-import { pyJsonDumps } from "../../src/value/python-value.ts";
+import { pyJsonDumps } from "../../src/value/index.ts";
 import type { FastWorkflowAgentOptions } from "./options.ts";
 
 /** The text a tool call gets once the episode has ended or its step budget is spent (nothing is executed). */

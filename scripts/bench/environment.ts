@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { Environment } from "../../src/engine/environment.ts";
 import { loadDomain } from "../../src/engine/domain.ts";
 import { ScriptedUser } from "../../src/users/scripted-user.ts";
-import { airlineDomain, retailDomain } from "../../domains/tau-bench.ts";
+import { airlineDomain } from "../../domains/airline/index.ts";
+import { retailDomain } from "../../domains/retail/index.ts";
 import type { DomainDefinition } from "../../src/engine/domain.ts";
 
 const REFERENCE_MS: Record<string, number> = { retail: 300, airline: 800 };

@@ -7,8 +7,7 @@ import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue, typ
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import { episodeUsage } from "../model/usage.ts";
-import { parsePythonJson } from "../value/lossless-json.ts";
-import { isPyDict, pyTypeName, type PyValue } from "../value/python-value.ts";
+import { parsePythonJson, isPyDict, pyTypeName, type PyValue } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
 import { ACT_ACTION_FORMAT, CHAT_REACT_TEMPLATE, REACT_ACTION_FORMAT, renderTemplate } from "./prompts.ts";
 import { domainPromptValues, respondAction, terminationOf } from "./tool-calling-agent.ts";

@@ -9,7 +9,7 @@
 import { createInterface, type Interface } from "node:readline";
 import { AgentProtocolError } from "../core/errors.ts";
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type StepResult } from "../core/types.ts";
-import { pyJsonDumps } from "../value/python-value.ts";
+import { pyJsonDumps } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
 import { parseToolArguments, respondAction, terminationOf } from "./tool-calling-agent.ts";
 

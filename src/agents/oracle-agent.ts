@@ -1,5 +1,5 @@
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type StepResult } from "../core/types.ts";
-import { pyJsonDumps } from "../value/python-value.ts";
+import { pyJsonDumps } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
 
 /**

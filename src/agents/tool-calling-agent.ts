@@ -11,8 +11,7 @@ import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult, ToolDefinition } from "../model/types.ts";
 import { episodeUsage } from "../model/usage.ts";
-import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
-import { isPyDict, pyTypeName, type PyDict } from "../value/python-value.ts";
+import { JsonSyntaxError, parsePythonJson, isPyDict, pyTypeName, type PyDict } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentEpisodeResult } from "./agent.ts";
 import { renderTemplate, TOOL_CALLING_TEMPLATE, type AgentPromptValues } from "./prompts.ts";
 

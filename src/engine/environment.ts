@@ -9,10 +9,10 @@ import {
   type StepResult,
   type Task,
 } from "../core/types.ts";
-import { pyJsonDumps, pyStr, type PyValue } from "../value/python-value.ts";
+import { pyJsonDumps, pyKeyError, pyStr, type PyValue } from "../value/index.ts";
 import type { EpisodeDatabase } from "./database.ts";
 import type { LoadedDomain } from "./domain.ts";
-import { invokeTool, pyKeyError } from "./tool.ts";
+import { invokeTool } from "./tool.ts";
 
 /** Per-call options the environment passes to its user simulator. */
 export interface UserCallOptions {

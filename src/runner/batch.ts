@@ -10,7 +10,7 @@ import { computePassK, isSuccess, type PassKReport } from "../metrics/pass-k.ts"
 import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
 import { runEpisode, type EpisodeResult } from "./episode.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
-import { pyJsonDumpsIndented } from "../value/python-value.ts";
+import { pyJsonDumpsIndented } from "../value/index.ts";
 import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type UserFactory } from "./strategies.ts";
 import { registerOfflineStrategies } from "./builtin-strategies.ts";

@@ -4,9 +4,8 @@ import { RESPOND_ACTION_NAME, STOP_TOKEN, type Action, type Task } from "../core
 import { Environment, groundTruthHashFor, type UserSimulator } from "../engine/environment.ts";
 import { BaseDatabase } from "../engine/database.ts";
 import { LoadedDomain } from "../engine/domain.ts";
-import { parsePythonJson } from "../value/lossless-json.ts";
 import { parsePythonJsonText } from "../engine/data-files.ts";
-import { toJs, type PyDict, type PyValue } from "../value/python-value.ts";
+import { parsePythonJson, toJs, type PyDict, type PyValue } from "../value/index.ts";
 import { computePassK, type PassKReport } from "../metrics/pass-k.ts";
 import type { LoadedResultEntry } from "./results-file.ts";
 import { ScriptedUser } from "../users/scripted-user.ts";
