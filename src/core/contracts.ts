@@ -9,7 +9,7 @@
  * the termination reason; agents produce turns; environments execute tools; evaluators score.
  */
 import type { Action, ChatMessage, JsonValue, RoleUsage, StepEvent, StepOrigin, Task, TerminationReason } from "./types.ts";
-import type { PyDict, PyValue } from "../value/python-value.ts";
+import type { PyDict, PyValue } from "../value/index.ts";
 
 // ─── Steps ──────────────────────────────────────────────────────────────────────────────────────
 

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { DataError, UnknownNameError } from "../core/errors.ts";
 import { RESPOND_ACTION_NAME, type Task } from "../core/types.ts";
 import { loadTaskFile, type TaskFileDomain } from "../tasks/task-file.ts";
-import { pyJsonDumps, toJs, type PyValue } from "../value/python-value.ts";
+import { pyJsonDumps, toJs, type PyValue } from "../value/index.ts";
 import { BaseDatabase, EpisodeDatabase } from "./database.ts";
 import { loadBaseDatabase, readPythonJsonFile } from "./data-files.ts";
 import type { ToolImplementation } from "../core/contracts.ts";

@@ -3,7 +3,7 @@ import type { Evaluation, Evaluator, FinishedEpisode, Suite } from "../core/cont
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type RewardResult, type Task } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import { invokeTool } from "../engine/tool.ts";
-import { pyJsonDumps, type PyValue } from "../value/python-value.ts";
+import { pyJsonDumps, type PyValue } from "../value/index.ts";
 
 /**
  * τ-bench's reward (spec §4 of tau-bench-v1.md) as an evaluator: the end state's data hash against

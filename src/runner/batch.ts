@@ -9,7 +9,7 @@ import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metr
 import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
 import { runEpisode, type EpisodeResult } from "./episode.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
-import { pyJsonDumpsIndented } from "../value/python-value.ts";
+import { pyJsonDumpsIndented } from "../value/index.ts";
 import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import type { AgentFactory, BuildContext, UserFactory } from "./strategies.ts";
 import { defaultRegistries, type Registries } from "./registries.ts";
