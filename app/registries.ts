@@ -7,6 +7,7 @@
 import { registerAdapterStrategies } from "../adapters/index.ts";
 import { registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
 import { registerModelStrategies } from "../src/agents/register.ts";
+import { createRunModels } from "../src/runner/model-clients.ts";
 import { setDefaultRegistries, type Registries } from "../src/runner/registries.ts";
 import { offlineRegistries } from "./offline-registries.ts";
 
@@ -18,6 +19,6 @@ registerFastWorkflowStrategy();
  * Every bundled domain and strategy. The strategy registries are the process-wide ones, so a
  * strategy registered by the embedding program (`agentStrategies.register("mine", …)`) is found too.
  */
-export const bundledRegistries: Registries = offlineRegistries;
+export const bundledRegistries: Registries = { ...offlineRegistries, createModels: createRunModels };
 
 setDefaultRegistries(bundledRegistries);

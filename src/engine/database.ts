@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   hashableEntry,
+  hashableRepr,
   pyCompareStrings,
   pyDeepCopy,
   pyStrRepr,
@@ -151,6 +152,30 @@ export class EpisodeDatabase {
   /** `(key, record)` pairs in dict order, read-only. */
   *entries(collection: string): IterableIterator<[string, PyValue]> {
     for (const key of this.keys(collection)) yield [key, this.get(collection, key)!];
+  }
+
+  /**
+   * True when this database and `other` (over the same base) have the same τ-bench hash, decided
+   * without hashing: the hash text is the sorted `(key, to_hashable(record))` pairs of every
+   * collection, so two views are equal exactly when every record either one touched renders to the
+   * same text in both (records neither touched are the shared base). Used by the evaluator, which
+   * needs only equality; hashing the whole database costs far more than the few touched records.
+   */
+  sameStateAs(other: EpisodeDatabase): boolean {
+    if (other.base !== this.base) return this.tauBenchHash() === other.tauBenchHash();
+    for (const name of this.base.collectionNames) {
+      const touched = new Set<string>([...(this.overlays.get(name)?.keys() ?? []), ...(other.overlays.get(name)?.keys() ?? [])]);
+      for (const key of touched) {
+        const mine = this.get(name, key);
+        const theirs = other.get(name, key);
+        if (mine === undefined || theirs === undefined) {
+          if (mine !== theirs) return false;
+          continue;
+        }
+        if (mine !== theirs && hashableRepr(mine) !== hashableRepr(theirs)) return false;
+      }
+    }
+    return true;
   }
 
   /** Number of records touched by this episode (for diagnostics and memory accounting). */

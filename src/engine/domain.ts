@@ -11,6 +11,12 @@ import type { ToolImplementation } from "../core/contracts.ts";
 export type { DomainDefinition, Suite } from "../core/contracts.ts";
 import type { DomainDefinition } from "../core/contracts.ts";
 
+/** A task's ground-truth end state: its database (for equality checks) and its τ-bench hash (reported). */
+export interface GroundTruthState {
+  readonly db: EpisodeDatabase;
+  readonly hash: string;
+}
+
 /** A tool schema exactly as the model receives it (plus the lossless form for Python-exact dumps). */
 export interface ToolSchemas {
   /** Plain JSON, for the model API. */
@@ -24,9 +30,9 @@ export class LoadedDomain {
   readonly toolsByName: ReadonlyMap<string, ToolImplementation>;
   private readonly taskCache = new Map<string, Task[]>();
   /** Ground-truth hashes by task identity; the replay is deterministic, so trials share it. */
-  readonly groundTruthHashes = new Map<string, string>();
+  readonly groundTruthHashes = new Map<string, GroundTruthState>();
   /** The same, by task object: avoids re-serialising the actions on every reward. */
-  groundTruthByTask = new WeakMap<Task, string>();
+  groundTruthByTask = new WeakMap<Task, GroundTruthState>();
   private cachedInitialHash: string | undefined;
 
   constructor(

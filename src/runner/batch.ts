@@ -15,7 +15,7 @@ import type { AgentFactory, BuildContext, UserFactory } from "./strategies.ts";
 import { defaultRegistries, type Registries } from "./registries.ts";
 import { registerOfflineStrategies } from "./builtin-strategies.ts";
 import { defaultDataRoot } from "./data-root.ts";
-import { createRunModels, type RunModels } from "./model-clients.ts";
+import type { RunModels } from "./model-clients.ts";
 
 /** A run with every name resolved into an object. */
 export interface BuiltRun {
@@ -38,7 +38,8 @@ export interface BuiltRun {
 export function buildRun(input: RunConfigInput, overrides: { registries?: Registries; models?: RunModels } = {}): BuiltRun {
   registerOfflineStrategies();
   const config = parseRunConfig(input);
-  const { domains, agentStrategies, userStrategies } = overrides.registries ?? defaultRegistries();
+  const registries = overrides.registries ?? defaultRegistries();
+  const { domains, agentStrategies, userStrategies } = registries;
   const definition = domains.get(config.env);
   const agentFactory = agentStrategies.get(config.agentStrategy);
   const userFactory = userStrategies.get(config.userStrategy);
@@ -51,11 +52,19 @@ export function buildRun(input: RunConfigInput, overrides: { registries?: Regist
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
   if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
   // `overrides.models` lets tests plug in in-process model doubles (`taubridge/testing`).
-  const context = { config, domain, models: overrides.models ?? createRunModels(config) };
+  const context = { config, domain, models: overrides.models ?? registries.createModels?.(config) ?? noModelLayer() };
   // A user simulator is cheap to create and validates its own options (prompt files, models):
   // create one now so a bad option fails the build in one line instead of every episode.
   userFactory.create(context, { taskIndex: taskIndices[0], trial: 0 });
   return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context };
+}
+
+/** The model clients of a run whose registries bring no model layer: asking for one is a config error. */
+function noModelLayer(): RunModels {
+  const fail = (): never => {
+    throw new ConfigError("this run's registries have no model clients (createModels); use the bundled registries or pass `models` to buildRun");
+  };
+  return { agent: fail, user: fail };
 }
 
 /** Progress callbacks the batch layer calls; the CLI renders them. */

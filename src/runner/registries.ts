@@ -1,6 +1,8 @@
 import { ConfigError } from "../core/errors.ts";
 import type { Registry } from "../core/registry.ts";
 import type { DomainDefinition } from "../engine/domain.ts";
+import type { RunModels } from "./model-clients.ts";
+import type { RunConfig } from "./run-config.ts";
 import type { AgentFactory, UserFactory } from "./strategies.ts";
 
 /**
@@ -14,6 +16,12 @@ export interface Registries {
   readonly userStrategies: Registry<UserFactory>;
   /** The domain `--env` means when it is not given. */
   readonly defaultDomain: string;
+  /**
+   * Builds a run's per-role model clients. Passed in rather than imported so an offline run (oracle
+   * agent, scripted user) never loads the model SDK and its HTTP stack; without it, a strategy that
+   * asks for a model client gets a one-line error.
+   */
+  readonly createModels?: (config: RunConfig) => RunModels;
 }
 
 let installed: Registries | undefined;
