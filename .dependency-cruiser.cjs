@@ -5,10 +5,6 @@
  * never imports the adapters; published code never imports vitest or test helpers.
  */
 const TEST_FILE = "(\\.test\\.ts$|(^|/)test/|(^|/)fixtures/|(^|/)test-fixtures/)";
-// Test-support modules that still live among published code. A tooling change is moving both
-// into test/; until then they are the only published-tree files allowed to import vitest.
-//   adapters/common/adapter-suite.ts, adapters/common/test-support.ts
-const TEST_SUPPORT_IN_TREE = "^adapters/common/(adapter-suite|test-support)\\.ts$";
 
 module.exports = {
   forbidden: [
@@ -37,8 +33,29 @@ module.exports = {
       name: "published-not-to-tests",
       comment: "published code never imports vitest, test files or test helpers",
       severity: "error",
-      from: { path: "^(app|src|domains|bridge|adapters)/", pathNot: [TEST_FILE, TEST_SUPPORT_IN_TREE] },
-      to: { path: ["(^|/)node_modules/vitest/", "(^|/)node_modules/@vitest/", TEST_FILE, TEST_SUPPORT_IN_TREE] },
+      from: { path: "^(app|src|domains|bridge|adapters)/", pathNot: TEST_FILE },
+      to: { path: ["(^|/)node_modules/vitest/", "(^|/)node_modules/@vitest/", TEST_FILE] },
+    },
+    {
+      name: "value-imports-only-core-errors",
+      comment: "src/value is the Python-semantics module: of ours it may use only the error tree",
+      severity: "error",
+      from: { path: "^src/value/" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(value/|core/errors\\.ts$)" },
+    },
+    {
+      name: "domains-import-only-contracts",
+      comment: "a domain reads like the original tools: it may use src/core, src/value and src/engine, never the runner, agents, bridge or adapters",
+      severity: "error",
+      from: { path: "^domains/", pathNot: TEST_FILE },
+      to: { path: "^(app|src|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|engine)/" },
+    },
+    {
+      name: "orchestrator-imports-no-runner-or-strategies",
+      comment: "the orchestrator gets agents, users and evaluators through the contracts",
+      severity: "error",
+      from: { path: "^src/orchestrator/" },
+      to: { path: "^src/(runner|agents|users|cli|api)/" },
     },
   ],
   options: {

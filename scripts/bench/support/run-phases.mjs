@@ -13,7 +13,7 @@ const [{ offlineRegistries }, { buildRun, runBatch }, { parseRunFlags, runConfig
 ]);
 const modulesLoaded = performance.now();
 const input = runConfigFromFlags(parseRunFlags({ ...flags, logDir, resume: false, quiet: true }, "api"), offlineRegistries.defaultDomain);
-const built = buildRun(input, offlineRegistries);
+const built = buildRun(input, { registries: offlineRegistries });
 const dataParsed = performance.now();
 let firstEpisodeAt = 0;
 let lastEpisodeAt = 0;
