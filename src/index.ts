@@ -10,6 +10,7 @@ export * from "./core/types.ts";
 export * from "./core/errors.ts";
 export { Registry } from "./core/registry.ts";
 export type * from "./core/contracts.ts";
+export type * from "./core/model-types.ts";
 export type { ToolSchemas } from "./engine/domain.ts";
 export type { EpisodeResult } from "./runner/episode.ts";
 export type { EpisodeSummary } from "./runner/checkpoint.ts";

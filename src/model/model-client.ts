@@ -13,6 +13,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { z } from "zod";
+import type { ChatModel } from "../core/contracts.ts";
 import { ConfigError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
@@ -95,7 +96,7 @@ export interface ModelClientDescription {
   userPrices: boolean;
 }
 
-export interface ModelClient {
+export interface ModelClient extends ChatModel {
   readonly role: ModelRole;
   readonly provider: ProviderName;
   readonly model: string;
