@@ -35,12 +35,12 @@ describe("taubridge CLI on the bundled domain (offline, no data directory)", () 
     await taubridge(["run", "--log-dir", logDir, "--quiet", "--num-trials", "2"]);
     const second = await taubridge(["run", "--log-dir", logDir, "--num-trials", "2", "--format", "json"]);
     expect(second.exitCode).toBe(0);
-    expect(second.stderr).toMatch(/resuming: (\d+)\/\1 episodes already/);
+    expect(second.stderr).toMatch(/resumed \d+ finished episodes, running 0 /);
     const report = JSON.parse(second.stdout);
     expect(report.passK).toEqual({ "1": 1, "2": 1 });
     const spelledOut = await taubridge(["run", "--log-dir", logDir, "--num-trials", "2", "--resume"]);
     expect(spelledOut.exitCode).toBe(0);
-    expect(spelledOut.stderr).toMatch(/resuming: (\d+)\/\1 episodes already/);
+    expect(spelledOut.stderr).toMatch(/resumed \d+ finished episodes, running 0 /);
     const fresh = await taubridge(["run", "--log-dir", logDir, "--num-trials", "2", "--no-resume"]);
     expect(fresh.exitCode).toBe(0);
     expect(fresh.stderr).not.toMatch(/resuming/);

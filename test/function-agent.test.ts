@@ -17,7 +17,8 @@ import { ScriptedUser } from "../src/users/scripted-user.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "function-agent");
 const RENEWAL = join(FIXTURES, "renewal-agent.mjs");
-const bin = join(import.meta.dirname, "..", "bin", "taubridge.js");
+// The sources, not dist/ (which `npm run build` may not have refreshed).
+const cli = join(import.meta.dirname, "..", "app", "cli.ts");
 registerModelStrategies();
 
 describe("function agent", () => {
@@ -70,11 +71,11 @@ describe("function agent", () => {
 
   it("runs from the command line", async () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-fn-"));
-    const result = await execa("node", [bin, "run", "--agent-strategy", "module", "--agent-module", RENEWAL, "--task-ids", "2", "--log-dir", logDir, "--quiet"], { reject: false });
+    const result = await execa("node", ["--import", "tsx", cli, "run", "--agent-strategy", "module", "--agent-module", RENEWAL, "--task-ids", "2", "--log-dir", logDir, "--quiet"], { reject: false });
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/1\.000/);
-    const missing = await execa("node", [bin, "run", "--agent-strategy", "module", "--log-dir", logDir], { reject: false });
+    const missing = await execa("node", ["--import", "tsx", cli, "run", "--agent-strategy", "module", "--log-dir", logDir], { reject: false });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.trim()).toBe("taubridge: --agent-strategy module needs --agent-module <path to a module exporting respond()>");
   });

@@ -244,7 +244,8 @@ describe("resume and reports", () => {
 });
 
 describe("CLI exit codes for infrastructure errors", () => {
-  const bin = join(import.meta.dirname, "..", "bin", "taubridge.js");
+  // The sources, not dist/ (which `npm run build` may not have refreshed).
+  const cli = join(import.meta.dirname, "..", "app", "cli.ts");
   const KEY_ENV = "TAUBRIDGE_INFRA_TEST_KEY";
   let server: ScriptedModelServer | undefined;
   afterEach(async () => {
@@ -253,7 +254,7 @@ describe("CLI exit codes for infrastructure errors", () => {
   });
 
   function taubridge(args: string[]) {
-    return execa("node", [bin, ...args], {
+    return execa("node", ["--import", "tsx", cli, ...args], {
       reject: false,
       env: { [KEY_ENV]: "sk-infra-test", TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
     });
@@ -300,7 +301,12 @@ describe("CLI exit codes for infrastructure errors", () => {
 
     await server.close();
     server = await startScriptedModelServer({ scripts: { "agent-model": [{ content: "Happy to help.", times: 2 }] } });
-    const resumed = await taubridge([...args(server.baseURL), "--format", "json"]);
+    // The new server listens on another port: a different base URL is a different run unless accepted.
+    const refused = await taubridge([...args(server.baseURL), "--format", "json"]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/changed: --base-url\); --no-resume starts over, --accept-changes/);
+    const resumed = await taubridge([...args(server.baseURL), "--format", "json", "--accept-changes"]);
+    expect(resumed.stderr).toMatch(/resuming despite changes since the checkpoint \(--accept-changes\): --base-url/);
     expect(resumed.stderr).toMatch(/re-running 2 episode\(s\) that ended in infrastructure errors/);
     expect(resumed.exitCode).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ infraErrors: 0, episodes: 2 });

@@ -5,7 +5,8 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { parsePythonJson } from "../src/value/index.ts";
 
-const bin = join(import.meta.dirname, "..", "bin", "taubridge.js");
+// The sources, not dist/ (which `npm run build` may not have refreshed).
+const cli = join(import.meta.dirname, "..", "app", "cli.ts");
 
 function checkpointLines(logDir: string): number {
   const file = existsSync(logDir) ? readdirSync(logDir).find((name) => name.endsWith(".checkpoint.jsonl")) : undefined;
@@ -17,7 +18,7 @@ describe("a run killed with SIGKILL and resumed", () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-kill-"));
     const trials = 150; // 11 bundled tasks × 150 trials = 1650 episodes
     const args = ["run", "--log-dir", logDir, "--num-trials", String(trials), "--max-concurrency", "4", "--quiet", "--format", "json"];
-    const first = execa("node", [bin, ...args], { reject: false });
+    const first = execa("node", ["--import", "tsx", cli, ...args], { reject: false });
     const deadline = Date.now() + 60_000;
     while (checkpointLines(logDir) < 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     first.kill("SIGKILL");
@@ -27,9 +28,9 @@ describe("a run killed with SIGKILL and resumed", () => {
     expect(linesAtKill).toBeGreaterThan(1);
     expect(linesAtKill).toBeLessThan(1 + 11 * trials); // it really died mid-run
 
-    const second = await execa("node", [bin, ...args.filter((arg) => arg !== "--quiet")], { reject: false });
+    const second = await execa("node", ["--import", "tsx", cli, ...args.filter((arg) => arg !== "--quiet")], { reject: false });
     expect(second.exitCode).toBe(0);
-    expect(second.stderr).toMatch(/resuming: \d+\/1650 episodes already/);
+    expect(second.stderr).toMatch(/resumed \d+ finished episodes, running \d+ /);
     const report = JSON.parse(second.stdout);
     const entries = parsePythonJson(readFileSync(report.resultsPath, "utf8")) as Map<string, unknown>[];
     const keys = entries.map((entry) => `${entry.get("task_id")}:${entry.get("trial")}`);

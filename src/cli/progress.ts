@@ -43,12 +43,13 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
     `[taubridge] ${state.done}/${state.total} episodes, pass rate ${passRate()}, cost ${formatCost(state.cost)}, ETA ${eta()}`;
 
   return {
-    start({ total, alreadyDone, checkpointPath, rerunInfraErrors = 0 }) {
+    start({ total, alreadyDone, checkpointPath, rerunInfraErrors = 0, resumed = false }) {
       startedAt = Date.now();
       baseline = alreadyDone;
       state = { ...state, done: alreadyDone, total };
+      // Said even with --quiet: a resumed run's results include episodes this process did not run.
+      if (resumed) stream.write(`[taubridge] resumed ${alreadyDone} finished episodes, running ${total - alreadyDone} (checkpoint ${checkpointPath})\n`);
       if (options.quiet) return;
-      if (alreadyDone > 0) stream.write(`[taubridge] resuming: ${alreadyDone}/${total} episodes already in ${checkpointPath}\n`);
       if (rerunInfraErrors > 0) stream.write(`[taubridge] re-running ${rerunInfraErrors} episode(s) that ended in infrastructure errors\n`);
       if (stream.isTTY) {
         const cliProgress = loadCliProgress();

@@ -10,7 +10,8 @@ import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSum
 import { runEpisode, type EpisodeResult } from "./episode.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
 import { pyJsonDumpsIndented } from "../value/index.ts";
-import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfigInput } from "./run-config.ts";
+import { parseRunConfig, runFileStem, type RunConfig, type RunConfigInput } from "./run-config.ts";
+import { identityChanges, ResumeMismatchError, runIdentity } from "./run-identity.ts";
 import type { AgentFactory, BuildContext, UserFactory } from "./strategies.ts";
 import { defaultRegistries, type Registries } from "./registries.ts";
 import { registerOfflineStrategies } from "./builtin-strategies.ts";
@@ -22,6 +23,8 @@ export interface BuiltRun {
   config: RunConfig;
   domain: LoadedDomain;
   split: string;
+  /** The file the tasks came from (the split's file, or `--task-file`): its content is part of the run's identity. */
+  taskFilePath: string;
   tasks: Task[];
   taskIndices: number[];
   agentFactory: AgentFactory;
@@ -56,7 +59,8 @@ export function buildRun(input: RunConfigInput, overrides: { registries?: Regist
   // A user simulator is cheap to create and validates its own options (prompt files, models):
   // create one now so a bad option fails the build in one line instead of every episode.
   userFactory.create(context, { taskIndex: taskIndices[0], trial: 0 });
-  return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context };
+  const taskFilePath = config.taskFile ? resolve(config.taskFile) : join(domain.dataDirectory, definition.splits[split] ?? "");
+  return { config, domain, split: config.taskFile ? "file" : split, taskFilePath, tasks, taskIndices, agentFactory, userFactory, context };
 }
 
 /** The model clients of a run whose registries bring no model layer: asking for one is a config error. */
@@ -70,7 +74,8 @@ function noModelLayer(): RunModels {
 /** Progress callbacks the batch layer calls; the CLI renders them. */
 export interface BatchObserver {
   /** `rerunInfraErrors`: episodes of the checkpoint that ended in `infra_error` and run again. */
-  start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number }): void;
+  /** `resumed`: a checkpoint of this run was found and its finished episodes kept. */
+  start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number; resumed?: boolean }): void;
   episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
   /** The full result of each episode run now (not of resumed ones), after it is checkpointed. */
   episode?(result: EpisodeResult): void;
@@ -119,12 +124,6 @@ function episodeCost(summary: EpisodeSummary): number | null {
   return total;
 }
 
-function sameIdentity(left: unknown, right: unknown): string[] {
-  const a = (left ?? {}) as Record<string, unknown>;
-  const b = (right ?? {}) as Record<string, unknown>;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]));
-}
 
 /**
  * The batch layer: runs every `(task, trial)` with bounded concurrency, checkpoints each finished
@@ -138,12 +137,19 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   const stem = runFileStem(config, built.split);
   const resultsPath = join(logDir, `${stem}.json`);
   const checkpointPath = join(logDir, `${stem}.checkpoint.jsonl`);
-  const identity = runIdentity(config);
+  const identity = runIdentity(config, domain, built.taskFilePath);
 
   const previous = config.resume ? readCheckpoint(checkpointPath) : { header: null, entries: [], discardedLines: 0 };
+  let rewriteHeader = previous.header === null;
   if (previous.header) {
-    const changed = sameIdentity(previous.header.identity, identity);
-    if (changed.length > 0) observer.warn?.(`the configuration changed since the checkpoint was written (${changed.join(", ")}); finished episodes are kept`);
+    const { changed, unverified } = identityChanges(previous.header.identity, identity);
+    if (changed.length > 0 && !config.acceptChanges) throw new ResumeMismatchError(checkpointPath, changed);
+    if (changed.length > 0) {
+      observer.warn?.(`resuming despite changes since the checkpoint (--accept-changes): ${changed.join(", ")}`);
+      rewriteHeader = true;
+    } else if (unverified) {
+      observer.warn?.("the checkpoint was written by an older taubridge that recorded only options: the task set, data and agent files could not be compared");
+    }
   }
   if (previous.discardedLines > 0) observer.warn?.(`discarded ${previous.discardedLines} torn checkpoint line(s); those episodes run again`);
 
@@ -160,10 +166,13 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   }
   const resumedEpisodes = completed.size - rerun.size;
 
-  const checkpoint = new CheckpointWriter(checkpointPath);
-  checkpoint.open({ identity, stem }, previous.header === null);
-
+  // The agent is created before the checkpoint is touched: a run that fails at configuration time
+  // (a missing module, a bad export) leaves no checkpoint behind.
   const agent: Agent = await built.agentFactory.create(built.context);
+  const checkpoint = new CheckpointWriter(checkpointPath);
+  checkpoint.open({ identity, stem }, rewriteHeader);
+  // An accepted change gets the new identity in a fresh header; the kept episodes are written back under it.
+  if (rewriteHeader && previous.header) for (const entry of previous.entries) checkpoint.append(entry.entry);
   const total = wanted.size;
   let done = resumedEpisodes;
   let successes = 0;
@@ -174,7 +183,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
     runCost = runCost === null || cost === null ? null : runCost + cost;
   };
   for (const [key, entry] of completed) if (!rerun.has(key)) addToTotals(entry.summary);
-  observer.start?.({ total, alreadyDone: done, checkpointPath, rerunInfraErrors: rerun.size });
+  observer.start?.({ total, alreadyDone: done, checkpointPath, rerunInfraErrors: rerun.size, resumed: previous.header !== null });
 
   const queue = new PQueue({ concurrency: config.maxConcurrency });
   let ranEpisodes = 0;

@@ -35,6 +35,7 @@ export const runConfigSchema = z.object({
   logDir: z.string().default(flagDefault("logDir")),
   dataDir: z.string().optional(),
   resume: z.boolean().default(flagDefault("resume")),
+  acceptChanges: z.boolean().default(flagDefault("acceptChanges")),
   cacheDir: z.string().optional(),
   priceFile: z.string().optional(),
   modelTimeoutMs: z.number().int().positive().default(flagDefault<number>("modelTimeout") * 1000),
@@ -59,34 +60,6 @@ export function parseRunConfig(input: RunConfigInput): RunConfig {
     throw new ConfigError(`invalid option ${[flagForConfigField(field ?? ""), ...rest].join(".")}: ${issue.message}`);
   }
   return result.data;
-}
-
-/** The fields that define what a run measures; a resume with different values warns. */
-export const IDENTITY_FIELDS = [
-  "env",
-  "agentStrategy",
-  "userStrategy",
-  "model",
-  "modelProvider",
-  "baseUrl",
-  "userModel",
-  "userModelProvider",
-  "userBaseUrl",
-  "temperature",
-  "taskSplit",
-  "taskFile",
-  "maxSteps",
-  "agentPromptFile",
-  "userPromptFile",
-  "fewShotDisplaysPath",
-  "agentOptions",
-] as const satisfies readonly (keyof RunConfig)[];
-
-/** The identity of a run, for resume checks. */
-export function runIdentity(config: RunConfig): Record<string, unknown> {
-  const identity: Record<string, unknown> = {};
-  for (const field of IDENTITY_FIELDS) if (config[field] !== undefined) identity[field] = config[field];
-  return identity;
 }
 
 /** The run's file stem, after τ-bench's checkpoint name but without the timestamp so a rerun finds it. */
