@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
 import { ConfigError } from "../core/errors.ts";
@@ -163,6 +164,8 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   observer.start?.({ total, alreadyDone: done, checkpointPath, rerunInfraErrors: rerun.size });
 
   const queue = new PQueue({ concurrency: config.maxConcurrency });
+  // A model endpoint that refused the run's first call: every episode would fail the same way, so stop.
+  const unreachable = () => built.context.models.unreachable?.();
   let ranEpisodes = 0;
   try {
     for (let trial = 0; trial < config.numTrials; trial++) {
@@ -171,7 +174,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
         const key = `${taskIndex}:${trial}`;
         if (completed.has(key) && !rerun.has(key)) continue;
         void queue.add(async () => {
-          if (signal?.aborted) return;
+          if (signal?.aborted || unreachable()) return;
           const createUser = () => {
             try {
               return built.userFactory.create(built.context, { taskIndex, trial });
@@ -192,9 +195,9 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
               timeoutMs: config.episodeTimeoutMs,
               signal,
             });
-            if (result.termination !== "infra_error" || signal?.aborted) break;
+            if (result.termination !== "infra_error" || signal?.aborted || unreachable()) break;
           }
-          if (!result || signal?.aborted) return;
+          if (!result || signal?.aborted || (unreachable() && result.termination === "infra_error")) return;
           const entry = resultEntry(result);
           checkpoint.append(entry);
           const summary: EpisodeSummary = {
@@ -216,6 +219,11 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   } finally {
     checkpoint.close();
     await agent.close?.();
+  }
+  const stop = unreachable();
+  if (stop) {
+    if (previous.header === null && ranEpisodes === 0) rmSync(checkpointPath, { force: true });
+    throw stop;
   }
 
   const ordered: CheckpointEntry[] = [];
