@@ -150,7 +150,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   const checkpoint = new CheckpointWriter(checkpointPath);
   checkpoint.open({ identity, stem }, previous.header === null);
 
-  const agent: Agent = await built.agentFactory.create(built.context);
+  const agent: Agent = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
   const total = wanted.size;
   let done = resumedEpisodes;
   let successes = 0;
