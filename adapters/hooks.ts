@@ -1,6 +1,6 @@
 /**
  * The load-time hooks of every Node framework adapter, for the preload entry
- * (`bridge/node/register.ts`). Importing this module imports no framework.
+ * (`adapters/register.ts`). Importing this module imports no framework.
  */
 import type { ModuleHook } from "../bridge/node/hooks.ts";
 import { langChainHook } from "./langchain/patch.ts";

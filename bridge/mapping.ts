@@ -18,8 +18,8 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError, TaubridgeError, errorMarker } from "../src/core/errors.ts";
 import type { Action } from "../src/core/types.ts";
-import { parsePythonJson } from "../src/value/lossless-json.ts";
-import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { parsePythonJson } from "../src/value/index.ts";
+import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 
 /** A tool call as the framework is about to execute it: already validated by the framework. */
 export interface PlannedToolCall {

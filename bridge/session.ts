@@ -1,6 +1,6 @@
 import type { StepOutcome, StepRequest, StepTarget } from "../src/core/contracts.ts";
 import type { Action } from "../src/core/types.ts";
-import { pyJsonDumps } from "../src/value/python-value.ts";
+import { pyJsonDumps } from "../src/value/index.ts";
 import { unmappedToolOutput, type MappedCall, type PlannedToolCall, type ToolMapping } from "./mapping.ts";
 
 /**

@@ -1,7 +1,8 @@
 import { Registry } from "../src/core/registry.ts";
 import type { DomainDefinition } from "../src/engine/domain.ts";
+import { airlineDomain } from "./airline/index.ts";
 import { libraryDomain } from "./library/index.ts";
-import { airlineDomain, retailDomain } from "./tau-bench.ts";
+import { retailDomain } from "./retail/index.ts";
 
 /** Every domain taubridge knows, by the name `--env` takes. */
 export const domainRegistry = new Registry<DomainDefinition>("domain");

@@ -31,7 +31,7 @@ import { buildRun, runBatch } from "../src/runner/batch.ts";
 import type { RunConfigInput } from "../src/runner/run-config.ts";
 import { agentStrategies, userStrategies } from "../src/runner/strategies.ts";
 import { createScriptedModels, startScriptedModelServer, type ScriptedModels, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
-import { isPyFloat, pyJsonDumps, pyJsonString, type PyDict } from "../src/value/python-value.ts";
+import { isPyFloat, pyJsonDumps, pyJsonString, type PyDict } from "../src/value/index.ts";
 import { scriptedRunConfig } from "./support/scripted-run-config.ts";
 
 const KEY_ENV = "TAUBRIDGE_AGENT_STRATEGY_TEST_KEY";

@@ -13,12 +13,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { airlineTools } from "../domains/airline/tools.ts";
-import * as ops from "../domains/airline/python-ops.ts";
 import { loadBaseDatabase } from "../src/engine/data-files.ts";
 import { BaseDatabase, EpisodeDatabase } from "../src/engine/database.ts";
-import { PyException, ToolReturnedNoneError, invokeTool, type ToolImplementation } from "../src/engine/tool.ts";
-import { parsePythonJson } from "../src/value/lossless-json.ts";
-import { PyFloat, fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { ToolReturnedNoneError, invokeTool, type ToolImplementation } from "../src/engine/tool.ts";
+import { parsePythonJson, PyFloat, fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();
@@ -439,59 +437,5 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
     for (const name of ["flights", "reservations", "users"]) {
       expect(pyJsonDumps(base.collections.get(name)!) === pyJsonDumps(reloaded.collections.get(name)!), name).toBe(true);
     }
-  });
-});
-
-describe("python-ops (no data needed)", () => {
-  const raises = (thunk: () => unknown): string => {
-    try {
-      thunk();
-    } catch (error) {
-      if (error instanceof PyException) return `${error.pythonType}: ${error.message}`;
-      throw error;
-    }
-    throw new Error("did not raise");
-  };
-
-  it("int() follows Python's literal rules", () => {
-    expect(ops.toInt("20")).toBe(20);
-    expect(ops.toInt(" 5")).toBe(5);
-    expect(ops.toInt("-5")).toBe(-5);
-    expect(ops.toInt("1_5")).toBe(15);
-    expect(ops.toInt("\u0663\u0663")).toBe(33);
-    expect(ops.toInt("\uff11\uff12")).toBe(12);
-    expect(raises(() => ops.toInt("_5"))).toBe("ValueError: invalid literal for int() with base 10: '_5'");
-    expect(raises(() => ops.toInt(""))).toBe("ValueError: invalid literal for int() with base 10: ''");
-    expect(raises(() => ops.toInt("\u00b2"))).toBe("ValueError: invalid literal for int() with base 10: '²'");
-  });
-
-  it("arithmetic keeps Python's types and texts", () => {
-    expect(ops.add(1, new PyFloat(0.5))).toEqual(new PyFloat(1.5));
-    expect(ops.add(true, true)).toBe(2);
-    expect(ops.mul(50, "ab")).toBe("ab".repeat(50));
-    expect(ops.sum([1, 2, new PyFloat(0.5)])).toEqual(new PyFloat(3.5));
-    expect(ops.neg(true)).toBe(-1);
-    expect(raises(() => ops.iadd(0, "x"))).toBe("TypeError: unsupported operand type(s) for +=: 'int' and 'str'");
-    expect(raises(() => ops.mul(new PyFloat(1.5), "x"))).toBe("TypeError: can't multiply sequence by non-int of type 'float'");
-    expect(raises(() => ops.add("x", 1))).toBe('TypeError: can only concatenate str (not "int") to str');
-    expect(raises(() => ops.neg("x"))).toBe("TypeError: bad operand type for unary -: 'str'");
-    expect(raises(() => ops.maxZero("x"))).toBe("TypeError: '>' not supported between instances of 'str' and 'int'");
-  });
-
-  it("comparisons and containers", () => {
-    expect(ops.eq(1, new PyFloat(1))).toBe(true);
-    expect(ops.eq(true, 1)).toBe(true);
-    expect(ops.eq("1", 1)).toBe(false);
-    expect(ops.eq(new PyFloat(NaN), new PyFloat(NaN))).toBe(false);
-    expect(ops.lt([1, 2], [1, 3])).toBe(true);
-    expect(ops.lt("01:30:00+1", "17:00:00")).toBe(true);
-    expect(ops.len("café😀")).toBe(5);
-    expect(ops.iterate(new Map([["a", 1]]))).toEqual(["a"]);
-    expect(raises(() => ops.getItem("abc", "x"))).toBe("TypeError: string indices must be integers, not 'str'");
-    expect(raises(() => ops.getItem(null, "x"))).toBe("TypeError: 'NoneType' object is not subscriptable");
-    expect(raises(() => ops.getItem(new Map(), true))).toBe("KeyError: True");
-    expect(raises(() => ops.contains(5, "x"))).toBe("TypeError: argument of type 'int' is not iterable");
-    expect(raises(() => ops.contains("abc", 1))).toBe("TypeError: 'in <string>' requires string as left operand, not int");
-    expect(raises(() => ops.len(new PyFloat(1)))).toBe("TypeError: object of type 'float' has no len()");
   });
 });

@@ -12,11 +12,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BaseDatabase, EpisodeDatabase } from "../src/engine/database.ts";
 import { invokeTool, type ToolImplementation } from "../src/engine/tool.ts";
-import { parsePythonJson } from "../src/value/lossless-json.ts";
-import { pyFloat, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { parsePythonJson, pyFloat, pyRound, type PyDict, type PyFloat, type PyValue } from "../src/value/index.ts";
 import {
   calculateTool,
-  pyRound2,
   pythonCalculate,
   thinkTool,
   transferToHumanAgentsTool,
@@ -161,10 +159,11 @@ describe("calculate: numbers", () => {
     expect(calc("-0.125")).toBe("-0.12");
     expect(calc("0.00001")).toBe("0.0");
     // Beyond 2^53 / 100, x * 100 is inexact in floating point; round(x, 2) is still exact.
-    expect(pyRound2(906991185404271.125)).toBe(906991185404271.125);
+    const round2 = (x: number): number => (pyRound(pyFloat(x), 2) as PyFloat).value;
+    expect(round2(906991185404271.125)).toBe(906991185404271.125);
     expect(calc("906991185404271.1")).toBe("906991185404271.1");
-    expect(pyRound2(-0.004)).toBe(-0);
-    expect(Object.is(pyRound2(-0.004), -0)).toBe(true);
+    expect(round2(-0.004)).toBe(-0);
+    expect(Object.is(round2(-0.004), -0)).toBe(true);
   });
 
   it("keeps ints exact and unbounded, with correctly rounded int / int", () => {

@@ -17,9 +17,10 @@ import {
 } from "../src/core/errors.ts";
 import { ModelCallError, ModelTimeoutError } from "../src/model/errors.ts";
 import { PythonBridgeSetupError, PythonAgentError } from "../bridge/transport/errors.ts";
-import { PyException, ToolReturnedNoneError } from "../src/engine/tool.ts";
+import { ToolReturnedNoneError } from "../src/engine/tool.ts";
+import { PyException } from "../src/value/index.ts";
 import { MissingRespondContentError } from "../src/orchestrator/index.ts";
-import { JsonSyntaxError, parsePythonJson } from "../src/value/lossless-json.ts";
+import { JsonSyntaxError, parsePythonJson } from "../src/value/index.ts";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
 
 const root = join(import.meta.dirname, "..");

@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ToolCrashError } from "../src/core/errors.ts";
 import type { Task } from "../src/core/types.ts";
 import { loadDomain, LoadedDomain, type DomainDefinition } from "../src/engine/domain.ts";
-import { invokeTool, PyException, type ToolImplementation } from "../src/engine/tool.ts";
+import { invokeTool, type ToolImplementation } from "../src/engine/tool.ts";
+import { PyException } from "../src/value/index.ts";
 import { OracleAgent } from "../src/agents/oracle-agent.ts";
 import { ScriptedUser } from "../src/users/scripted-user.ts";
 import { runEpisode } from "../src/runner/episode.ts";
@@ -315,6 +316,6 @@ describe("CLI exit codes for infrastructure errors", () => {
   it("exits 2 for a usage error the option parser finds", async () => {
     const result = await taubridge(["run", "--num-trials", "two"]);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/argument 'two' is invalid/);
+    expect(result.stderr.trim()).toBe('taubridge: --num-trials: expected an integer, got "two"');
   });
 });

@@ -13,7 +13,7 @@ import { loadDomain, type LoadedDomain } from "../src/engine/domain.ts";
 import type { Agent, AgentTurn, UserSimulator } from "../src/core/contracts.ts";
 import { runEpisode } from "../src/orchestrator/index.ts";
 import { invokeTool } from "../src/engine/tool.ts";
-import { pyFloat, pyJsonDumps, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { pyFloat, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 
 /** A user simulator that says the instruction, then stops at the agent's first message. */
 class ScriptedUser implements UserSimulator {

@@ -383,7 +383,7 @@ describe("model client: configuration and secrets", () => {
 
     const ollama = createModelClient({ model: "llama3.1", provider: "ollama" }, { env: {} });
     expect(ollama.baseURL).toBe("http://localhost:11434/v1");
-    expect(ollama.describe()).toMatchObject({ provider: "ollama", apiKeyEnv: null, timeoutMs: 120_000, maxAttempts: 4, temperature: null });
+    expect(ollama.describe()).toMatchObject({ provider: "ollama", apiKeyEnv: null, timeoutMs: 120_000, maxAttempts: 6, temperature: null });
     expect(createModelClient({ model: "m", provider: "vllm" }, { env: {} }).baseURL).toBe("http://localhost:8000/v1");
     expect(createModelClient({ model: "m", provider: "llamacpp" }, { env: {} }).baseURL).toBe("http://localhost:8080/v1");
     expect(createModelClient({ model: "m", provider: "lmstudio" }, { env: {} }).baseURL).toBe("http://localhost:1234/v1");

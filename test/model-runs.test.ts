@@ -21,7 +21,7 @@ import { buildRun, runBatch } from "../src/runner/batch.ts";
 import type { RunConfigInput } from "../src/runner/run-config.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { USER_SEED_MESSAGE } from "../src/users/prompts.ts";
-import { pyJsonDumps, pyJsonString, type PyDict } from "../src/value/python-value.ts";
+import { pyJsonDumps, pyJsonString, type PyDict } from "../src/value/index.ts";
 import { scriptedRunConfig } from "./support/scripted-run-config.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 

@@ -60,7 +60,7 @@ describe.skipIf(!fastworkflowInstalled)("real FastWorkflow: patch contract", () 
 
 describe.skipIf(!fastworkflowInstalled || !workflow || !envFiles || !tauBenchDirectory)("real FastWorkflow: one retail episode", () => {
   it("runs to the end with every benchmark command stepped by the bridge", async () => {
-    const { retailDomain } = await import("../domains/tau-bench.ts");
+    const { retailDomain } = await import("../domains/retail/index.ts");
     const domain = loadDomain(retailDomain, tauBenchDirectory);
     const agent = new FastWorkflowAgent(parseFastWorkflowOptions({ workflowPath: workflow!, envFile: envFiles! }));
     const result = await runEpisode({ domain, task: domain.tasks()[5]!, taskIndex: 5, trial: 0, agent, user: new ScriptedUser(), maxSteps: 30 });

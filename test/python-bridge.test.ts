@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { retailDomain } from "../domains/tau-bench.ts";
+import { retailDomain } from "../domains/retail/index.ts";
 import { libraryDomain } from "../domains/library/index.ts";
 import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions, registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
 import { ConfigError } from "../src/core/errors.ts";
@@ -31,7 +31,7 @@ import type { UserSimulator } from "../src/core/contracts.ts";
 import { runEpisode, type EpisodeResult } from "../src/runner/episode.ts";
 import { agentStrategies } from "../src/runner/strategies.ts";
 import { ScriptedUser } from "../src/users/scripted-user.ts";
-import { isPyFloat, pyJsonDumps } from "../src/value/python-value.ts";
+import { isPyFloat, pyJsonDumps } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TASK_CALLS, pythonJsonIndented } from "../src/data/convert.ts";
 import { PythonLiteralError, parsePythonLiteral, parsePythonModule } from "../src/data/python-literal.ts";
-import { PyFloat, pyJsonDumps, type PyValue } from "../src/value/python-value.ts";
+import { PyFloat, pyJsonDumps, type PyValue } from "../src/value/index.ts";
 
 /** Evaluates and renders as Python json.dumps text, which shows int/float and key order. */
 function dumps(text: string): string {

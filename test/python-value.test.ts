@@ -1,20 +1,55 @@
 import { describe, expect, it } from "vitest";
-import { parsePythonJson, JsonSyntaxError } from "../src/value/lossless-json.ts";
+import { spawnSync } from "node:child_process";
 import {
+  JsonSyntaxError,
+  PyException,
   PyFloat,
   hashableRepr,
+  parsePythonJson,
   pyAdd,
+  pyContains,
+  pyCount,
+  pyEquals,
+  pyFloat,
   pyFloatRepr,
+  pyGetItem,
+  pyGreaterOrEqual,
+  pyGreaterThan,
+  pyIAdd,
+  pyInt,
+  pyIsOrEquals,
+  pyIterate,
   pyJsonDumps,
   pyJsonDumpsIndented,
+  pyLen,
+  pyLessOrEqual,
+  pyLessThan,
+  pyMax,
+  pyMul,
   pyNeg,
-  pyRound2,
+  pyNotEquals,
+  pyRepr,
+  pyRound,
+  pySlice,
+  pySorted,
   pyStrRepr,
   pySub,
-  roundHalfEven2,
-} from "../src/value/python-value.ts";
+  pySum,
+  type PyValue,
+} from "../src/value/index.ts";
 
 // Expected texts were produced with CPython 3.11 (repr / json.dumps / round).
+
+/** `TypeName: message` of the PyException a thunk raises (the way a traceback's last line reads). */
+function raises(thunk: () => unknown): string {
+  try {
+    thunk();
+  } catch (error) {
+    if (error instanceof PyException) return `${error.pythonType}: ${error.message}`;
+    throw error;
+  }
+  throw new Error("did not raise");
+}
 describe("Python float repr", () => {
   it.each([
     [1e16, "1e+16"],
@@ -77,20 +112,206 @@ describe("json.dumps and repr texts", () => {
 
 describe("Python arithmetic", () => {
   it("rounds half to even on the exact binary value", () => {
-    expect([0.125, 0.375, 2.675, 1.005, 4128.449999].map(roundHalfEven2)).toEqual([0.12, 0.38, 2.67, 1.0, 4128.45]);
-    expect(Object.is(roundHalfEven2(-0.0001), -0)).toBe(true);
+    const round2 = (x: number): number => (pyRound(pyFloat(x), 2) as PyFloat).value;
+    expect([0.125, 0.375, 2.675, 1.005, 4128.449999].map(round2)).toEqual([0.12, 0.38, 2.67, 1.0, 4128.45]);
+    expect(Object.is(round2(-0.0001), -0)).toBe(true);
     // Ties beyond ~9e13, where x*100 is no longer exact in a double (CPython: 906991185404271.1).
-    expect(roundHalfEven2(906991185404271.125)).toBe(906991185404271.1);
-    expect(roundHalfEven2(-0.125)).toBe(-0.12);
-    expect(roundHalfEven2(0.625)).toBe(0.62);
+    expect(round2(906991185404271.125)).toBe(906991185404271.1);
+    expect(round2(-0.125)).toBe(-0.12);
+    expect(round2(0.625)).toBe(0.62);
+  });
+
+  // Expected texts from CPython 3.11: repr(round(x, n)).
+  it.each([
+    [2.5, 0, "2.0"],
+    [3.5, 0, "4.0"],
+    [25.0, -1, "20.0"],
+    [35.0, -1, "40.0"],
+    [1234.5678, 3, "1234.568"],
+    [1e300, 2, "1e+300"],
+    [1.7e308, -309, "0.0"],
+    [2.5, 400, "2.5"],
+    [Infinity, 2, "inf"],
+  ])("round(%s, %s) = %s", (x, ndigits, expected) => {
+    expect(pyRepr(pyRound(pyFloat(x), ndigits))).toBe(expected);
+  });
+
+  it("rounds ints to ints, and raises Python's errors", () => {
+    expect(pyRound(5, 2)).toBe(5);
+    expect(pyRound(15, -1)).toBe(20);
+    expect(pyRound(25, -1)).toBe(20);
+    expect(pyRound(-25, -1)).toBe(-20);
+    expect(pyRound(true, 2)).toBe(1);
+    expect(raises(() => pyRound("a", 2))).toBe("TypeError: type str doesn't define __round__ method");
+    expect(raises(() => pyRound(pyFloat(1.7e308), -308))).toBe("OverflowError: rounded value too large to represent");
   });
 
   it("keeps int typing: int+int is int, anything with a float is float, round(int) stays int", () => {
     expect(pyAdd(49, new PyFloat(4079.45))).toEqual(new PyFloat(4128.45));
     expect(pyAdd(2, 3)).toBe(5);
-    expect(pyRound2(7)).toBe(7);
     expect(pySub(Number.MAX_SAFE_INTEGER, -10)).toBe(9007199254741001n);
     expect(pyNeg(0)).toBe(0);
     expect(pyFloatRepr((pyNeg(new PyFloat(0)) as PyFloat).value)).toBe("-0.0");
+  });
+});
+
+describe("Python operators and builtins", () => {
+  it("int() follows Python's literal rules", () => {
+    expect(pyInt("20")).toBe(20);
+    expect(pyInt(" 5")).toBe(5);
+    expect(pyInt("-5")).toBe(-5);
+    expect(pyInt("1_5")).toBe(15);
+    expect(pyInt("\u0663\u0663")).toBe(33);
+    expect(pyInt("\uff11\uff12")).toBe(12);
+    expect(pyInt(pyFloat(-2.7))).toBe(-2);
+    expect(raises(() => pyInt("_5"))).toBe("ValueError: invalid literal for int() with base 10: '_5'");
+    expect(raises(() => pyInt(""))).toBe("ValueError: invalid literal for int() with base 10: ''");
+    expect(raises(() => pyInt("\u00b2"))).toBe("ValueError: invalid literal for int() with base 10: '²'");
+  });
+
+  it("arithmetic keeps Python's types and texts", () => {
+    expect(pyAdd(1, new PyFloat(0.5))).toEqual(new PyFloat(1.5));
+    expect(pyAdd(true, true)).toBe(2);
+    expect(pyMul(50, "ab")).toBe("ab".repeat(50));
+    expect(pySum([1, 2, new PyFloat(0.5)])).toEqual(new PyFloat(3.5));
+    expect(pyNeg(true)).toBe(-1);
+    expect(raises(() => pyIAdd(0, "x"))).toBe("TypeError: unsupported operand type(s) for +=: 'int' and 'str'");
+    expect(raises(() => pyMul(new PyFloat(1.5), "x"))).toBe("TypeError: can't multiply sequence by non-int of type 'float'");
+    expect(raises(() => pyAdd("x", 1))).toBe('TypeError: can only concatenate str (not "int") to str');
+    expect(raises(() => pyNeg("x"))).toBe("TypeError: bad operand type for unary -: 'str'");
+    expect(raises(() => pyMax(0, "x"))).toBe("TypeError: '>' not supported between instances of 'str' and 'int'");
+    expect(raises(() => pyAdd(10n ** 400n, pyFloat(1)))).toBe("OverflowError: int too large to convert to float");
+  });
+
+  it("containers: len, iteration, subscripts, slices and membership", () => {
+    expect(pyLen("café😀")).toBe(5);
+    expect(pyIterate(new Map([["a", 1]]))).toEqual(["a"]);
+    expect(pySlice("2024-05-07", -2)).toBe("07");
+    expect(pySlice([1, 2, 3], 1)).toEqual([2, 3]);
+    expect(raises(() => pySlice(new Map(), -2))).toBe("TypeError: unhashable type: 'slice'");
+    expect(raises(() => pyGetItem("abc", "x"))).toBe("TypeError: string indices must be integers, not 'str'");
+    expect(raises(() => pyGetItem(null, "x"))).toBe("TypeError: 'NoneType' object is not subscriptable");
+    expect(raises(() => pyGetItem(new Map(), true))).toBe("KeyError: True");
+    expect(raises(() => pyGetItem(new Map(), ["a"]))).toBe("TypeError: unhashable type: 'list'");
+    expect(raises(() => pyContains(5, "x"))).toBe("TypeError: argument of type 'int' is not iterable");
+    expect(raises(() => pyContains("abc", 1))).toBe("TypeError: 'in <string>' requires string as left operand, not int");
+    expect(raises(() => pyLen(new PyFloat(1)))).toBe("TypeError: object of type 'float' has no len()");
+    expect(pyCount("aaaa", "aa")).toBe(2);
+    expect(pyCount("ab", "")).toBe(3);
+    expect(raises(() => pyCount(new Map(), "a"))).toBe("AttributeError: 'dict' object has no attribute 'count'");
+  });
+});
+
+/**
+ * `==`, `is`-then-`==` (containers), ordering and `max`, against CPython 3.11. The expected texts
+ * were produced by evaluating the Python column in CPython 3.11.7 with
+ * `x = float('nan'); y = float('nan'); a = json.loads('[NaN, NaN]'); big = 2**53 + 1`;
+ * the last test re-checks them against a local `python3` when there is one.
+ */
+describe("Python comparison semantics (NaN, identity, mixed types)", () => {
+  const x = pyFloat(NaN);
+  const y = pyFloat(NaN);
+  const a = parsePythonJson("[NaN, NaN]") as PyValue[];
+  const big = 2n ** 53n + 1n;
+  const dict = (entries: Array<[string, PyValue]>): PyValue => new Map(entries);
+  const cases: Array<[string, () => PyValue, string]> = [
+    ["x == x", () => pyEquals(x, x), "False"],
+    ["x != x", () => pyNotEquals(x, x), "True"],
+    ["[x] == [x]", () => pyEquals([x], [x]), "True"],
+    ["[x] == [y]", () => pyEquals([x], [y]), "False"],
+    ["{'k': x} == {'k': x}", () => pyEquals(dict([["k", x]]), dict([["k", x]])), "True"],
+    ["{'k': x} == {'k': y}", () => pyEquals(dict([["k", x]]), dict([["k", y]])), "False"],
+    ["x in [x]", () => pyContains([x], x), "True"],
+    ["x in [y]", () => pyContains([y], x), "False"],
+    ["[x, y, x].count(x)", () => pyCount([x, y, x], x), "2"],
+    ["a[0] == a[1]", () => pyEquals(a[0], a[1]), "False"],
+    ["[a[0]] == [a[1]]", () => pyEquals([a[0]], [a[1]]), "True"],
+    ["a.count(a[0])", () => pyCount(a, a[0]), "2"],
+    ["a[0] in [a[1]]", () => pyContains([a[1]], a[0]), "True"],
+    ["x < 1", () => pyLessThan(x, 1), "False"],
+    ["x > 1", () => pyGreaterThan(x, 1), "False"],
+    ["x <= x", () => pyLessOrEqual(x, x), "False"],
+    ["x >= x", () => pyGreaterOrEqual(x, x), "False"],
+    ["[x] < [x]", () => pyLessThan([x], [x]), "False"],
+    ["[x] <= [x]", () => pyLessOrEqual([x], [x]), "True"],
+    ["[x, 1] < [y, 2]", () => pyLessThan([x, 1], [y, 2]), "False"],
+    ["max(0, x)", () => pyMax(0, x), "0"],
+    ["max(x, 0)", () => pyMax(x, 0), "nan"],
+    ["max(0, 0.0)", () => pyMax(0, pyFloat(0)), "0"],
+    ["max(1, 2.5, 2)", () => pyMax(1, pyFloat(2.5), 2), "2.5"],
+    ["1 == 1.0", () => pyEquals(1, pyFloat(1)), "True"],
+    ["True == 1", () => pyEquals(true, 1), "True"],
+    ["True == 1.0", () => pyEquals(true, pyFloat(1)), "True"],
+    ["'1' == 1", () => pyEquals("1", 1), "False"],
+    ["None == None", () => pyEquals(null, null), "True"],
+    ["None == 0", () => pyEquals(null, 0), "False"],
+    ["[1, 2] == [1.0, 2]", () => pyEquals([1, 2], [pyFloat(1), 2]), "True"],
+    ["{'a': 1} == {'a': True}", () => pyEquals(dict([["a", 1]]), dict([["a", true]])), "True"],
+    ["{'a': 1, 'b': 2} == {'b': 2, 'a': 1}", () => pyEquals(dict([["a", 1], ["b", 2]]), dict([["b", 2], ["a", 1]])), "True"],
+    ["[1, [2, 3]] == [1, [2, 3]]", () => pyEquals([1, [2, 3]], [1, [2, 3]]), "True"],
+    ["big == 2.0**53", () => pyEquals(big, pyFloat(2 ** 53)), "False"],
+    ["big > 2.0**53", () => pyGreaterThan(big, pyFloat(2 ** 53)), "True"],
+    ["2**53 == 2.0**53", () => pyEquals(2 ** 53, pyFloat(2 ** 53)), "True"],
+    ["10**400 > float('inf')", () => pyGreaterThan(10n ** 400n, pyFloat(Infinity)), "False"],
+    ["10**400 < float('inf')", () => pyLessThan(10n ** 400n, pyFloat(Infinity)), "True"],
+    ["float('inf') == float('inf')", () => pyEquals(pyFloat(Infinity), pyFloat(Infinity)), "True"],
+    ["-0.0 == 0", () => pyEquals(pyFloat(-0), 0), "True"],
+    ["'a' < 'b'", () => pyLessThan("a", "b"), "True"],
+    ["'\\U0001F600' > '\\uffff'", () => pyGreaterThan("\u{1F600}", "\uffff"), "True"],
+    ["[1, 2] < [1, 3]", () => pyLessThan([1, 2], [1, 3]), "True"],
+    ["[1] < [1, 0]", () => pyLessThan([1], [1, 0]), "True"],
+    ["[1, 'a'] < [2, 0]", () => pyLessThan([1, "a"], [2, 0]), "True"],
+    ["[1, 'a'] < [1, 0]", () => pyLessThan([1, "a"], [1, 0]), "TypeError: '<' not supported between instances of 'str' and 'int'"],
+    ["None < 1", () => pyLessThan(null, 1), "TypeError: '<' not supported between instances of 'NoneType' and 'int'"],
+    ["{} < {}", () => pyLessThan(new Map(), new Map()), "TypeError: '<' not supported between instances of 'dict' and 'dict'"],
+    ["1 <= 'a'", () => pyLessOrEqual(1, "a"), "TypeError: '<=' not supported between instances of 'int' and 'str'"],
+    ["'a' >= 1", () => pyGreaterOrEqual("a", 1), "TypeError: '>=' not supported between instances of 'str' and 'int'"],
+    ["True < 2", () => pyLessThan(true, 2), "True"],
+    ["[] < [None]", () => pyLessThan([], [null]), "True"],
+    ["sorted(['b', 'a', 'C'])", () => pySorted(["b", "a", "C"]), "['C', 'a', 'b']"],
+    ["sorted([[2], [1, 5], [1]])", () => pySorted([[2], [1, 5], [1]]), "[[1], [1, 5], [2]]"],
+  ];
+
+  const outcome = (thunk: () => PyValue): string => {
+    try {
+      return pyRepr(thunk());
+    } catch (error) {
+      if (error instanceof PyException) return `${error.pythonType}: ${error.message}`;
+      throw error;
+    }
+  };
+
+  it.each(cases)("%s", (_python, thunk, expected) => {
+    expect(outcome(thunk)).toBe(expected);
+  });
+
+  it("tells `==` from `is`-then-`==`: only the same NaN object passes the identity shortcut", () => {
+    expect(pyIsOrEquals(x, x)).toBe(true);
+    expect(pyIsOrEquals(x, y)).toBe(false);
+    expect(pyEquals(x, x)).toBe(false);
+    // json.loads returns one shared object for every NaN literal, across calls too.
+    expect(a[0]).toBe(a[1]);
+    expect(parsePythonJson("NaN")).toBe(a[0]);
+  });
+
+  it("agrees with the local CPython 3.11 on every case (skipped without one)", (context) => {
+    const probe = spawnSync("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { encoding: "utf8" });
+    if (probe.status !== 0 || probe.stdout.trim() !== "3.11") {
+      console.log(`python comparison cross-check skipped: no python3 3.11 on PATH (${probe.error?.message ?? probe.stdout.trim()})`);
+      context.skip();
+      return;
+    }
+    const script = [
+      "import json, sys",
+      "x = float('nan'); y = float('nan'); a = json.loads('[NaN, NaN]'); big = 2**53 + 1",
+      "out = []",
+      "for expression in json.load(sys.stdin):",
+      "    try: out.append(repr(eval(expression)))",
+      "    except Exception as error: out.append(f'{type(error).__name__}: {error}')",
+      "print(json.dumps(out))",
+    ].join("\n");
+    const run = spawnSync("python3", ["-c", script], { input: JSON.stringify(cases.map(([python]) => python)), encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(cases.map(([, , expected]) => expected));
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { parsePythonJson } from "../src/value/lossless-json.ts";
+import { parsePythonJson } from "../src/value/index.ts";
 
 const bin = join(import.meta.dirname, "..", "bin", "taubridge.js");
 

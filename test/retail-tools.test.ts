@@ -9,8 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { BaseDatabase, EpisodeDatabase } from "../src/engine/database.ts";
 import { loadBaseDatabase } from "../src/engine/data-files.ts";
 import { invokeTool, ToolReturnedNoneError, type ToolImplementation } from "../src/engine/tool.ts";
-import { parsePythonJson } from "../src/value/lossless-json.ts";
-import { pyFloat, type PyDict, type PyValue } from "../src/value/python-value.ts";
+import { parsePythonJson, pyFloat, type PyDict, type PyValue } from "../src/value/index.ts";
 import { retailTools } from "../domains/retail/tools.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DataError } from "../src/core/errors.ts";
 import { parseTaskFile, selectTaskIndices } from "../src/tasks/task-file.ts";
-import { PyFloat } from "../src/value/python-value.ts";
+import { PyFloat } from "../src/value/index.ts";
 
 const valid = {
   user_id: "u1",

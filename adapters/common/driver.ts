@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn, FrameworkAdapter, FrameworkConversation, StepOutcome, TurnOutcome } from "../../src/core/contracts.ts";
 import { AgentProtocolError, InfraError } from "../../src/core/errors.ts";
 import type { Action, ChatMessage, JsonValue } from "../../src/core/types.ts";
-import { pyJsonDumps } from "../../src/value/python-value.ts";
+import { pyJsonDumps } from "../../src/value/index.ts";
 import { BridgeSession, type PlannedToolCall } from "../../bridge/session.ts";
 import { createBridgeScope, runInBridgeScope, type BridgeScope, type InterceptedCallRecord } from "../../bridge/node/context.ts";
 import { installModuleHooks } from "../../bridge/node/hooks.ts";

@@ -10,7 +10,7 @@ import {
 } from "../../bridge/transport/index.ts";
 import type { Action, JsonValue } from "../../src/core/types.ts";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "../../src/core/contracts.ts";
-import { pyJsonDumps } from "../../src/value/python-value.ts";
+import { pyJsonDumps } from "../../src/value/index.ts";
 import type { FastWorkflowAgentOptions } from "./options.ts";
 
 /** The text a tool call gets once the episode has ended or its step budget is spent (nothing is executed). */

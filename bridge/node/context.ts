@@ -62,7 +62,7 @@ export function currentBridgeScope(): BridgeScope | undefined {
 }
 
 /**
- * For user-owned entrypoints (`node --import …/register.ts user-entry`): one episode per process,
+ * For user-owned entrypoints (`node --import taubridge/bridge/register user-entry`): one episode per process,
  * so a process-wide scope is acceptable there. The in-process harness never uses it.
  */
 export function setProcessBridgeScope(scope: BridgeScope | undefined): void {

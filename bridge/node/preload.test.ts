@@ -1,5 +1,5 @@
 /**
- * The preload entry (`node --import tsx --import bridge/node/register.ts user-entry.ts`) in a real
+ * The preload entry (`node --import tsx --import adapters/register.ts user-entry.ts`) in a real
  * child process, outside vitest's module runner: the frameworks an entry imports statically are
  * patched at load time (import-in-the-middle through Node's own loader chain, after tsx's), a tool
  * runs natively outside a bridge scope and is answered by the session inside one. Without the
@@ -26,9 +26,9 @@ async function report(args: string[], env: Record<string, string> = {}) {
   };
 }
 
-describe("bridge/node/register.ts preload (child process, Node's own loader chain with tsx)", () => {
+describe("adapters/register.ts preload (child process, Node's own loader chain with tsx)", () => {
   it("patches statically imported frameworks at load time; tools run natively outside a scope and through the session inside", async () => {
-    const result = await report(["--import", "tsx", "--import", "./bridge/node/register.ts"]);
+    const result = await report(["--import", "tsx", "--import", "./adapters/register.ts"]);
     expect(result.patched).toEqual({
       openaiToolFactory: true,
       openaiGetAllTools: true,
@@ -45,7 +45,7 @@ describe("bridge/node/register.ts preload (child process, Node's own loader chai
   });
 
   it("TAUBRIDGE_FRAMEWORKS limits which frameworks are hooked", async () => {
-    const result = await report(["--import", "tsx", "--import", "./bridge/node/register.ts"], { TAUBRIDGE_FRAMEWORKS: "langchain" });
+    const result = await report(["--import", "tsx", "--import", "./adapters/register.ts"], { TAUBRIDGE_FRAMEWORKS: "langchain" });
     expect(result.patched.langchainCall).toBe(true);
     expect(result.patched.openaiToolFactory).toBe(false);
     expect(result.patched.aiGenerateText).toBe(false);

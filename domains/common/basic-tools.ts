@@ -6,7 +6,7 @@
  */
 import type { EpisodeDatabase } from "../../src/engine/database.ts";
 import type { ToolImplementation } from "../../src/engine/tool.ts";
-import type { PyValue } from "../../src/value/python-value.ts";
+import type { PyValue } from "../../src/value/index.ts";
 
 /**
  * `think(thought)` → `""`. The thought is not stored or checked (Python does not type-check it

@@ -11,24 +11,30 @@
  * Everything is deterministic: "today" is the fixed date {@link LIBRARY_TODAY} (also stated in the
  * policy), dates are `YYYY-MM-DD` strings, and no tool reads the clock.
  */
-import { PyException, pyKeyError, type ToolImplementation } from "../../src/engine/tool.ts";
 import type { EpisodeDatabase } from "../../src/engine/database.ts";
+import type { ToolImplementation } from "../../src/engine/tool.ts";
 import {
-  PyFloat,
-  comparePyStrings,
+  PyException,
   isPyNumber,
   pyAdd,
-  pyCompare,
+  pyCompareStrings,
+  pyEquals,
   pyFloat,
+  pyGreaterOrEqual,
+  pyGreaterThan,
   pyJsonDumps,
+  pyKeyError,
+  pyLessOrEqual,
+  pyLower,
   pyMul,
-  pyRound2,
+  pyRound,
+  pyStr,
   pySub,
-  pyTypeName,
   toNumber,
   type PyDict,
+  type PyNumber,
   type PyValue,
-} from "../../src/value/python-value.ts";
+} from "../../src/value/index.ts";
 import { calculateTool, thinkTool, transferToHumanAgentsTool } from "../common/index.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -54,22 +60,12 @@ const MEMBERS = "members";
 const CATALOG = "catalog";
 const LOANS = "loans";
 
-type PyNumber = number | bigint | PyFloat;
-
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
 function fail(message: string): never {
   throw new PyException(message);
-}
-
-/** `value.lower()` with Python's AttributeError text when the model passes a non-string. */
-function lower(value: PyValue): string {
-  if (typeof value !== "string") {
-    throw new PyException(`'${pyTypeName(value)}' object has no attribute 'lower'`, "AttributeError");
-  }
-  return value.toLowerCase();
 }
 
 /** A field of a record (the data is ours, so a missing field is a data bug: Python's KeyError). */
@@ -139,9 +135,9 @@ export const findMemberIdByEmailTool: ToolImplementation = {
   parameters: ["email"],
   kind: "read",
   invoke(db, { email }) {
-    const wanted = lower(email);
+    const wanted = pyLower(email);
     for (const [memberId, member] of db.entries(MEMBERS)) {
-      if (text(member, "email").toLowerCase() === wanted) return memberId;
+      if (pyLower(text(member, "email")) === wanted) return memberId;
     }
     fail("member not found");
   },
@@ -154,14 +150,14 @@ export const findMemberIdByNameZipTool: ToolImplementation = {
   parameters: ["first_name", "last_name", "zip"],
   kind: "read",
   invoke(db, { first_name, last_name, zip }) {
-    const first = lower(first_name);
-    const last = lower(last_name);
+    const first = pyLower(first_name);
+    const last = pyLower(last_name);
     for (const [memberId, member] of db.entries(MEMBERS)) {
       const name = field(member, "name");
       if (
-        text(name, "first_name").toLowerCase() === first &&
-        text(name, "last_name").toLowerCase() === last &&
-        field(member, "zip") === zip
+        pyLower(text(name, "first_name")) === first &&
+        pyLower(text(name, "last_name")) === last &&
+        pyEquals(field(member, "zip"), zip)
       ) {
         return memberId;
       }
@@ -191,12 +187,12 @@ export const searchCatalogTool: ToolImplementation = {
   parameters: ["query"],
   kind: "read",
   invoke(db, { query }) {
-    const wanted = lower(query);
+    const wanted = pyLower(query);
     const hits: PyDict[] = [];
     for (const [bookId, book] of db.entries(CATALOG)) {
       const title = text(book, "title");
       const author = text(book, "author");
-      if (!title.toLowerCase().includes(wanted) && !author.toLowerCase().includes(wanted)) continue;
+      if (!pyLower(title).includes(wanted) && !pyLower(author).includes(wanted)) continue;
       const available = list(book, "copies").filter((copy) => field(copy, "status") === "available").length;
       hits.push(
         new Map<string, PyValue>([
@@ -210,8 +206,8 @@ export const searchCatalogTool: ToolImplementation = {
     }
     hits.sort(
       (a, b) =>
-        comparePyStrings(a.get("title") as string, b.get("title") as string) ||
-        comparePyStrings(a.get("book_id") as string, b.get("book_id") as string),
+        pyCompareStrings(a.get("title") as string, b.get("title") as string) ||
+        pyCompareStrings(a.get("book_id") as string, b.get("book_id") as string),
     );
     return pyJsonDumps(hits);
   },
@@ -239,7 +235,7 @@ export const renewLoanTool: ToolImplementation = {
     const member = db.get(MEMBERS, memberId);
     const tier = text(member, "tier");
     const limit = tierLimit(MAX_RENEWALS, tier);
-    if (pyCompare(field(loan, "renewals") as PyNumber, limit) >= 0) {
+    if (pyGreaterOrEqual(field(loan, "renewals"), limit)) {
       fail(`loan has already been renewed ${limit} times, the limit for the ${tier} tier`);
     }
     const overdue = daysBetween(text(loan, "due_date"), LIBRARY_TODAY);
@@ -248,12 +244,12 @@ export const renewLoanTool: ToolImplementation = {
     }
     const book = db.get(CATALOG, text(loan, "book_id"));
     if (list(book, "holds").some((holder) => holder !== memberId)) fail("another member has a hold on this book");
-    if (pyCompare(field(member, "fines_balance") as PyNumber, RENEWAL_FINE_LIMIT) > 0) {
+    if (pyGreaterThan(field(member, "fines_balance"), RENEWAL_FINE_LIMIT)) {
       fail("renewals are blocked while the fines balance is above 10.00");
     }
     const updated = db.mutable(LOANS, loan_id as string);
     updated.set("due_date", addDays(text(loan, "due_date"), RENEWAL_DAYS));
-    updated.set("renewals", pyAdd(field(loan, "renewals") as PyNumber, 1));
+    updated.set("renewals", pyAdd(field(loan, "renewals"), 1));
     return pyJsonDumps(updated);
   },
 };
@@ -313,14 +309,15 @@ export const payFineTool: ToolImplementation = {
   invoke(db, { member_id, amount, payment_method_id }) {
     const member = getRecord(db, MEMBERS, member_id, "member not found");
     const methods = list(member, "payment_methods");
-    if (!methods.some((method) => field(method, "payment_method_id") === payment_method_id)) fail("payment method not found");
+    if (!methods.some((method) => pyEquals(field(method, "payment_method_id"), payment_method_id))) fail("payment method not found");
     if (!isPyNumber(amount)) fail("amount must be a number");
     const paid = pyFloat(toNumber(amount));
     if (paid.value <= 0) fail("amount must be positive");
     const balance = field(member, "fines_balance") as PyNumber;
-    if (pyCompare(paid, balance) > 0) fail(`amount exceeds the fines balance of ${String(pyFloat(toNumber(balance)))}`);
+    // `not paid <= balance` rather than `paid > balance`, so a NaN amount is refused here too.
+    if (!pyLessOrEqual(paid, balance)) fail(`amount exceeds the fines balance of ${pyStr(pyFloat(toNumber(balance)))}`);
     const updated = db.mutable(MEMBERS, member_id as string);
-    updated.set("fines_balance", pyRound2(pySub(balance, paid)));
+    updated.set("fines_balance", pyRound(pySub(balance, paid), 2));
     list(updated, "payments").push(
       new Map<string, PyValue>([
         ["amount", paid],
@@ -349,7 +346,7 @@ export const reportLostCopyTool: ToolImplementation = {
     const bookId = text(loan, "book_id");
     const member = db.get(MEMBERS, memberId);
     let fee = field(db.get(CATALOG, bookId), "replacement_fee") as PyNumber;
-    if (text(member, "tier") === "student") fee = pyRound2(pyMul(fee, pyFloat(STUDENT_REPLACEMENT_SHARE)));
+    if (text(member, "tier") === "student") fee = pyRound(pyMul(fee, pyFloat(STUDENT_REPLACEMENT_SHARE)), 2);
 
     const updatedLoan = db.mutable(LOANS, loan_id as string);
     updatedLoan.set("status", "lost");
@@ -359,7 +356,7 @@ export const reportLostCopyTool: ToolImplementation = {
       if (field(copy, "copy_id") === copyId) (copy as PyDict).set("status", "lost");
     }
     const updatedMember = db.mutable(MEMBERS, memberId);
-    updatedMember.set("fines_balance", pyRound2(pyAdd(field(member, "fines_balance") as PyNumber, fee)));
+    updatedMember.set("fines_balance", pyRound(pyAdd(field(member, "fines_balance"), fee), 2));
     return pyJsonDumps(updatedLoan);
   },
 };

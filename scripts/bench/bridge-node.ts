@@ -66,7 +66,7 @@ async function time(iterations: number, call: (index: number) => Promise<unknown
 async function target(): Promise<{ env: Environment; label: string; toolName: string; parameter: string; value: string }> {
   const shared = process.env.TAUBRIDGE_SHARED;
   if (shared && existsSync(join(shared, "tau-bench"))) {
-    const { retailDomain } = await import("../../domains/tau-bench.ts");
+    const { retailDomain } = await import("../../domains/retail/index.ts");
     const domain = loadDomain(retailDomain, join(shared, "tau-bench"));
     const env = new Environment(domain);
     return { env, label: "retail get_user_details", toolName: "get_user_details", parameter: "user_id", value: "yusuf_rossi_9620" };

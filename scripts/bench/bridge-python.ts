@@ -48,7 +48,7 @@ async function measure(handler: (params: unknown) => ToolExecuteResult | Promise
 async function environmentFor(): Promise<{ env: Environment; label: string; call: { toolName: string; rawArguments: string } }> {
   const shared = process.env.TAUBRIDGE_SHARED;
   if (shared && existsSync(join(shared, "tau-bench"))) {
-    const { retailDomain } = await import("../../domains/tau-bench.ts");
+    const { retailDomain } = await import("../../domains/retail/index.ts");
     const domain = loadDomain(retailDomain, join(shared, "tau-bench"));
     const env = new Environment(domain);
     return { env, label: "retail get_user_details", call: { toolName: "get_user_details", rawArguments: '{"user_id": "yusuf_rossi_9620"}' } };

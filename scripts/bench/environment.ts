@@ -14,7 +14,8 @@ import { OracleAgent } from "../../src/agents/oracle-agent.ts";
 import { runEpisode } from "../../src/orchestrator/index.ts";
 import type { LoadedDomain } from "../../src/engine/domain.ts";
 import type { Task } from "../../src/core/types.ts";
-import { airlineDomain, retailDomain } from "../../domains/tau-bench.ts";
+import { airlineDomain } from "../../domains/airline/index.ts";
+import { retailDomain } from "../../domains/retail/index.ts";
 import type { DomainDefinition } from "../../src/engine/domain.ts";
 
 const REFERENCE_MS: Record<string, number> = { retail: 300, airline: 800 };

@@ -21,6 +21,7 @@ import { loadDomain } from "../../src/engine/domain.ts";
 import { libraryDomain } from "../../domains/library/index.ts";
 import { keepAliveFetch } from "../../src/model/http-transport.ts";
 import { buildRun, runBatch } from "../../src/runner/batch.ts";
+import "../../app/registries.ts"; // the bundled domains and strategies, as the CLI has them
 
 const TURNS = 10;
 

@@ -6,8 +6,8 @@
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
-import { parsePythonJson } from "../value/lossless-json.ts";
-import { isPyDict, pyTypeName, type PyValue } from "../value/python-value.ts";
+import { parsePythonJson } from "../value/index.ts";
+import { isPyDict, pyTypeName, type PyValue } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 import { ACT_ACTION_FORMAT, CHAT_REACT_TEMPLATE, REACT_ACTION_FORMAT, renderTemplate } from "./prompts.ts";
 import { domainPromptValues, respondAction } from "./tool-calling-agent.ts";

@@ -20,7 +20,7 @@ import { resolve } from "node:path";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "../core/contracts.ts";
 import { AgentProtocolError, ConfigError } from "../core/errors.ts";
 import type { ChatMessage, JsonValue } from "../core/types.ts";
-import { fromJs, isPyDict, pyJsonDumps, type PyValue } from "../value/python-value.ts";
+import { fromJs, isPyDict, pyJsonDumps, type PyValue } from "../value/index.ts";
 import { parseToolArguments } from "./tool-calling-agent.ts";
 import { loadUserAgentModule } from "./user-module.ts";
 

@@ -10,7 +10,7 @@ import { createInterface, type Interface } from "node:readline";
 import { AgentProtocolError } from "../core/errors.ts";
 import type { DomainView } from "../core/contracts.ts";
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage } from "../core/types.ts";
-import { pyJsonDumps } from "../value/python-value.ts";
+import { pyJsonDumps } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 import { parseToolArguments, respondAction } from "./tool-calling-agent.ts";
 

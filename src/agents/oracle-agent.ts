@@ -1,6 +1,6 @@
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type Task } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
-import { pyJsonDumps } from "../value/python-value.ts";
+import { pyJsonDumps } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 
 /**

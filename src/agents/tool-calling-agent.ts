@@ -10,8 +10,8 @@ import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type ChatM
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult, ToolDefinition } from "../model/types.ts";
-import { JsonSyntaxError, parsePythonJson } from "../value/lossless-json.ts";
-import { isPyDict, pyTypeName, type PyDict } from "../value/python-value.ts";
+import { JsonSyntaxError, parsePythonJson } from "../value/index.ts";
+import { isPyDict, pyTypeName, type PyDict } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 import { renderTemplate, TOOL_CALLING_TEMPLATE, type AgentPromptValues } from "./prompts.ts";
 

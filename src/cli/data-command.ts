@@ -8,8 +8,10 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { UnknownNameError } from "../core/errors.ts";
-import { loadManifestFile } from "../data/manifest.ts";
-import { defaultDataDir, importTauBench, pullTauBench, type InstallResult } from "../data/pull.ts";
+import type { InstallResult } from "../data/pull.ts";
+
+// The data modules (zod, the Python literal parser, p-retry) load when a data command runs, not at CLI start-up.
+const dataModules = () => Promise.all([import("../data/manifest.ts"), import("../data/pull.ts")]);
 
 /** Where the command writes: progress to stderr, results to stdout (injectable for tests). */
 export interface DataCommandIo {
@@ -60,6 +62,7 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
     .option("--manifest <file>", MANIFEST_HELP)
     .action(async (dataset: string, options: { cacheDir?: string; sourceUrl?: string; manifest?: string }) => {
       if (!(DATASETS as readonly string[]).includes(dataset)) throw new UnknownNameError("dataset", dataset, DATASETS);
+      const [{ loadManifestFile }, { pullTauBench }] = await dataModules();
       const result = await pullTauBench({
         cacheDir: options.cacheDir,
         baseUrl: options.sourceUrl,
@@ -79,6 +82,7 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
     .option("--no-verify", "accept files whose sha256 differs from the pinned commit (modified checkouts or exports)")
     .option("--manifest <file>", MANIFEST_HELP)
     .action(async (checkoutDir: string, options: { cacheDir?: string; verify: boolean; manifest?: string }) => {
+      const [{ loadManifestFile }, { importTauBench }] = await dataModules();
       const result = await importTauBench({
         checkoutDir,
         cacheDir: options.cacheDir,
@@ -93,7 +97,8 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
     .command("path")
     .description("print the data directory used when --data-dir is not given")
     .option("--cache-dir <dir>", "cache directory to resolve against")
-    .action((options: { cacheDir?: string }) => {
+    .action(async (options: { cacheDir?: string }) => {
+      const [, { defaultDataDir }] = await dataModules();
       const directory = defaultDataDir(process.env, options.cacheDir);
       io.stdout(`${directory}\n`);
       if (!existsSync(directory)) progress(`(not installed yet: run 'taubridge data pull tau-bench')`);

@@ -1,164 +1,113 @@
-import { readFileSync } from "node:fs";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Command, Option } from "commander";
 import { DataError } from "../core/errors.ts";
-import { domainRegistry, DEFAULT_DOMAIN } from "../../domains/index.ts";
-import { loadDomain } from "../engine/domain.ts";
-import { buildRun, runBatch } from "../runner/batch.ts";
-import { defaultDataRoot } from "../runner/data-root.ts";
-import { loadResultsFile } from "../runner/results-file.ts";
-import { parseActionsFile, replayActions, rescoreResults } from "../runner/replay.ts";
-import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } from "../report/leaderboard.ts";
-import { agentStrategies, userStrategies } from "../runner/strategies.ts";
-import { registerOfflineStrategies } from "../runner/builtin-strategies.ts";
-import { createProgressObserver } from "./progress.ts";
-import { registerCliExtensions } from "./extensions.ts";
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
-import { registerModelStrategies } from "../agents/register.ts";
-import { registerAdapterStrategies } from "../../adapters/index.ts";
-import { registerFastWorkflowStrategy } from "../../adapters/fastworkflow/index.ts";
+import type { Registries } from "../runner/registries.ts";
+import { optionName, parseRunFlags, RUN_FLAGS, runConfigFromFlags, type RunFlag } from "../runner/run-flags.ts";
+import { registerCliExtensions } from "./extensions.ts";
 
-function integer(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed)) throw new InvalidArgumentError(`expected an integer, got "${value}"`);
-  return parsed;
+/*
+ * Start-up: this module imports only commander, the flag table and the small command modules;
+ * every action imports what it runs when it runs, and the registries (domains, strategies,
+ * adapters) are loaded by the caller's `loadRegistries` only for the commands that resolve names.
+ * `taubridge --version` therefore loads almost nothing.
+ */
+
+/**
+ * The strategy names a command will resolve, so the caller may load only what they need
+ * (undefined: everything, e.g. for `taubridge strategies`).
+ */
+export interface RegistryNeeds {
+  agentStrategies: string[];
+  userStrategies: string[];
 }
 
-function number(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new InvalidArgumentError(`expected a number, got "${value}"`);
-  return parsed;
-}
-
-function integerList(value: string, previous: number[] = []): number[] {
-  return [...previous, ...value.split(/[ ,]+/).filter(Boolean).map(integer)];
-}
-
-/** `key=value` pairs collected into an object (`--agent-option bridgeMode=decision-only`). */
-function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const index = value.indexOf("=");
-  if (index <= 0) throw new InvalidArgumentError(`expected key=value, got "${value}"`);
-  return { ...previous, [value.slice(0, index)]: value.slice(index + 1) };
-}
+/** Supplies the registries a command resolves names in. */
+export type LoadRegistries = (needs?: RegistryNeeds) => Promise<Registries>;
 
 function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-function resolveDomain(name: string, dataDir: string | undefined) {
-  const definition = domainRegistry.get(name);
+/** The package's version, from the nearest package.json named taubridge (works from `src/` and from `dist/src/`). */
+export function packageVersion(): string {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(directory, "package.json");
+    if (existsSync(candidate)) {
+      const manifest = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (manifest.name === "taubridge" && manifest.version) return manifest.version;
+    }
+    const parent = dirname(directory);
+    if (parent === directory) return "unknown";
+    directory = parent;
+  }
+}
+
+async function resolveDomain(registries: Registries, name: string, dataDir: string | undefined) {
+  const [{ loadDomain }, { defaultDataRoot }] = await Promise.all([import("../engine/domain.ts"), import("../runner/data-root.ts")]);
+  const definition = registries.domains.get(name);
   return loadDomain(definition, dataDir ?? defaultDataRoot(definition));
 }
 
-/** Builds the command tree. Exported for tests, which run commands in-process. */
-export function createProgram(): Command {
-  registerOfflineStrategies();
-  registerModelStrategies();
-  registerAdapterStrategies();
-  registerFastWorkflowStrategy();
+/** Collects repeated and variadic values as the raw strings; the flag table parses them. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Adds every `run` flag of the table to `command`; no defaults here: the table applies them after parsing. */
+function addRunFlags(command: Command): void {
+  for (const flag of RUN_FLAGS as readonly RunFlag[]) {
+    const shown = "default" in flag && flag.default !== undefined && flag.type !== "boolean" ? ` (default: ${JSON.stringify(flag.default)})` : "";
+    const option = new Option(flag.placeholder ? `${flag.flag} ${flag.placeholder}` : flag.flag, `${flag.help}${shown}`);
+    if (flag.type === "integer-list" || flag.type === "key-value") option.argParser(collect);
+    command.addOption(option);
+    if (flag.negatedHelp) command.addOption(new Option(flag.flag.replace(/^--/, "--no-"), flag.negatedHelp));
+  }
+}
+
+/**
+ * Builds the command tree. `loadRegistries` supplies the domains and strategies (the app's bundled
+ * set); it is called only by commands that resolve names. Exported for tests, which run commands
+ * in-process.
+ */
+export function createProgram(loadRegistries: LoadRegistries): Command {
   const program = new Command("taubridge")
     .description(
       "Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.",
     )
-    .version(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version)
+    .version(packageVersion())
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", exitCodesHelp())
     // Usage errors reach `main` (subcommands inherit this), which exits 2 for them like other config errors.
     .exitOverride();
 
-  program
+  const run = program
     .command("run")
     .description(
       "Run episodes and print the leaderboard table. With no options it runs our bundled library domain offline (oracle agent, scripted user).",
-    )
-    .addOption(new Option("--env <domain>", `domain: ${domainRegistry.names().join(", ")}`).default(DEFAULT_DOMAIN))
-    .option("--agent-strategy <name>", "agent under test (see `taubridge strategies`); default oracle, or tool-calling when --model is given")
-    .option("--user-strategy <name>", "user simulator; default scripted, or llm when --user-model is given")
-    .option("--model <name>", "agent model")
-    .option("--model-provider <name>", "agent model provider (openai, or an OpenAI-compatible server)")
-    .option("--base-url <url>", "agent model base URL (any OpenAI-compatible server)")
-    .option("--api-key-env <name>", "environment variable holding the agent model's API key")
-    .option("--user-model <name>", "user simulator model")
-    .option("--user-model-provider <name>", "user simulator model provider")
-    .option("--user-base-url <url>", "user simulator model base URL")
-    .option("--user-api-key-env <name>", "environment variable holding the user model's API key")
-    .option("--temperature <t>", "agent sampling temperature", number, 0)
-    .option("--task-split <split>", "task split (test, train, dev; airline has only test)")
-    .option("--task-file <path>", "a task file in τ-bench JSON format instead of a split")
-    .option("--task-ids <ids...>", "explicit task indices (overrides the range)", integerList)
-    .option("--start-index <n>", "first task index", integer, 0)
-    .option("--end-index <n>", "end task index, exclusive (-1 = all)", integer, -1)
-    .option("--num-trials <n>", "trials per task (pass^k needs k ≤ trials)", integer, 1)
-    .option("--max-concurrency <n>", "episodes running at once", integer, 1)
-    .option("--max-steps <n>", "agent turns before an episode is cut off", integer, 30)
-    .option("--episode-timeout <seconds>", "wall-clock limit per episode (0 = none)", number, 0)
-    .option("--episode-retries <n>", "re-run an episode that ended in an infrastructure error", integer, 0)
-    .option("--seed <n>", "seed for shuffling and sampling", integer, 10)
-    .option("--shuffle", "shuffle the task order each trial", false)
-    .option("--log-dir <dir>", "where the results file and checkpoint go", "results")
-    .option("--data-dir <dir>", "data directory (default: the cache `taubridge data pull` fills; our own domain ships its data)")
-    .option("--resume", "resume the checkpoint of the same run in --log-dir (the default; spelled out for scripts)", true)
-    .option("--no-resume", "start over instead of resuming the checkpoint of the same run")
-    .option("--cache-dir <dir>", "on-disk model response cache (off by default)")
-    .option("--price-file <path>", "JSON price table overriding or adding model prices")
-    .option("--model-timeout <seconds>", "timeout of one model call", number, 120)
-    .option("--model-max-attempts <n>", "attempts per model call on 408/409/429/5xx/network errors", integer, 6)
-    .option("--agent-prompt-file <path>", "template for the agent's system prompt")
-    .option("--user-prompt-file <path>", "template for the user simulator's system prompt")
-    .option("--few-shot-displays-path <path>", "JSONL of example conversations for --agent-strategy few-shot")
-    .option("--agent-module <path>", "framework adapters: the user's unmodified agent module (same as --agent-option module=<path>)")
-    .option("--workflow-path <dir>", "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)")
-    .option("--bridge-mode <mode>", "framework adapters: internal (default), decision-only (the harness steps each planned action) or dry-run")
-    .option("--dry-run", "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)")
-    .option("--agent-option <key=value...>", "strategy-specific option (repeatable; see the adapter READMEs)", keyValue)
-    .option("--format <format>", "output: text, json or markdown", "text")
-    .option("--quiet", "no progress output", false)
-    .action(async (options) => {
-      const agentStrategy = options.agentStrategy ?? (options.model ? "tool-calling" : "oracle");
-      const userStrategy = options.userStrategy ?? (options.userModel ? "llm" : "scripted");
-      const built = buildRun({
-        env: options.env,
-        agentStrategy,
-        userStrategy,
-        model: options.model,
-        modelProvider: options.modelProvider,
-        baseUrl: options.baseUrl,
-        apiKeyEnv: options.apiKeyEnv,
-        userModel: options.userModel,
-        userModelProvider: options.userModelProvider,
-        userBaseUrl: options.userBaseUrl,
-        userApiKeyEnv: options.userApiKeyEnv,
-        temperature: options.temperature,
-        taskSplit: options.taskSplit,
-        taskFile: options.taskFile,
-        taskIds: options.taskIds,
-        startIndex: options.startIndex,
-        endIndex: options.endIndex,
-        numTrials: options.numTrials,
-        maxConcurrency: options.maxConcurrency,
-        maxSteps: options.maxSteps,
-        episodeTimeoutMs: Math.round(options.episodeTimeout * 1000),
-        episodeRetries: options.episodeRetries,
-        seed: options.seed,
-        shuffle: options.shuffle,
-        logDir: options.logDir,
-        dataDir: options.dataDir,
-        resume: options.resume,
-        cacheDir: options.cacheDir,
-        priceFile: options.priceFile,
-        modelTimeoutMs: Math.round(options.modelTimeout * 1000),
-        modelMaxAttempts: options.modelMaxAttempts,
-        agentPromptFile: options.agentPromptFile,
-        userPromptFile: options.userPromptFile,
-        fewShotDisplaysPath: options.fewShotDisplaysPath,
-        agentOptions: {
-          ...(options.agentModule ? { module: options.agentModule } : {}),
-          ...(options.workflowPath ? { workflowPath: options.workflowPath } : {}),
-          ...(options.bridgeMode ? { bridgeMode: options.bridgeMode } : {}),
-          ...(options.dryRun ? { dryRun: "true" } : {}),
-          ...(options.agentOption ?? {}),
-        },
-        quiet: options.quiet,
-      });
+    );
+  addRunFlags(run);
+  run.action(async (options: Record<string, unknown>) => {
+      const raw: Record<string, unknown> = {};
+      for (const flag of RUN_FLAGS) {
+        const name = optionName(flag.flag);
+        if (options[name] !== undefined) raw[name] = options[name];
+      }
+      const values = parseRunFlags(raw, "cli");
+      const strategies = runConfigFromFlags(values, "");
+      const registries = await loadRegistries({ agentStrategies: [strategies.agentStrategy], userStrategies: [strategies.userStrategy] });
+      const input = runConfigFromFlags(values, registries.defaultDomain);
+      const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }] = await Promise.all([
+        import("../runner/batch.ts"),
+        import("../report/leaderboard.ts"),
+        import("./progress.ts"),
+        import("../runner/typescript-modules.ts"),
+      ]);
+      await ensureTypeScriptModules(input.agentOptions);
+      const built = buildRun(input, { registries });
       const controller = new AbortController();
       const onSignal = () => {
         if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
@@ -167,7 +116,7 @@ export function createProgram(): Command {
       };
       process.on("SIGINT", onSignal);
       process.on("SIGTERM", onSignal);
-      const progress = createProgressObserver({ quiet: options.quiet });
+      const progress = createProgressObserver({ quiet: values.quiet as boolean });
       let outcome;
       try {
         outcome = await runBatch(built, progress, controller.signal);
@@ -176,11 +125,11 @@ export function createProgram(): Command {
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
       }
-      const report = buildReport(`${agentStrategy} (${built.config.model ?? "no model"}) on ${built.config.env}/${built.split}`, outcome.summaries);
-      if (options.format === "json") {
+      const report = buildReport(`${built.config.agentStrategy} (${built.config.model ?? "no model"}) on ${built.config.env}/${built.split}`, outcome.summaries);
+      if (values.format === "json") {
         printJson({ ...reportJson(report), resultsPath: outcome.resultsPath, checkpointPath: outcome.checkpointPath });
       } else {
-        const format = options.format === "markdown" ? "markdown" : "text";
+        const format = values.format === "markdown" ? "markdown" : "text";
         process.stdout.write(`${leaderboardText([report], format)}\n${detailsText(report)}\n\n📄 Results saved to ${outcome.resultsPath}\n`);
       }
       if (controller.signal.aborted) process.exitCode = EXIT_CODES.interrupted;
@@ -195,12 +144,13 @@ export function createProgram(): Command {
   program
     .command("replay")
     .description("Replay a recorded action sequence on fresh data; print every observation and the τ-bench hash of the end state")
-    .requiredOption("--env <domain>", `domain: ${domainRegistry.names().join(", ")}`)
+    .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them)")
     .requiredOption("--actions <file>", "JSON array of {name, kwargs}")
     .option("--data-dir <dir>", "data directory")
     .option("--format <format>", "json or text", "json")
     .action(async (options) => {
-      const domain = resolveDomain(options.env, options.dataDir);
+      const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
+      const { parseActionsFile, replayActions } = await import("../runner/replay.ts");
       let text: string;
       try {
         text = readFileSync(options.actions, "utf8");
@@ -220,13 +170,14 @@ export function createProgram(): Command {
     .command("rescore")
     .description("Replay each trajectory of a results file (ours or τ-bench's) through our environment and compare rewards and hashes")
     .argument("<results>", "results JSON file")
-    .requiredOption("--env <domain>", `domain: ${domainRegistry.names().join(", ")}`)
+    .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them)")
     .option("--data-dir <dir>", "data directory")
     .option("--task-split <split>", "split the task ids refer to (default: the domain's default)")
     .option("--format <format>", "json or text", "text")
     .option("--details", "list every disagreement", false)
     .action(async (path: string, options) => {
-      const domain = resolveDomain(options.env, options.dataDir);
+      const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
+      const [{ loadResultsFile }, { rescoreResults }] = await Promise.all([import("../runner/results-file.ts"), import("../runner/replay.ts")]);
       const entries = loadResultsFile(path);
       const report = await rescoreResults(domain, entries, domain.tasks(options.taskSplit));
       if (options.format === "json") {
@@ -268,6 +219,10 @@ export function createProgram(): Command {
     .option("--format <format>", "text, json or markdown", "text")
     .option("--per-task", "also print the per-task table", false)
     .action(async (paths: string[], options) => {
+      const [{ loadResultsFile }, { buildReport, detailsText, leaderboardText, perTaskText, reportJson }] = await Promise.all([
+        import("../runner/results-file.ts"),
+        import("../report/leaderboard.ts"),
+      ]);
       const reports = paths.map((path) => {
         const entries = loadResultsFile(path);
         return buildReport(
@@ -290,7 +245,8 @@ export function createProgram(): Command {
   program
     .command("strategies")
     .description("List the domains, agent strategies and user strategies this installation knows")
-    .action(() => {
+    .action(async () => {
+      const { domains: domainRegistry, agentStrategies, userStrategies } = await loadRegistries();
       process.stdout.write("Domains:\n");
       for (const name of domainRegistry.names()) process.stdout.write(`  ${name.padEnd(16)} ${domainRegistry.get(name).description}\n`);
       process.stdout.write("Agent strategies:\n");
@@ -304,11 +260,12 @@ export function createProgram(): Command {
 }
 
 /**
- * Runs the CLI with the exit codes of {@link EXIT_CODES}: config, usage and data errors exit 2
- * with one line; a run left with infra errors exits 3; anything else exits 1.
+ * Runs the CLI with the registries `loadRegistries` supplies, with the exit codes of
+ * {@link EXIT_CODES}: config, usage and data errors exit 2 with one line; a run left with infra
+ * errors exits 3; interrupted 130; anything else exits 1.
  */
-export async function main(argv: string[] = process.argv): Promise<void> {
-  const program = createProgram();
+export async function main(loadRegistries: LoadRegistries, argv: string[] = process.argv): Promise<void> {
+  const program = createProgram(loadRegistries);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -1,4 +1,9 @@
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type cliProgressModule from "cli-progress";
+
+// cli-progress (CommonJS) draws the bar on a terminal only: loaded then, not at every start-up.
+const require = createRequire(import.meta.url);
+const loadCliProgress = (): typeof cliProgressModule => require("cli-progress") as typeof cliProgressModule;
 import type { BatchObserver } from "../runner/batch.ts";
 
 function formatDuration(ms: number): string {
@@ -24,7 +29,7 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
   let startedAt = 0;
   let baseline = 0;
   let state = { done: 0, total: 0, successes: 0, cost: null as number | null };
-  let bar: cliProgress.SingleBar | undefined;
+  let bar: cliProgressModule.SingleBar | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   const eta = () => {
@@ -46,6 +51,7 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
       if (alreadyDone > 0) stream.write(`[taubridge] resuming: ${alreadyDone}/${total} episodes already in ${checkpointPath}\n`);
       if (rerunInfraErrors > 0) stream.write(`[taubridge] re-running ${rerunInfraErrors} episode(s) that ended in infrastructure errors\n`);
       if (stream.isTTY) {
+        const cliProgress = loadCliProgress();
         bar = new cliProgress.SingleBar(
           { format: "{bar} {value}/{total} | pass {passRate} | cost {cost} | ETA {etaText}", hideCursor: true, stream, clearOnComplete: false },
           cliProgress.Presets.shades_classic,

@@ -5,8 +5,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { InvalidArgumentError, type Command } from "commander";
-import { loadScriptFile } from "../testing/script-format.ts";
-import { startScriptedModelServer } from "../testing/scripted-model-server.ts";
+
 
 export interface TestingServeOptions {
   script: string;
@@ -32,6 +31,8 @@ export async function runTestingServe(
 ): Promise<void> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
+  // Loaded here, not at CLI start-up (zod, the server).
+  const [{ loadScriptFile }, { startScriptedModelServer }] = await Promise.all([import("../testing/script-format.ts"), import("../testing/scripted-model-server.ts")]);
   const file = await loadScriptFile(options.script);
   const server = await startScriptedModelServer({
     ...(file.scripts !== undefined ? { scripts: file.scripts } : {}),

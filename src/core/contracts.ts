@@ -1,6 +1,7 @@
 /**
  * The contracts every part of taubridge plugs into, in one place: agents, user simulators, the
- * step target (the orchestrator's one step path), recorders, tools and domains, evaluators. Like a
+ * step target (the orchestrator's one step path), recorders, tools and domains, evaluators,
+ * framework adapters and chat models (with `model-types.ts`). Like a
  * provider specification, this module imports no framework and nothing of ours but the core types
  * and the value model, so an adapter, a domain or an evaluator can be written against it alone.
  *
@@ -9,7 +10,8 @@
  * the termination reason; agents produce turns; environments execute tools; evaluators score.
  */
 import type { Action, ChatMessage, JsonValue, RoleUsage, StepEvent, StepOrigin, Task, TerminationReason } from "./types.ts";
-import type { PyDict, PyValue } from "../value/python-value.ts";
+import type { PyDict, PyValue } from "../value/index.ts";
+import type { CompletionRequest, CompletionResult, ModelRole } from "./model-types.ts";
 
 // ─── Steps ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -366,5 +368,14 @@ export interface FrameworkAdapter<A = unknown> {
 }
 
 // ─── Model clients ──────────────────────────────────────────────────────────────────────────────
-// The model client contract lives with its plain request/response shapes in `src/model/types.ts`
-// (OpenAI chat-completions JSON, no SDK types); agents and users depend on that interface only.
+
+/**
+ * A chat model as agents and user simulators use it: one completion per call, in OpenAI
+ * chat-completions shapes (`model-types.ts`, no SDK types). The model layer's `ModelClient` (retries,
+ * pricing, cache, per-endpoint queues) and the in-process scripted client both implement it.
+ */
+export interface ChatModel {
+  readonly role: ModelRole;
+  readonly model: string;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}

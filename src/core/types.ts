@@ -2,7 +2,7 @@
  * Core types shared by the engine, runner, agents, user simulators, bridge and adapters.
  * This module imports no framework: every adapter converts into these shapes.
  */
-import type { PyDict, PyValue } from "../value/python-value.ts";
+import type { PyDict, PyValue } from "../value/index.ts";
 
 /** τ-bench's respond action: the agent says `kwargs.content` to the user. */
 export const RESPOND_ACTION_NAME = "respond";

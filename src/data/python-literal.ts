@@ -12,7 +12,7 @@
  * insertion-ordered `Map`s, lists and tuples become arrays.
  */
 import { DataError, errorMarker } from "../core/errors.ts";
-import { PyFloat, normalizeInt, type PyDict, type PyValue } from "../value/python-value.ts";
+import { PyFloat, normalizeInt, type PyDict, type PyValue } from "../value/index.ts";
 
 /** A syntax or evaluation error in a Python source file; the message starts with `file:line:column`. */
 export class PythonLiteralError extends DataError {

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parsePythonJson, JsonSyntaxError } from "../value/lossless-json.ts";
-import type { PyDict, PyValue } from "../value/python-value.ts";
+import { parsePythonJson, JsonSyntaxError, type PyDict, type PyValue } from "../value/index.ts";
 import { BaseDatabase } from "./database.ts";
 import { DataError } from "../core/errors.ts";
 

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import {
-  comparePyStrings,
-  deepCopy,
   hashableEntry,
+  hashableRepr,
+  pyCompareStrings,
+  pyDeepCopy,
   pyStrRepr,
   type PyDict,
   type PyValue,
-} from "../value/python-value.ts";
+} from "../value/index.ts";
 
 /**
  * One parse of a domain's data files, shared read-only by every episode.
@@ -47,7 +48,7 @@ interface CollectionHashIndex {
 }
 
 function buildHashIndex(collection: PyDict): CollectionHashIndex {
-  const sortedKeys = [...collection.keys()].sort(comparePyStrings);
+  const sortedKeys = [...collection.keys()].sort(pyCompareStrings);
   const texts = sortedKeys.map((key) => Buffer.from(hashableEntry(key, collection.get(key)!), "utf8"));
   const starts = new Uint32Array(texts.length);
   const ends = new Uint32Array(texts.length);
@@ -119,7 +120,7 @@ export class EpisodeDatabase {
     if (current !== undefined && current !== DELETED) return current as PyDict;
     const base = this.base.collections.get(collection)!.get(key);
     if (base === undefined || current === DELETED) throw new Error(`no record ${key} in ${collection}`);
-    const copy = deepCopy(base) as PyDict;
+    const copy = pyDeepCopy(base) as PyDict;
     overlay.set(key, copy);
     return copy;
   }
@@ -153,6 +154,30 @@ export class EpisodeDatabase {
     for (const key of this.keys(collection)) yield [key, this.get(collection, key)!];
   }
 
+  /**
+   * True when this database and `other` (over the same base) have the same τ-bench hash, decided
+   * without hashing: the hash text is the sorted `(key, to_hashable(record))` pairs of every
+   * collection, so two views are equal exactly when every record either one touched renders to the
+   * same text in both (records neither touched are the shared base). Used by the evaluator, which
+   * needs only equality; hashing the whole database costs far more than the few touched records.
+   */
+  sameStateAs(other: EpisodeDatabase): boolean {
+    if (other.base !== this.base) return this.tauBenchHash() === other.tauBenchHash();
+    for (const name of this.base.collectionNames) {
+      const touched = new Set<string>([...(this.overlays.get(name)?.keys() ?? []), ...(other.overlays.get(name)?.keys() ?? [])]);
+      for (const key of touched) {
+        const mine = this.get(name, key);
+        const theirs = other.get(name, key);
+        if (mine === undefined || theirs === undefined) {
+          if (mine !== theirs) return false;
+          continue;
+        }
+        if (mine !== theirs && hashableRepr(mine) !== hashableRepr(theirs)) return false;
+      }
+    }
+    return true;
+  }
+
   /** Number of records touched by this episode (for diagnostics and memory accounting). */
   get touchedRecords(): number {
     let count = 0;
@@ -177,7 +202,7 @@ export class EpisodeDatabase {
    */
   tauBenchHash(): string {
     const hash = createHash("sha256");
-    const names = [...this.base.collectionNames].sort(comparePyStrings);
+    const names = [...this.base.collectionNames].sort(pyCompareStrings);
     hash.update("(");
     names.forEach((name, index) => {
       if (index > 0) hash.update(", ");
@@ -201,7 +226,7 @@ export class EpisodeDatabase {
       return;
     }
     // Overrides: changed, deleted or new keys, in sorted order.
-    const overrideKeys = [...new Set([...(overlay?.keys() ?? []), ...added])].sort(comparePyStrings);
+    const overrideKeys = [...new Set([...(overlay?.keys() ?? []), ...added])].sort(pyCompareStrings);
     const pieces: Array<Buffer | string> = [];
     let baseCursor = 0; // next base position not yet emitted
     const emitBaseRun = (until: number) => {
@@ -236,7 +261,7 @@ function lowerBound(sorted: string[], key: string): number {
   let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (comparePyStrings(sorted[middle], key) < 0) low = middle + 1;
+    if (pyCompareStrings(sorted[middle], key) < 0) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -3,13 +3,19 @@ import { join, resolve } from "node:path";
 import { DataError, UnknownNameError } from "../core/errors.ts";
 import { RESPOND_ACTION_NAME, type Task } from "../core/types.ts";
 import { loadTaskFile, type TaskFileDomain } from "../tasks/task-file.ts";
-import { pyJsonDumps, toJs, type PyValue } from "../value/python-value.ts";
+import { pyJsonDumps, toJs, type PyValue } from "../value/index.ts";
 import { BaseDatabase, EpisodeDatabase } from "./database.ts";
 import { loadBaseDatabase, readPythonJsonFile } from "./data-files.ts";
 import type { ToolImplementation } from "../core/contracts.ts";
 
 export type { DomainDefinition, Suite } from "../core/contracts.ts";
 import type { DomainDefinition } from "../core/contracts.ts";
+
+/** A task's ground-truth end state: its database (for equality checks) and its τ-bench hash (reported). */
+export interface GroundTruthState {
+  readonly db: EpisodeDatabase;
+  readonly hash: string;
+}
 
 /** A tool schema exactly as the model receives it (plus the lossless form for Python-exact dumps). */
 export interface ToolSchemas {
@@ -24,9 +30,9 @@ export class LoadedDomain {
   readonly toolsByName: ReadonlyMap<string, ToolImplementation>;
   private readonly taskCache = new Map<string, Task[]>();
   /** Ground-truth hashes by task identity; the replay is deterministic, so trials share it. */
-  readonly groundTruthHashes = new Map<string, string>();
+  readonly groundTruthHashes = new Map<string, GroundTruthState>();
   /** The same, by task object: avoids re-serialising the actions on every reward. */
-  groundTruthByTask = new WeakMap<Task, string>();
+  groundTruthByTask = new WeakMap<Task, GroundTruthState>();
   private cachedInitialHash: string | undefined;
 
   constructor(

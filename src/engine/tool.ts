@@ -1,32 +1,6 @@
 import { TaubridgeError, ToolCrashError, errorMarker } from "../core/errors.ts";
 import type { EpisodeDatabase } from "./database.ts";
-import { pyStrRepr, type PyDict, type PyValue } from "../value/python-value.ts";
-
-/**
- * A Python exception raised by a tool. `message` is exactly `str(exception)`, because τ-bench turns
- * any exception inside a tool into the observation `"Error: " + str(exception)`. It is the only
- * error a tool may throw to produce an observation: anything else is a {@link ToolCrashError}.
- */
-export class PyException extends TaubridgeError {
-  static readonly marker: symbol = errorMarker("PyException");
-
-  constructor(
-    message: string,
-    readonly pythonType: string = "Exception",
-  ) {
-    super(message);
-  }
-}
-
-/** Python `KeyError(key)`: its str is the repr of the key. */
-export function pyKeyError(key: PyValue | undefined): PyException {
-  return new PyException(typeof key === "string" ? pyStrRepr(key) : String(key), "KeyError");
-}
-
-/** Python `TypeError(message)`. */
-export function pyTypeError(message: string): PyException {
-  return new PyException(message, "TypeError");
-}
+import { PyException, pyTypeError, type PyDict, type PyValue } from "../value/index.ts";
 
 /**
  * A tool returned something that is not a string (τ-bench: `send_certificate` returning None).

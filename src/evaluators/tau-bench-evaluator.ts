@@ -1,9 +1,10 @@
 import { ConfigError } from "../core/errors.ts";
 import type { Evaluation, Evaluator, FinishedEpisode, Suite } from "../core/contracts.ts";
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type RewardResult, type Task } from "../core/types.ts";
-import type { LoadedDomain } from "../engine/domain.ts";
+import type { GroundTruthState, LoadedDomain } from "../engine/domain.ts";
+import { Environment } from "../engine/environment.ts";
 import { invokeTool } from "../engine/tool.ts";
-import { pyJsonDumps, type PyValue } from "../value/python-value.ts";
+import { pyJsonDumps, type PyValue } from "../value/index.ts";
 
 /**
  * τ-bench's reward (spec §4 of tau-bench-v1.md) as an evaluator: the end state's data hash against
@@ -23,8 +24,11 @@ export class TauBenchEvaluator implements Evaluator {
   }
 
   evaluate(episode: FinishedEpisode): Evaluation {
-    const groundTruthHash = groundTruthHashFor(this.domain, episode.task);
-    const actionsMatch = episode.environment.dataHash() === groundTruthHash;
+    const groundTruth = groundTruthStateFor(this.domain, episode.task);
+    const groundTruthHash = groundTruth.hash;
+    // Equality is all the reward needs: compare the touched records instead of hashing the end state.
+    const environment = episode.environment;
+    const actionsMatch = environment instanceof Environment ? environment.db.sameStateAs(groundTruth.db) : environment.dataHash() === groundTruthHash;
     const breakdown: Record<string, number> = { actions: actionsMatch ? 1 : 0 };
     let info: RewardResult["info"] = { r_actions: actionsMatch ? 1.0 : 0.0, gt_data_hash: groundTruthHash };
     if (episode.task.outputs.length > 0) {
@@ -46,11 +50,16 @@ export class TauBenchEvaluator implements Evaluator {
   }
 }
 
+/** The ground-truth end-state hash of a task (see {@link groundTruthStateFor}). */
+export function groundTruthHashFor(domain: LoadedDomain, task: Task): string {
+  return groundTruthStateFor(domain, task).hash;
+}
+
 /**
- * The ground-truth end-state hash of a task: replay its actions (terminate tools skipped) on fresh
+ * The ground-truth end state of a task: replay its actions (terminate tools skipped) on fresh
  * data. Deterministic, so it is computed once per task and shared across trials and episodes.
  */
-export function groundTruthHashFor(domain: LoadedDomain, task: Task): string {
+export function groundTruthStateFor(domain: LoadedDomain, task: Task): GroundTruthState {
   // Fast path by task object (the domain's own task lists); the text key covers tasks rebuilt
   // elsewhere (rescore reads them back from results files).
   const byObject = domain.groundTruthByTask.get(task);
@@ -68,10 +77,10 @@ export function groundTruthHashFor(domain: LoadedDomain, task: Task): string {
     if (!tool) continue; // `Unknown action` changes nothing; a ground-truth respond would only talk to the user.
     invokeTool(tool, domain.definition.dataSubdirectory, db, action.kwargs);
   }
-  const hash = db.tauBenchHash();
-  domain.groundTruthHashes.set(key, hash);
-  domain.groundTruthByTask.set(task, hash);
-  return hash;
+  const state: GroundTruthState = { db, hash: db.tauBenchHash() };
+  domain.groundTruthHashes.set(key, state);
+  domain.groundTruthByTask.set(task, state);
+  return state;
 }
 
 /** The evaluator of a loaded domain's suite (τ-bench and our own domain share τ-bench's). */

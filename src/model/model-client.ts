@@ -13,6 +13,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { z } from "zod";
+import type { ChatModel } from "../core/contracts.ts";
 import { ConfigError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
@@ -31,11 +32,12 @@ import {
   type ModelUsage,
 } from "./types.ts";
 import { UsageTotals } from "./usage.ts";
+import { DEFAULT_MODEL_MAX_ATTEMPTS, DEFAULT_MODEL_TIMEOUT_SECONDS } from "./defaults.ts";
 
 /** Request-body fields the client sets itself; `params` may not override them. */
 const RESERVED_PARAMS = ["model", "messages", "tools", "tool_choice", "temperature", "stream", "stream_options", "n"];
 
-/** Validates a model-client config; defaults: provider `openai`, 120 s timeout, 4 attempts. */
+/** Validates a model-client config; defaults: provider `openai`, 120 s timeout, 6 attempts (`./defaults.ts`). */
 export const modelClientConfigSchema = z.strictObject({
   role: z.enum(MODEL_ROLES).default("agent"),
   model: z.string().min(1),
@@ -45,8 +47,8 @@ export const modelClientConfigSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the NAME of an environment variable (never the key itself)")
     .optional(),
-  timeoutMs: z.number().int().positive().default(120_000),
-  maxAttempts: z.number().int().min(1).max(20).default(4),
+  timeoutMs: z.number().int().positive().default(DEFAULT_MODEL_TIMEOUT_SECONDS * 1000),
+  maxAttempts: z.number().int().min(1).max(20).default(DEFAULT_MODEL_MAX_ATTEMPTS),
   temperature: z.number().min(0).max(2).optional(),
   /** A cache directory or a shared {@link ResponseCache}. */
   cache: z.union([z.string().min(1), z.instanceof(ResponseCache)]).optional(),
@@ -94,7 +96,7 @@ export interface ModelClientDescription {
   userPrices: boolean;
 }
 
-export interface ModelClient {
+export interface ModelClient extends ChatModel {
   readonly role: ModelRole;
   readonly provider: ProviderName;
   readonly model: string;

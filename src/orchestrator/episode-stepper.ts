@@ -1,8 +1,7 @@
 import type { EpisodeEnvironment, StepOutcome, StepRequest, StepTarget, UserSimulator } from "../core/contracts.ts";
 import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { StepEvent, TerminationReason } from "../core/types.ts";
-import { pyStr } from "../value/python-value.ts";
-import { pyKeyError } from "../engine/tool.ts";
+import { pyKeyError, pyStr } from "../value/index.ts";
 import type { EpisodeRecorder } from "./episode-recorder.ts";
 import type { SuiteRules } from "./suite-rules.ts";
 

@@ -5,18 +5,18 @@ import { ConfigError } from "../core/errors.ts";
 import type { Task } from "../core/types.ts";
 import type { Agent } from "../agents/agent.ts";
 import { loadDomain, type LoadedDomain } from "../engine/domain.ts";
-import { domainRegistry } from "../../domains/index.ts";
 import { selectTaskIndices } from "../tasks/task-file.ts";
 import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
 import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
 import { runEpisode, type EpisodeResult } from "./episode.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
-import { pyJsonDumpsIndented } from "../value/python-value.ts";
+import { pyJsonDumpsIndented } from "../value/index.ts";
 import { parseRunConfig, runFileStem, runIdentity, type RunConfig, type RunConfigInput } from "./run-config.ts";
-import { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type UserFactory } from "./strategies.ts";
+import type { AgentFactory, BuildContext, UserFactory } from "./strategies.ts";
+import { defaultRegistries, type Registries } from "./registries.ts";
 import { registerOfflineStrategies } from "./builtin-strategies.ts";
 import { defaultDataRoot } from "./data-root.ts";
-import { createRunModels, type RunModels } from "./model-clients.ts";
+import type { RunModels } from "./model-clients.ts";
 
 /** A run with every name resolved into an object. */
 export interface BuiltRun {
@@ -33,11 +33,15 @@ export interface BuiltRun {
 /**
  * The build step: validates the configuration and turns names (domain, split, strategies) into
  * objects, failing with a one-line {@link ConfigError} before any episode or model call starts.
+ * The names resolve in `registries` (default: the set the package entry installed; see
+ * `registries.ts`), which keeps this layer free of any domain or adapter import.
  */
-export function buildRun(input: RunConfigInput, overrides: { models?: RunModels } = {}): BuiltRun {
+export function buildRun(input: RunConfigInput, overrides: { registries?: Registries; models?: RunModels } = {}): BuiltRun {
   registerOfflineStrategies();
   const config = parseRunConfig(input);
-  const definition = domainRegistry.get(config.env);
+  const registries = overrides.registries ?? defaultRegistries();
+  const { domains, agentStrategies, userStrategies } = registries;
+  const definition = domains.get(config.env);
   const agentFactory = agentStrategies.get(config.agentStrategy);
   const userFactory = userStrategies.get(config.userStrategy);
   if (agentFactory.requiresModel && !config.model) throw new ConfigError(`--agent-strategy ${config.agentStrategy} needs --model`);
@@ -49,11 +53,19 @@ export function buildRun(input: RunConfigInput, overrides: { models?: RunModels 
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
   if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
   // `overrides.models` lets tests plug in in-process model doubles (`taubridge/testing`).
-  const context = { config, domain, models: overrides.models ?? createRunModels(config) };
+  const context = { config, domain, models: overrides.models ?? registries.createModels?.(config) ?? noModelLayer() };
   // A user simulator is cheap to create and validates its own options (prompt files, models):
   // create one now so a bad option fails the build in one line instead of every episode.
   userFactory.create(context, { taskIndex: taskIndices[0], trial: 0 });
   return { config, domain, split: config.taskFile ? "file" : split, tasks, taskIndices, agentFactory, userFactory, context };
+}
+
+/** The model clients of a run whose registries bring no model layer: asking for one is a config error. */
+function noModelLayer(): RunModels {
+  const fail = (): never => {
+    throw new ConfigError("this run's registries have no model clients (createModels); use the bundled registries or pass `models` to buildRun");
+  };
+  return { agent: fail, user: fail };
 }
 
 /** Progress callbacks the batch layer calls; the CLI renders them. */
@@ -61,6 +73,8 @@ export interface BatchObserver {
   /** `rerunInfraErrors`: episodes of the checkpoint that ended in `infra_error` and run again. */
   start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number }): void;
   episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
+  /** The full result of each episode run now (not of resumed ones), after it is checkpointed. */
+  episode?(result: EpisodeResult): void;
   warn?(message: string): void;
 }
 
@@ -211,6 +225,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
           ranEpisodes++;
           done++;
           addToTotals(summary);
+          observer.episode?.(result);
           observer.episodeDone?.({ result: summary, done, total, successes, cost: runCost });
         });
       }

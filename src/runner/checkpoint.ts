@@ -2,8 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } f
 import { dirname } from "node:path";
 import { DataError } from "../core/errors.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
-import { parsePythonJson } from "../value/lossless-json.ts";
-import { pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/python-value.ts";
+import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
 import { RESULT_SCHEMA_VERSION } from "./results-file.ts";
 
 /** What the batch layer needs to know about a finished episode without re-reading its trajectory. */

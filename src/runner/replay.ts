@@ -9,9 +9,8 @@ import { groundTruthHashFor, TauBenchEvaluator } from "../evaluators/tau-bench-e
 import { runEpisode } from "../orchestrator/orchestrator.ts";
 import { BaseDatabase } from "../engine/database.ts";
 import { LoadedDomain } from "../engine/domain.ts";
-import { parsePythonJson } from "../value/lossless-json.ts";
 import { parsePythonJsonText } from "../engine/data-files.ts";
-import { toJs, type PyDict, type PyValue } from "../value/python-value.ts";
+import { parsePythonJson, toJs, type PyDict, type PyValue } from "../value/index.ts";
 import { computePassK, type PassKReport } from "../metrics/pass-k.ts";
 import type { LoadedResultEntry } from "./results-file.ts";
 import { ScriptedUser } from "../users/scripted-user.ts";

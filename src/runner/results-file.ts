@@ -5,7 +5,7 @@ import { z } from "zod";
 import { DataError } from "../core/errors.ts";
 import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, type Task, type TerminationReason } from "../core/types.ts";
 import { readPythonJsonFile } from "../engine/data-files.ts";
-import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../value/python-value.ts";
+import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../value/index.ts";
 import type { EpisodeResult } from "./episode.ts";
 
 /**

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
+import { flagForConfigField, runFlagDefault as flagDefault } from "./run-flags.ts";
 
 /**
  * Everything a run needs, validated once at the boundary. Flag names follow τ-bench's run.py
  * (camel-cased); options the original lacks are ours and documented in `taubridge run --help`.
+ * Defaults come from the flag table (`run-flags.ts`), the one place each flag is written.
  */
 export const runConfigSchema = z.object({
   env: z.string().min(1),
@@ -17,43 +19,44 @@ export const runConfigSchema = z.object({
   userModelProvider: z.string().optional(),
   userBaseUrl: z.string().url().optional(),
   userApiKeyEnv: z.string().optional(),
-  temperature: z.number().min(0).max(2).default(0),
+  temperature: z.number().min(0).max(2).default(flagDefault("temperature")),
   taskSplit: z.string().optional(),
   taskFile: z.string().optional(),
   taskIds: z.array(z.number().int().nonnegative()).optional(),
-  startIndex: z.number().int().nonnegative().default(0),
-  endIndex: z.number().int().min(-1).default(-1),
-  numTrials: z.number().int().positive().default(1),
-  maxConcurrency: z.number().int().positive().default(1),
-  maxSteps: z.number().int().positive().default(30),
-  episodeTimeoutMs: z.number().int().nonnegative().default(0),
-  episodeRetries: z.number().int().nonnegative().default(0),
-  seed: z.number().int().default(10),
-  shuffle: z.boolean().default(false),
-  logDir: z.string().default("results"),
+  startIndex: z.number().int().nonnegative().default(flagDefault("startIndex")),
+  endIndex: z.number().int().min(-1).default(flagDefault("endIndex")),
+  numTrials: z.number().int().positive().default(flagDefault("numTrials")),
+  maxConcurrency: z.number().int().positive().default(flagDefault("maxConcurrency")),
+  maxSteps: z.number().int().positive().default(flagDefault("maxSteps")),
+  episodeTimeoutMs: z.number().int().nonnegative().default(flagDefault<number>("episodeTimeout") * 1000),
+  episodeRetries: z.number().int().nonnegative().default(flagDefault("episodeRetries")),
+  seed: z.number().int().default(flagDefault("seed")),
+  shuffle: z.boolean().default(flagDefault("shuffle")),
+  logDir: z.string().default(flagDefault("logDir")),
   dataDir: z.string().optional(),
-  resume: z.boolean().default(true),
+  resume: z.boolean().default(flagDefault("resume")),
   cacheDir: z.string().optional(),
   priceFile: z.string().optional(),
-  modelTimeoutMs: z.number().int().positive().default(120_000),
-  modelMaxAttempts: z.number().int().positive().default(6),
+  modelTimeoutMs: z.number().int().positive().default(flagDefault<number>("modelTimeout") * 1000),
+  modelMaxAttempts: z.number().int().min(1).max(20).default(flagDefault("modelMaxAttempts")),
   agentPromptFile: z.string().optional(),
   userPromptFile: z.string().optional(),
   fewShotDisplaysPath: z.string().optional(),
   /** Strategy-specific options (bridge mode, agent module, workflow path, ...). */
   agentOptions: z.record(z.string(), z.unknown()).default({}),
-  quiet: z.boolean().default(false),
+  quiet: z.boolean().default(flagDefault("quiet")),
 });
 
 export type RunConfig = z.infer<typeof runConfigSchema>;
 export type RunConfigInput = z.input<typeof runConfigSchema>;
 
-/** Validates a run configuration; the error names the first bad field in one line. */
+/** Validates a run configuration; the error names the flag of the first bad field in one line. */
 export function parseRunConfig(input: RunConfigInput): RunConfig {
   const result = runConfigSchema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new ConfigError(`invalid option ${issue.path.join(".")}: ${issue.message}`);
+    const [field, ...rest] = issue.path.map(String);
+    throw new ConfigError(`invalid option ${[flagForConfigField(field ?? ""), ...rest].join(".")}: ${issue.message}`);
   }
   return result.data;
 }

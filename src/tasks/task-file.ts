@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DataError } from "../core/errors.ts";
 import type { Action, Task } from "../core/types.ts";
 import { parsePythonJsonText } from "../engine/data-files.ts";
-import { toJs, type PyDict, type PyValue } from "../value/python-value.ts";
+import { toJs, type PyDict, type PyValue } from "../value/index.ts";
 
 /** The shape of one τ-bench task in a task file (validated on a plain-JS view of the lossless parse). */
 export const taskFileEntrySchema = z.object({

@@ -4,7 +4,7 @@
  */
 import type { ChatMessage } from "../core/types.ts";
 import type { AssistantMessage, CompletionResult } from "../model/types.ts";
-import { pyStrRepr } from "../value/python-value.ts";
+import { pyStrRepr } from "../value/index.ts";
 import { LlmUser, UserSimulatorError, type UserHistoryMessage } from "./llm-user.ts";
 import { reflectPrompt, transcriptOf, verifyPrompt } from "./prompts.ts";
 

@@ -1,5 +1,15 @@
 import { TaubridgeError, errorMarker } from "../core/errors.ts";
-import { PyFloat, type PyDict, type PyValue } from "./python-value.ts";
+import { PyFloat, type PyDict, type PyValue } from "./values.ts";
+
+/**
+ * The float objects `json.loads` returns for `NaN`, `Infinity` and `-Infinity`: Python's decoder
+ * returns one module-level object per literal, so every NaN it reads is the *same* object, which
+ * `[x] == [y]` and `x in [y]` can observe (see `comparison.ts`). Sharing one {@link PyFloat} per
+ * literal reproduces that; floats are immutable, so sharing is otherwise invisible.
+ */
+const NAN = new PyFloat(NaN);
+const INFINITY = new PyFloat(Infinity);
+const NEGATIVE_INFINITY = new PyFloat(-Infinity);
 
 /**
  * Raised for malformed JSON text. Carries the 1-based line and column so that a caller can say
@@ -82,13 +92,13 @@ class Parser {
       case 110: // n
         return this.literal("null", null);
       case 78: // N
-        return this.literal("NaN", new PyFloat(NaN));
+        return this.literal("NaN", NAN);
       case 73: // I
-        return this.literal("Infinity", new PyFloat(Infinity));
+        return this.literal("Infinity", INFINITY);
       default:
         if (code === 45 && this.text.startsWith("-Infinity", this.position)) {
           this.position += 9;
-          return new PyFloat(-Infinity);
+          return NEGATIVE_INFINITY;
         }
         if (code === 45 || (code >= 48 && code <= 57)) return this.parseNumber();
         if (Number.isNaN(code)) this.fail("Expecting value");

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { RESPOND_ACTION_NAME, type Action, type Task } from "../../src/core/types.ts";
 import type { ScriptStep, ScriptedRequest, Responder } from "../../src/testing/index.ts";
-import { pyJsonDumps } from "../../src/value/python-value.ts";
+import { pyJsonDumps } from "../../src/value/index.ts";
 
 /** A fake retail backend that counts every request; the bridged example tools must never reach it. */
 export interface CountingBackend {

@@ -1,5 +1,6 @@
 /**
- * Preload entry for user-owned entrypoints:
+ * Preload entry for user-owned entrypoints (`taubridge/bridge/register`; it lives here, not in
+ * bridge/, because it names every adapter's hook and the bridge never imports adapters):
  *
  *   node --import tsx --import taubridge/bridge/register ./my-entry.ts     (TypeScript entry)
  *   node --import taubridge/bridge/register ./my-entry.mjs                 (once compiled)
@@ -17,8 +18,8 @@
  *
  * `TAUBRIDGE_FRAMEWORKS=openai-agents,langchain` limits which frameworks are hooked (default: all).
  */
-import { frameworkHooks } from "../../adapters/hooks.ts";
-import { installModuleHooks } from "./hooks.ts";
+import { installModuleHooks } from "../bridge/node/hooks.ts";
+import { frameworkHooks } from "./hooks.ts";
 
 const wanted = (process.env.TAUBRIDGE_FRAMEWORKS ?? "")
   .split(",")

@@ -1,0 +1,83 @@
+/**
+ * taubridge's one Python-semantics module: the value model, its printers and reader, and Python's
+ * operators, builtins and exceptions over it. Everything Python-specific that a domain or the
+ * engine needs is imported from here, so domain tools read like the Python originals while
+ * producing byte-identical output. See README.md for the naming convention and file map.
+ */
+export {
+  PyFloat,
+  asPyIndex,
+  asPyNumber,
+  fromJs,
+  isPyDict,
+  isPyFloat,
+  isPyInt,
+  isPyNumber,
+  normalizeInt,
+  pyDeepCopy,
+  pyFloat,
+  pyTypeName,
+  toJs,
+  toNumber,
+  type PyDict,
+  type PyNumber,
+  type PyValue,
+} from "./values.ts";
+export {
+  pyFloatRepr,
+  pyJsonDumps,
+  pyJsonDumpsIndented,
+  pyJsonDumpsLine,
+  pyJsonString,
+  pyRepr,
+  pyStr,
+  pyStrRepr,
+} from "./printing.ts";
+export { JsonSyntaxError, parsePythonJson } from "./lossless-json.ts";
+export { hashableEntry, hashableRepr } from "./hashable.ts";
+export {
+  PyException,
+  pyAttributeError,
+  pyIndexError,
+  pyKeyError,
+  pyOverflowError,
+  pyTypeError,
+  pyValueError,
+} from "./errors.ts";
+export {
+  pyCompareNumbers,
+  pyCompareStrings,
+  pyEquals,
+  pyGreaterOrEqual,
+  pyGreaterThan,
+  pyIsOrEquals,
+  pyLessOrEqual,
+  pyLessThan,
+  pyMax,
+  pyNotEquals,
+} from "./comparison.ts";
+export {
+  pyAppend,
+  pyBool,
+  pyContains,
+  pyCount,
+  pyDelItem,
+  pyExtend,
+  pyGetItem,
+  pyIterate,
+  pyLen,
+  pyRequireHashable,
+  pySetItem,
+  pySlice,
+  pySorted,
+  pyZip,
+} from "./containers.ts";
+export { pyAbs, pyAdd, pyIAdd, pyISub, pyMul, pyNeg, pyRound, pySub, pySum } from "./arithmetic.ts";
+export { pyInt, pyLower } from "./strings.ts";
+export {
+  pyCollectionContains,
+  pyCollectionGet,
+  pyCollectionGetMutable,
+  type PyCollectionStore,
+} from "./collections.ts";
+export { bitLength, decomposeDouble, divideHalfEven, ratioToDouble } from "./float-bits.ts";

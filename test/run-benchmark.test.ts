@@ -1,0 +1,74 @@
+/**
+ * The library API on the sources: `runBenchmark` (bound to the bundled registries by app/index.ts)
+ * on the bundled library domain, its option validation (the flag table, the CLI's errors), and the
+ * flag table as the one source of the CLI's options, help and defaults.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, RUN_FLAGS, formatReport, loadDomain, optionName, runBenchmark, type EpisodeResult, type RunFlag } from "../app/index.ts";
+import { createProgram } from "../src/cli/main.ts";
+import { modelClientConfigSchema } from "../src/model/model-client.ts";
+import { parseRunConfig } from "../src/runner/run-config.ts";
+import { bundledRegistries } from "../app/registries.ts";
+
+const logDir = () => mkdtempSync(join(tmpdir(), "taubridge-api-"));
+
+describe("runBenchmark", () => {
+  it("runs the bundled domain: every episode, pass^k keyed by k, onEpisode per episode, resume on a second call", async () => {
+    const tasks = loadDomain("library").tasks().length;
+    const seen: EpisodeResult[] = [];
+    const directory = logDir();
+    const options = { env: "library", agentStrategy: "oracle", userStrategy: "scripted", numTrials: 2, logDir: directory };
+    const result = await runBenchmark(options, { onEpisode: (episode) => seen.push(episode) });
+    expect(result.episodes).toHaveLength(2 * tasks);
+    expect(seen).toHaveLength(2 * tasks);
+    expect(result.episodes.every((episode) => episode.reward === 1 && !episode.resumed && episode.termination !== null)).toBe(true);
+    expect(result.metrics.passK).toEqual({ 1: 1, 2: 1 });
+    expect(result.metrics.avgReward).toBe(1);
+    expect(Object.values(result.metrics.terminations).reduce((sum, count) => sum + (count ?? 0), 0)).toBe(2 * tasks);
+    expect(result.metrics.usage.agent.calls).toBe(0);
+    expect(formatReport(result)).toMatch(/Pass\^1.*Pass\^2/);
+    const again = await runBenchmark(options);
+    expect(again.episodes.every((episode) => episode.resumed)).toBe(true);
+  });
+
+  it("validates options with the CLI's rules and errors, naming the flag", async () => {
+    await expect(runBenchmark({ numTrials: 0 })).rejects.toThrow(new ConfigError("--num-trials: must be ≥ 1, got 0"));
+    await expect(runBenchmark({ numTrials: 1.5 })).rejects.toThrow("--num-trials: expected an integer, got 1.5");
+    await expect(runBenchmark({ baseUrl: "nope" })).rejects.toThrow('--base-url: must be a URL, got "nope"');
+    await expect(runBenchmark({ bogus: 1 } as never)).rejects.toThrow(/unknown run option "bogus"; known: env, agentStrategy/);
+    await expect(runBenchmark({ format: "json" } as never)).rejects.toThrow(/unknown run option "format"/);
+    await expect(runBenchmark({ env: "airlin", logDir: logDir() })).rejects.toThrow('Unknown domain "airlin"; known: library, retail, airline');
+  });
+
+  it("stops at the signal: nothing new runs after an abort", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runBenchmark({ logDir: logDir() }, { signal: controller.signal });
+    expect(result.episodes).toHaveLength(0);
+  });
+});
+
+describe("the run flag table", () => {
+  it("is the CLI's run options and help, one to one", () => {
+    const run = createProgram(async () => bundledRegistries).commands.find((command) => command.name() === "run")!;
+    const cliFlags = run.options.map((option) => option.long).filter((flag) => !flag?.startsWith("--no-"));
+    expect(cliFlags).toEqual(RUN_FLAGS.map((flag) => flag.flag));
+    const help = run.helpInformation();
+    for (const flag of RUN_FLAGS) expect(help).toContain(flag.flag);
+    expect(help).toContain("--no-resume");
+  });
+
+  it("gives the defaults everywhere: --model-max-attempts is 6 in the CLI table, the run config and the model client", () => {
+    const flag = (RUN_FLAGS as readonly RunFlag[]).find((entry) => optionName(entry.flag) === "modelMaxAttempts")!;
+    expect(flag.default).toBe(6);
+    expect(parseRunConfig({ env: "library", agentStrategy: "oracle", userStrategy: "scripted" }).modelMaxAttempts).toBe(6);
+    expect(modelClientConfigSchema.parse({ model: "m" }).maxAttempts).toBe(6);
+  });
+
+  it("names the flag when the run config rejects a field", () => {
+    expect(() => parseRunConfig({ env: "library", agentStrategy: "oracle", userStrategy: "scripted", episodeTimeoutMs: -1 })).toThrow(/^invalid option --episode-timeout: /);
+  });
+});
