@@ -17,7 +17,7 @@ import { convertUpstream, type ConvertedFile } from "./convert.ts";
 import { loadTauBenchManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
 import { parsePythonJsonText } from "../engine/data-files.ts";
 import { parseTaskFile } from "../tasks/task-file.ts";
-import { toJs } from "../value/python-value.ts";
+import { toJs } from "../value/index.ts";
 
 /** Where raw files of the pinned commit are fetched from: `${base}/${commit}/${path}`. */
 export const DEFAULT_TAU_BENCH_SOURCE = "https://raw.githubusercontent.com/sierra-research/tau-bench";
