@@ -8,7 +8,8 @@ import { dirname, join } from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { registerDataCommand } from "../src/cli/data-command.ts";
-import { DataError, InfraError } from "../src/core/errors.ts";
+import { Agent as UndiciAgent, fetch as undiciFetch } from "undici";
+import { ConfigError, DataError, InfraError } from "../src/core/errors.ts";
 import { createManifest, loadTauBenchManifest, manifestOutputsOf, parseManifest, type DataManifest } from "../src/data/manifest.ts";
 import { convertUpstream } from "../src/data/convert.ts";
 import { defaultCacheDir, defaultDataDir, importTauBench, pullTauBench } from "../src/data/pull.ts";
@@ -204,6 +205,22 @@ async function freshCache(): Promise<string> {
   return mkdtemp(join(root, "cache-"));
 }
 
+/** Writes what a pull of the fake upstream produces into `<root>/<name>`, as an already-converted export. */
+async function writeExport(name: string): Promise<string> {
+  const directory = join(root, name);
+  for (const file of await convertUpstream(manifest, (path) => readFile(join(upstreamDir, path)))) {
+    await mkdir(dirname(join(directory, file.target)), { recursive: true });
+    await writeFile(join(directory, file.target), file.content);
+  }
+  return directory;
+}
+
+/** The fake manifest with the converter's outputs pinned, as the real manifest has them. */
+async function manifestWithOutputs(): Promise<DataManifest> {
+  const outputs = manifestOutputsOf(await convertUpstream(manifest, (path) => readFile(join(upstreamDir, path))));
+  return parseManifest({ ...manifest, outputs });
+}
+
 const fixedNow = () => new Date("2026-01-02T03:04:05.000Z");
 const sha = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
 
@@ -333,6 +350,139 @@ describe("pullTauBench over a loopback server", () => {
   });
 });
 
+describe("pullTauBench when the source host name does not resolve", () => {
+  // A `.invalid` name never resolves (RFC 2606), but the system resolver here would still ask the
+  // configured DNS server, so the lookup is replaced: undici's own fetch with a connector whose
+  // `lookup` answers as getaddrinfo does. The real fetch error path runs, and nothing leaves the machine.
+  function unresolvingFetch(code: "ENOTFOUND" | "EAI_AGAIN") {
+    const lookups: string[] = [];
+    const lookup = (hostname: string, _options: unknown, callback: (error: Error) => void) => {
+      lookups.push(hostname);
+      const error = Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), { code, syscall: "getaddrinfo", hostname });
+      process.nextTick(callback, error);
+    };
+    const dispatcher = new UndiciAgent({ connect: { lookup } as never });
+    let calls = 0;
+    const fetchImpl = ((input: string, init?: RequestInit) => {
+      calls++;
+      return undiciFetch(input, { ...(init as object), dispatcher } as never);
+    }) as unknown as typeof fetch;
+    return { fetchImpl, lookups, calls: () => calls, close: () => dispatcher.close() };
+  }
+
+  it.each(["ENOTFOUND", "EAI_AGAIN"] as const)("gives up at once on %s with one line naming the host and the offline alternatives", async (code) => {
+    const network = unresolvingFetch(code);
+    const cacheDir = await freshCache();
+    const lines: string[] = [];
+    const started = performance.now();
+    const error = await pullTauBench({
+      cacheDir,
+      baseUrl: "http://raw.example.invalid/mirror",
+      manifest,
+      fetchImpl: network.fetchImpl,
+      onProgress: (line) => lines.push(line),
+    }).catch((caught: unknown) => caught);
+    const elapsed = performance.now() - started;
+    await network.close();
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).not.toContain("\n");
+    expect(message).toContain(`cannot resolve the host raw.example.invalid (${code}`);
+    expect(message).toContain("this machine cannot look it up (offline");
+    expect(message).toContain("taubridge data import <dir>");
+    expect(message).toContain("--data-dir <dir>");
+    expect(network.lookups).toEqual(["raw.example.invalid"]);
+    expect(network.calls()).toBe(1);
+    expect(lines.some((line) => line.startsWith("retrying"))).toBe(false);
+    expect(elapsed).toBeLessThan(5000);
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+});
+
+describe("importTauBench from a converted export", () => {
+  it("recognises the export, checks every file against the manifest and installs what a pull installs", async () => {
+    const pinned = await manifestWithOutputs();
+    const exportDir = await writeExport("export");
+    const pulled = await pullTauBench({ cacheDir: await freshCache(), baseUrl, manifest: pinned, now: fixedNow });
+    const cacheDir = await freshCache();
+    const lines: string[] = [];
+    const result = await importTauBench({ checkoutDir: exportDir, cacheDir, manifest: pinned, now: fixedNow, onProgress: (line) => lines.push(line) });
+    await expectInstalled(result.dataDir);
+    expect(result.from).toBe("export");
+    const source = JSON.parse(await readFile(join(result.dataDir, "SOURCE.json"), "utf8"));
+    expect(source).toMatchObject({ method: "import", from: "export", source: exportDir, verified: true, commit: COMMIT });
+    expect(source.files).toEqual(pulled.record.files);
+    expect(lines).toContain(`importing the converted export ${exportDir} (example/fake-bench@0123456789ab)`);
+  });
+
+  it("names the missing file and installs nothing", async () => {
+    const exportDir = await writeExport("export-missing");
+    await rm(join(exportDir, "shop/tools_info.json"));
+    const cacheDir = await freshCache();
+    const error = await importTauBench({ checkoutDir: exportDir, cacheDir, manifest: await manifestWithOutputs() }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DataError);
+    expect((error as Error).message).toBe(`${exportDir} looks like a converted export but has no readable shop/tools_info.json (ENOENT); nothing was installed`);
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+
+  it("names a file that does not parse, with the task and the field", async () => {
+    const exportDir = await writeExport("export-unparsable");
+    await writeFile(join(exportDir, "shop/tasks_test.json"), '[{"user_id": "x", "actions": [], "instruction": 3, "outputs": []}]\n');
+    await expect(importTauBench({ checkoutDir: exportDir, cacheDir: await freshCache(), manifest: await manifestWithOutputs() })).rejects.toThrow(
+      `${exportDir}/shop/tasks_test.json: task 0: field instruction:`,
+    );
+    await writeFile(join(exportDir, "shop/tasks_test.json"), EXPECTED_TASKS);
+    await writeFile(join(exportDir, "shop/items.json"), '{"lamp": ');
+    await expect(importTauBench({ checkoutDir: exportDir, cacheDir: await freshCache(), manifest: await manifestWithOutputs() })).rejects.toThrow(
+      `${exportDir}/shop/items.json: invalid JSON:`,
+    );
+  });
+
+  it("rejects a modified export unless verification is off", async () => {
+    const exportDir = await writeExport("export-modified");
+    await writeFile(join(exportDir, "shop/wiki.md"), "# Local edits\n");
+    const pinned = await manifestWithOutputs();
+    const cacheDir = await freshCache();
+    await expect(importTauBench({ checkoutDir: exportDir, cacheDir, manifest: pinned })).rejects.toThrow(
+      /^shop\/wiki\.md in .*export-modified differs from the data of the pinned commit 0123456789ab: expected sha256 [0-9a-f]{64}, got [0-9a-f]{64}; nothing was installed/,
+    );
+    expect(await readdir(cacheDir)).toEqual([]);
+    const result = await importTauBench({ checkoutDir: exportDir, cacheDir, manifest: pinned, verify: false });
+    expect(await readFile(join(result.dataDir, "shop/wiki.md"), "utf8")).toBe("# Local edits\n");
+    expect(result.record.verified).toBe(false);
+  });
+
+  it.skipIf(!tauBenchDirectory)("imports the shared τ-bench export with the real manifest", async () => {
+    const cacheDir = await freshCache();
+    const result = await importTauBench({ checkoutDir: tauBenchDirectory!, cacheDir });
+    expect(result.from).toBe("export");
+    expect(result.record).toMatchObject({ method: "import", from: "export", verified: true, commit: "59a200c6d575d595120f1cb70fea53cef0632f6b" });
+    expect(result.record.files).toHaveLength(17);
+    for (const file of result.record.files) {
+      const installed = await readFile(join(result.dataDir, file.target));
+      expect(installed.equals(await readFile(join(tauBenchDirectory!, file.target)))).toBe(true);
+    }
+    expect(existsSync(join(result.dataDir, "upstream-src"))).toBe(false);
+  });
+
+  it.skipIf(!tauBenchDirectory)("names the missing file of a broken copy of the shared export", async () => {
+    const broken = join(root, "shared-broken");
+    const manifestReal = loadTauBenchManifest();
+    for (const output of manifestReal.outputs ?? []) {
+      if (output.target === "airline/tools_info.json") continue;
+      await mkdir(dirname(join(broken, output.target)), { recursive: true });
+      await writeFile(join(broken, output.target), await readFile(join(tauBenchDirectory!, output.target)));
+    }
+    const cacheDir = await freshCache();
+    await expect(importTauBench({ checkoutDir: broken, cacheDir })).rejects.toThrow(
+      `${broken} looks like a converted export but has no readable airline/tools_info.json (ENOENT); nothing was installed`,
+    );
+    expect(await readdir(cacheDir)).toEqual([]);
+  });
+
+  if (!tauBenchDirectory) it.skip(missingSharedReason, () => undefined);
+});
+
 describe("importTauBench from a local directory", () => {
   it("verifies and installs from a checkout", async () => {
     const cacheDir = await freshCache();
@@ -361,9 +511,22 @@ describe("importTauBench from a local directory", () => {
     expect(lines).toContain("warning: pkg/envs/shop/wiki.md differs from the pinned commit 0123456789ab");
   });
 
-  it("names a missing file", async () => {
-    await expect(importTauBench({ checkoutDir: join(upstreamDir, "pkg"), cacheDir: await freshCache(), manifest })).rejects.toThrow(
+  it("names a missing file of a checkout", async () => {
+    const partial = join(root, "partial-checkout");
+    for (const path of Object.keys(FILES).filter((name) => name !== "LICENSE")) {
+      await mkdir(dirname(join(partial, path)), { recursive: true });
+      await writeFile(join(partial, path), FILES[path]);
+    }
+    await expect(importTauBench({ checkoutDir: partial, cacheDir: await freshCache(), manifest })).rejects.toThrow(
       /has no readable LICENSE \(ENOENT\); is it a checkout of example\/fake-bench\?/,
+    );
+  });
+
+  it("says what it looked for when the directory is neither a checkout nor an export", async () => {
+    const error = await importTauBench({ checkoutDir: join(upstreamDir, "pkg"), cacheDir: await freshCache(), manifest }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DataError);
+    expect((error as Error).message).toBe(
+      `${join(upstreamDir, "pkg")} is neither a checkout of example/fake-bench (it has no pkg/envs/shop/tasks_test.py) nor a converted export (it has no shop/tasks_test.json)`,
     );
   });
 
@@ -424,11 +587,27 @@ describe("taubridge data (CLI)", () => {
     expect(out.join("")).toContain(`via pull from ${baseUrl}`);
   });
 
-  it("data import without a checkout of the pinned repository names the missing file", async () => {
+  it("data import of something that is neither a checkout of the pinned repository nor an export names what is missing", async () => {
     const cacheDir = await freshCache();
     const { promise } = run(["data", "import", upstreamDir, "--cache-dir", cacheDir, "--no-verify"]);
-    await expect(promise).rejects.toThrow(/has no readable tau_bench\/envs\/retail\/data\/users\.json/);
+    await expect(promise).rejects.toThrow(
+      `is neither a checkout of sierra-research/tau-bench (it has no tau_bench/envs/retail/tasks_test.py) nor a converted export (it has no retail/tasks_test.json)`,
+    );
     expect(await readdir(cacheDir)).toEqual([]);
+  });
+
+  it("data import of a converted export says so in the summary", async () => {
+    const outputs = manifestOutputsOf(await convertUpstream(manifest, (path) => readFile(join(upstreamDir, path))));
+    const manifestPath = join(root, "fake-manifest-with-outputs.json");
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, outputs }));
+    const exportDir = await writeExport("cli-export");
+    const cacheDir = await freshCache();
+    const { promise, out, err } = run(["data", "import", exportDir, "--cache-dir", cacheDir, "--manifest", manifestPath]);
+    await promise;
+    await expectInstalled(join(cacheDir, "tau-bench"));
+    expect(out.join("")).toContain("a converted export");
+    expect(out.join("")).toContain("all sha256 verified; 6 data files written");
+    expect(err.join("")).toContain(`importing the converted export ${exportDir}`);
   });
 });
 

@@ -7,6 +7,7 @@ import { BridgeSession, type PlannedToolCall } from "../../bridge/session.ts";
 import { createBridgeScope, runInBridgeScope, type BridgeScope, type InterceptedCallRecord } from "../../bridge/node/context.ts";
 import { installModuleHooks } from "../../bridge/node/hooks.ts";
 import type { AdapterSettings } from "./settings.ts";
+import { frameworkEndpoint } from "./endpoint.ts";
 import { agentForEpisode, loadUserAgentModule, type AgentFactoryOptions, type UserAgentSource } from "../../src/agents/user-module.ts";
 
 export type { FrameworkAdapter, FrameworkConversation, FrameworkSettings, ConversationContext, TurnOutcome, UsageDelta } from "../../src/core/contracts.ts";
@@ -100,7 +101,7 @@ export class FrameworkAgent<A> implements Agent {
   async start(context: AgentEpisodeContext): Promise<AgentSession> {
     const source = await this.load();
     const agent = await this.adapter.prepare(await agentForEpisode(source, this.factoryOptions()), source);
-    const session = new FrameworkSession(this.adapter.name, this.settings, context);
+    const session = new FrameworkSession(this.adapter.name, this.settings, context, frameworkEndpoint(this.adapter, this.settings));
     const conversation = await this.adapter.converse(agent, { settings: this.settings, maxSteps: context.maxSteps, maxTurns: this.settings.maxTurns ?? context.maxSteps + 1 });
     if (conversation.system) context.recorder.addMessage({ role: "system", content: conversation.system });
     session.conversation = conversation;
@@ -118,6 +119,8 @@ class FrameworkSession implements AgentSession {
     private readonly framework: string,
     private readonly settings: AdapterSettings,
     private readonly context: AgentEpisodeContext,
+    /** The base URL the framework was given, or its default: named in every error of the framework. */
+    private readonly endpoint: string,
   ) {
     const { steps } = context;
     const bridge = new BridgeSession({
@@ -149,8 +152,9 @@ class FrameworkSession implements AgentSession {
       }
       if (signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      if (isInfraFailure(error)) throw new InfraError(`${this.framework}: model endpoint failed: ${message}`, { cause: error });
-      throw new AgentProtocolError(`${this.framework}: ${message}`, { cause: error });
+      const where = `${this.framework} (model endpoint: ${this.endpoint})`;
+      if (isInfraFailure(error)) throw new InfraError(`${where}: model endpoint failed: ${message}`, { cause: error });
+      throw new AgentProtocolError(`${where}: ${message}`, { cause: error });
     }
     if (turn.usage) {
       recorder.agentUsage.addUnpriced(turn.usage.calls, turn.usage.promptTokens, turn.usage.completionTokens);

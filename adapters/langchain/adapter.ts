@@ -11,6 +11,7 @@ import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome, UsageDelta } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/agents/user-module.ts";
 import { FRAMEWORK, langChainHook, patchReachableCopies } from "./patch.ts";
+import { OPENAI_PUBLIC_API } from "../common/endpoint.ts";
 
 type LcMessage = {
   content?: unknown;
@@ -102,6 +103,8 @@ class LangChainConversation implements FrameworkConversation {
 /** The `langchain` strategy's framework half. */
 export const langChainAdapter: FrameworkAdapter<MessagesRunnable> = {
   name: FRAMEWORK,
+  // The user's module builds the chat model; --base-url reaches it only through its factory ({baseURL}).
+  defaultEndpoint: () => `where your module's chat model points (ChatOpenAI defaults to OpenAI's public API, ${OPENAI_PUBLIC_API})`,
   hooks: [langChainHook],
   async prepare(candidate: unknown, source: UserAgentSource): Promise<MessagesRunnable> {
     if (!isMessagesRunnable(candidate)) {

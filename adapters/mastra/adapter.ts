@@ -9,6 +9,7 @@ import type { ConversationContext, FrameworkAdapter, FrameworkConversation, Turn
 import type { UserAgentSource } from "../../src/agents/user-module.ts";
 import { trajectoryFromModelMessages } from "../vercel-ai/adapter.ts";
 import { FRAMEWORK, mastraHook, patchMastraAgentPrototype } from "./patch.ts";
+import { OPENAI_PUBLIC_API } from "../common/endpoint.ts";
 
 type ModelMessage = { role: string; content: unknown };
 
@@ -74,6 +75,8 @@ class MastraConversation implements FrameworkConversation {
 /** The `mastra` strategy's framework half. */
 export const mastraAdapter: FrameworkAdapter<MastraAgentLike> = {
   name: FRAMEWORK,
+  // The user's module builds the model; --base-url reaches it only through createAgent({baseURL}).
+  defaultEndpoint: () => `where your module's model points (Mastra sends "openai/…" models to OpenAI's public API, ${OPENAI_PUBLIC_API})`,
   hooks: [mastraHook],
   prepare(candidate: unknown, source: UserAgentSource): MastraAgentLike {
     if (!isMastraAgent(candidate)) {

@@ -9,6 +9,7 @@ import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome, UsageDelta } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/agents/user-module.ts";
 import { FRAMEWORK, openAIAgentsHook, prepareOpenAIAgent } from "./patch.ts";
+import { openAIClientDefault } from "../common/endpoint.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type SdkAgent = Sdk.Agent<any, any>;
@@ -114,6 +115,8 @@ class OpenAIAgentsConversation implements FrameworkConversation {
 /** The `openai-agents` strategy's framework half. */
 export const openAIAgentsAdapter: FrameworkAdapter<SdkAgent> = {
   name: FRAMEWORK,
+  // converse() builds the Runner's own `openai` client, with --base-url when given.
+  defaultEndpoint: () => openAIClientDefault(),
   agentOptions: ["openaiApi"],
   hooks: [openAIAgentsHook],
   async prepare(candidate: unknown, source: UserAgentSource): Promise<SdkAgent> {

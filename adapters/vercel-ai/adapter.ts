@@ -10,6 +10,7 @@ import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/agents/user-module.ts";
 import { FRAMEWORK, patchToolLoopAgentPrototype, vercelAIHook } from "./patch.ts";
+import { OPENAI_PUBLIC_API } from "../common/endpoint.ts";
 
 type Part = Record<string, unknown>;
 type ModelMessage = { role: string; content: unknown };
@@ -90,6 +91,8 @@ class VercelConversation implements FrameworkConversation {
 /** The `vercel-ai` strategy's framework half. */
 export const vercelAIAdapter: FrameworkAdapter<GenerateAgent> = {
   name: FRAMEWORK,
+  // The user's module builds the model (and its provider); --base-url reaches it only through createAgent({baseURL}).
+  defaultEndpoint: () => `where your module's model points (the AI SDK's OpenAI providers default to OpenAI's public API, ${OPENAI_PUBLIC_API})`,
   hooks: [vercelAIHook],
   prepare(candidate: unknown, source: UserAgentSource): GenerateAgent {
     if (!isGenerateAgent(candidate)) {

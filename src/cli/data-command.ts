@@ -36,13 +36,15 @@ function summary(result: InstallResult): string {
   return (
     `${record.dataset} data installed at ${result.dataDir}\n` +
     `  ${record.repository}@${record.commit} via ${record.method} from ${record.source}\n` +
-    `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), ` +
-    `${record.verified ? "all sha256 verified" : "NOT verified (--no-verify)"}; ${record.files.length} data files written\n`
+    (result.from === "export"
+      ? `  a converted export (${megabytes(result.upstreamBytes)}), every file parsed, `
+      : `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), `) +
+    `${record.verified ? "all sha256 verified" : "NOT verified (--no-verify, or files the manifest does not pin)"}; ${record.files.length} data files written\n`
   );
 }
 
 /**
- * Adds `data pull <dataset>`, `data import <checkout-dir>` and `data path` to the main program.
+ * Adds `data pull <dataset>`, `data import <dir>` (a checkout or a converted export) and `data path` to the main program.
  * Errors propagate to the caller (the main CLI maps `ConfigError` to exit code 2).
  */
 export function registerDataCommand(program: Command, io: DataCommandIo = defaultIo): Command {
@@ -72,10 +74,12 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
 
   data
     .command("import")
-    .description("install the τ-bench data from a local checkout of sierra-research/tau-bench at the pinned commit")
-    .argument("<checkout-dir>", "directory of the checkout")
+    .description(
+      "install the τ-bench data from a local directory: a checkout of sierra-research/tau-bench at the pinned commit, or an already-converted export (retail/, airline/ with tasks_*.json and tools_info.json)",
+    )
+    .argument("<dir>", "the checkout or the export directory")
     .option("--cache-dir <dir>", "cache directory (default: $TAUBRIDGE_CACHE_DIR, $XDG_CACHE_HOME/taubridge or ~/.cache/taubridge)")
-    .option("--no-verify", "accept files whose sha256 differs from the pinned commit (modified checkouts)")
+    .option("--no-verify", "accept files whose sha256 differs from the pinned commit (modified checkouts or exports)")
     .option("--manifest <file>", MANIFEST_HELP)
     .action(async (checkoutDir: string, options: { cacheDir?: string; verify: boolean; manifest?: string }) => {
       const [{ loadManifestFile }, { importTauBench }] = await dataModules();

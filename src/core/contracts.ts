@@ -357,6 +357,11 @@ export interface FrameworkAdapter<A = unknown> {
   /** `--agent-option` keys this adapter reads beyond the common ones (any other key is rejected as a typo). */
   readonly agentOptions?: readonly string[];
   readonly hooks: readonly ModuleHook[];
+  /**
+   * Where the framework sends model calls when the run gives no `--base-url`, in words for messages
+   * (e.g. OpenAI's public API): errors and the run's notice name it, so a failure says where it went.
+   */
+  defaultEndpoint?(): string;
   /** Checks the user's export is this framework's agent and patches what can be reached from it (idempotent). */
   prepare(candidate: unknown, source: UserAgentSource): A | Promise<A>;
   converse(agent: A, context: ConversationContext): FrameworkConversation | Promise<FrameworkConversation>;

@@ -12,9 +12,12 @@ import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import pRetry, { AbortError } from "p-retry";
-import { DataError, InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
+import { ConfigError, DataError, InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import { convertUpstream, type ConvertedFile } from "./convert.ts";
 import { loadTauBenchManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
+import { parsePythonJsonText } from "../engine/data-files.ts";
+import { parseTaskFile } from "../tasks/task-file.ts";
+import { toJs } from "../value/index.ts";
 
 /** Where raw files of the pinned commit are fetched from: `${base}/${commit}/${path}`. */
 export const DEFAULT_TAU_BENCH_SOURCE = "https://raw.githubusercontent.com/sierra-research/tau-bench";
@@ -53,8 +56,10 @@ export interface SourceRecord {
   repository: string;
   commit: string;
   method: "pull" | "import";
-  /** Base URL (pull) or checkout directory (import). */
+  /** Base URL (pull), or the checkout or export directory (import). */
   source: string;
+  /** Upstream files converted here (pull, checkout), or the data files of a converted export copied as they were. */
+  from: "upstream" | "export";
   /** False only for `import --no-verify`. */
   verified: boolean;
   /** ISO time of the installation. */
@@ -66,9 +71,11 @@ export interface SourceRecord {
 export interface InstallResult {
   dataDir: string;
   record: SourceRecord;
-  /** Upstream files read. */
+  /** What was read: upstream files (a pull, or an import of a checkout) or a converted export. */
+  from: "upstream" | "export";
+  /** Upstream files read (0 for an export). */
   upstreamFiles: number;
-  /** Sum of upstream bytes read. */
+  /** Sum of bytes read (upstream files, or the export's data files). */
   upstreamBytes: number;
 }
 
@@ -101,6 +108,7 @@ export interface PullOptions extends CommonOptions {
 
 /** Options of {@link importTauBench}. */
 export interface ImportOptions extends CommonOptions {
+  /** A checkout of the repository or a converted export (`detectImportLayout` tells which). */
   checkoutDir: string;
   /** Check each file's sha256 against the manifest (default true). `false` = `--no-verify` for modified checkouts. */
   verify?: boolean;
@@ -134,6 +142,37 @@ class TransientError extends TaubridgeError {
   }
 }
 
+/** getaddrinfo codes that mean "this machine cannot turn the host name into an address". */
+const NAME_RESOLUTION_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "EAI_NODATA"]);
+
+/** The getaddrinfo error somewhere in `error`'s cause chain, if the failure was a name lookup. */
+function nameResolutionFailure(error: unknown): { code: string; hostname?: string } | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error as { code?: unknown; hostname?: unknown; cause?: unknown } | undefined; current && typeof current === "object" && !seen.has(current); current = current.cause as typeof current) {
+    seen.add(current);
+    if (typeof current.code === "string" && NAME_RESOLUTION_CODES.has(current.code)) {
+      return { code: current.code, ...(typeof current.hostname === "string" ? { hostname: current.hostname } : {}) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The one-line error for a host name that does not resolve. Not retried: ENOTFOUND is a definite
+ * "no such name" (a typo in --source-url, or a resolver that only knows local names), and EAI_AGAIN
+ * is what an offline machine reports after the system resolver has already spent its own retries
+ * and timeouts (resolv.conf `attempts`/`timeout`), so another round from us would only add waiting.
+ */
+function unresolvableHostError(url: string, failure: { code: string; hostname?: string }, cause: unknown): ConfigError {
+  const host = failure.hostname ?? new URL(url).hostname;
+  const why = failure.code === "ENOTFOUND" ? "the name does not resolve" : "no DNS server answered";
+  return new ConfigError(
+    `cannot resolve the host ${host} (${failure.code}: ${why}): this machine cannot look it up (offline, or a wrong --source-url?); ` +
+      `without network, run 'taubridge data import <dir>' on a checkout of the repository or an existing export, or pass --data-dir <dir> to the commands`,
+    { cause },
+  );
+}
+
 function describeNetworkError(error: unknown): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError") return "request timed out";
@@ -156,6 +195,8 @@ async function downloadOne(
       response = await options.fetchImpl(url, { signal, redirect: "follow" });
     } catch (error) {
       if (cancel.aborted) throw new AbortError("cancelled: another download failed");
+      const unresolved = nameResolutionFailure(error);
+      if (unresolved) throw new AbortError(unresolvableHostError(url, unresolved, error));
       throw new TransientError(describeNetworkError(error), true, { cause: error });
     }
     if (response.status === 408 || response.status === 425 || response.status === 429 || response.status >= 500) {
@@ -291,6 +332,7 @@ async function installDataDir(cacheDir: string, converted: ConvertedFile[], reco
 function sourceRecord(
   manifest: DataManifest,
   method: SourceRecord["method"],
+  from: SourceRecord["from"],
   source: string,
   verified: boolean,
   converted: ConvertedFile[],
@@ -302,6 +344,7 @@ function sourceRecord(
     commit: manifest.commit,
     method,
     source,
+    from,
     verified,
     retrieved_at: now().toISOString(),
     files: converted.map((file) => ({ target: file.target, sha256: sha256Hex(file.content), bytes: file.content.byteLength })),
@@ -348,31 +391,69 @@ export async function pullTauBench(options: PullOptions = {}): Promise<InstallRe
   };
   const converted = await convertUpstream(manifest, read, progress);
   checkOutputs(manifest, converted);
-  const record = sourceRecord(manifest, "pull", baseUrl, true, converted, options.now ?? (() => new Date()));
+  const record = sourceRecord(manifest, "pull", "upstream", baseUrl, true, converted, options.now ?? (() => new Date()));
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
-  return { dataDir, record, upstreamFiles: contents.size, upstreamBytes };
+  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes };
+}
+
+/** What kind of directory `data import` was given. */
+export type ImportLayout = "checkout" | "export";
+
+function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The files that are converted from Python source (their presence tells a checkout from an export). */
+function convertedEntries(manifest: DataManifest): ManifestFile[] {
+  return manifest.files.filter((file) => file.kind === "task-module" || file.kind === "tool-index");
 }
 
 /**
- * Same as {@link pullTauBench} but reads the files from a local checkout of the repository (for
- * offline machines or a mirror). Verifies sha256 unless `verify` is false (`--no-verify`, for a
- * deliberately modified checkout; mismatches are then reported as warnings and SOURCE.json says
- * `"verified": false`).
+ * Tells a checkout of the upstream repository (it has the Python task modules at their upstream
+ * paths) from an already-converted export (it has their JSON targets, like the shared
+ * `tau-bench/` export). A directory with neither is an error naming both files it looked for.
+ */
+export async function detectImportLayout(directory: string, manifest: DataManifest): Promise<ImportLayout> {
+  const markers = convertedEntries(manifest);
+  for (const file of markers) if (await exists(join(directory, file.path))) return "checkout";
+  for (const file of markers) if (await exists(join(directory, file.target))) return "export";
+  const probe = markers[0] ?? manifest.files[0];
+  throw new DataError(
+    `${directory} is neither a checkout of ${manifest.repository} (it has no ${probe.path}) nor a converted export (it has no ${probe.target})`,
+  );
+}
+
+/**
+ * Installs the τ-bench data from a local directory, for offline machines or a mirror. Two kinds are
+ * recognised ({@link detectImportLayout}): a checkout of the repository (its files are verified
+ * against the manifest's sha256 and converted, exactly as a pull does), or an already-converted
+ * export (each expected data file must exist and parse, and is checked against the manifest's
+ * `outputs` sha256). Either way the result is installed atomically like a pull. `verify: false`
+ * (`--no-verify`, for a deliberately modified copy) turns hash mismatches into warnings and records
+ * `"verified": false` in SOURCE.json.
  */
 export async function importTauBench(options: ImportOptions): Promise<InstallResult> {
   const manifest = options.manifest ?? loadTauBenchManifest();
-  const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
   const checkoutDir = resolve(options.checkoutDir);
-  const verify = options.verify ?? true;
-  const progress = options.onProgress ?? (() => undefined);
   const isDirectory = await stat(checkoutDir).then(
     (info) => info.isDirectory(),
     () => false,
   );
-  if (!isDirectory) throw new DataError(`${checkoutDir} is not a directory (expected a checkout of ${manifest.repository})`);
-  progress(`importing ${manifest.repository}@${manifest.commit.slice(0, 12)} from ${checkoutDir}${verify ? "" : " (not verifying sha256)"}`);
+  if (!isDirectory) throw new DataError(`${checkoutDir} is not a directory (expected a checkout of ${manifest.repository} or a converted export)`);
+  const layout = await detectImportLayout(checkoutDir, manifest);
+  return layout === "checkout" ? importCheckout(options, manifest, checkoutDir) : importExport(options, manifest, checkoutDir);
+}
+
+async function importCheckout(options: ImportOptions, manifest: DataManifest, checkoutDir: string): Promise<InstallResult> {
+  const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
+  const verify = options.verify ?? true;
+  const progress = options.onProgress ?? (() => undefined);
+  progress(`importing ${manifest.repository}@${manifest.commit.slice(0, 12)} from the checkout ${checkoutDir}${verify ? "" : " (not verifying sha256)"}`);
   const contents = new Map<string, Buffer>();
   for (const file of manifest.files) {
     let content: Buffer;
@@ -396,9 +477,91 @@ export async function importTauBench(options: ImportOptions): Promise<InstallRes
   };
   const converted = await convertUpstream(manifest, read, progress);
   if (verify) checkOutputs(manifest, converted);
-  const record = sourceRecord(manifest, "import", checkoutDir, verify, converted, options.now ?? (() => new Date()));
+  const record = sourceRecord(manifest, "import", "upstream", checkoutDir, verify, converted, options.now ?? (() => new Date()));
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
-  return { dataDir, record, upstreamFiles: contents.size, upstreamBytes };
+  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes };
+}
+
+/** One data file an export must hold, how it is checked, and the sha256 it should have (if pinned). */
+interface ExportTarget {
+  target: string;
+  kind: ManifestFile["kind"];
+  sha256?: string;
+}
+
+/** The data files a pull would produce: every target, with the manifest's pinned hash where there is one. */
+function exportTargets(manifest: DataManifest): ExportTarget[] {
+  const pinned = new Map((manifest.outputs ?? []).map((output) => [output.target, output.sha256]));
+  const targets = new Map<string, ExportTarget>();
+  for (const file of manifest.files) {
+    if (file.kind === "tool-module" || targets.has(file.target)) continue;
+    // A copied file is byte-identical to its upstream file, so its upstream sha256 pins it too.
+    const sha256 = pinned.get(file.target) ?? (file.kind === "copy" ? file.sha256 : undefined);
+    targets.set(file.target, { target: file.target, kind: file.kind, ...(sha256 ? { sha256 } : {}) });
+  }
+  return [...targets.values()];
+}
+
+/** Checks that a converted file parses as what the harness will load from it; errors name the file. */
+function checkExportFile(entry: ExportTarget, content: Buffer, where: string): void {
+  const name = `${where}/${entry.target}`;
+  if (entry.kind === "task-module") {
+    parseTaskFile(content.toString("utf8"), name);
+    return;
+  }
+  if (entry.kind === "tool-index") {
+    const tools = toJs(parsePythonJsonText(content.toString("utf8"), name));
+    if (!Array.isArray(tools)) throw new DataError(`${name}: expected a JSON array of tool schemas`);
+    tools.forEach((tool, index) => {
+      const functionName = (tool as { function?: { name?: unknown } } | null)?.function?.name;
+      if (typeof functionName !== "string" || functionName === "") throw new DataError(`${name}: tool ${index}: field function.name: expected a tool name`);
+    });
+    return;
+  }
+  if (entry.target.endsWith(".jsonl")) {
+    content
+      .toString("utf8")
+      .split("\n")
+      .forEach((line, index) => {
+        if (line.trim() !== "") parsePythonJsonText(line, `${name} line ${index + 1}`);
+      });
+  } else if (entry.target.endsWith(".json")) {
+    parsePythonJsonText(content.toString("utf8"), name);
+  }
+}
+
+async function importExport(options: ImportOptions, manifest: DataManifest, exportDir: string): Promise<InstallResult> {
+  const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
+  const verify = options.verify ?? true;
+  const progress = options.onProgress ?? (() => undefined);
+  progress(`importing the converted export ${exportDir} (${manifest.repository}@${manifest.commit.slice(0, 12)})${verify ? "" : " (not verifying sha256)"}`);
+  const targets = exportTargets(manifest);
+  const converted: ConvertedFile[] = [];
+  let allPinned = true;
+  for (const entry of targets) {
+    let content: Buffer;
+    try {
+      content = await readFile(join(exportDir, entry.target));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new DataError(`${exportDir} looks like a converted export but has no readable ${entry.target} (${code}); nothing was installed`, { cause: error });
+    }
+    checkExportFile(entry, content, exportDir);
+    if (entry.sha256 === undefined) allPinned = false;
+    else if (sha256Hex(content) !== entry.sha256) {
+      const message = `${entry.target} in ${exportDir} differs from the data of the pinned commit ${manifest.commit.slice(0, 12)}: expected sha256 ${entry.sha256}, got ${sha256Hex(content)}`;
+      if (verify) throw new DataError(`${message}; nothing was installed (--no-verify accepts a modified export)`);
+      progress(`warning: ${message}`);
+    }
+    converted.push({ target: entry.target, content, sources: [entry.target] });
+  }
+  const verified = verify && allPinned;
+  progress(`read ${converted.length} data files, all parse${verified ? ", sha256 ok" : verify ? " (some are not pinned by the manifest: not verified)" : ""}`);
+  const record = sourceRecord(manifest, "import", "export", exportDir, verified, converted, options.now ?? (() => new Date()));
+  const dataDir = await installDataDir(cacheDir, converted, record);
+  progress(`installed ${converted.length} files into ${dataDir}`);
+  const bytes = converted.reduce((sum, file) => sum + file.content.byteLength, 0);
+  return { dataDir, record, from: "export", upstreamFiles: 0, upstreamBytes: bytes };
 }

@@ -4,7 +4,7 @@
  * redacted (no API key, no URL credentials) and carry what is needed to act on them: role,
  * provider, model, HTTP status and how many attempts were made.
  */
-import { InfraError, errorMarker } from "../core/errors.ts";
+import { ConfigError, InfraError, errorMarker } from "../core/errors.ts";
 
 export interface ModelCallErrorDetails {
   role: string;
@@ -79,4 +79,48 @@ export class ModelTimeoutError extends ModelCallError {
 /** The server answered 2xx with something that is not a usable chat completion (no choices, bad JSON). */
 export class ModelResponseError extends ModelCallError {
   static readonly marker: symbol = errorMarker("ModelResponseError");
+}
+
+/**
+ * Nothing answers at the endpoint: the connection was refused (`ECONNREFUSED`) or the host name
+ * does not resolve (`ENOTFOUND`). Not retried (see `unreachableCode` in `retry.ts`). Still an
+ * {@link InfraError} for the episode it happens in; `neverAnswered` tells the run that this client
+ * has not had a single HTTP answer yet, i.e. the endpoint was wrong or down from the start.
+ */
+export class ModelEndpointRefusedError extends ModelCallError {
+  static readonly marker: symbol = errorMarker("ModelEndpointRefusedError");
+
+  constructor(
+    message: string,
+    details: ModelCallErrorDetails,
+    readonly code: string,
+    readonly neverAnswered: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, details, options);
+  }
+}
+
+/**
+ * The run stops: a model endpoint refused its very first call, so every episode would fail the same
+ * way. A {@link ConfigError} (exit code 2, one line), because what fixes it is outside the run:
+ * start the server or correct the base URL. Nothing about the episodes was learnt; none is recorded.
+ */
+export class ModelEndpointUnreachableError extends ConfigError {
+  static readonly marker: symbol = errorMarker("ModelEndpointUnreachableError");
+  readonly role: string;
+  readonly baseURL: string;
+
+  /** `setting`: what the user changes to point the role elsewhere (a flag such as `--base-url`). */
+  constructor(refused: ModelEndpointRefusedError, setting: string) {
+    const [what, hint] =
+      refused.code === "ECONNREFUSED"
+        ? ["refused the connection (nothing is listening there)", `start the server there or fix ${setting}`]
+        : ["has a host name that does not resolve", `fix ${setting} (or this machine's network)`];
+    super(`the ${refused.role} model endpoint ${refused.baseURL} ${what} on the run's first call (${refused.code}); ${hint}; no episode was recorded`, {
+      cause: refused,
+    });
+    this.role = refused.role;
+    this.baseURL = refused.baseURL;
+  }
 }

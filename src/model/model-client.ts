@@ -16,13 +16,13 @@ import { z } from "zod";
 import type { ChatModel } from "../core/contracts.ts";
 import { ConfigError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { ToolCallRecord } from "../core/types.ts";
-import { ModelCallError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
+import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName } from "./providers.ts";
 import { redactText, redactUrl, redactValue } from "./redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
-import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, withRetries, type BackoffOptions } from "./retry.ts";
+import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
 import {
   MODEL_ROLES,
   type AssistantMessage,
@@ -196,6 +196,8 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     ...extra,
   });
   const prefix = `${role} model "${options.model}" (${provider.name} at ${displayURL})`;
+  /** Whether the endpoint has ever answered over HTTP (any status): a refusal before that means it was never up. */
+  let answered = false;
 
   /** Turns the last failure into a redacted ModelCallError; the SDK error is not kept as-is. */
   function toModelError(error: unknown, attempts: number): ModelCallError {
@@ -221,6 +223,11 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
       const body = error instanceof APIError ? redactValue(error.error, secrets) : undefined;
       return new ModelCallError(`${prefix}: HTTP ${status} after ${attempts} ${plural}: ${message}`, details({ status, attempts, retryable, responseBody: body }), { cause });
     }
+    const unreachable = unreachableCode(error);
+    if (unreachable) {
+      const what = unreachable === "ECONNREFUSED" ? "connection refused (nothing is listening there)" : "the host name does not resolve";
+      return new ModelEndpointRefusedError(`${prefix}: ${what} (${unreachable}; not retried)`, details({ attempts, retryable: false }), unreachable, !answered, { cause });
+    }
     if (error instanceof APIConnectionError) {
       const reason = error.cause instanceof Error ? `: ${redactText(error.cause.message, secrets)}` : "";
       return new ModelCallError(`${prefix}: connection failed after ${attempts} ${plural}: ${message}${reason}`, details({ attempts, retryable }), { cause });
@@ -234,10 +241,12 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     try {
       const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
       const response = await openai.chat.completions.create(body, { signal: combined, timeout: options.timeoutMs, maxRetries: 0 });
+      answered = true;
       const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
       if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
       return { choice, usage: response.usage };
     } catch (error) {
+      if (errorStatus(error) !== undefined) answered = true;
       if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(options.timeoutMs);
       throw error;
     } finally {

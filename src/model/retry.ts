@@ -1,7 +1,7 @@
 /**
  * The single retry layer for model calls. The `openai` client runs with `maxRetries: 0` and this
  * layer (p-retry) owns retries, so attempts are bounded once and counted once. Retryable: HTTP
- * 408/409/429/5xx, network errors and timeouts. A server's `retry-after-ms` / `retry-after` is
+ * 408/409/429/5xx, network errors and timeouts; not a refused connection or an unknown host. A server's `retry-after-ms` / `retry-after` is
  * honoured when it asks for 0–60 s (like the AI SDK); anything else falls back to exponential
  * backoff with jitter.
  */
@@ -35,11 +35,39 @@ export function errorStatus(error: unknown): number | undefined {
   return error instanceof APIError && typeof error.status === "number" ? error.status : undefined;
 }
 
-/** True for transient failures worth another attempt. User aborts are never retried. */
+/**
+ * Connection failures that mean nobody is there: the port refuses (`ECONNREFUSED`: no server
+ * listening) or the host name does not exist (`ENOTFOUND`). Unlike a reset or a timeout they do not
+ * heal within a backoff window: a server that is not running will not be in 1 + 2 + 4 + 8 + 16 s,
+ * and waiting that long on every call of every episode is what made a wrong `--base-url` cost a
+ * minute per episode. They are answered at once, so they are never retried.
+ */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND"]);
+
+/** `ECONNREFUSED` / `ENOTFOUND` when `error` (or an error it wraps) says nothing answers at the endpoint. */
+export function unreachableCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const current = pending.shift() as { code?: unknown; cause?: unknown; errors?: unknown } | null | undefined;
+    if (!current || typeof current !== "object" || seen.has(current)) continue;
+    seen.add(current);
+    if (typeof current.code === "string" && UNREACHABLE_CODES.has(current.code)) return current.code;
+    pending.push(current.cause);
+    // Node's happy-eyeballs connect (localhost → ::1 and 127.0.0.1) rejects with an AggregateError.
+    if (Array.isArray(current.errors)) pending.push(...current.errors);
+  }
+  return undefined;
+}
+
+/**
+ * True for transient failures worth another attempt. User aborts are never retried, nor is an
+ * endpoint that refuses the connection or whose host does not resolve ({@link unreachableCode}).
+ */
 export function isRetryableError(error: unknown): boolean {
   if (error instanceof APIUserAbortError) return false;
   if (AttemptTimeoutError.isInstance(error)) return true;
-  if (error instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
+  if (error instanceof APIConnectionError) return unreachableCode(error) === undefined; // includes APIConnectionTimeoutError
   const status = errorStatus(error);
   if (status === undefined) return false;
   return status === 408 || status === 409 || status === 429 || status >= 500;

@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
 import { ConfigError } from "../core/errors.ts";
@@ -168,7 +169,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
 
   // The agent is created before the checkpoint is touched: a run that fails at configuration time
   // (a missing module, a bad export) leaves no checkpoint behind.
-  const agent: Agent = await built.agentFactory.create(built.context);
+  const agent: Agent = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
   const checkpoint = new CheckpointWriter(checkpointPath);
   checkpoint.open({ identity, stem }, rewriteHeader);
   // An accepted change gets the new identity in a fresh header; the kept episodes are written back under it.
@@ -186,6 +187,8 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   observer.start?.({ total, alreadyDone: done, checkpointPath, rerunInfraErrors: rerun.size, resumed: previous.header !== null });
 
   const queue = new PQueue({ concurrency: config.maxConcurrency });
+  // A model endpoint that refused the run's first call: every episode would fail the same way, so stop.
+  const unreachable = () => built.context.models.unreachable?.();
   let ranEpisodes = 0;
   try {
     for (let trial = 0; trial < config.numTrials; trial++) {
@@ -194,7 +197,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
         const key = `${taskIndex}:${trial}`;
         if (completed.has(key) && !rerun.has(key)) continue;
         void queue.add(async () => {
-          if (signal?.aborted) return;
+          if (signal?.aborted || unreachable()) return;
           const createUser = () => {
             try {
               return built.userFactory.create(built.context, { taskIndex, trial });
@@ -215,9 +218,9 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
               timeoutMs: config.episodeTimeoutMs,
               signal,
             });
-            if (result.termination !== "infra_error" || signal?.aborted) break;
+            if (result.termination !== "infra_error" || signal?.aborted || unreachable()) break;
           }
-          if (!result || signal?.aborted) return;
+          if (!result || signal?.aborted || (unreachable() && result.termination === "infra_error")) return;
           const entry = resultEntry(result);
           checkpoint.append(entry);
           const summary: EpisodeSummary = {
@@ -240,6 +243,11 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   } finally {
     checkpoint.close();
     await agent.close?.();
+  }
+  const stop = unreachable();
+  if (stop) {
+    if (previous.header === null && ranEpisodes === 0) rmSync(checkpointPath, { force: true });
+    throw stop;
   }
 
   const ordered: CheckpointEntry[] = [];

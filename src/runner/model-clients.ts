@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import PQueue from "p-queue";
 import { ConfigError } from "../core/errors.ts";
+import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../model/errors.ts";
 import { createModelClient, type ModelClient } from "../model/model-client.ts";
 import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
 import { ResponseCache } from "../model/response-cache.ts";
@@ -11,7 +12,15 @@ import type { RunConfig } from "./run-config.ts";
 export interface RunModels {
   agent(): ModelClient;
   user(): ModelClient;
+  /**
+   * Set once a role's endpoint refused a call before it had ever answered (wrong `--base-url`, server
+   * not started): the batch layer stops the run with this error instead of failing every episode.
+   */
+  unreachable?(): ModelEndpointUnreachableError | undefined;
 }
+
+/** Which flag sets each role's endpoint, for the run-stopping message. */
+const BASE_URL_FLAGS: Record<string, string> = { agent: "--base-url", user: "--user-base-url" };
 
 function loadPrices(path: string | undefined): PriceTable | undefined {
   if (!path) return undefined;
@@ -32,8 +41,15 @@ function loadPrices(path: string | undefined): PriceTable | undefined {
  * Limits concurrent calls per model endpoint (base URL + model): agent and user calls to the same
  * server share one queue, so `--max-concurrency` bounds the load each server sees.
  */
-function limited(client: ModelClient, queue: PQueue): ModelClient {
-  const complete = (request: CompletionRequest): Promise<CompletionResult> => queue.add(() => client.complete(request)) as Promise<CompletionResult>;
+function limited(client: ModelClient, queue: PQueue, onRefused: (error: ModelEndpointRefusedError) => void): ModelClient {
+  const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
+    try {
+      return (await queue.add(() => client.complete(request))) as CompletionResult;
+    } catch (error) {
+      if (ModelEndpointRefusedError.isInstance(error)) onRefused(error);
+      throw error;
+    }
+  };
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === "complete") return complete;
@@ -48,6 +64,12 @@ export function createRunModels(config: RunConfig): RunModels {
   const cache = config.cacheDir ? new ResponseCache(config.cacheDir) : undefined;
   const queues = new Map<string, PQueue>();
   const clients = new Map<string, ModelClient>();
+  let unreachable: ModelEndpointUnreachableError | undefined;
+  const onRefused = (error: ModelEndpointRefusedError) => {
+    if (unreachable || !error.neverAnswered) return;
+    const flag = BASE_URL_FLAGS[error.role] as string | undefined;
+    unreachable = new ModelEndpointUnreachableError(error, flag ?? `the ${error.role} model's base URL`);
+  };
   const make = (role: "agent" | "user"): ModelClient => {
     const cached = clients.get(role);
     if (cached) return cached;
@@ -71,9 +93,9 @@ export function createRunModels(config: RunConfig): RunModels {
       queue = new PQueue({ concurrency: config.maxConcurrency });
       queues.set(endpoint, queue);
     }
-    const wrapped = limited(client, queue);
+    const wrapped = limited(client, queue, onRefused);
     clients.set(role, wrapped);
     return wrapped;
   };
-  return { agent: () => make("agent"), user: () => make("user") };
+  return { agent: () => make("agent"), user: () => make("user"), unreachable: () => unreachable };
 }

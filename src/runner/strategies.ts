@@ -12,6 +12,8 @@ export interface BuildContext {
   domain: LoadedDomain;
   /** Per-role model clients (created on first use; shared queues per endpoint). */
   models: RunModels;
+  /** The run's warning channel (stderr in the CLI), for what a user should know before episodes start. */
+  warn?(message: string): void;
 }
 
 /** Which episode a per-episode object is for (e.g. to namespace the response cache by trial). */
