@@ -23,6 +23,7 @@ import type { ChatMessage, JsonValue } from "../core/types.ts";
 import { fromJs, isPyDict, pyJsonDumps, type PyValue } from "../value/index.ts";
 import { parseToolArguments } from "./tool-calling-agent.ts";
 import { loadUserAgentModule } from "./user-module.ts";
+import { ChatTranscript } from "./chat-transcript.ts";
 
 /** One tool call as the user's function returns it. */
 export interface FunctionToolCall {
@@ -69,7 +70,7 @@ export class FunctionAgent implements Agent {
 }
 
 class FunctionSession implements AgentSession {
-  private readonly messages: ChatMessage[] = [];
+  private readonly transcript: ChatTranscript;
   private readonly queued: AgentTurn[] = [];
   private readonly invalidReplies: JsonValue[] = [];
   private calls = 0;
@@ -78,25 +79,18 @@ class FunctionSession implements AgentSession {
     private readonly respond: RespondFunction,
     private readonly context: AgentEpisodeContext,
   ) {
-    this.append({ role: "system", content: context.domain.policy });
+    this.transcript = new ChatTranscript(context.recorder);
+    this.transcript.append({ role: "system", content: context.domain.policy });
   }
 
-  private append(message: ChatMessage): void {
-    this.messages.push(message);
-    this.context.recorder.addMessage(message);
-  }
 
-  private receive(input: AgentInput): void {
-    if (input.type === "user") this.append({ role: "user", content: input.content });
-    else this.append({ role: "tool", tool_call_id: input.toolCallId ?? "", name: input.name, content: input.content });
-  }
 
   async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
-    this.receive(input);
+    this.transcript.receive(input);
     const next = this.queued.shift();
     if (next) return next;
     const reply = await this.respond({
-      messages: structuredClone(this.messages),
+      messages: structuredClone(this.transcript.messages),
       tools: this.context.domain.toolSchemas.json.map((tool) => structuredClone(tool)),
       signal,
       episode: this.context.episode,
@@ -115,12 +109,12 @@ class FunctionSession implements AgentSession {
         type: "function" as const,
         function: { name: turn.type === "tool_call" ? turn.action.name : (turn as { name: string }).name, arguments: argumentText(toolCalls[index]) },
       }));
-      this.append({ role: "assistant", content: typeof reply.content === "string" ? reply.content : null, tool_calls: recorded });
+      this.transcript.append({ role: "assistant", content: typeof reply.content === "string" ? reply.content : null, tool_calls: recorded });
       this.queued.push(...turns.slice(1));
       return turns[0];
     }
     if (typeof reply.content !== "string") throw new AgentProtocolError("respond() must return {content: string} or {toolCalls: [{name, arguments}]}");
-    this.append({ role: "assistant", content: reply.content });
+    this.transcript.append({ role: "assistant", content: reply.content });
     return { type: "respond", content: reply.content };
   }
 
@@ -144,7 +138,7 @@ class FunctionSession implements AgentSession {
   }
 
   finish(input: AgentInput): void {
-    this.receive(input);
+    this.transcript.receive(input);
   }
 
   extra(): Record<string, JsonValue> | undefined {

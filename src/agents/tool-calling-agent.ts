@@ -6,7 +6,7 @@
  * Also home of the small helpers every model-driven agent shares (prompt values, respond actions,
  * tool-argument parsing), so the few-shot, act/react and human agents agree on them.
  */
-import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue } from "../core/types.ts";
+import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type JsonValue } from "../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import type { ModelClient } from "../model/model-client.ts";
 import type { CompletionResult, ToolDefinition } from "../model/types.ts";
@@ -14,6 +14,7 @@ import { JsonSyntaxError, parsePythonJson } from "../value/index.ts";
 import { isPyDict, pyTypeName, type PyDict } from "../value/index.ts";
 import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 import { renderTemplate, TOOL_CALLING_TEMPLATE, type AgentPromptValues } from "./prompts.ts";
+import { ChatTranscript } from "./chat-transcript.ts";
 
 /** The values every agent template can use for a domain. */
 export function domainPromptValues(domain: LoadedDomain): AgentPromptValues {
@@ -94,7 +95,7 @@ export class ToolCallingAgent implements Agent {
 
 /** One episode of the tool-calling agent: the message list the model sees, one model call per turn. */
 class ToolCallingSession implements AgentSession {
-  private readonly messages: ChatMessage[] = [];
+  private readonly transcript: ChatTranscript;
   private readonly invalidToolCalls: JsonValue[] = [];
   private turns = 0;
 
@@ -104,35 +105,25 @@ class ToolCallingSession implements AgentSession {
     private readonly system: SystemPrompt,
     private readonly context: AgentEpisodeContext,
   ) {
-    this.append({ role: "system", content: system.content });
+    this.transcript = new ChatTranscript(context.recorder);
+    this.transcript.append({ role: "system", content: system.content });
   }
 
-  private append(...added: ChatMessage[]): void {
-    for (const message of added) {
-      this.messages.push(message);
-      this.context.recorder.addMessage(message);
-    }
-  }
 
-  /** The input in the original's message shapes: the user's words, or the tool message answering the last call. */
-  private receive(input: AgentInput): void {
-    if (input.type === "user") this.append({ role: "user", content: input.content });
-    else this.append({ role: "tool", tool_call_id: input.toolCallId ?? "", name: input.name, content: input.content });
-  }
 
   async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
-    this.receive(input);
+    this.transcript.receive(input);
     const turn = this.turns++;
-    const result: CompletionResult = await this.client.complete({ messages: this.messages, tools: this.tools, signal, cacheNamespace: `trial:${this.context.episode.trial}` });
+    const result: CompletionResult = await this.client.complete({ messages: this.transcript.messages, tools: this.tools, signal, cacheNamespace: `trial:${this.context.episode.trial}` });
     this.context.recorder.agentUsage.add(result);
     const reply = result.message;
     const call = reply.tool_calls?.[0];
     if (!call) {
-      this.append({ content: reply.content, role: "assistant" });
+      this.transcript.append({ content: reply.content, role: "assistant" });
       return { type: "respond", content: reply.content };
     }
     // Only the first tool call is used and kept (τ-bench truncates `tool_calls` to one).
-    this.append({
+    this.transcript.append({
       content: reply.content,
       role: "assistant",
       tool_calls: [{ function: { arguments: call.function.arguments, name: call.function.name }, id: call.id, type: "function" }],
@@ -154,6 +145,6 @@ class ToolCallingSession implements AgentSession {
 
   /** The answer to the last action belongs to the trajectory too (the original appends it before checking `done`). */
   finish(input: AgentInput): void {
-    this.receive(input);
+    this.transcript.receive(input);
   }
 }
