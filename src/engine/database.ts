@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import {
   hashableEntry,
   hashableRepr,
@@ -25,6 +25,27 @@ export class BaseDatabase {
 
   constructor(readonly collections: ReadonlyMap<string, PyDict>) {
     this.collectionNames = [...collections.keys()];
+  }
+
+  private checkpoints: Array<{ offset: number; state: Hash }> | undefined;
+
+  /**
+   * The SHA-256 state of the unchanged database's hash text at the last checkpoint at or before
+   * `offset` (checkpoints every {@link CHECKPOINT_BYTES}), computed once from `pieces`.
+   */
+  hashCheckpointBefore(offset: number, pieces: () => Buffer[]): { offset: number; state: Hash } {
+    this.checkpoints ??= hashCheckpoints(pieces());
+    let chosen = this.checkpoints[0];
+    for (const checkpoint of this.checkpoints) {
+      if (checkpoint.offset > offset) break;
+      chosen = checkpoint;
+    }
+    return chosen;
+  }
+
+  /** The hash text of the unchanged database, as pieces. */
+  baseHashPieces(): Buffer[] {
+    return (new EpisodeDatabase(this) as unknown as { hashText(): { pieces: Buffer[] } }).hashText().pieces;
   }
 
   /** Builds the record texts lazily, on the first hash. */
@@ -198,39 +219,68 @@ export class EpisodeDatabase {
 
   /**
    * τ-bench's `consistent_hash(to_hashable(data))`: SHA-256 of `str()` of the sorted tuple form.
-   * Unchanged records come from the base's precomputed text.
+   * Unchanged records come from the base's precomputed text, and the hash resumes from the base's
+   * SHA-256 state at the last checkpoint before this view's first change, so only the text from
+   * there on is hashed again (the text before it is the base's, byte for byte).
    */
   tauBenchHash(): string {
-    const hash = createHash("sha256");
-    const names = [...this.base.collectionNames].sort(pyCompareStrings);
-    hash.update("(");
-    names.forEach((name, index) => {
-      if (index > 0) hash.update(", ");
-      hash.update(`(${pyStrRepr(name)}, `);
-      this.hashCollection(name, hash);
-      hash.update(")");
-    });
-    hash.update(names.length === 1 ? ",)" : ")");
+    const { pieces, divergeAt } = this.hashText();
+    const checkpoint = this.base.hashCheckpointBefore(divergeAt, () => this.base.baseHashPieces());
+    const hash = checkpoint.state.copy();
+    let offset = 0;
+    for (const piece of pieces) {
+      const end = offset + piece.length;
+      if (end > checkpoint.offset) hash.update(offset >= checkpoint.offset ? piece : piece.subarray(checkpoint.offset - offset));
+      offset = end;
+    }
     return hash.digest("hex");
   }
 
-  private hashCollection(name: string, hash: ReturnType<typeof createHash>): void {
+  /**
+   * The hash text as pieces (mostly slices of the base's precomputed text) and the byte offset from
+   * which it may differ from the base's text (a conservative bound: the first changed record's place).
+   */
+  private hashText(): { pieces: Buffer[]; divergeAt: number } {
+    const pieces: Buffer[] = [];
+    let length = 0;
+    let divergeAt = Number.POSITIVE_INFINITY;
+    const emit = (piece: Buffer | string) => {
+      const buffer = typeof piece === "string" ? Buffer.from(piece, "utf8") : piece;
+      pieces.push(buffer);
+      length += buffer.length;
+    };
+    const diverge = () => {
+      divergeAt = Math.min(divergeAt, length);
+    };
+    const names = [...this.base.collectionNames].sort(pyCompareStrings);
+    emit("(");
+    names.forEach((name, index) => {
+      if (index > 0) emit(", ");
+      emit(`(${pyStrRepr(name)}, `);
+      this.collectionText(name, emit, diverge);
+      emit(")");
+    });
+    emit(names.length === 1 ? ",)" : ")");
+    return { pieces, divergeAt: Math.min(divergeAt, length) };
+  }
+
+  private collectionText(name: string, emit: (piece: Buffer | string) => void, diverge: () => void): void {
     const index = this.base.collectionHashIndex(name);
     const overlay = this.overlays.get(name);
     const added = this.appended.get(name) ?? [];
     if ((!overlay || overlay.size === 0) && added.length === 0) {
       const count = index.sortedKeys.length;
-      hash.update("(");
-      hash.update(index.buffer);
-      hash.update(count === 1 ? ",)" : ")");
+      emit("(");
+      emit(index.buffer);
+      emit(count === 1 ? ",)" : ")");
       return;
     }
     // Overrides: changed, deleted or new keys, in sorted order.
     const overrideKeys = [...new Set([...(overlay?.keys() ?? []), ...added])].sort(pyCompareStrings);
-    const pieces: Array<Buffer | string> = [];
+    const parts: Array<Buffer | string> = [];
     let baseCursor = 0; // next base position not yet emitted
-    const emitBaseRun = (until: number) => {
-      if (until > baseCursor) pieces.push(index.buffer.subarray(index.starts[baseCursor], index.ends[until - 1]));
+    const baseRun = (until: number) => {
+      if (until > baseCursor) parts.push(index.buffer.subarray(index.starts[baseCursor], index.ends[until - 1]));
       baseCursor = Math.max(baseCursor, until);
     };
     let count = 0;
@@ -238,22 +288,52 @@ export class EpisodeDatabase {
       const position = index.positionOf.get(key);
       const insertAt = position ?? lowerBound(index.sortedKeys, key);
       count += insertAt - baseCursor > 0 ? insertAt - baseCursor : 0;
-      emitBaseRun(insertAt);
+      baseRun(insertAt);
       if (position !== undefined) baseCursor = position + 1; // skip the base record
       const value = overlay?.get(key);
-      if (value === undefined || value === DELETED) continue;
-      pieces.push(hashableEntry(key, value));
-      count++;
+      parts.push(value === undefined || value === DELETED ? "" : hashableEntry(key, value));
+      if (value !== undefined && value !== DELETED) count++;
     }
     count += index.sortedKeys.length - baseCursor;
-    emitBaseRun(index.sortedKeys.length);
-    hash.update("(");
-    pieces.forEach((piece, position) => {
-      if (position > 0) hash.update(", ");
-      hash.update(piece);
-    });
-    hash.update(count === 1 ? ",)" : ")");
+    baseRun(index.sortedKeys.length);
+    emit("(");
+    let first = true;
+    for (const part of parts) {
+      if (part === "") {
+        diverge(); // a deleted record: the text changes here
+        continue;
+      }
+      if (!first) emit(", ");
+      if (typeof part === "string") diverge();
+      emit(part);
+      first = false;
+    }
+    emit(count === 1 ? ",)" : ")");
   }
+}
+
+/** Distance between SHA-256 checkpoints in the base hash text. */
+const CHECKPOINT_BYTES = 64 * 1024;
+
+function hashCheckpoints(pieces: Buffer[]): Array<{ offset: number; state: Hash }> {
+  const hash = createHash("sha256");
+  const checkpoints = [{ offset: 0, state: hash.copy() }];
+  let offset = 0;
+  let next = CHECKPOINT_BYTES;
+  for (const piece of pieces) {
+    let start = 0;
+    while (offset + (piece.length - start) >= next) {
+      const take = next - offset;
+      hash.update(piece.subarray(start, start + take));
+      start += take;
+      offset += take;
+      checkpoints.push({ offset, state: hash.copy() });
+      next += CHECKPOINT_BYTES;
+    }
+    hash.update(piece.subarray(start));
+    offset += piece.length - start;
+  }
+  return checkpoints;
 }
 
 function lowerBound(sorted: string[], key: string): number {
