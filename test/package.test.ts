@@ -3,17 +3,22 @@
  * the tarball installed into a fresh temporary project, and used from plain JavaScript: the CLI
  * (`--version`, `run` on the bundled library domain), `import "taubridge"` from ESM and
  * `require("taubridge")` from CommonJS running a bundled-domain benchmark, and `taubridge/testing`
- * starting the scripted model server.
+ * starting the scripted model server. The project is CommonJS (its package.json has no `"type"`,
+ * like `npm init -y`'s), so it also checks the agent modules a newcomer writes there: TypeScript,
+ * `.mjs` and CommonJS function agents, a TypeScript AI SDK agent, and the one-line advice when ES-module
+ * syntax cannot work as CommonJS.
  *
  * Offline: the project's dependencies are installed with `npm ci --offline` from the npm cache
- * that the repository's own `npm ci` filled, pinned to our package-lock.json's versions; when the
- * cache lacks a package the tests skip and print why. Slow (a full build): one file, run once.
+ * that the repository's own `npm ci` filled, pinned to our package-lock.json's versions (plus the AI
+ * SDK packages a framework agent imports, from our dev dependencies); when the cache lacks a package
+ * the tests skip and print why. Slow (a full build): one file, run once.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
+import { startScriptedModelServer } from "../src/testing/index.ts";
 
 const root = join(import.meta.dirname, "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
@@ -21,16 +26,48 @@ let project = "";
 let tarballFiles: string[] = [];
 let skipReason: string | undefined;
 
-/** A lockfile for the consumer project: the tarball plus our own locked runtime dependencies. */
-function consumerLock(tarball: string): object {
-  const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as { packages: Record<string, Record<string, unknown>> };
+/** The framework a user's agent imports besides taubridge (the AI SDK: few packages), taken from our dev dependencies. */
+const FRAMEWORK_PACKAGES = ["ai", "@ai-sdk/openai-compatible"];
+
+type LockPackages = Record<string, Record<string, unknown>>;
+
+/**
+ * A lockfile for the consumer project: the tarball, our own locked runtime dependencies, and the
+ * framework packages with everything they depend on, at our locked versions.
+ */
+function consumerLock(tarball: string): { dependencies: Record<string, string>; lock: object } {
+  const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as { packages: LockPackages };
   const own = lock.packages[""];
-  const packages: Record<string, unknown> = {
-    "": { name: "consumer", version: "1.0.0", dependencies: { taubridge: `file:${tarball}` } },
+  const dependencies: Record<string, string> = { taubridge: `file:${tarball}` };
+  const packages: LockPackages = {
     "node_modules/taubridge": { version: own.version, resolved: `file:${tarball}`, dependencies: own.dependencies, bin: own.bin, engines: own.engines },
   };
   for (const [path, entry] of Object.entries(lock.packages)) if (path !== "" && !entry.dev) packages[path] = entry;
-  return { name: "consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages };
+  const pending = FRAMEWORK_PACKAGES.map((name) => `node_modules/${name}`);
+  for (const name of FRAMEWORK_PACKAGES) dependencies[name] = String(lock.packages[`node_modules/${name}`].version);
+  const added = new Set<string>();
+  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
+    if (added.has(path) || (packages[path] && !lock.packages[path].dev)) continue;
+    const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = lock.packages[path];
+    packages[path] = entry;
+    added.add(path);
+    const needs = { ...(entry.dependencies as object), ...(entry.optionalDependencies as object), ...(entry.peerDependencies as object) };
+    for (const name of Object.keys(needs)) {
+      const found = lockedPath(lock.packages, path, name);
+      if (found) pending.push(found);
+    }
+  }
+  const manifest = { name: "consumer", version: "1.0.0", dependencies };
+  return { dependencies, lock: { name: "consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages: { "": manifest, ...packages } } };
+}
+
+/** Where Node would find `name` from the package at `path`: its own node_modules, then each enclosing one. */
+function lockedPath(packages: LockPackages, path: string, name: string): string | undefined {
+  for (let at = path; ; at = at.slice(0, at.lastIndexOf("/node_modules/"))) {
+    if (packages[`${at}/node_modules/${name}`]) return `${at}/node_modules/${name}`;
+    if (!at.includes("/node_modules/")) break;
+  }
+  return packages[`node_modules/${name}`] ? `node_modules/${name}` : undefined;
 }
 
 beforeAll(async () => {
@@ -42,8 +79,9 @@ beforeAll(async () => {
   const tarball = join(packDirectory, readdirSync(packDirectory).find((name) => name.endsWith(".tgz"))!);
 
   project = mkdtempSync(join(tmpdir(), "taubridge-consumer-"));
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, dependencies: { taubridge: `file:${tarball}` } }));
-  writeFileSync(join(project, "package-lock.json"), JSON.stringify(consumerLock(tarball)));
+  const { dependencies, lock } = consumerLock(tarball);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, dependencies }));
+  writeFileSync(join(project, "package-lock.json"), JSON.stringify(lock));
   const installed = await execa("npm", ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, reject: false });
   if (installed.exitCode !== 0) {
     const missing = /ENOTCACHED|only-if-cached|ETARGET/.test(installed.stderr);
@@ -134,4 +172,81 @@ runBenchmark({ numTrials: 1, logDir: "results-cjs" }).then((result) =>
     expect(output.episodes).toBeGreaterThan(0);
     expect(output.server).toBe("function");
   });
+});
+
+/** A typed function agent (`--agent-strategy module`) for library task 2: renew every active loan of the member the user names. */
+const TYPED_FUNCTION_AGENT = `import type { FunctionAgentReply, FunctionAgentRequest } from "taubridge";
+
+interface Loan { loan_id: string; status: string }
+const EMAIL = /[\\w.+-]+@[\\w-]+(\\.[\\w-]+)+/;
+
+export async function respond({ messages }: FunctionAgentRequest): Promise<FunctionAgentReply> {
+  const results: string[] = messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+  if (results.length === 0) {
+    const email = EMAIL.exec(String(messages.find((message) => message.role === "user")?.content))?.[0];
+    return email ? { toolCalls: [{ name: "find_member_id_by_email", arguments: { email } }] } : { content: "What is the e-mail on your account?" };
+  }
+  if (results.length === 1) return { toolCalls: [{ name: "get_member_details", arguments: { member_id: results[0] } }] };
+  const loans = (JSON.parse(results[1]) as { loans: string[] }).loans;
+  if (results.length === 2) return { toolCalls: loans.map((loan_id) => ({ name: "get_loan_details", arguments: { loan_id } })) };
+  if (results.length === 2 + loans.length) {
+    const active = results.slice(2).map((text) => JSON.parse(text) as Loan).filter((loan) => loan.status === "active");
+    return { toolCalls: active.map((loan) => ({ name: "renew_loan", arguments: { loan_id: loan.loan_id } })) };
+  }
+  return { content: "Renewed: " + results.slice(2 + loans.length).join(" / ") };
+}
+`;
+
+/** The scripted agent model for library task 2 through a framework agent (the ground-truth calls, then the required output). */
+const LIBRARY_TASK_2_SCRIPT = [
+  { tool_calls: [{ name: "find_member_id_by_email", arguments: { email: "ava.lindqvist@example.com" } }] },
+  { tool_calls: [{ name: "get_member_details", arguments: { member_id: "ava_lindqvist_4102" } }] },
+  { tool_calls: ["L2001", "L2002"].map((loan_id) => ({ name: "get_loan_details", arguments: { loan_id } })) },
+  { tool_calls: ["L2001", "L2002"].map((loan_id) => ({ name: "renew_loan", arguments: { loan_id } })) },
+  { content: "L2001 is renewed until 2025-03-28; L2002 cannot be renewed while another patron holds it." },
+];
+
+describe("agent modules in the CommonJS project (package.json without \"type\", like npm init -y)", () => {
+  /** `taubridge run` on library task 2 with the given agent module; the results-file reward and the steps' origins. */
+  async function runAgent(strategy: string, module: string, ...extra: string[]) {
+    const logDir = mkdtempSync(join(project, "results-agent-"));
+    const run = await inProject("npx", ["--offline", "taubridge", "run", "--agent-strategy", strategy, "--agent-module", module, "--task-ids", "2", "--quiet", "--format", "json", "--log-dir", logDir, ...extra]);
+    if (run.exitCode !== 0) return { ...run, reward: undefined, origins: [] };
+    const results = JSON.parse(readFileSync(join(logDir, readdirSync(logDir).find((name) => name.endsWith(".json"))!), "utf8")) as Array<{ reward: number; taubridge: { steps: Array<{ origin: string }> } }>;
+    return { ...run, reward: results[0].reward, origins: [...new Set(results[0].taubridge.steps.map((step) => step.origin))] };
+  }
+
+  it("runs function agents written as .ts, .mjs and CommonJS .js, and names the fix for ES-module-only syntax in a CommonJS .ts", async (context) => {
+    if (skipReason) context.skip(skipReason);
+    writeFileSync(join(project, "agent.ts"), TYPED_FUNCTION_AGENT);
+    writeFileSync(join(project, "agent.mjs"), readFileSync(join(root, "test/fixtures/function-agent/renewal-agent.mjs"), "utf8"));
+    const esmSource = readFileSync(join(root, "test/fixtures/function-agent/renewal-agent.mjs"), "utf8");
+    writeFileSync(join(project, "agent-commonjs.js"), `${esmSource.replace("export async function respond", "async function respond")}\nmodule.exports = { respond };\n`);
+    writeFileSync(join(project, "agent-await.ts"), `${TYPED_FUNCTION_AGENT}\nawait Promise.resolve();\n`);
+    for (const module of ["./agent.ts", "./agent.mjs", "./agent-commonjs.js"]) {
+      const run = await runAgent("module", module);
+      expect({ module, exitCode: run.exitCode, stderr: run.stderr, reward: run.reward }).toEqual({ module, exitCode: 0, stderr: "", reward: 1 });
+    }
+    const awaiting = await runAgent("module", "./agent-await.ts");
+    expect(awaiting.exitCode).toBe(2);
+    expect(awaiting.stderr.trim().split("\n")).toHaveLength(1);
+    expect(awaiting.stderr).toContain(`cannot load the agent module ${join(project, "agent-await.ts")}:`);
+    expect(awaiting.stderr).toContain(`(agent-await.ts is loaded as CommonJS: ${join(project, "package.json")} has no "type": "module"; rename the file to agent-await.mts or add "type": "module" to the project's package.json)`);
+  }, 120_000);
+
+  it("runs an unmodified TypeScript AI SDK agent through the bridge, and in decision-only mode", async (context) => {
+    if (skipReason) context.skip(skipReason);
+    writeFileSync(join(project, "library-agent.ts"), readFileSync(join(root, "adapters/vercel-ai/example/library-agent.ts"), "utf8"));
+    const server = await startScriptedModelServer({ scripts: { "agent-model": [...LIBRARY_TASK_2_SCRIPT, ...LIBRARY_TASK_2_SCRIPT] } });
+    try {
+      const model = ["--model", "agent-model", "--base-url", server.baseURL];
+      const bridged = await runAgent("vercel-ai", "./library-agent.ts", ...model);
+      expect({ exitCode: bridged.exitCode, stderr: bridged.stderr, reward: bridged.reward, origins: bridged.origins }).toEqual({ exitCode: 0, stderr: "", reward: 1, origins: ["bridge", "agent"] });
+      const decisionOnly = await runAgent("vercel-ai", "./library-agent.ts", ...model, "--agent-option", "bridgeMode=decision-only");
+      expect({ exitCode: decisionOnly.exitCode, stderr: decisionOnly.stderr, reward: decisionOnly.reward, origins: decisionOnly.origins }).toEqual({ exitCode: 0, stderr: "", reward: 1, origins: ["harness", "agent"] });
+      server.assertAllConsumed();
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ConfigError } from "../core/errors.ts";
 
@@ -32,9 +33,10 @@ export async function loadUserAgentModule(modulePath: string, exportName?: strin
   if (!existsSync(modulePath)) throw new ConfigError(`agent module not found: ${modulePath}`);
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
+    namespace = moduleExports((await import(pathToFileURL(modulePath).href)) as Record<string, unknown>);
   } catch (error) {
-    throw new ConfigError(`cannot load the agent module ${modulePath}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " "); // one line (a compiler's error spans several)
+    throw new ConfigError(`cannot load the agent module ${modulePath}: ${reason}${moduleFormatHint(modulePath, error)}`, { cause: error });
   }
   const names = exportName ? [exportName] : DEFAULT_EXPORTS;
   for (const name of names) {
@@ -48,6 +50,58 @@ export async function loadUserAgentModule(modulePath: string, exportName?: strin
       ? `agent module ${modulePath} has no export "${exportName}" (exports: ${Object.keys(namespace).join(", ") || "none"})`
       : `agent module ${modulePath} exports none of ${DEFAULT_EXPORTS.join(", ")} (exports: ${Object.keys(namespace).join(", ") || "none"}); add one or pass --agent-option export=<name>`,
   );
+}
+
+/**
+ * The exports of the user's module as an ES module would declare them. `import()` of a CommonJS
+ * module gives `module.exports` as `default` and only the names Node's lexer finds in the source;
+ * for a TypeScript file that tsx compiled to CommonJS (a `.ts` file in a project without `"type":
+ * "module"`) the lexer reads the TypeScript source and finds none. So: compiled ES modules (marked
+ * `__esModule`) are read through their exports object, and a CommonJS module with no named export
+ * through its `module.exports` object.
+ */
+function moduleExports(namespace: Record<string, unknown>): Record<string, unknown> {
+  const main = namespace.default;
+  if (typeof main !== "object" || main === null) return namespace;
+  if ((main as { __esModule?: unknown }).__esModule) return main as Record<string, unknown>;
+  const onlyDefault = Object.keys(namespace).every((key) => key === "default" || key === "module.exports");
+  const prototype = Object.getPrototypeOf(main);
+  if (onlyDefault && (prototype === Object.prototype || prototype === null)) return { ...(main as Record<string, unknown>), default: main };
+  return namespace;
+}
+
+/**
+ * What to do when a module fails to load because of its format: Node decides ESM or CommonJS from
+ * the extension and the nearest package.json's `"type"`, and a newcomer's project (`npm init -y`)
+ * is CommonJS, where ES-module-only syntax (top-level `await`, `import.meta`) cannot work.
+ */
+function moduleFormatHint(modulePath: string, error: unknown): string {
+  const text = error instanceof Error ? `${error.message} ${(error as { code?: unknown }).code ?? ""}` : String(error);
+  if (!/top-level await|import\.meta|Cannot require\(\) ES Module|ERR_REQUIRE_(?:ESM|ASYNC_MODULE|CYCLE_MODULE)|Cannot use import statement outside a module|Unexpected token 'export'/i.test(text)) return "";
+  const extension = extname(modulePath).toLowerCase();
+  const explicitlyCommonJs = extension === ".cjs" || extension === ".cts";
+  if (!explicitlyCommonJs && ![".js", ".jsx", ".ts", ".tsx"].includes(extension)) return "";
+  const manifest = nearestPackageJson(dirname(modulePath));
+  if (!explicitlyCommonJs && manifest?.type === "module") return "";
+  const renamed = `${basename(modulePath, extname(modulePath))}${extension.includes("t") ? ".mts" : ".mjs"}`;
+  if (explicitlyCommonJs) return ` (${basename(modulePath)} is CommonJS by its extension; ES-module syntax needs ${renamed})`;
+  const why = manifest ? `${manifest.path} has no "type": "module"` : `no package.json above it says "type": "module"`;
+  return ` (${basename(modulePath)} is loaded as CommonJS: ${why}; rename the file to ${renamed} or add "type": "module" to the project's package.json)`;
+}
+
+/** The nearest package.json above a directory, as Node finds it to decide a file's module format. */
+function nearestPackageJson(directory: string): { path: string; type?: unknown } | undefined {
+  for (let current = directory; ; current = dirname(current)) {
+    const path = join(current, "package.json");
+    if (existsSync(path)) {
+      try {
+        return { path, type: (JSON.parse(readFileSync(path, "utf8")) as { type?: unknown }).type };
+      } catch {
+        return { path };
+      }
+    }
+    if (dirname(current) === current) return undefined;
+  }
 }
 
 function isClass(value: unknown): boolean {
