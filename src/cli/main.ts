@@ -219,14 +219,16 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .option("--format <format>", "text, json or markdown", "text")
     .option("--per-task", "also print the per-task table", false)
     .action(async (paths: string[], options) => {
-      const [{ loadResultsFile }, { buildReport, detailsText, leaderboardText, perTaskText, reportJson }] = await Promise.all([
+      const [{ loadResultsFile }, { buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { resultsLabels }] = await Promise.all([
         import("../runner/results-file.ts"),
         import("../report/leaderboard.ts"),
+        import("../report/labels.ts"),
       ]);
-      const reports = paths.map((path) => {
+      const labels = resultsLabels(paths);
+      const reports = paths.map((path, index) => {
         const entries = loadResultsFile(path);
         return buildReport(
-          path.split("/").pop()!.replace(/\.json$/, ""),
+          labels[index],
           entries.map((entry) => ({ taskId: entry.taskId, trial: entry.trial, reward: entry.reward, termination: entry.termination, usage: entry.usage })),
         );
       });
@@ -236,7 +238,9 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       }
       const format = options.format === "markdown" ? "markdown" : "text";
       process.stdout.write(`${leaderboardText(reports, format)}\n`);
-      for (const report of reports) {
+      for (const [index, report] of reports.entries()) {
+        // With several files, each footer names the row and the file it belongs to.
+        if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
         process.stdout.write(`${detailsText(report)}\n`);
         if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
       }
