@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../src/cli/main.ts";
-import { RUN_FLAGS } from "../src/runner/run-flags.ts";
+import { RUN_FLAGS, type RunFlag } from "../src/runner/run-flags.ts";
 import { missingSharedReason, tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();
@@ -156,7 +156,7 @@ describe("usage errors exit 2 with one line naming the flag", () => {
 
 describe("run --help shows every default", () => {
   it("every flag of the table has a default or says what happens without it", () => {
-    const silent = RUN_FLAGS.filter((flag) => !("default" in flag) && !("defaultHelp" in flag)).map((flag) => flag.flag);
+    const silent = (RUN_FLAGS as readonly RunFlag[]).filter((flag) => flag.default === undefined && flag.defaultHelp === undefined).map((flag) => flag.flag);
     expect(silent).toEqual([]);
   });
 
