@@ -20,7 +20,15 @@ const ORACLE = "library-test-oracle-none-0.0_ids_0-6_user-none-scripted";
 const WITH_ERROR = "library-test-tool-calling-agent-model-0.0_ids_0-1-2_user-user-model-llm";
 
 const summaries = (entries: readonly LoadedResultEntry[]): EpisodeSummary[] =>
-  entries.map((entry) => ({ taskId: entry.taskId, trial: entry.trial, reward: entry.reward, termination: entry.termination, usage: entry.usage }));
+  entries.map((entry) => ({
+    taskId: entry.taskId,
+    trial: entry.trial,
+    reward: entry.reward,
+    termination: entry.termination,
+    usage: entry.usage,
+    error: entry.error,
+    unmappedTools: entry.unmappedTools,
+  }));
 /** What `taubridge report --format json` prints for a file. */
 const reportOf = (entries: readonly LoadedResultEntry[]) => reportJson(buildReport("frozen", summaries(entries)));
 const library = () => buildRun({ env: "library", agentStrategy: "oracle", userStrategy: "scripted" });

@@ -17,6 +17,10 @@ export interface BenchmarkEpisode {
   usage: { agent: RoleUsage | null; user: RoleUsage | null } | null;
   /** True when this run found the episode in its checkpoint instead of running it. */
   resumed: boolean;
+  /** The episode's error message when it failed (null otherwise). */
+  error: string | null;
+  /** Framework tools the bridge refused in this episode (not benchmark tools, not executed). */
+  unmappedTools: string[];
 }
 
 /** The numbers of a run, as the leaderboard shows them. */
@@ -43,6 +47,10 @@ export interface BenchmarkResult {
   /** The τ-bench-shaped results file and the checkpoint (resume) file. */
   resultsPath: string;
   checkpointPath: string;
+  /** Episodes asked for (tasks × trials); `episodes` has fewer when the run was interrupted. */
+  expectedEpisodes: number;
+  /** The signal aborted the run; its results (and `<results>.meta.json`) are partial. */
+  interrupted: boolean;
 }
 
 export interface BenchmarkHooks {
@@ -80,6 +88,8 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
       termination: summary.termination,
       usage: summary.usage,
       resumed: !ranNow.has(`${summary.taskId}:${summary.trial}`),
+      error: summary.error ?? null,
+      unmappedTools: summary.unmappedTools ?? [],
     })),
     metrics: {
       passK: report.metrics.passK,
@@ -95,6 +105,8 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
     config: built.config,
     resultsPath: outcome.resultsPath,
     checkpointPath: outcome.checkpointPath,
+    expectedEpisodes: outcome.expectedEpisodes,
+    interrupted: outcome.interrupted,
   };
 }
 
@@ -105,7 +117,7 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
 export function formatReport(result: BenchmarkResult, options: { format?: "text" | "markdown" | "json"; title?: string } = {}): string {
   const config = result.config;
   const title = options.title ?? `${config.agentStrategy} (${config.model ?? "no model"}) on ${config.env}`;
-  const report = buildReport(title, result.episodes);
+  const report = buildReport(title, result.episodes, { expectedEpisodes: result.expectedEpisodes, interrupted: result.interrupted });
   if (options.format === "json") return JSON.stringify(reportJson(report), null, 2);
   return `${leaderboardText([report], options.format === "markdown" ? "markdown" : "text")}\n${detailsText(report)}`;
 }

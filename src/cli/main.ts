@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, Option } from "commander";
-import { DataError } from "../core/errors.ts";
+import { ConfigError, DataError } from "../core/errors.ts";
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
 import type { Registries } from "../runner/registries.ts";
 import { optionName, parseRunFlags, RUN_FLAGS, runConfigFromFlags, type RunFlag } from "../runner/run-flags.ts";
@@ -52,15 +52,60 @@ async function resolveDomain(registries: Registries, name: string, dataDir: stri
   return loadDomain(definition, dataDir ?? defaultDataRoot(definition));
 }
 
+/** The tasks a results file's ids refer to: a task file, or a split (default: the domain's), and how to name them in errors. */
+function taskSet(domain: Awaited<ReturnType<typeof resolveDomain>>, split: string | undefined, taskFile: string | undefined) {
+  if (taskFile) return { tasks: domain.tasksFromFile(taskFile), taskSetName: taskFile };
+  const name = split ?? domain.definition.defaultSplit;
+  return { tasks: domain.tasks(name), taskSetName: `${domain.name}'s ${name} split` };
+}
+
+/** `--format` with its allowed values: commander refuses anything else (exit 2) instead of falling back silently. */
+function formatOption(choices: string[], fallback: string): Option {
+  return new Option("--format <format>", `output: ${choices.join(", ")}`).choices(choices).default(fallback);
+}
+
+/**
+ * Makes commander's usage errors (unknown option, missing argument, invalid choice, unknown
+ * command) one line like every other configuration error: `taubridge: unknown option '--nope'
+ * (did you mean --num-trials?); see taubridge run --help`. Exit code 2 comes from `main`.
+ */
+function oneLineUsageErrors(command: Command): void {
+  const names: string[] = [];
+  for (let current: Command | null = command; current; current = current.parent) names.unshift(current.name());
+  command.showHelpAfterError(false);
+  command.configureOutput({
+    outputError: (text, write) => {
+      const line = text
+        .replace(/^error: /, "")
+        .replace(/\n\(Did you mean (.+)\?\)/, " (did you mean $1?)")
+        .replace(/\s*\n\s*/g, " ")
+        .trim()
+        .replace(/\.$/, "");
+      write(`taubridge: ${line}; see ${names.join(" ")} --help\n`);
+    },
+  });
+  for (const subcommand of command.commands) oneLineUsageErrors(subcommand);
+}
+
 /** Collects repeated and variadic values as the raw strings; the flag table parses them. */
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-/** Adds every `run` flag of the table to `command`; no defaults here: the table applies them after parsing. */
+/**
+ * Adds every `run` flag of the table to `command`, each with its default in the help (the table's
+ * value, or its `defaultHelp` where the default depends on the domain or provider). No commander
+ * defaults: the table applies them after parsing.
+ */
 function addRunFlags(command: Command): void {
   for (const flag of RUN_FLAGS as readonly RunFlag[]) {
-    const shown = "default" in flag && flag.default !== undefined && flag.type !== "boolean" ? ` (default: ${JSON.stringify(flag.default)})` : "";
+    const shown = flag.defaultHelp
+      ? ` (default: ${flag.defaultHelp})`
+      : flag.default === undefined
+        ? ""
+        : flag.type === "boolean"
+          ? ` (default: ${flag.default ? "on" : "off"})`
+          : ` (default: ${JSON.stringify(flag.default)})`;
     const option = new Option(flag.placeholder ? `${flag.flag} ${flag.placeholder}` : flag.flag, `${flag.help}${shown}`);
     if (flag.type === "integer-list" || flag.type === "key-value") option.argParser(collect);
     command.addOption(option);
@@ -79,7 +124,6 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       "Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.",
     )
     .version(packageVersion())
-    .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", exitCodesHelp())
     // Usage errors reach `main` (subcommands inherit this), which exits 2 for them like other config errors.
     .exitOverride();
@@ -100,11 +144,12 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       const strategies = runConfigFromFlags(values, "");
       const registries = await loadRegistries({ agentStrategies: [strategies.agentStrategy], userStrategies: [strategies.userStrategy] });
       const input = runConfigFromFlags(values, registries.defaultDomain);
-      const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }] = await Promise.all([
+      const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }, { runStatusPath }] = await Promise.all([
         import("../runner/batch.ts"),
         import("../report/leaderboard.ts"),
         import("./progress.ts"),
         import("../runner/typescript-modules.ts"),
+        import("../runner/run-status.ts"),
       ]);
       await ensureTypeScriptModules(input.agentOptions);
       const built = buildRun(input, { registries });
@@ -125,9 +170,12 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
       }
-      const report = buildReport(`${built.config.agentStrategy} (${built.config.model ?? "no model"}) on ${built.config.env}/${built.split}`, outcome.summaries);
+      const report = buildReport(`${built.config.agentStrategy} (${built.config.model ?? "no model"}) on ${built.config.env}/${built.split}`, outcome.summaries, {
+        expectedEpisodes: outcome.expectedEpisodes,
+        interrupted: outcome.interrupted,
+      });
       if (values.format === "json") {
-        printJson({ ...reportJson(report), resultsPath: outcome.resultsPath, checkpointPath: outcome.checkpointPath });
+        printJson({ ...reportJson(report), resultsPath: outcome.resultsPath, checkpointPath: outcome.checkpointPath, runStatusPath: runStatusPath(outcome.resultsPath) });
       } else {
         const format = values.format === "markdown" ? "markdown" : "text";
         process.stdout.write(`${leaderboardText([report], format)}\n${detailsText(report)}\n\n📄 Results saved to ${outcome.resultsPath}\n`);
@@ -147,7 +195,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them)")
     .requiredOption("--actions <file>", "JSON array of {name, kwargs}")
     .option("--data-dir <dir>", "data directory")
-    .option("--format <format>", "json or text", "json")
+    .addOption(formatOption(["json", "text"], "json"))
     .action(async (options) => {
       const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
       const { parseActionsFile, replayActions } = await import("../runner/replay.ts");
@@ -172,14 +220,21 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .argument("<results>", "results JSON file")
     .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them)")
     .option("--data-dir <dir>", "data directory")
-    .option("--task-split <split>", "split the task ids refer to (default: the domain's default)")
-    .option("--format <format>", "json or text", "text")
+    .option("--task-split <split>", "split the task ids refer to (default: the domain's default split)")
+    .option("--task-file <path>", "the task file the run used instead of a split (runs with --task-file)")
+    .addOption(formatOption(["text", "json"], "text"))
     .option("--details", "list every disagreement", false)
     .action(async (path: string, options) => {
       const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
-      const [{ loadResultsFile }, { rescoreResults }] = await Promise.all([import("../runner/results-file.ts"), import("../runner/replay.ts")]);
+      const [{ loadResultsFile }, { rescoreResults }, { checkResultsMatchDomain }] = await Promise.all([
+        import("../runner/results-file.ts"),
+        import("../runner/replay.ts"),
+        import("../runner/results-check.ts"),
+      ]);
       const entries = loadResultsFile(path);
-      const report = await rescoreResults(domain, entries, domain.tasks(options.taskSplit));
+      const { tasks, taskSetName } = taskSet(domain, options.taskSplit, options.taskFile);
+      checkResultsMatchDomain(path, entries, domain, tasks, taskSetName);
+      const report = await rescoreResults(domain, entries, tasks);
       if (options.format === "json") {
         printJson({
           total: report.total,
@@ -215,22 +270,36 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
   program
     .command("report")
     .description("Print the leaderboard table for one or more results files (ours or τ-bench's)")
-    .argument("<results...>", "results JSON files")
-    .option("--format <format>", "text, json or markdown", "text")
-    .option("--per-task", "also print the per-task table", false)
-    .action(async (paths: string[], options) => {
-      const [{ loadResultsFile }, { buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { resultsLabels }] = await Promise.all([
-        import("../runner/results-file.ts"),
-        import("../report/leaderboard.ts"),
-        import("../report/labels.ts"),
-      ]);
+    .argument("<results...>", "results JSON files (a run's <stem>.meta.json beside them is read, not listed)")
+    .addOption(formatOption(["text", "json", "markdown"], "text"))
+    .option("--per-task", "also print the per-task table and each episode that did not stop normally, with its error", false)
+    .option("--env <domain>", "check the files were recorded on this domain: tool names, task ids (default: check each file on its own)")
+    .option("--data-dir <dir>", "data directory (with --env)")
+    .option("--task-split <split>", "split the task ids refer to, with --env (default: the domain's default split)")
+    .option("--task-file <path>", "the task file the runs used instead of a split, with --env")
+    .action(async (givenPaths: string[], options) => {
+      const [{ loadResultsFile }, { buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { checkResultsConsistent, checkResultsMatchDomain }, { isRunStatusPath, readRunStatus }, { resultsLabels }] =
+        await Promise.all([
+          import("../runner/results-file.ts"),
+          import("../report/leaderboard.ts"),
+          import("../runner/results-check.ts"),
+          import("../runner/run-status.ts"),
+          import("../report/labels.ts"),
+        ]);
+      // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.
+      const paths = givenPaths.filter((path) => !isRunStatusPath(path));
+      if (paths.length === 0) throw new ConfigError(`no results file among ${givenPaths.join(", ")} (a .meta.json file is a run's status; pass its results .json)`);
+      const domain = options.env ? await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir) : undefined;
       const labels = resultsLabels(paths);
       const reports = paths.map((path, index) => {
         const entries = loadResultsFile(path);
-        return buildReport(
-          labels[index],
-          entries.map((entry) => ({ taskId: entry.taskId, trial: entry.trial, reward: entry.reward, termination: entry.termination, usage: entry.usage })),
-        );
+        checkResultsConsistent(path, entries);
+        if (domain) {
+          const { tasks, taskSetName } = taskSet(domain, options.taskSplit, options.taskFile);
+          checkResultsMatchDomain(path, entries, domain, tasks, taskSetName);
+        }
+        const status = readRunStatus(path);
+        return buildReport(labels[index], entries, status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : undefined);
       });
       if (options.format === "json") {
         printJson(reports.length === 1 ? reportJson(reports[0]) : reports.map(reportJson));
@@ -260,6 +329,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     });
 
   registerCliExtensions(program);
+  oneLineUsageErrors(program);
   return program;
 }
 

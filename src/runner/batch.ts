@@ -7,9 +7,10 @@ import type { Agent } from "../agents/agent.ts";
 import { loadDomain, type LoadedDomain } from "../engine/domain.ts";
 import { selectTaskIndices } from "../tasks/task-file.ts";
 import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
-import { CheckpointWriter, readCheckpoint, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
+import { CheckpointWriter, readCheckpoint, summaryFromResult, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
 import { runEpisode, type EpisodeResult } from "./episode.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
+import { writeRunStatus } from "./run-status.ts";
 import { pyJsonDumpsIndented } from "../value/index.ts";
 import { parseRunConfig, runFileStem, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError, runIdentity } from "./run-identity.ts";
@@ -94,6 +95,10 @@ export interface BatchOutcome {
   resumedEpisodes: number;
   /** Episodes of the checkpoint that had ended in `infra_error` and were run again. */
   rerunInfraErrors: number;
+  /** Episodes the run was asked for (tasks × trials); `summaries` has fewer when it was interrupted. */
+  expectedEpisodes: number;
+  /** The signal aborted the run: the results file (and its `.meta.json`) say "partial". */
+  interrupted: boolean;
 }
 
 function seededShuffle<T>(items: T[], seed: number): T[] {
@@ -223,13 +228,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
           if (!result || signal?.aborted || (unreachable() && result.termination === "infra_error")) return;
           const entry = resultEntry(result);
           checkpoint.append(entry);
-          const summary: EpisodeSummary = {
-            taskId: result.taskId,
-            trial: result.trial,
-            reward: result.reward,
-            termination: result.termination,
-            usage: result.usage,
-          };
+          const summary = summaryFromResult(result);
           completed.set(key, { entry, summary });
           ranEpisodes++;
           done++;
@@ -258,8 +257,21 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
     }
   }
   writeFileAtomic(resultsPath, pyJsonDumpsIndented(ordered.map((item) => item.entry), 2));
+  const interrupted = signal?.aborted === true;
+  writeRunStatus(resultsPath, { episodes: ordered.length, expectedEpisodes: total, interrupted, checkpointPath });
   const summaries = ordered.map((item) => item.summary);
-  return { config, resultsPath, checkpointPath, summaries, metrics: computePassK(summaries), ranEpisodes, resumedEpisodes, rerunInfraErrors: rerun.size };
+  return {
+    config,
+    resultsPath,
+    checkpointPath,
+    summaries,
+    metrics: computePassK(summaries),
+    ranEpisodes,
+    resumedEpisodes,
+    rerunInfraErrors: rerun.size,
+    expectedEpisodes: total,
+    interrupted,
+  };
 }
 
 /** A user whose creation failed: the episode ends as a user error instead of an unhandled rejection. */

@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import { DataError } from "../core/errors.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
 import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
-import { RESULT_SCHEMA_VERSION } from "./results-file.ts";
+import { entryFailure, RESULT_SCHEMA_VERSION } from "./results-file.ts";
+import type { EpisodeResult } from "./episode.ts";
 
 /** What the batch layer needs to know about a finished episode without re-reading its trajectory. */
 export interface EpisodeSummary {
@@ -12,6 +13,10 @@ export interface EpisodeSummary {
   reward: number;
   termination: TerminationReason | null;
   usage: { agent: RoleUsage | null; user: RoleUsage | null } | null;
+  /** The episode's error message, for the run summary's first-error lines (absent or null: none). */
+  error?: string | null;
+  /** Framework tools the bridge refused (no benchmark mapping), for the run summary's warning. */
+  unmappedTools?: string[];
 }
 
 /** A finished episode: its results-file entry (serialisable as is) and its summary. */
@@ -36,7 +41,14 @@ export function summaryFromEntry(raw: PyDict): EpisodeSummary {
     reward: plain.reward as number,
     termination: (block.termination as TerminationReason | undefined) ?? null,
     usage: (block.usage as EpisodeSummary["usage"]) ?? null,
+    ...entryFailure(plain),
   };
+}
+
+/** The summary of an episode run now; the same fields {@link summaryFromEntry} reads back on resume. */
+export function summaryFromResult(result: EpisodeResult): EpisodeSummary {
+  const failure = entryFailure({ taubridge: { error: result.error, extra: result.extra } });
+  return { taskId: result.taskId, trial: result.trial, reward: result.reward, termination: result.termination, usage: result.usage, ...failure };
 }
 
 /**

@@ -133,8 +133,34 @@ const resultEntrySchema = z.object({
     .optional(),
 });
 
+/** How an entry's episode failed and which framework tools the bridge refused, as the entry records them. */
+export interface EntryFailure {
+  /** The episode's error message (`taubridge.error.message`, or τ-bench's `info.error`); null when it ended without one. */
+  error: string | null;
+  /** Framework tools with no benchmark mapping (`taubridge.extra.unmappedTools`, or `extra.bridge.unmappedTools` for FastWorkflow). */
+  unmappedTools: string[];
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/**
+ * Reads the failure facts of a plain-JSON results entry (ours or the original's), so the run
+ * summary and `report` can show why episodes failed without re-reading trajectories.
+ */
+export function entryFailure(plain: Record<string, unknown>): EntryFailure {
+  const block = (plain.taubridge ?? {}) as Record<string, unknown>;
+  const info = (plain.info ?? {}) as Record<string, unknown>;
+  const recorded = block.error as { message?: unknown } | undefined;
+  const error = typeof recorded?.message === "string" ? recorded.message : typeof info.error === "string" ? info.error : null;
+  const extra = (block.extra ?? {}) as Record<string, unknown>;
+  const bridge = (extra.bridge ?? {}) as Record<string, unknown>;
+  return { error, unmappedTools: [...new Set([...stringList(extra.unmappedTools), ...stringList(bridge.unmappedTools)])] };
+}
+
 /** A results entry as read back: the plain-JSON view for reports plus the lossless one for replays. */
-export interface LoadedResultEntry {
+export interface LoadedResultEntry extends EntryFailure {
   taskId: number;
   trial: number;
   reward: number;
@@ -168,6 +194,7 @@ export function loadResultsFile(path: string): LoadedResultEntry[] {
       reward: result.data.reward,
       termination: block?.termination ?? null,
       usage: block?.usage ?? null,
+      ...entryFailure(result.data as Record<string, unknown>),
       raw: entry as PyDict,
       plain: result.data,
     };

@@ -31,6 +31,8 @@ export interface RunFlag {
   readonly help: string;
   /** Applied when the flag is absent (CLI and API alike). */
   readonly default?: string | number | boolean;
+  /** What happens when the flag is absent, for `--help`, when that is not one static value (per domain, per provider, off). */
+  readonly defaultHelp?: string;
   /** Extra rule on the parsed value: returns what is wrong, or undefined. */
   readonly check?: (value: never) => string | undefined;
   /** Output-only flags (`--format`) exist on the CLI only. */
@@ -57,21 +59,21 @@ const nonNegativeIds = (value: number[]) => (value.every((id) => id >= 0) ? unde
 
 /** Every `taubridge run` flag, in `--help` order. Names follow τ-bench's run.py where it has them. */
 export const RUN_FLAGS = [
-  { flag: "--env", type: "string", placeholder: "<domain>", help: "domain (default: the bundled library domain; `taubridge strategies` lists them)" },
-  { flag: "--agent-strategy", type: "string", placeholder: "<name>", help: "agent under test (see `taubridge strategies`); default oracle, or tool-calling when --model is given" },
-  { flag: "--user-strategy", type: "string", placeholder: "<name>", help: "user simulator; default scripted, or llm when --user-model is given" },
-  { flag: "--model", type: "string", placeholder: "<name>", help: "agent model" },
-  { flag: "--model-provider", type: "string", placeholder: "<name>", help: "agent model provider (openai, or an OpenAI-compatible server)" },
-  { flag: "--base-url", type: "string", placeholder: "<url>", help: "agent model base URL (any OpenAI-compatible server)", check: url },
-  { flag: "--api-key-env", type: "string", placeholder: "<name>", help: "environment variable holding the agent model's API key", check: environmentVariableName },
-  { flag: "--user-model", type: "string", placeholder: "<name>", help: "user simulator model" },
-  { flag: "--user-model-provider", type: "string", placeholder: "<name>", help: "user simulator model provider" },
-  { flag: "--user-base-url", type: "string", placeholder: "<url>", help: "user simulator model base URL", check: url },
-  { flag: "--user-api-key-env", type: "string", placeholder: "<name>", help: "environment variable holding the user model's API key", check: environmentVariableName },
+  { flag: "--env", type: "string", placeholder: "<domain>", help: "domain (`taubridge strategies` lists them)", defaultHelp: "the bundled library domain" },
+  { flag: "--agent-strategy", type: "string", placeholder: "<name>", help: "agent under test (see `taubridge strategies`)", defaultHelp: "oracle, or tool-calling when --model is given" },
+  { flag: "--user-strategy", type: "string", placeholder: "<name>", help: "user simulator", defaultHelp: "scripted, or llm when --user-model is given" },
+  { flag: "--model", type: "string", placeholder: "<name>", help: "agent model", defaultHelp: "none: the offline oracle agent needs no model" },
+  { flag: "--model-provider", type: "string", placeholder: "<name>", help: "agent model provider (openai, or an OpenAI-compatible server)", defaultHelp: "openai" },
+  { flag: "--base-url", type: "string", placeholder: "<url>", help: "agent model base URL (any OpenAI-compatible server)", defaultHelp: "the provider's URL, https://api.openai.com/v1 for openai", check: url },
+  { flag: "--api-key-env", type: "string", placeholder: "<name>", help: "environment variable holding the agent model's API key", defaultHelp: "the provider's, OPENAI_API_KEY for openai; local servers need none", check: environmentVariableName },
+  { flag: "--user-model", type: "string", placeholder: "<name>", help: "user simulator model", defaultHelp: "none: the scripted user needs no model" },
+  { flag: "--user-model-provider", type: "string", placeholder: "<name>", help: "user simulator model provider", defaultHelp: "openai" },
+  { flag: "--user-base-url", type: "string", placeholder: "<url>", help: "user simulator model base URL", defaultHelp: "the user provider's URL", check: url },
+  { flag: "--user-api-key-env", type: "string", placeholder: "<name>", help: "environment variable holding the user model's API key", defaultHelp: "the user provider's, OPENAI_API_KEY for openai", check: environmentVariableName },
   { flag: "--temperature", type: "number", placeholder: "<t>", help: "agent sampling temperature", default: 0, check: between(0, 2) },
-  { flag: "--task-split", type: "string", placeholder: "<split>", help: "task split (test, train, dev; airline has only test)" },
-  { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split" },
-  { flag: "--task-ids", type: "integer-list", placeholder: "<ids...>", help: "explicit task indices (overrides the range)", check: nonNegativeIds },
+  { flag: "--task-split", type: "string", placeholder: "<split>", help: "task split (test, train, dev; airline has only test)", defaultHelp: "the domain's default split, test" },
+  { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split" },
+  { flag: "--task-ids", type: "integer-list", placeholder: "<ids...>", help: "explicit task indices (overrides the range)", defaultHelp: "every task from --start-index to --end-index", check: nonNegativeIds },
   { flag: "--start-index", type: "integer", placeholder: "<n>", help: "first task index", default: 0, check: atLeast(0) },
   { flag: "--end-index", type: "integer", placeholder: "<n>", help: "end task index, exclusive (-1 = all)", default: -1, check: atLeast(-1) },
   { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: atLeast(1) },
@@ -82,11 +84,11 @@ export const RUN_FLAGS = [
   { flag: "--seed", type: "integer", placeholder: "<n>", help: "seed for shuffling and sampling", default: 10 },
   { flag: "--shuffle", type: "boolean", help: "shuffle the task order each trial", default: false },
   { flag: "--log-dir", type: "string", placeholder: "<dir>", help: "where the results file and checkpoint go", default: "results" },
-  { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory (default: the cache `taubridge data pull` fills; our own domain ships its data)" },
+  { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory", defaultHelp: "the cache `taubridge data pull` fills; our own domain ships its data" },
   {
     flag: "--resume",
     type: "boolean",
-    help: "resume the checkpoint of the same run in --log-dir (the default; spelled out for scripts)",
+    help: "resume the checkpoint of the same run in --log-dir (spelled out for scripts)",
     default: true,
     negatedHelp: "start over instead of resuming the checkpoint of the same run",
   },
@@ -96,24 +98,24 @@ export const RUN_FLAGS = [
     help: "resume even though the task set, data, agent module, mapping, prompts, options or taubridge version changed since the checkpoint (its finished episodes are kept)",
     default: false,
   },
-  { flag: "--cache-dir", type: "string", placeholder: "<dir>", help: "on-disk model response cache (off by default)" },
-  { flag: "--price-file", type: "string", placeholder: "<path>", help: "JSON price table overriding or adding model prices" },
+  { flag: "--cache-dir", type: "string", placeholder: "<dir>", help: "on-disk model response cache", defaultHelp: "none, no cache" },
+  { flag: "--price-file", type: "string", placeholder: "<path>", help: "JSON price table overriding or adding model prices", defaultHelp: "the bundled @pydantic/genai-prices table" },
   { flag: "--model-timeout", type: "number", placeholder: "<seconds>", help: "timeout of one model call", default: DEFAULT_MODEL_TIMEOUT_SECONDS, check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`) },
   { flag: "--model-max-attempts", type: "integer", placeholder: "<n>", help: "attempts per model call on 408/409/429/5xx/network errors", default: DEFAULT_MODEL_MAX_ATTEMPTS, check: between(1, 20) },
-  { flag: "--agent-prompt-file", type: "string", placeholder: "<path>", help: "template for the agent's system prompt" },
-  { flag: "--user-prompt-file", type: "string", placeholder: "<path>", help: "template for the user simulator's system prompt" },
-  { flag: "--few-shot-displays-path", type: "string", placeholder: "<path>", help: "JSONL of example conversations for --agent-strategy few-shot" },
-  { flag: "--agent-module", type: "string", placeholder: "<path>", help: "framework adapters: the user's unmodified agent module (same as --agent-option module=<path>)" },
-  { flag: "--workflow-path", type: "string", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)" },
+  { flag: "--agent-prompt-file", type: "string", placeholder: "<path>", help: "template for the agent's system prompt", defaultHelp: "the agent strategy's built-in template" },
+  { flag: "--user-prompt-file", type: "string", placeholder: "<path>", help: "template for the user simulator's system prompt", defaultHelp: "the user strategy's built-in template" },
+  { flag: "--few-shot-displays-path", type: "string", placeholder: "<path>", help: "JSONL of example conversations for --agent-strategy few-shot", defaultHelp: "none; few-shot needs it" },
+  { flag: "--agent-module", type: "string", placeholder: "<path>", help: "framework adapters: the user's unmodified agent module (same as --agent-option module=<path>)", defaultHelp: "none" },
+  { flag: "--workflow-path", type: "string", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)", defaultHelp: "none" },
   {
     flag: "--bridge-mode",
     type: "string",
     placeholder: "<mode>",
-    help: "framework adapters: internal (default), decision-only (the harness steps each planned action) or dry-run",
+    help: "framework adapters: internal, decision-only (the harness steps each planned action) or dry-run", defaultHelp: "internal",
     check: oneOf("internal", "decision-only", "dry-run"),
   },
   { flag: "--dry-run", type: "boolean", help: "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)", default: false },
-  { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)" },
+  { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)", defaultHelp: "none" },
   { flag: "--format", type: "string", placeholder: "<format>", help: "output: text, json or markdown", default: "text", check: oneOf("text", "json", "markdown"), cliOnly: true },
   { flag: "--quiet", type: "boolean", help: "no progress output", default: false },
 ] as const satisfies readonly RunFlag[];
