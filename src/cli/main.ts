@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { ConfigError, DataError } from "../core/errors.ts";
+import { taubridgeVersion } from "../runner/run-identity.ts";
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
 import type { Registries } from "../runner/registries.ts";
 import { optionName, parseRunFlags, RUN_FLAGS, runConfigFromFlags, type RunFlag } from "../runner/run-flags.ts";
@@ -33,17 +32,7 @@ function printJson(value: unknown): void {
 
 /** The package's version, from the nearest package.json named taubridge (works from `src/` and from `dist/src/`). */
 export function packageVersion(): string {
-  let directory = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(directory, "package.json");
-    if (existsSync(candidate)) {
-      const manifest = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
-      if (manifest.name === "taubridge" && manifest.version) return manifest.version;
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return "unknown";
-    directory = parent;
-  }
+  return taubridgeVersion();
 }
 
 async function resolveDomain(registries: Registries, name: string, dataDir: string | undefined) {
