@@ -8,8 +8,6 @@ import { main, type RegistryNeeds } from "../src/cli/main.ts";
 await main(async (needs?: RegistryNeeds) => {
   const { offlineRegistries } = await import("./offline-registries.ts");
   const offline =
-    needs !== undefined &&
-    needs.agentStrategies.every((name) => offlineRegistries.agentStrategies.has(name)) &&
-    needs.userStrategies.every((name) => offlineRegistries.userStrategies.has(name));
+    needs !== undefined && needs.agentStrategies.every((name) => offlineRegistries.agentStrategies.has(name)) && needs.userStrategies.every((name) => offlineRegistries.userStrategies.has(name));
   return offline ? offlineRegistries : (await import("./registries.ts")).bundledRegistries;
 });

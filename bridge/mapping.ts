@@ -121,7 +121,12 @@ const mappingFileSchema = z.strictObject({
 });
 
 function fieldPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((part) => (typeof part === "number" ? `[${part}]` : String(part))).join(".").replaceAll(".[", "[") || "(top level)";
+  return (
+    path
+      .map((part) => (typeof part === "number" ? `[${part}]` : String(part)))
+      .join(".")
+      .replaceAll(".[", "[") || "(top level)"
+  );
 }
 
 /**
@@ -138,7 +143,9 @@ export function readMappingFile(path: string, domain: { name: string; toolNames:
   const parsed = mappingFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`mapping file ${path}: field ${fieldPath(issue.path)}: ${issue.message} (expected {"renames": {framework: benchmark}, "arguments": {tool: {frameworkArg: benchmarkArg}}, "native": [tool, …]})`);
+    throw new ConfigError(
+      `mapping file ${path}: field ${fieldPath(issue.path)}: ${issue.message} (expected {"renames": {framework: benchmark}, "arguments": {tool: {frameworkArg: benchmarkArg}}, "native": [tool, …]})`,
+    );
   }
   const spec = parsed.data;
   const tools = new Set(domain.toolNames);

@@ -14,14 +14,7 @@ import { libraryDomain } from "../domains/library/index.ts";
 import { parseChatAction, API_OUTPUT_PREFIX } from "../src/agents/chat-react-agent.ts";
 import { loadFewShotDisplays, sampleFewShotIndices } from "../src/agents/few-shot-agent.ts";
 import { streamTerminal } from "../src/agents/human-agent.ts";
-import {
-  ACT_ACTION_FORMAT,
-  checkTemplate,
-  formatFewShotExamples,
-  REACT_ACTION_FORMAT,
-  renderTemplate,
-  templatePlaceholders,
-} from "../src/agents/prompts.ts";
+import { ACT_ACTION_FORMAT, checkTemplate, formatFewShotExamples, REACT_ACTION_FORMAT, renderTemplate, templatePlaceholders } from "../src/agents/prompts.ts";
 import { humanAgentFactory, registerModelStrategies } from "../src/agents/register.ts";
 import { parseToolArguments } from "../src/agents/tool-calling-agent.ts";
 import { ConfigError } from "../src/core/errors.ts";
@@ -204,7 +197,10 @@ describe("few-shot displays", () => {
   it("requires the path, and reports empty or short files with the original's wording", () => {
     expect(() => loadFewShotDisplays(undefined)).toThrow(ConfigError);
     expect(() => loadFewShotDisplays(file("empty.jsonl", [""]))).toThrow(/Few shot displays are empty/);
-    const four = file("four.jsonl", [1, 2, 3, 4].map((n) => JSON.stringify({ messages_display: `d${n}` })));
+    const four = file(
+      "four.jsonl",
+      [1, 2, 3, 4].map((n) => JSON.stringify({ messages_display: `d${n}` })),
+    );
     expect(() => loadFewShotDisplays(four)).toThrow(/Few shot displays are less than num_few_shots requested: 4 < 5/);
     expect(() => loadFewShotDisplays(file("bad.jsonl", ['{"messages_display": "x"}', "{nope"]))).toThrow(/bad\.jsonl:2: not valid JSON/);
   });
@@ -253,7 +249,11 @@ describe("tool-calling agent on the library domain", () => {
     expect(second[3]).toEqual({ role: "tool", tool_call_id: second[2].tool_calls[0].id, name: "find_member_id_by_name_zip", content: "hana_sato_6620" });
 
     const entry = results[0];
-    expect(entry.traj).toEqual([...requests.at(-1).messages, { content: "Yes: a copy of The Night Ferry Returns is on the shelf at Eastside.", role: "assistant" }, { role: "user", content: "Thanks, that is all. ###STOP###" }]);
+    expect(entry.traj).toEqual([
+      ...requests.at(-1).messages,
+      { content: "Yes: a copy of The Night Ferry Returns is on the shelf at Eastside.", role: "assistant" },
+      { role: "user", content: "Thanks, that is all. ###STOP###" },
+    ]);
     expect(Object.keys(entry.traj[2])).toEqual(["content", "role", "tool_calls"]);
     expect(Object.keys(entry.traj[2].tool_calls[0])).toEqual(["function", "id", "type"]);
     expect(entry.info.source).toBe("user");

@@ -95,9 +95,7 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
 
   describe("tool_probes.json (airline cases)", () => {
     const probesText = fixtureText("fixtures", "tool_probes.json");
-    const probes = ((probesText ? parsePythonJson(probesText) : []) as PyDict[]).filter(
-      (probe) => probe.get("domain") === "airline",
-    );
+    const probes = ((probesText ? parsePythonJson(probesText) : []) as PyDict[]).filter((probe) => probe.get("domain") === "airline");
     it("has the airline cases", () => expect(probes.length).toBe(45));
 
     for (const probe of probes) {
@@ -130,9 +128,7 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
 
     function replay(taskIndex: number): { observations: string[]; hash: string } {
       const db = fresh();
-      const observations = (tasks[taskIndex].get("actions") as PyDict[]).map((action) =>
-        step(db, action.get("name") as string, action.get("kwargs") as PyDict),
-      );
+      const observations = (tasks[taskIndex].get("actions") as PyDict[]).map((action) => step(db, action.get("name") as string, action.get("kwargs") as PyDict));
       return { observations, hash: db.tauBenchHash() };
     }
 
@@ -208,23 +204,13 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
 
     it("picks HATHAT, HATHAU, HATHAV, then overwrites HATHAV", () => {
       const db = fresh();
-      const ids = [0, 1, 2, 3].map((index) =>
-        path(parsed(step(db, "book_reservation", oneSeatBooking({ total_baggages: index }))), "reservation_id"),
-      );
+      const ids = [0, 1, 2, 3].map((index) => path(parsed(step(db, "book_reservation", oneSeatBooking({ total_baggages: index }))), "reservation_id"));
       expect(ids).toEqual(["HATHAT", "HATHAU", "HATHAV", "HATHAV"]);
       expect(path(parsed(step(db, "get_reservation_details", { reservation_id: "HATHAV" })), "total_baggages")).toBe(3);
       const reservationKeys = [...db.keys("reservations")];
       expect(reservationKeys.slice(-3)).toEqual(["HATHAT", "HATHAU", "HATHAV"]);
       expect(reservationKeys.length).toBe(2003);
-      expect(path(parsed(step(db, "get_user_details", { user_id: mia })), "reservations")).toEqual([
-        "NO6JO3",
-        "AIXC49",
-        "HKEG34",
-        "HATHAT",
-        "HATHAU",
-        "HATHAV",
-        "HATHAV",
-      ]);
+      expect(path(parsed(step(db, "get_user_details", { user_id: mia })), "reservations")).toEqual(["NO6JO3", "AIXC49", "HKEG34", "HATHAT", "HATHAU", "HATHAV", "HATHAV"]);
     });
 
     it("keeps the int/float distinction in the payment error text", () => {
@@ -289,9 +275,7 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
         { flight_number: "HAT170", date: "2024-05-22" },
         { flight_number: "HAT022", date: "2024-05-26" },
       ];
-      const changed = parsed(
-        step(db, "update_reservation_flights", { reservation_id: "4WQ150", cabin: "economy", flights, payment_id: "gift_card_3576581" }),
-      );
+      const changed = parsed(step(db, "update_reservation_flights", { reservation_id: "4WQ150", cabin: "economy", flights, payment_id: "gift_card_3576581" }));
       expect(path(changed, "cabin")).toBe("business");
       const refund = path(changed, "payment_history", 1, "amount") as number;
       expect(refund).toBeLessThan(0);
@@ -300,12 +284,8 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
 
     it("returns None after three certificates, which escapes as the ValidationError", () => {
       const db = fresh();
-      expect(step(db, "send_certificate", { user_id: mia, amount: 100 })).toBe(
-        "Certificate certificate_3221322 added to user mia_li_3668 with amount 100.",
-      );
-      expect(step(db, "send_certificate", { user_id: mia, amount: new PyFloat(50) })).toBe(
-        "Certificate certificate_3221323 added to user mia_li_3668 with amount 50.0.",
-      );
+      expect(step(db, "send_certificate", { user_id: mia, amount: 100 })).toBe("Certificate certificate_3221322 added to user mia_li_3668 with amount 100.");
+      expect(step(db, "send_certificate", { user_id: mia, amount: new PyFloat(50) })).toBe("Certificate certificate_3221323 added to user mia_li_3668 with amount 50.0.");
       step(db, "send_certificate", { user_id: mia, amount: 1 });
       expect(() => step(db, "send_certificate", { user_id: mia, amount: 1 })).toThrow(ToolReturnedNoneError);
     });
@@ -411,9 +391,7 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
       const db = fresh();
       expect(step(db, "get_reservation_details", { reservation_id: ["4WQ150"] })).toBe("Error: unhashable type: 'list'");
       expect(step(db, "get_user_details", { user_id: { a: 1 } })).toBe("Error: unhashable type: 'dict'");
-      expect(step(db, "update_reservation_passengers", { reservation_id: "4WQ150", passengers: 3 })).toBe(
-        "Error: object of type 'int' has no len()",
-      );
+      expect(step(db, "update_reservation_passengers", { reservation_id: "4WQ150", passengers: 3 })).toBe("Error: object of type 'int' has no len()");
     });
 
     it("formats any amount the way an f-string does", () => {
@@ -423,9 +401,7 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
     });
 
     it("reports binding errors with the class name", () => {
-      expect(step(fresh(), "update_reservation_passengers", { reservation_id: "4WQ150" })).toBe(
-        "Error: UpdateReservationPassengers.invoke() missing 1 required positional argument: 'passengers'",
-      );
+      expect(step(fresh(), "update_reservation_passengers", { reservation_id: "4WQ150" })).toBe("Error: UpdateReservationPassengers.invoke() missing 1 required positional argument: 'passengers'");
       expect(step(fresh(), "list_all_airports", { x: 1 })).toBe("Error: ListAllAirports.invoke() got an unexpected keyword argument 'x'");
     });
   });

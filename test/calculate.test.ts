@@ -13,12 +13,7 @@ import { describe, expect, it } from "vitest";
 import { BaseDatabase, EpisodeDatabase } from "../src/engine/database.ts";
 import { invokeTool, type ToolImplementation } from "../src/engine/tool.ts";
 import { parsePythonJson, pyFloat, pyRound, type PyDict, type PyFloat, type PyValue } from "../src/value/index.ts";
-import {
-  calculateTool,
-  pythonCalculate,
-  thinkTool,
-  transferToHumanAgentsTool,
-} from "../domains/common/index.ts";
+import { calculateTool, pythonCalculate, thinkTool, transferToHumanAgentsTool } from "../domains/common/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();
@@ -40,9 +35,7 @@ function field<T extends PyValue | undefined>(value: PyValue, key: string): T {
 }
 
 describe.skipIf(!tauBenchDirectory)("shared tools against fixtures/tool_probes.json", () => {
-  const probes = tauBenchDirectory
-    ? (parsePythonJson(readFileSync(join(tauBenchDirectory, "fixtures", "tool_probes.json"), "utf8")) as PyValue[])
-    : [];
+  const probes = tauBenchDirectory ? (parsePythonJson(readFileSync(join(tauBenchDirectory, "fixtures", "tool_probes.json"), "utf8")) as PyValue[]) : [];
   const calls: Array<{ id: string; domain: string; name: string; kwargs: PyDict; observation: string }> = [];
   for (const probe of probes) {
     for (const call of field<PyValue[]>(probe, "calls")) {
@@ -84,13 +77,14 @@ describe("tool registration", () => {
 
   it("binds arguments with Python's TypeError texts", () => {
     expect(observe([])).toBe("Error: Calculate.invoke() missing 1 required positional argument: 'expression'");
-    expect(observe([["expression", "1"], ["precision", 2]])).toBe(
-      "Error: Calculate.invoke() got an unexpected keyword argument 'precision'",
-    );
+    expect(
+      observe([
+        ["expression", "1"],
+        ["precision", 2],
+      ]),
+    ).toBe("Error: Calculate.invoke() got an unexpected keyword argument 'precision'");
     expect(observe([], thinkTool)).toBe("Error: Think.invoke() missing 1 required positional argument: 'thought'");
-    expect(observe([["reason", "x"]], transferToHumanAgentsTool)).toBe(
-      "Error: TransferToHumanAgents.invoke() got an unexpected keyword argument 'reason'",
-    );
+    expect(observe([["reason", "x"]], transferToHumanAgentsTool)).toBe("Error: TransferToHumanAgents.invoke() got an unexpected keyword argument 'reason'");
   });
 
   it("think returns the empty string and transfer its fixed text, whatever the argument", () => {
@@ -138,10 +132,7 @@ describe("calculate: spec §5.2 examples and error texts", () => {
     ["", "Error: invalid syntax (<string>, line 0)"],
     ["(1+2", "Error: '(' was never closed (<string>, line 1)"],
     ["1+2)", "Error: unmatched ')' (<string>, line 1)"],
-    [
-      "01 + 2",
-      "Error: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers (<string>, line 1)",
-    ],
+    ["01 + 2", "Error: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers (<string>, line 1)"],
     ["()", "Error: float() argument must be a string or a real number, not 'tuple'"],
     ["(-8)**0.5", "Error: float() argument must be a string or a real number, not 'complex'"],
     ["(1)(2)", "Error: 'int' object is not callable"],
@@ -203,9 +194,7 @@ describe("calculate: numbers", () => {
 
 describe("calculate: CPython's choice of syntax error", () => {
   it("prefers a tokenizer error anywhere over a parser error", () => {
-    expect(calc("1 2 07")).toBe(
-      "Error: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers (<string>, line 1)",
-    );
+    expect(calc("1 2 07")).toBe("Error: leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers (<string>, line 1)");
     expect(calc("1 2 )")).toBe("Error: unmatched ')' (<string>, line 1)");
     expect(calc("(1 2")).toBe("Error: '(' was never closed (<string>, line 1)");
   });
@@ -368,7 +357,7 @@ const CPYTHON_TABLE: ReadonlyArray<readonly [string, string]> = [
   ["+()", "Error: bad operand type for unary +: 'tuple'"],
   ["1 + ...", "Error: unsupported operand type(s) for +: 'int' and 'ellipsis'"],
   ["1 + ()", "Error: unsupported operand type(s) for +: 'int' and 'tuple'"],
-  ["() + 1", "Error: can only concatenate tuple (not \"int\") to tuple"],
+  ["() + 1", 'Error: can only concatenate tuple (not "int") to tuple'],
   ["() * ()", "Error: can't multiply sequence by non-int of type 'tuple'"],
   ["() * 2.0", "Error: can't multiply sequence by non-int of type 'float'"],
   ["() ** 2", "Error: unsupported operand type(s) for ** or pow(): 'tuple' and 'int'"],

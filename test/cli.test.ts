@@ -55,7 +55,13 @@ describe("taubridge CLI on the bundled domain (offline, no data directory)", () 
   it("exits 2 naming file, index and field for a malformed task file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "taubridge-cli-"));
     const file = join(dir, "tasks.json");
-    writeFileSync(file, JSON.stringify([{ user_id: "x", actions: [], instruction: "hi", outputs: [] }, { user_id: 7, actions: [], instruction: "", outputs: [] }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { user_id: "x", actions: [], instruction: "hi", outputs: [] },
+        { user_id: 7, actions: [], instruction: "", outputs: [] },
+      ]),
+    );
     const result = await taubridge(["run", "--task-file", file, "--log-dir", dir]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trim()).toMatch(new RegExp(`^taubridge: ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: task 1: field user_id: `));
@@ -107,7 +113,24 @@ describe.skipIf(!tauBenchDirectory)("taubridge CLI on the official data", () => 
 
   it("runs the oracle on retail through the CLI", async () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-cli-"));
-    const result = await taubridge(["run", "--env", "retail", "--agent-strategy", "oracle", "--user-strategy", "scripted", "--data-dir", tauBenchDirectory!, "--log-dir", logDir, "--end-index", "10", "--format", "json", "--quiet"]);
+    const result = await taubridge([
+      "run",
+      "--env",
+      "retail",
+      "--agent-strategy",
+      "oracle",
+      "--user-strategy",
+      "scripted",
+      "--data-dir",
+      tauBenchDirectory!,
+      "--log-dir",
+      logDir,
+      "--end-index",
+      "10",
+      "--format",
+      "json",
+      "--quiet",
+    ]);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.stdout).passK).toEqual({ "1": 1 });
   });

@@ -266,9 +266,7 @@ describe("pullTauBench over a loopback server", () => {
     await pullTauBench({ cacheDir, baseUrl, manifest: parseManifest({ ...manifest, outputs }) });
     const wrong = outputs.map((output) => (output.target === "shop/tools_info.json" ? { ...output, sha256: "0".repeat(64) } : output));
     const again = await freshCache();
-    await expect(pullTauBench({ cacheDir: again, baseUrl, manifest: parseManifest({ ...manifest, outputs: wrong }) })).rejects.toThrow(
-      /converted shop\/tools_info\.json does not match the manifest/,
-    );
+    await expect(pullTauBench({ cacheDir: again, baseUrl, manifest: parseManifest({ ...manifest, outputs: wrong }) })).rejects.toThrow(/converted shop\/tools_info\.json does not match the manifest/);
     expect(await readdir(again)).toEqual([]);
   });
 
@@ -314,9 +312,7 @@ describe("pullTauBench over a loopback server", () => {
   it("does not retry a 404 and says which file", async () => {
     const cacheDir = await freshCache();
     faults.set("few_shot/shop.jsonl", "404");
-    await expect(pullTauBench({ cacheDir, baseUrl, manifest, retryMinTimeoutMs: 1, concurrency: 1 })).rejects.toThrow(
-      /cannot download few_shot\/shop\.jsonl: HTTP 404/,
-    );
+    await expect(pullTauBench({ cacheDir, baseUrl, manifest, retryMinTimeoutMs: 1, concurrency: 1 })).rejects.toThrow(/cannot download few_shot\/shop\.jsonl: HTTP 404/);
     expect(requests.filter((url) => url.endsWith("/few_shot/shop.jsonl"))).toHaveLength(1);
     expect(await readdir(cacheDir)).toEqual([]);
   });
@@ -433,9 +429,7 @@ describe("importTauBench from a converted export", () => {
     );
     await writeFile(join(exportDir, "shop/tasks_test.json"), EXPECTED_TASKS);
     await writeFile(join(exportDir, "shop/items.json"), '{"lamp": ');
-    await expect(importTauBench({ checkoutDir: exportDir, cacheDir: await freshCache(), manifest: await manifestWithOutputs() })).rejects.toThrow(
-      `${exportDir}/shop/items.json: invalid JSON:`,
-    );
+    await expect(importTauBench({ checkoutDir: exportDir, cacheDir: await freshCache(), manifest: await manifestWithOutputs() })).rejects.toThrow(`${exportDir}/shop/items.json: invalid JSON:`);
   });
 
   it("rejects a modified export unless verification is off", async () => {
@@ -517,9 +511,7 @@ describe("importTauBench from a local directory", () => {
       await mkdir(dirname(join(partial, path)), { recursive: true });
       await writeFile(join(partial, path), FILES[path]);
     }
-    await expect(importTauBench({ checkoutDir: partial, cacheDir: await freshCache(), manifest })).rejects.toThrow(
-      /has no readable LICENSE \(ENOENT\); is it a checkout of example\/fake-bench\?/,
-    );
+    await expect(importTauBench({ checkoutDir: partial, cacheDir: await freshCache(), manifest })).rejects.toThrow(/has no readable LICENSE \(ENOENT\); is it a checkout of example\/fake-bench\?/);
   });
 
   it("says what it looked for when the directory is neither a checkout nor an export", async () => {

@@ -6,15 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  ConfigError,
-  DataError,
-  InfraError,
-  TaubridgeError,
-  ToolCrashError,
-  UnknownNameError,
-  errorMarker,
-} from "../src/core/errors.ts";
+import { ConfigError, DataError, InfraError, TaubridgeError, ToolCrashError, UnknownNameError, errorMarker } from "../src/core/errors.ts";
 import { ModelCallError, ModelTimeoutError } from "../src/model/errors.ts";
 import { PythonBridgeSetupError, PythonAgentError } from "../bridge/transport/errors.ts";
 import { ToolReturnedNoneError } from "../src/engine/tool.ts";
@@ -172,9 +164,7 @@ describe("the project's error classes (source scan)", () => {
   });
 
   it("every error class declares its own marker named after it", () => {
-    const missing = declarations
-      .filter((item) => !item.body.includes(`errorMarker("${item.name}")`))
-      .map((item) => `${item.file}: ${item.name}`);
+    const missing = declarations.filter((item) => !item.body.includes(`errorMarker("${item.name}")`)).map((item) => `${item.file}: ${item.name}`);
     expect(missing).toEqual([]);
   });
 

@@ -23,7 +23,15 @@ registerModelStrategies();
 
 describe("function agent", () => {
   it("runs a plain JavaScript respond() module to reward 1.0, several tool calls per answer stepped in order", async () => {
-    const built = buildRun({ env: "library", agentStrategy: "module", userStrategy: "scripted", agentOptions: { module: RENEWAL }, taskIds: [2], logDir: mkdtempSync(join(tmpdir(), "taubridge-fn-")), quiet: true });
+    const built = buildRun({
+      env: "library",
+      agentStrategy: "module",
+      userStrategy: "scripted",
+      agentOptions: { module: RENEWAL },
+      taskIds: [2],
+      logDir: mkdtempSync(join(tmpdir(), "taubridge-fn-")),
+      quiet: true,
+    });
     const outcome = await runBatch(built);
     expect(outcome.summaries).toHaveLength(1);
     expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
@@ -48,7 +56,15 @@ describe("function agent", () => {
   });
 
   it("a malformed tool call from a TypeScript module becomes an error observation and counts as a step", async () => {
-    const built = buildRun({ env: "library", agentStrategy: "module", userStrategy: "scripted", agentOptions: { module: join(FIXTURES, "broken-agent.ts") }, taskIds: [2], logDir: mkdtempSync(join(tmpdir(), "taubridge-fn-")), quiet: true });
+    const built = buildRun({
+      env: "library",
+      agentStrategy: "module",
+      userStrategy: "scripted",
+      agentOptions: { module: join(FIXTURES, "broken-agent.ts") },
+      taskIds: [2],
+      logDir: mkdtempSync(join(tmpdir(), "taubridge-fn-")),
+      quiet: true,
+    });
     const agent = await loadFunctionAgent(join(FIXTURES, "broken-agent.ts"));
     const episode = await runEpisode({ domain: built.domain, task: built.tasks[2], taskIndex: 2, trial: 0, agent, user: new ScriptedUser(), maxSteps: 30 });
     expect(episode.termination).toBe("user_stop");

@@ -140,7 +140,11 @@ describe("a crashing tool under the runtime bridge", () => {
       converse: () => ({
         async turn() {
           try {
-            const outcome = await interceptToolCall("swallowing-framework", { toolName: CRASHING_TOOL, toolCallId: "call_1", params: { member_id: "M1", amount: 1, payment_method_id: "card" } }, () => "native");
+            const outcome = await interceptToolCall(
+              "swallowing-framework",
+              { toolName: CRASHING_TOOL, toolCallId: "call_1", params: { member_id: "M1", amount: 1, payment_method_id: "card" } },
+              () => "native",
+            );
             shownToModel.push(outcome.bridged ? outcome.output : String(outcome.value));
           } catch (error) {
             shownToModel.push(`An error occurred while running the tool: ${(error as Error).message}`);
@@ -287,9 +291,7 @@ describe("CLI exit codes for infrastructure errors", () => {
     expect(failed.exitCode).toBe(3);
     expect(failed.stdout).toMatch(/Infra errors/);
     expect(failed.stdout).toMatch(/infra_error=2/);
-    expect(failed.stderr.trim()).toBe(
-      "taubridge: 2 episode(s) ended in infrastructure errors (not scored); run the same command again to retry them (exit code 3)",
-    );
+    expect(failed.stderr.trim()).toBe("taubridge: 2 episode(s) ended in infrastructure errors (not scored); run the same command again to retry them (exit code 3)");
     const resultsPath = /Results saved to (.+\.json)/.exec(failed.stdout)![1];
 
     const report = await taubridge(["report", resultsPath, "--format", "json"]);

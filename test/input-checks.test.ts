@@ -79,9 +79,7 @@ describe("rescore and report refuse a results file of another domain", () => {
     const foreignCalls = agentOnly(["get_order_details", "get_user_details", "think"]);
     const refused = await taubridge(["rescore", foreignCalls, "--env", "library"]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr.trim()).toBe(
-      `taubridge: ${foreignCalls} does not belong to --env library: its agent called tools library does not have (get_order_details, get_user_details)`,
-    );
+    expect(refused.stderr.trim()).toBe(`taubridge: ${foreignCalls} does not belong to --env library: its agent called tools library does not have (get_order_details, get_user_details)`);
     const oneInvented = await taubridge(["rescore", agentOnly(["get_member_details", "search_catalog", "look_up_everything"]), "--env", "library", "--format", "json"]);
     expect(oneInvented.exitCode).toBe(0);
 
@@ -129,18 +127,27 @@ const USAGE_ERRORS: Array<[string[], string]> = [
   [["report"], "taubridge: missing required argument 'results'; see taubridge report --help"],
   [["rescore", "x.json", "--env", "retail", "--detail"], "taubridge: unknown option '--detail' (did you mean --details?); see taubridge rescore --help"],
   [["rescore", "x.json", "--env"], "taubridge: option '--env <domain>' argument missing; see taubridge rescore --help"],
-  [["rescore", "x.json", "--env", "retail", "--format", "markdown"], "taubridge: option '--format <format>' argument 'markdown' is invalid. Allowed choices are text, json; see taubridge rescore --help"],
+  [
+    ["rescore", "x.json", "--env", "retail", "--format", "markdown"],
+    "taubridge: option '--format <format>' argument 'markdown' is invalid. Allowed choices are text, json; see taubridge rescore --help",
+  ],
   [["rescore", "x.json"], "taubridge: required option '--env <domain>' not specified; see taubridge rescore --help"],
   [["replay", "--env", "library", "--actions", "a.json", "--data-dr", "d"], "taubridge: unknown option '--data-dr' (did you mean --data-dir?); see taubridge replay --help"],
   [["replay", "--env", "library", "--actions"], "taubridge: option '--actions <file>' argument missing; see taubridge replay --help"],
-  [["replay", "--env", "library", "--actions", "a.json", "--format", "yaml"], "taubridge: option '--format <format>' argument 'yaml' is invalid. Allowed choices are json, text; see taubridge replay --help"],
+  [
+    ["replay", "--env", "library", "--actions", "a.json", "--format", "yaml"],
+    "taubridge: option '--format <format>' argument 'yaml' is invalid. Allowed choices are json, text; see taubridge replay --help",
+  ],
   [["data", "pull", "tau-bench", "--cach-dir", "d"], "taubridge: unknown option '--cach-dir' (did you mean --cache-dir?); see taubridge data pull --help"],
   [["data", "import", "checkout", "--cache-dir"], "taubridge: option '--cache-dir <dir>' argument missing; see taubridge data import --help"],
   [["data", "pull", "tau-bench2"], 'taubridge: Unknown dataset "tau-bench2"; known: tau-bench'],
   [["data", "fetch"], "taubridge: unknown command 'fetch'; see taubridge data --help"],
   [["testing", "serve", "--script", "s.json", "--prot", "1"], "taubridge: unknown option '--prot' (did you mean --port?); see taubridge testing serve --help"],
   [["testing", "serve", "--script"], "taubridge: option '--script <file>' argument missing; see taubridge testing serve --help"],
-  [["testing", "serve", "--script", "s.json", "--port", "http"], "taubridge: option '--port <n>' argument 'http' is invalid. expected an integer port between 0 and 65535; see taubridge testing serve --help"],
+  [
+    ["testing", "serve", "--script", "s.json", "--port", "http"],
+    "taubridge: option '--port <n>' argument 'http' is invalid. expected an integer port between 0 and 65535; see taubridge testing serve --help",
+  ],
   [["strategies", "--all"], "taubridge: unknown option '--all'; see taubridge strategies --help"],
   [["rerun"], "taubridge: unknown command 'rerun' (did you mean run?); see taubridge --help"],
 ];

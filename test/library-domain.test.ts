@@ -190,12 +190,16 @@ describe("library domain: ground-truth replays", () => {
     const tasks = domain.tasks("test");
     // Ava: forgetting the renewal that works.
     const ava = tasks[2];
-    expect(await play(ava, ava.actions.filter((step) => step.name !== "renew_loan"), "2025-03-28")).toBe(0);
+    expect(
+      await play(
+        ava,
+        ava.actions.filter((step) => step.name !== "renew_loan"),
+        "2025-03-28",
+      ),
+    ).toBe(0);
     // Mateo: paying more than needed.
     const mateo = tasks[3];
-    const overpay = mateo.actions.map((step) =>
-      step.name === "pay_fine" ? action("pay_fine", { member_id: "mateo_rossi_6152", amount: pyFloat(18.0), payment_method_id: "card_5547" }) : step,
-    );
+    const overpay = mateo.actions.map((step) => (step.name === "pay_fine" ? action("pay_fine", { member_id: "mateo_rossi_6152", amount: pyFloat(18.0), payment_method_id: "card_5547" }) : step));
     expect(await play(mateo, overpay, "Done.")).toBe(0);
     // Elias: a hold on the wrong book.
     const elias = tasks[4];
@@ -210,9 +214,7 @@ describe("library domain: ground-truth replays", () => {
 
   it("an int amount gives the same end state as the float in the ground truth", async () => {
     const mateo = domain.tasks("test")[3];
-    const intAmount = mateo.actions.map((step) =>
-      step.name === "pay_fine" ? action("pay_fine", { member_id: "mateo_rossi_6152", amount: 8, payment_method_id: "card_5547" }) : step,
-    );
+    const intAmount = mateo.actions.map((step) => (step.name === "pay_fine" ? action("pay_fine", { member_id: "mateo_rossi_6152", amount: 8, payment_method_id: "card_5547" }) : step));
     expect(await play(mateo, intAmount, "Done.")).toBe(1.0);
   });
 
@@ -231,12 +233,8 @@ describe("library domain: tool outputs", () => {
     expect(call("find_member_id_by_email", { email: 42 })).toBe("Error: 'int' object has no attribute 'lower'");
     expect(call("find_member_id_by_name_zip", { first_name: "ava", last_name: "MORENO", zip: "78704" })).toBe("ava_moreno_2676");
     expect(call("find_member_id_by_name_zip", { first_name: "Ava", last_name: "Moreno", zip: "02139" })).toBe("Error: member not found");
-    expect(call("find_member_id_by_name_zip", { first_name: null, last_name: "Moreno", zip: "78704" })).toBe(
-      "Error: 'NoneType' object has no attribute 'lower'",
-    );
-    expect(call("find_member_id_by_name_zip", { first_name: "Ava", last_name: "Moreno" })).toBe(
-      "Error: FindMemberIdByNameZip.invoke() missing 1 required positional argument: 'zip'",
-    );
+    expect(call("find_member_id_by_name_zip", { first_name: null, last_name: "Moreno", zip: "78704" })).toBe("Error: 'NoneType' object has no attribute 'lower'");
+    expect(call("find_member_id_by_name_zip", { first_name: "Ava", last_name: "Moreno" })).toBe("Error: FindMemberIdByNameZip.invoke() missing 1 required positional argument: 'zip'");
   });
 
   it("get_*_details return the record or a not-found error", () => {
@@ -270,36 +268,26 @@ describe("library domain: tool outputs", () => {
     expect(call("renew_loan", { loan_id: "L9999" })).toBe("Error: loan not found");
     expect(call("renew_loan", { loan_id: "L2003" })).toBe("Error: only active loans can be renewed");
     expect(call("renew_loan", { loan_id: "L2021" })).toBe("Error: only active loans can be renewed");
-    expect(call("renew_loan", { loan_id: "L2008" })).toBe(
-      "Error: loan is 10 days overdue; loans more than 7 days overdue cannot be renewed",
-    );
+    expect(call("renew_loan", { loan_id: "L2008" })).toBe("Error: loan is 10 days overdue; loans more than 7 days overdue cannot be renewed");
     expect(call("renew_loan", { loan_id: "L2002" })).toBe("Error: another member has a hold on this book");
     expect(call("renew_loan", { loan_id: "L2004" })).toBe("Error: renewals are blocked while the fines balance is above 10.00");
     // A standard loan renewed twice; a patron loan renewed three times.
     const db = domain.newDatabase();
-    expect(call("renew_loan", { loan_id: "L2005" }, db)).toBe(
-      "Error: renewals are blocked while the fines balance is above 10.00",
-    );
+    expect(call("renew_loan", { loan_id: "L2005" }, db)).toBe("Error: renewals are blocked while the fines balance is above 10.00");
     call("pay_fine", { member_id: "mateo_rossi_6152", amount: 8, payment_method_id: "card_5547" }, db);
     expect(call("renew_loan", { loan_id: "L2005" }, db)).toContain('"due_date": "2025-03-31", "renewals": 2,');
-    expect(call("renew_loan", { loan_id: "L2005" }, db)).toBe(
-      "Error: loan has already been renewed 2 times, the limit for the standard tier",
-    );
+    expect(call("renew_loan", { loan_id: "L2005" }, db)).toBe("Error: loan has already been renewed 2 times, the limit for the standard tier");
     expect(call("renew_loan", { loan_id: "L2012" }, db)).toContain('"due_date": "2025-03-28", "renewals": 3,');
     expect(call("renew_loan", { loan_id: "L2012" }, db)).toBe("Error: loan has already been renewed 3 times, the limit for the patron tier");
   });
 
   it("place_hold: success and every refusal", () => {
-    expect(call("place_hold", { member_id: "lena_fischer_7315", book_id: "B1023" })).toBe(
-      '{"member_id": "lena_fischer_7315", "book_id": "B1023", "title": "Harbor Lights", "queue_position": 2}',
-    );
+    expect(call("place_hold", { member_id: "lena_fischer_7315", book_id: "B1023" })).toBe('{"member_id": "lena_fischer_7315", "book_id": "B1023", "title": "Harbor Lights", "queue_position": 2}');
     expect(call("place_hold", { member_id: "nobody", book_id: "B1023" })).toBe("Error: member not found");
     expect(call("place_hold", { member_id: "lena_fischer_7315", book_id: "B0000" })).toBe("Error: book not found");
     expect(call("place_hold", { member_id: "lena_fischer_7315", book_id: "B1010" })).toBe("Error: member already has a hold on this book");
     expect(call("place_hold", { member_id: "lena_fischer_7315", book_id: "B1009" })).toBe("Error: member already has this book on loan");
-    expect(call("place_hold", { member_id: "lena_fischer_7315", book_id: "B1001" })).toBe(
-      "Error: a copy is available on the shelf, so no hold is needed",
-    );
+    expect(call("place_hold", { member_id: "lena_fischer_7315", book_id: "B1001" })).toBe("Error: a copy is available on the shelf, so no hold is needed");
     const db = domain.newDatabase();
     for (const bookId of ["B1002", "B1009"]) call("place_hold", { member_id: "hana_sato_6620", book_id: bookId }, db);
     expect(call("place_hold", { member_id: "hana_sato_6620", book_id: "B1016" }, db)).toBe("Error: hold limit of 3 reached for the standard tier");
@@ -309,36 +297,18 @@ describe("library domain: tool outputs", () => {
 
   it("pay_fine: stores a float amount, rounds the balance, and refuses bad payments", () => {
     const db = domain.newDatabase();
-    expect(call("pay_fine", { member_id: "george_pike_1196", amount: pyFloat(1.1), payment_method_id: "debit_1150" }, db)).toContain(
-      '"fines_balance": 2.3, "payment_methods"',
-    );
+    expect(call("pay_fine", { member_id: "george_pike_1196", amount: pyFloat(1.1), payment_method_id: "debit_1150" }, db)).toContain('"fines_balance": 2.3, "payment_methods"');
     const george = call("pay_fine", { member_id: "george_pike_1196", amount: 2, payment_method_id: "card_6602" }, db);
     expect(george).toContain('"fines_balance": 0.3,');
-    expect(george).toContain(
-      '"payments": [{"amount": 1.1, "payment_method_id": "debit_1150", "date": "2025-03-14"}, {"amount": 2.0, "payment_method_id": "card_6602", "date": "2025-03-14"}]}',
-    );
-    expect(call("pay_fine", { member_id: "george_pike_1196", amount: pyFloat(0.3), payment_method_id: "card_6602" }, db)).toContain(
-      '"fines_balance": 0.0,',
-    );
+    expect(george).toContain('"payments": [{"amount": 1.1, "payment_method_id": "debit_1150", "date": "2025-03-14"}, {"amount": 2.0, "payment_method_id": "card_6602", "date": "2025-03-14"}]}');
+    expect(call("pay_fine", { member_id: "george_pike_1196", amount: pyFloat(0.3), payment_method_id: "card_6602" }, db)).toContain('"fines_balance": 0.0,');
     expect(call("pay_fine", { member_id: "nobody", amount: 1, payment_method_id: "card_6602" })).toBe("Error: member not found");
-    expect(call("pay_fine", { member_id: "george_pike_1196", amount: 1, payment_method_id: "card_5120" })).toBe(
-      "Error: payment method not found",
-    );
-    expect(call("pay_fine", { member_id: "george_pike_1196", amount: "1.00", payment_method_id: "card_6602" })).toBe(
-      "Error: amount must be a number",
-    );
-    expect(call("pay_fine", { member_id: "george_pike_1196", amount: true, payment_method_id: "card_6602" })).toBe(
-      "Error: amount must be a number",
-    );
-    expect(call("pay_fine", { member_id: "george_pike_1196", amount: pyFloat(0.0), payment_method_id: "card_6602" })).toBe(
-      "Error: amount must be positive",
-    );
-    expect(call("pay_fine", { member_id: "george_pike_1196", amount: 4, payment_method_id: "card_6602" })).toBe(
-      "Error: amount exceeds the fines balance of 3.4",
-    );
-    expect(call("pay_fine", { member_id: "hana_sato_6620", amount: 1, payment_method_id: "card_7055" })).toBe(
-      "Error: amount exceeds the fines balance of 0.0",
-    );
+    expect(call("pay_fine", { member_id: "george_pike_1196", amount: 1, payment_method_id: "card_5120" })).toBe("Error: payment method not found");
+    expect(call("pay_fine", { member_id: "george_pike_1196", amount: "1.00", payment_method_id: "card_6602" })).toBe("Error: amount must be a number");
+    expect(call("pay_fine", { member_id: "george_pike_1196", amount: true, payment_method_id: "card_6602" })).toBe("Error: amount must be a number");
+    expect(call("pay_fine", { member_id: "george_pike_1196", amount: pyFloat(0.0), payment_method_id: "card_6602" })).toBe("Error: amount must be positive");
+    expect(call("pay_fine", { member_id: "george_pike_1196", amount: 4, payment_method_id: "card_6602" })).toBe("Error: amount exceeds the fines balance of 3.4");
+    expect(call("pay_fine", { member_id: "hana_sato_6620", amount: 1, payment_method_id: "card_7055" })).toBe("Error: amount exceeds the fines balance of 0.0");
   });
 
   it("report_lost_copy: full fee, the student half (round half even), and refusals", () => {

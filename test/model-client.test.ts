@@ -119,17 +119,17 @@ describe("model client: completions through the real openai SDK", () => {
 
   it("prices with a user price file, which overrides the catalogue; unknown models cost null", async () => {
     const priceFile = join(directory, "prices.json");
-    await writeFile(
-      priceFile,
-      JSON.stringify({ "my-local-model": { input: 1, output: 2 }, "openai:gpt-4o": { input: 100, output: 100, cachedInput: 10 }, "gpt-4o": { input: 999, output: 999 } }),
-    );
+    await writeFile(priceFile, JSON.stringify({ "my-local-model": { input: 1, output: 2 }, "openai:gpt-4o": { input: 100, output: 100, cachedInput: 10 }, "gpt-4o": { input: 999, output: 999 } }));
     const prices = await loadPriceFile(priceFile);
     const usage = { prompt_tokens: 1000, completion_tokens: 500 };
     const target = await start({
       scripts: {
         "my-local-model": [{ content: "a", usage }],
         "gpt-4o": [{ content: "b", usage: { ...usage, cached_tokens: 400 } }],
-        "totally-unknown-model": [{ content: "c", usage }, { content: "d", usage }],
+        "totally-unknown-model": [
+          { content: "c", usage },
+          { content: "d", usage },
+        ],
       },
     });
 
@@ -342,13 +342,17 @@ describe("model client: response cache", () => {
   it("treats a corrupt entry as a miss", async () => {
     const cache = new ResponseCache(directory);
     const key = "ab".padEnd(64, "0");
-    await cache.set(key, { provider: "openai", model: "m", baseURL: "http://x", messages: [] }, {
-      message: { role: "assistant", content: "x" },
-      usage: { promptTokens: 1, completionTokens: 1 },
-      cost: null,
-      finishReason: "stop",
-      latencyMs: 1,
-    });
+    await cache.set(
+      key,
+      { provider: "openai", model: "m", baseURL: "http://x", messages: [] },
+      {
+        message: { role: "assistant", content: "x" },
+        usage: { promptTokens: 1, completionTokens: 1 },
+        cost: null,
+        finishReason: "stop",
+        latencyMs: 1,
+      },
+    );
     expect((await cache.get(key))?.message.content).toBe("x");
     await writeFile(cache.pathFor(key), "{ truncated");
     expect(await cache.get(key)).toBeUndefined();

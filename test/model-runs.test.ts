@@ -160,7 +160,7 @@ describe.skipIf(!tauBenchDirectory)("τ-bench retail, model-driven", () => {
     expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
     const requests = agentBodies(server);
     expect(requests.every((body) => body.tools === undefined)).toBe(true);
-    expect(requests[0].messages[0].content).toContain("\n#Available tools\n[{\"type\": \"function\", \"function\": {\"name\": \"calculate\"");
+    expect(requests[0].messages[0].content).toContain('\n#Available tools\n[{"type": "function", "function": {"name": "calculate"');
     expect(requests[0].messages[1]).toEqual({ role: "user", content: "Open politely.\nUser Response:\nI'd like to exchange two items." });
     expect(requests[1].messages[3].content.startsWith(API_OUTPUT_PREFIX)).toBe(true);
     const user = userBodies(server);
@@ -192,7 +192,10 @@ describe.skipIf(!tauBenchDirectory)("τ-bench retail, model-driven", () => {
 
   it("few-shot agent (official displays) + reflection user: 5 examples after the wiki, reproducible", async () => {
     const path = join(tauBenchDirectory!, "few_shot_data", "MockRetailDomainEnv-few_shot.jsonl");
-    const displays = readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line).messages_display as string);
+    const displays = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).messages_display as string);
     expect(displays).toHaveLength(69);
     const task = tasks[0];
     server = await startScriptedModelServer({
@@ -317,7 +320,10 @@ for (const target of robustnessTargets) {
       const read = tasks[0].actions[1];
       server = await startScriptedModelServer({
         scripts: {
-          "agent-model": [{ tool_calls: [{ name: read.name, arguments: pyJsonDumps(read.kwargs) }], usage: { prompt_tokens: 11, completion_tokens: 3 } }, { error: { status: 503 }, times: "unlimited" }],
+          "agent-model": [
+            { tool_calls: [{ name: read.name, arguments: pyJsonDumps(read.kwargs) }], usage: { prompt_tokens: 11, completion_tokens: 3 } },
+            { error: { status: 503 }, times: "unlimited" },
+          ],
           "user-model": [{ content: "Hi", usage: { prompt_tokens: 5, completion_tokens: 1 } }],
         },
       });

@@ -55,7 +55,19 @@ const silentUser = (overrides: Partial<UserSimulator>): UserSimulator => ({ ...n
 describe("orchestrator", () => {
   it("a respond goes to the user; the stop token ends the episode as user_stop and the evaluator scores it", async () => {
     const evaluator = new CountingEvaluator();
-    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: turnsAgent([{ type: "tool_call", action: LOOKUP }, { type: "respond", content: "bye" }]), user: new ScriptedUser(), evaluator, maxSteps: 30 });
+    const result = await runEpisode({
+      domain,
+      task,
+      taskIndex: 2,
+      trial: 0,
+      agent: turnsAgent([
+        { type: "tool_call", action: LOOKUP },
+        { type: "respond", content: "bye" },
+      ]),
+      user: new ScriptedUser(),
+      evaluator,
+      maxSteps: 30,
+    });
     expect(result.termination).toBe("user_stop");
     expect(result.reward).toBe(1);
     expect(result.rewardBreakdown).toEqual({ counted: 1 });
@@ -77,7 +89,16 @@ describe("orchestrator", () => {
   it("max_steps counts every agent action, malformed ones included, and is not scored", async () => {
     const evaluator = new CountingEvaluator();
     const invalid: AgentTurn = { type: "invalid", name: "x", error: "Error: bad" };
-    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: turnsAgent([invalid, { type: "tool_call", action: LOOKUP }, invalid, invalid]), user: new ScriptedUser(), evaluator, maxSteps: 3 });
+    const result = await runEpisode({
+      domain,
+      task,
+      taskIndex: 2,
+      trial: 0,
+      agent: turnsAgent([invalid, { type: "tool_call", action: LOOKUP }, invalid, invalid]),
+      user: new ScriptedUser(),
+      evaluator,
+      maxSteps: 3,
+    });
     expect(result.termination).toBe("max_steps");
     expect(result.reward).toBe(0);
     expect(evaluator.calls).toHaveLength(0);

@@ -94,7 +94,10 @@ beforeAll(async () => {
 /** Runs a command in the consumer project (no network, its own cache dir); npm's own config warnings are dropped from stderr. */
 async function inProject(command: string, args: string[]) {
   const result = await execa(command, args, { cwd: project, reject: false, env: { TAUBRIDGE_CACHE_DIR: join(project, ".cache") } });
-  const stderr = String(result.stderr).split("\n").filter((line) => !line.startsWith("npm warn")).join("\n");
+  const stderr = String(result.stderr)
+    .split("\n")
+    .filter((line) => !line.startsWith("npm warn"))
+    .join("\n");
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr };
 }
 
@@ -206,13 +209,32 @@ const LIBRARY_TASK_2_SCRIPT = [
   { content: "L2001 is renewed until 2025-03-28; L2002 cannot be renewed while another patron holds it." },
 ];
 
-describe("agent modules in the CommonJS project (package.json without \"type\", like npm init -y)", () => {
+describe('agent modules in the CommonJS project (package.json without "type", like npm init -y)', () => {
   /** `taubridge run` on library task 2 with the given agent module; the results-file reward and the steps' origins. */
   async function runAgent(strategy: string, module: string, ...extra: string[]) {
     const logDir = mkdtempSync(join(project, "results-agent-"));
-    const run = await inProject("npx", ["--offline", "taubridge", "run", "--agent-strategy", strategy, "--agent-module", module, "--task-ids", "2", "--quiet", "--format", "json", "--log-dir", logDir, ...extra]);
+    const run = await inProject("npx", [
+      "--offline",
+      "taubridge",
+      "run",
+      "--agent-strategy",
+      strategy,
+      "--agent-module",
+      module,
+      "--task-ids",
+      "2",
+      "--quiet",
+      "--format",
+      "json",
+      "--log-dir",
+      logDir,
+      ...extra,
+    ]);
     if (run.exitCode !== 0) return { ...run, reward: undefined, origins: [] };
-    const results = JSON.parse(readFileSync(join(logDir, readdirSync(logDir).find((name) => name.endsWith(".json"))!), "utf8")) as Array<{ reward: number; taubridge: { steps: Array<{ origin: string }> } }>;
+    const results = JSON.parse(readFileSync(join(logDir, readdirSync(logDir).find((name) => name.endsWith(".json"))!), "utf8")) as Array<{
+      reward: number;
+      taubridge: { steps: Array<{ origin: string }> };
+    }>;
     return { ...run, reward: results[0].reward, origins: [...new Set(results[0].taubridge.steps.map((step) => step.origin))] };
   }
 
@@ -231,7 +253,9 @@ describe("agent modules in the CommonJS project (package.json without \"type\", 
     expect(awaiting.exitCode).toBe(2);
     expect(awaiting.stderr.trim().split("\n")).toHaveLength(1);
     expect(awaiting.stderr).toContain(`cannot load the agent module ${join(project, "agent-await.ts")}:`);
-    expect(awaiting.stderr).toContain(`(agent-await.ts is loaded as CommonJS: ${join(project, "package.json")} has no "type": "module"; rename the file to agent-await.mts or add "type": "module" to the project's package.json)`);
+    expect(awaiting.stderr).toContain(
+      `(agent-await.ts is loaded as CommonJS: ${join(project, "package.json")} has no "type": "module"; rename the file to agent-await.mts or add "type": "module" to the project's package.json)`,
+    );
   }, 120_000);
 
   it("runs an unmodified TypeScript AI SDK agent through the bridge, and in decision-only mode", async (context) => {
@@ -243,7 +267,12 @@ describe("agent modules in the CommonJS project (package.json without \"type\", 
       const bridged = await runAgent("vercel-ai", "./library-agent.ts", ...model);
       expect({ exitCode: bridged.exitCode, stderr: bridged.stderr, reward: bridged.reward, origins: bridged.origins }).toEqual({ exitCode: 0, stderr: "", reward: 1, origins: ["bridge", "agent"] });
       const decisionOnly = await runAgent("vercel-ai", "./library-agent.ts", ...model, "--agent-option", "bridgeMode=decision-only");
-      expect({ exitCode: decisionOnly.exitCode, stderr: decisionOnly.stderr, reward: decisionOnly.reward, origins: decisionOnly.origins }).toEqual({ exitCode: 0, stderr: "", reward: 1, origins: ["harness", "agent"] });
+      expect({ exitCode: decisionOnly.exitCode, stderr: decisionOnly.stderr, reward: decisionOnly.reward, origins: decisionOnly.origins }).toEqual({
+        exitCode: 0,
+        stderr: "",
+        reward: 1,
+        origins: ["harness", "agent"],
+      });
       server.assertAllConsumed();
     } finally {
       await server.close();

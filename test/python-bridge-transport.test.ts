@@ -12,14 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InfraError } from "../src/core/errors.ts";
-import {
-  PythonAgentError,
-  PythonBridgeChild,
-  PythonBridgeError,
-  PythonBridgeSetupError,
-  type PythonChildOptions,
-  type ToolExecuteParams,
-} from "../bridge/transport/index.ts";
+import { PythonAgentError, PythonBridgeChild, PythonBridgeError, PythonBridgeSetupError, type PythonChildOptions, type ToolExecuteParams } from "../bridge/transport/index.ts";
 
 const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
 const available = spawnSync(python, ["-c", "import sys; assert sys.version_info >= (3, 8)"]).status === 0;

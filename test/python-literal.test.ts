@@ -24,9 +24,7 @@ describe("python literals: scalars", () => {
     const float = parsePythonLiteral("100.0");
     expect(float).toBeInstanceOf(PyFloat);
     expect((float as PyFloat).value).toBe(100);
-    expect(dumps("[1, 1.0, 1e3, .5, 2., 1_000, -3, -2.5, +4, 0x1F, 0o17, 0b101, 0]")).toBe(
-      "[1, 1.0, 1000.0, 0.5, 2.0, 1000, -3, -2.5, 4, 31, 15, 5, 0]",
-    );
+    expect(dumps("[1, 1.0, 1e3, .5, 2., 1_000, -3, -2.5, +4, 0x1F, 0o17, 0b101, 0]")).toBe("[1, 1.0, 1000.0, 0.5, 2.0, 1000, -3, -2.5, 4, 31, 15, 5, 0]");
   });
 
   it("keeps big ints exact", () => {
@@ -135,12 +133,8 @@ describe("python literals: calls", () => {
     expect([positional.line, positional.column]).toEqual([2, 3]);
     expect(positional.message).toContain("positional arguments are not supported");
     expect(errorOf(() => parsePythonLiteral(`Action(name="x")`, { calls: TASK_CALLS })).message).toContain("missing keyword 'kwargs'");
-    expect(errorOf(() => parsePythonLiteral(`Action(name="x", kwargs={}, name="y")`, { calls: TASK_CALLS })).message).toContain(
-      "keyword argument repeated: name",
-    );
-    expect(
-      errorOf(() => parsePythonLiteral(`Task(user_id="u", instruction="i", actions=[], outputs=[1])`, { calls: TASK_CALLS })).message,
-    ).toContain("outputs must be a list of strings");
+    expect(errorOf(() => parsePythonLiteral(`Action(name="x", kwargs={}, name="y")`, { calls: TASK_CALLS })).message).toContain("keyword argument repeated: name");
+    expect(errorOf(() => parsePythonLiteral(`Task(user_id="u", instruction="i", actions=[], outputs=[1])`, { calls: TASK_CALLS })).message).toContain("outputs must be a list of strings");
   });
 
   it("resolves bare names only through resolveName", () => {
@@ -157,9 +151,7 @@ describe("python literals: errors name file, line and column", () => {
   });
 
   it("reports unclosed and mismatched brackets", () => {
-    expect(errorOf(() => parsePythonLiteral(`{"a": [1, 2}`, { file: "x.py" })).message).toBe(
-      "x.py:1:12: closing parenthesis '}' does not match opening parenthesis '['",
-    );
+    expect(errorOf(() => parsePythonLiteral(`{"a": [1, 2}`, { file: "x.py" })).message).toBe("x.py:1:12: closing parenthesis '}' does not match opening parenthesis '['");
     expect(errorOf(() => parsePythonLiteral(`\n\n  [1, 2`, { file: "x.py" })).message).toBe("x.py:3:3: '[' was never closed");
     expect(errorOf(() => parsePythonLiteral(`"""never`, { file: "x.py" })).message).toBe("x.py:1:1: unterminated triple-quoted string literal");
   });

@@ -247,7 +247,21 @@ describe("Python comparison semantics (NaN, identity, mixed types)", () => {
     ["None == 0", () => pyEquals(null, 0), "False"],
     ["[1, 2] == [1.0, 2]", () => pyEquals([1, 2], [pyFloat(1), 2]), "True"],
     ["{'a': 1} == {'a': True}", () => pyEquals(dict([["a", 1]]), dict([["a", true]])), "True"],
-    ["{'a': 1, 'b': 2} == {'b': 2, 'a': 1}", () => pyEquals(dict([["a", 1], ["b", 2]]), dict([["b", 2], ["a", 1]])), "True"],
+    [
+      "{'a': 1, 'b': 2} == {'b': 2, 'a': 1}",
+      () =>
+        pyEquals(
+          dict([
+            ["a", 1],
+            ["b", 2],
+          ]),
+          dict([
+            ["b", 2],
+            ["a", 1],
+          ]),
+        ),
+      "True",
+    ],
     ["[1, [2, 3]] == [1, [2, 3]]", () => pyEquals([1, [2, 3]], [1, [2, 3]]), "True"],
     ["big == 2.0**53", () => pyEquals(big, pyFloat(2 ** 53)), "False"],
     ["big > 2.0**53", () => pyGreaterThan(big, pyFloat(2 ** 53)), "True"],

@@ -133,7 +133,9 @@ describe("the command line", () => {
     expect(resumed.stderr).toMatch(/^\[taubridge\] resumed 11 finished episodes, running 11 \(checkpoint .+\)$/m);
     const refused = await cli(["--max-steps", "3"]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/^taubridge: the checkpoint .+ was written by a different run \(changed: --max-steps\); --no-resume starts over, --accept-changes keeps its finished episodes anyway$/);
+    expect(refused.stderr.trim()).toMatch(
+      /^taubridge: the checkpoint .+ was written by a different run \(changed: --max-steps\); --no-resume starts over, --accept-changes keeps its finished episodes anyway$/,
+    );
     expect((await cli(["--max-steps", "3", "--no-resume"])).exitCode).toBe(0);
   });
 });

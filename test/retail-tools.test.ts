@@ -79,9 +79,7 @@ describe("retail tool registry", () => {
     const info = JSON.parse(readFileSync(join(tauBenchDirectory!, "retail", "tools_info.json"), "utf8")) as Array<{
       function: { name: string; parameters: { required?: string[] } };
     }>;
-    expect(retailTools.map((tool) => [tool.name, tool.parameters])).toEqual(
-      info.map((entry) => [entry.function.name, entry.function.parameters.required ?? []]),
-    );
+    expect(retailTools.map((tool) => [tool.name, tool.parameters])).toEqual(info.map((entry) => [entry.function.name, entry.function.parameters.required ?? []]));
   });
 });
 
@@ -163,8 +161,7 @@ describe.skipIf(!tauBenchDirectory)("retail tools against the τ-bench fixtures"
 
   describe("Python-typing branches", () => {
     const fresh = () => new EpisodeDatabase(base);
-    const itemIdsOf = (db: EpisodeDatabase, orderId: string) =>
-      ((db.get("orders", orderId) as PyDict).get("items") as PyDict[]).map((item) => item.get("item_id"));
+    const itemIdsOf = (db: EpisodeDatabase, orderId: string) => ((db.get("orders", orderId) as PyDict).get("items") as PyDict[]).map((item) => item.get("item_id"));
     const modifyItems = (db: EpisodeDatabase, orderId: string, itemIds: PyValue, newItemIds: PyValue, paymentMethodId: string) =>
       run(db, "modify_pending_order_items", [
         ["order_id", orderId],
@@ -180,12 +177,18 @@ describe.skipIf(!tauBenchDirectory)("retail tools against the τ-bench fixtures"
       expect(run(db, "get_order_details", [["order_id", null]])).toBe("Error: order not found");
       expect(run(db, "get_user_details", [["user_id", true]])).toBe("Error: user not found");
       expect(run(db, "get_product_details", [["product_id", ["9523456873"]]])).toBe("Error: unhashable type: 'list'");
-      expect(run(db, "cancel_pending_order", [["order_id", new Map()], ["reason", "no longer needed"]])).toBe(
-        "Error: unhashable type: 'dict'",
-      );
-      expect(run(db, "cancel_pending_order", [["order_id", "#W6779827"], ["reason", ["no longer needed"]]])).toBe(
-        "Error: invalid reason",
-      );
+      expect(
+        run(db, "cancel_pending_order", [
+          ["order_id", new Map()],
+          ["reason", "no longer needed"],
+        ]),
+      ).toBe("Error: unhashable type: 'dict'");
+      expect(
+        run(db, "cancel_pending_order", [
+          ["order_id", "#W6779827"],
+          ["reason", ["no longer needed"]],
+        ]),
+      ).toBe("Error: invalid reason");
       expect(db.tauBenchHash()).toBe(INITIAL_HASH);
     });
 
@@ -193,20 +196,36 @@ describe.skipIf(!tauBenchDirectory)("retail tools against the τ-bench fixtures"
       const db = fresh();
       expect(run(db, "find_user_id_by_email", [["email", 5]])).toBe("Error: 'int' object has no attribute 'lower'");
       expect(run(db, "find_user_id_by_email", [["email", null]])).toBe("Error: 'NoneType' object has no attribute 'lower'");
-      expect(run(db, "find_user_id_by_name_zip", [["first_name", ["Noah"]], ["last_name", "Brown"], ["zip", "80279"]])).toBe(
-        "Error: 'list' object has no attribute 'lower'",
-      );
+      expect(
+        run(db, "find_user_id_by_name_zip", [
+          ["first_name", ["Noah"]],
+          ["last_name", "Brown"],
+          ["zip", "80279"],
+        ]),
+      ).toBe("Error: 'list' object has no attribute 'lower'");
       // `and` short-circuits: last_name.lower() is only evaluated after a first-name match.
-      expect(run(db, "find_user_id_by_name_zip", [["first_name", "Nobodyhere"], ["last_name", 3], ["zip", "80279"]])).toBe(
-        "Error: user not found",
-      );
-      expect(run(db, "find_user_id_by_name_zip", [["first_name", "Noah"], ["last_name", 3], ["zip", "80279"]])).toBe(
-        "Error: 'int' object has no attribute 'lower'",
-      );
+      expect(
+        run(db, "find_user_id_by_name_zip", [
+          ["first_name", "Nobodyhere"],
+          ["last_name", 3],
+          ["zip", "80279"],
+        ]),
+      ).toBe("Error: user not found");
+      expect(
+        run(db, "find_user_id_by_name_zip", [
+          ["first_name", "Noah"],
+          ["last_name", 3],
+          ["zip", "80279"],
+        ]),
+      ).toBe("Error: 'int' object has no attribute 'lower'");
       // zip is compared with ==: an int never equals the string zip.
-      expect(run(db, "find_user_id_by_name_zip", [["first_name", "Noah"], ["last_name", "Brown"], ["zip", 80279]])).toBe(
-        "Error: user not found",
-      );
+      expect(
+        run(db, "find_user_id_by_name_zip", [
+          ["first_name", "Noah"],
+          ["last_name", "Brown"],
+          ["zip", 80279],
+        ]),
+      ).toBe("Error: user not found");
     });
 
     it("iterates a string item list by character and rejects non-iterables with Python texts", () => {
@@ -231,9 +250,7 @@ describe.skipIf(!tauBenchDirectory)("retail tools against the τ-bench fixtures"
       expect(exchange([pyFloat(2)], [])).toBe("Error: 2.0 not found");
       expect(db.tauBenchHash()).toBe(INITIAL_HASH);
       // Empty iterables of any kind pass; both lists are stored sorted (empty), the difference is int 0.
-      expect(exchange("", new Map())).toContain(
-        '"exchange_items": [], "exchange_new_items": [], "exchange_payment_method_id": "gift_card_8168843", "exchange_price_difference": 0}',
-      );
+      expect(exchange("", new Map())).toContain('"exchange_items": [], "exchange_new_items": [], "exchange_payment_method_id": "gift_card_8168843", "exchange_price_difference": 0}');
     });
 
     it("exchange rounds the difference; an identical variant gives the float 0.0", () => {
@@ -276,9 +293,7 @@ describe.skipIf(!tauBenchDirectory)("retail tools against the τ-bench fixtures"
 
     it("modify_pending_order_items: duplicate ids walk forward to the next matching item", () => {
       const db = fresh();
-      expect(
-        modifyItems(db, twoBackpacks, [backpack, backpack, backpack], ["7251508981", "5726859009", "6309044598"], "credit_card_7422485"),
-      ).toBe(`Error: ${backpack} not found`);
+      expect(modifyItems(db, twoBackpacks, [backpack, backpack, backpack], ["7251508981", "5726859009", "6309044598"], "credit_card_7422485")).toBe(`Error: ${backpack} not found`);
       const result = modifyItems(db, twoBackpacks, [backpack, backpack], ["7251508981", "5726859009"], "credit_card_7422485");
       expect(itemIdsOf(db, twoBackpacks)).toEqual(["7251508981", "8917609800", "5726859009", "4035304400", "9747045638"]);
       // 0 + (212.04 − 205.35) + (200.48 − 205.35), unrounded, in Python's evaluation order.

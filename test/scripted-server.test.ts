@@ -7,13 +7,7 @@ import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/core/errors.ts";
 import { registerTestingCommand, runTestingServe } from "../src/cli/testing-command.ts";
-import {
-  startScriptedModelServer,
-  UnconsumedStepsError,
-  UnexpectedModelCallError,
-  type ScriptedModelServer,
-  type ScriptedModelServerOptions,
-} from "../src/testing/index.ts";
+import { startScriptedModelServer, UnconsumedStepsError, UnexpectedModelCallError, type ScriptedModelServer, type ScriptedModelServerOptions } from "../src/testing/index.ts";
 
 const API_KEY = "sk-scripted-test-key-0123456789abcdef";
 
@@ -92,7 +86,7 @@ describe("scripted model server: routing", () => {
       messages: [
         user("where is my order"),
         { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_order", arguments: "{}" } }] },
-        { role: "tool", tool_call_id: "call_1", content: "{\"status\": \"shipped\"}" },
+        { role: "tool", tool_call_id: "call_1", content: '{"status": "shipped"}' },
       ],
     });
     expect(afterTool.choices[0]?.message.content).toBe("I see the order.");
@@ -107,8 +101,7 @@ describe("scripted model server: routing", () => {
         echo: [{ content: "twice", times: 2 }],
         forever: [{ content: "always", times: "unlimited" }],
       },
-      responder: (request) =>
-        request.model === "echo" ? { content: `echo: ${String(request.messages.at(-1)?.content)}`, usage: { prompt_tokens: 3, completion_tokens: 2 } } : undefined,
+      responder: (request) => (request.model === "echo" ? { content: `echo: ${String(request.messages.at(-1)?.content)}`, usage: { prompt_tokens: 3, completion_tokens: 2 } } : undefined),
     });
     const openai = client(target);
     const contents: (string | null | undefined)[] = [];
@@ -132,10 +125,7 @@ describe("scripted model server: responses", () => {
     const target = await start({
       steps: [
         {
-          tool_calls: [
-            { name: "cancel_order", arguments: malformed, id: "call_custom" },
-            { name: "noop" },
-          ],
+          tool_calls: [{ name: "cancel_order", arguments: malformed, id: "call_custom" }, { name: "noop" }],
           usage: { prompt_tokens: 10, completion_tokens: 4 },
         },
       ],
@@ -163,7 +153,13 @@ describe("scripted model server: responses", () => {
     const target = await start({
       steps: [
         { content: "Hello there, how can I help?", usage: { prompt_tokens: 7, completion_tokens: 6 } },
-        { tool_calls: [{ name: "lookup", arguments: malformed }, { name: "second", arguments: { x: "y" } }], usage: { prompt_tokens: 9, completion_tokens: 5 } },
+        {
+          tool_calls: [
+            { name: "lookup", arguments: malformed },
+            { name: "second", arguments: { x: "y" } },
+          ],
+          usage: { prompt_tokens: 9, completion_tokens: 5 },
+        },
         { content: "no usage requested" },
       ],
     });
@@ -212,10 +208,7 @@ describe("scripted model server: responses", () => {
 
   it("answers scripted HTTP errors with retry-after headers and custom bodies", async () => {
     const target = await start({
-      steps: [
-        { error: { status: 429, retryAfter: 2, retryAfterMs: 1500 } },
-        { error: { status: 503, body: "upstream down", headers: { "x-extra": "1" } } },
-      ],
+      steps: [{ error: { status: 429, retryAfter: 2, retryAfterMs: 1500 } }, { error: { status: 503, body: "upstream down", headers: { "x-extra": "1" } } }],
     });
     const first = await fetch(`${target.baseURL}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [] }) });
     expect(first.status).toBe(429);

@@ -54,7 +54,10 @@ describe("state equality without hashing agrees with the τ-bench hash", () => {
   const shared = tauBenchDirectory;
   it.skipIf(!shared)("retail and airline test splits (shared data)", () => {
     const root = shared!;
-    for (const [definition, split] of [[retailDomain, "test"], [airlineDomain, "test"]] as const) {
+    for (const [definition, split] of [
+      [retailDomain, "test"],
+      [airlineDomain, "test"],
+    ] as const) {
       const { compared, equal } = checkDomain(definition, root, split);
       expect(compared).toBeGreaterThan(100);
       expect(equal).toBeLessThan(compared);

@@ -60,7 +60,15 @@ describe("ground-truth actions are checked against the domain's tools", () => {
     const { join } = await import("node:path");
     const domain = loadDomain(libraryDomain, undefined);
     const file = join(mkdtempSync(join(tmpdir(), "taubridge-tasks-")), "tasks.json");
-    const good = { user_id: "u", actions: [{ name: "get_member_details", kwargs: { member_id: "x" } }, { name: "respond", kwargs: { content: "hi" } }], instruction: "i", outputs: [] };
+    const good = {
+      user_id: "u",
+      actions: [
+        { name: "get_member_details", kwargs: { member_id: "x" } },
+        { name: "respond", kwargs: { content: "hi" } },
+      ],
+      instruction: "i",
+      outputs: [],
+    };
     const bad = { ...good, actions: [good.actions[0], { name: "refund_everything", kwargs: {} }] };
     writeFileSync(file, JSON.stringify([good, bad]));
     expect(() => domain.tasksFromFile(file)).toThrow(DataError);

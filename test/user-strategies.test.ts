@@ -79,7 +79,12 @@ describe("prompt pieces", () => {
 describe("llm user", () => {
   it("flips roles, seeds with the fixed greeting, uses the default temperature; user_cost is the LAST call's, usage() the sum", async () => {
     const client = scriptedUser({
-      scripts: { "user-model": [{ content: "Hi, which Clara Ashdown books do you have?", usage: usage(1000, 100) }, { content: "###STOP###", usage: usage(2000, 10) }] },
+      scripts: {
+        "user-model": [
+          { content: "Hi, which Clara Ashdown books do you have?", usage: usage(1000, 100) },
+          { content: "###STOP###", usage: usage(2000, 10) },
+        ],
+      },
     });
     const user = new LlmUser({ client, episode: { taskIndex: 0, trial: 3 } });
     expect(await user.reset(INSTRUCTION)).toBe("Hi, which Clara Ashdown books do you have?");
@@ -114,10 +119,7 @@ describe("react user", () => {
   it("keeps the raw reply in its history and returns the parsed part", async () => {
     const client = scriptedUser({
       scripts: {
-        "user-model": [
-          { content: "Thought:\nStart vague.\nUser Response:\nI'm looking for some mysteries." },
-          { content: "Thought:\nGoal met.\nUser Response:\n###STOP###" },
-        ],
+        "user-model": [{ content: "Thought:\nStart vague.\nUser Response:\nI'm looking for some mysteries." }, { content: "Thought:\nGoal met.\nUser Response:\n###STOP###" }],
       },
     });
     const user = new ReactUser({ client, episode: { taskIndex: 0, trial: 0 } });
@@ -152,7 +154,9 @@ describe("verify user", () => {
     expect(verify).toHaveLength(1);
     expect(verify[0].role).toBe("user");
     const system = renderUserPrompt(LLM_USER_TEMPLATE, INSTRUCTION);
-    expect(verify[0].content).toContain(`# Transcript:\nSystem: ${system}\nCustomer: ${USER_SEED_MESSAGE}\n\n# Response:\ncontent='first try' role='assistant' tool_calls=None function_call=None\n\n-----\n\nClassification:`);
+    expect(verify[0].content).toContain(
+      `# Transcript:\nSystem: ${system}\nCustomer: ${USER_SEED_MESSAGE}\n\n# Response:\ncontent='first try' role='assistant' tool_calls=None function_call=None\n\n-----\n\nClassification:`,
+    );
     expect(user.messages.at(-1)).toEqual({ content: "second try", role: "assistant" });
     // user_cost = the last *generation* call; verification calls are not counted there (quirk 12) …
     expect(user.reportedCost()).toBeCloseTo(costOf(200, 20), 12);
@@ -202,7 +206,18 @@ describe("reflection user", () => {
 
   it("returns the initial reply when the second one is rejected too; a reflection without exactly one 'Response:' is a user error", async () => {
     const client = scriptedUser({
-      scripts: { "user-model": [{ content: "one" }, { content: "no" }, { content: "Reflection: x\nResponse: y" }, { content: "two" }, { content: "no" }, { content: "three" }, { content: "nope" }, { content: "Response: a Response: b" }] },
+      scripts: {
+        "user-model": [
+          { content: "one" },
+          { content: "no" },
+          { content: "Reflection: x\nResponse: y" },
+          { content: "two" },
+          { content: "no" },
+          { content: "three" },
+          { content: "nope" },
+          { content: "Response: a Response: b" },
+        ],
+      },
     });
     const user = new ReflectionUser({ client, episode: { taskIndex: 0, trial: 0 } });
     expect(await user.reset(INSTRUCTION)).toBe("one");
@@ -310,7 +325,12 @@ describe("user strategies through the runner", () => {
     const { outcome } = await runUsers(server, { userPromptFile: file });
     expect(outcome.summaries[0].reward).toBe(1);
     const instruction = JSON.parse(readFileSync(join(process.cwd(), "domains/library/data/tasks_test.json"), "utf8"))[0].instruction;
-    expect(server.requestsFor("user-model")[0].body).toMatchObject({ messages: [{ role: "system", content: `Play this customer: ${instruction}. Say ###STOP### when done.` }, { role: "user", content: USER_SEED_MESSAGE }] });
+    expect(server.requestsFor("user-model")[0].body).toMatchObject({
+      messages: [
+        { role: "system", content: `Play this customer: ${instruction}. Say ###STOP### when done.` },
+        { role: "user", content: USER_SEED_MESSAGE },
+      ],
+    });
     writeFileSync(file, "{{instructions}}");
     registerModelStrategies();
     // The build step creates one user up front, so a bad template fails the run before any episode.

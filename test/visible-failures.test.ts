@@ -64,9 +64,7 @@ describe("the run summary shows failures", () => {
     expect(node.unmappedTools).toEqual(["lookup_order"]);
     expect(fastWorkflow.unmappedTools).toEqual(["store_hours", "lookup_order"]);
     const text = detailsText(buildReport("x", [node, fastWorkflow]));
-    expect(text).toContain(
-      'warning: 2 tool(s) of your agent are not part of the benchmark and were not executed: lookup_order, store_hours — map them in a mapping file, or list them under "native"',
-    );
+    expect(text).toContain('warning: 2 tool(s) of your agent are not part of the benchmark and were not executed: lookup_order, store_hours — map them in a mapping file, or list them under "native"');
     expect(detailsText(buildReport("x", [summary(0, "user_stop")]))).not.toContain("warning:");
   });
 
@@ -156,7 +154,11 @@ describe("taubridge run and report show episode errors (CLI)", () => {
 
 function checkpointEpisodes(logDir: string): number {
   const file = existsSync(logDir) ? readdirSync(logDir).find((name) => name.endsWith(".checkpoint.jsonl")) : undefined;
-  return file ? readFileSync(join(logDir, file), "utf8").split("\n").filter((line) => line.includes('"type": "episode"')).length : 0;
+  return file
+    ? readFileSync(join(logDir, file), "utf8")
+        .split("\n")
+        .filter((line) => line.includes('"type": "episode"')).length
+    : 0;
 }
 
 describe("a run cut short by Ctrl-C is reported as partial", () => {
@@ -170,22 +172,14 @@ describe("a run cut short by Ctrl-C is reported as partial", () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-sigint-"));
     // Slow answers first (the run is still going when the signal arrives), fast ones for the rerun.
     server = await startScriptedModelServer({
-      scripts: { "agent-model": [{ content: "Happy to help.", delayMs: 400, times: 10 }, { content: "Happy to help.", times: "unlimited" }] },
+      scripts: {
+        "agent-model": [
+          { content: "Happy to help.", delayMs: 400, times: 10 },
+          { content: "Happy to help.", times: "unlimited" },
+        ],
+      },
     });
-    const args = [
-      "run",
-      "--model",
-      "agent-model",
-      "--model-provider",
-      "openai-compatible",
-      "--base-url",
-      server.baseURL,
-      "--num-trials",
-      "6",
-      "--log-dir",
-      logDir,
-      "--quiet",
-    ];
+    const args = ["run", "--model", "agent-model", "--model-provider", "openai-compatible", "--base-url", server.baseURL, "--num-trials", "6", "--log-dir", logDir, "--quiet"];
     const first = taubridge(args);
     const deadline = Date.now() + 60_000;
     while (checkpointEpisodes(logDir) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));

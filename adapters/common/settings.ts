@@ -47,7 +47,6 @@ function truthy(value: string | undefined): boolean {
 /** The `--agent-option` keys every adapter understands (plus `user.*` for the user's module). */
 export const COMMON_AGENT_OPTIONS = ["module", "export", "bridgeMode", "dryRun", "mapping", "maxTurns"] as const;
 
-
 /** Validates the adapter options of a run. */
 export function adapterSettings(context: BuildContext, adapterName: string, extraOptions: readonly string[] = []): AdapterSettings {
   const { config, domain } = context;

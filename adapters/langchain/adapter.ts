@@ -43,7 +43,10 @@ export function messageType(message: LcMessage): string {
 
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : part && typeof part === "object" && (part as { type?: string }).type === "text" ? String((part as { text?: unknown }).text ?? "") : "")).join("");
+  if (Array.isArray(content))
+    return content
+      .map((part) => (typeof part === "string" ? part : part && typeof part === "object" && (part as { type?: string }).type === "text" ? String((part as { text?: unknown }).text ?? "") : ""))
+      .join("");
   return content === undefined || content === null ? "" : JSON.stringify(content);
 }
 
@@ -54,7 +57,11 @@ export function trajectoryFromLangChain(messages: readonly LcMessage[]): ChatMes
     const type = messageType(message);
     if (type === "ai") {
       const text = contentText(message.content);
-      const calls = (message.tool_calls ?? []).map((call, index) => ({ id: call.id ?? `call_${index}`, type: "function" as const, function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } }));
+      const calls = (message.tool_calls ?? []).map((call, index) => ({
+        id: call.id ?? `call_${index}`,
+        type: "function" as const,
+        function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+      }));
       result.push(calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text });
     } else if (type === "tool") {
       result.push({ role: "tool", tool_call_id: String(message.tool_call_id ?? ""), name: String(message.name ?? ""), content: contentText(message.content) });
@@ -96,7 +103,7 @@ class LangChainConversation implements FrameworkConversation {
     const messages = trajectoryFromLangChain(added);
     const last = messages[messages.length - 1];
     const trimmed = last && last.role === "assistant" && !last.tool_calls ? messages.slice(0, -1) : messages;
-    return { text: lastAi && !(lastAi.tool_calls?.length) ? contentText(lastAi.content) : "", messages: trimmed, usage: usageOf(added) };
+    return { text: lastAi && !lastAi.tool_calls?.length ? contentText(lastAi.content) : "", messages: trimmed, usage: usageOf(added) };
   }
 }
 

@@ -38,20 +38,23 @@ function toolCallIdOf(arg: unknown, config: unknown): string | undefined {
 /** Patches `call` on a `StructuredTool` prototype (idempotent per copy). */
 export function patchStructuredToolPrototype(prototype: object | null | undefined): boolean {
   if (!prototype || !Object.hasOwn(prototype, "call") || !markOnce(prototype, PROTOTYPE_PATCHED)) return false;
-  return wrapProperty(prototype, "call", (original) =>
-    function (this: ToolLike, arg: unknown, configArg?: unknown, tags?: unknown) {
-      if (!currentBridgeScope()) return original.call(this, arg, configArg, tags);
-      const tool = this;
-      const outerId = toolCallIdOf(arg, configArg);
-      const shadow = Object.create(tool) as ToolLike;
-      shadow._call = async (parsed: unknown, runManager?: unknown, config?: unknown) => {
-        const toolCallId = outerId ?? toolCallIdOf(undefined, config);
-        const outcome = await interceptToolCall(FRAMEWORK, { toolName: tool.name, params: parsed, ...(toolCallId ? { toolCallId } : {}) }, () => tool._call(parsed, runManager, config));
-        if (!outcome.bridged) return outcome.value;
-        return tool.responseFormat === "content_and_artifact" ? [outcome.output, undefined] : outcome.output;
-      };
-      return original.call(shadow, arg, configArg, tags);
-    },
+  return wrapProperty(
+    prototype,
+    "call",
+    (original) =>
+      function (this: ToolLike, arg: unknown, configArg?: unknown, tags?: unknown) {
+        if (!currentBridgeScope()) return original.call(this, arg, configArg, tags);
+        const tool = this;
+        const outerId = toolCallIdOf(arg, configArg);
+        const shadow = Object.create(tool) as ToolLike;
+        shadow._call = async (parsed: unknown, runManager?: unknown, config?: unknown) => {
+          const toolCallId = outerId ?? toolCallIdOf(undefined, config);
+          const outcome = await interceptToolCall(FRAMEWORK, { toolName: tool.name, params: parsed, ...(toolCallId ? { toolCallId } : {}) }, () => tool._call(parsed, runManager, config));
+          if (!outcome.bridged) return outcome.value;
+          return tool.responseFormat === "content_and_artifact" ? [outcome.output, undefined] : outcome.output;
+        };
+        return original.call(shadow, arg, configArg, tags);
+      },
   );
 }
 

@@ -59,12 +59,15 @@ export function patchMastraAgentPrototype(prototype: object | null | undefined):
   let owner: object | null | undefined = prototype;
   while (owner && !Object.hasOwn(owner, "getTools")) owner = Object.getPrototypeOf(owner) as object | null;
   if (!owner || !markOnce(owner, PROTOTYPE_PATCHED)) return false;
-  return wrapProperty(owner, "getTools", (original) =>
-    function (this: unknown, ...args: unknown[]) {
-      const tools = original.apply(this, args);
-      if (!currentBridgeScope()) return tools;
-      return tools && typeof (tools as Promise<unknown>).then === "function" ? (tools as Promise<unknown>).then(bridgedRecord) : bridgedRecord(tools);
-    },
+  return wrapProperty(
+    owner,
+    "getTools",
+    (original) =>
+      function (this: unknown, ...args: unknown[]) {
+        const tools = original.apply(this, args);
+        if (!currentBridgeScope()) return tools;
+        return tools && typeof (tools as Promise<unknown>).then === "function" ? (tools as Promise<unknown>).then(bridgedRecord) : bridgedRecord(tools);
+      },
   );
 }
 

@@ -25,7 +25,10 @@ async function loadSdk(): Promise<{ sdk: typeof Sdk; OpenAI: typeof import("open
 }
 
 function isAgentLike(sdk: typeof Sdk, value: unknown): value is SdkAgent {
-  return value instanceof sdk.Agent || (!!value && typeof value === "object" && typeof (value as { getAllTools?: unknown }).getAllTools === "function" && typeof (value as { name?: unknown }).name === "string");
+  return (
+    value instanceof sdk.Agent ||
+    (!!value && typeof value === "object" && typeof (value as { getAllTools?: unknown }).getAllTools === "function" && typeof (value as { name?: unknown }).name === "string")
+  );
 }
 
 function textOfContent(content: unknown): string {

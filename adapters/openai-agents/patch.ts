@@ -120,32 +120,35 @@ async function planWithSdkParser(original: FunctionToolLike["invoke"], tool: Fun
 /** Wraps one FunctionTool's `invoke` in place (idempotent; skipped for factory-bridged tools). */
 export function wrapFunctionTool(tool: unknown): boolean {
   if (!isFunctionTool(tool) || Object.hasOwn(tool, FACTORY_BRIDGED)) return false;
-  return wrapProperty<FunctionToolLike["invoke"]>(tool, "invoke", (original) =>
-    async function (this: FunctionToolLike, runContext: unknown, input: string, details?: Details) {
-      if (!currentBridgeScope()) return original.call(this, runContext, input, details);
-      const plan = await planWithSdkParser(original, this, runContext, input, details);
-      if (plan.kind === "rejected") return plan.output; // the SDK's own invalid-input text, nothing stepped
-      let params: unknown;
-      if (plan.kind === "parsed") params = plan.value;
-      else {
-        try {
-          params = JSON.parse(input.trim() === "" ? "{}" : input);
-        } catch (error) {
-          return `An error occurred while running the tool. Please try again. Error: invalid JSON arguments for ${this.name}: ${(error as Error).message}`;
+  return wrapProperty<FunctionToolLike["invoke"]>(
+    tool,
+    "invoke",
+    (original) =>
+      async function (this: FunctionToolLike, runContext: unknown, input: string, details?: Details) {
+        if (!currentBridgeScope()) return original.call(this, runContext, input, details);
+        const plan = await planWithSdkParser(original, this, runContext, input, details);
+        if (plan.kind === "rejected") return plan.output; // the SDK's own invalid-input text, nothing stepped
+        let params: unknown;
+        if (plan.kind === "parsed") params = plan.value;
+        else {
+          try {
+            params = JSON.parse(input.trim() === "" ? "{}" : input);
+          } catch (error) {
+            return `An error occurred while running the tool. Please try again. Error: invalid JSON arguments for ${this.name}: ${(error as Error).message}`;
+          }
         }
-      }
-      const outcome = await interceptToolCall(
-        FRAMEWORK,
-        {
-          toolName: this.name,
-          params,
-          ...optional("rawArguments", rawArgumentsIfUnchanged(input, params)),
-          ...optional("toolCallId", details?.toolCall?.callId),
-        },
-        () => original.call(this, runContext, input, details),
-      );
-      return outcome.bridged ? outcome.output : outcome.value;
-    },
+        const outcome = await interceptToolCall(
+          FRAMEWORK,
+          {
+            toolName: this.name,
+            params,
+            ...optional("rawArguments", rawArgumentsIfUnchanged(input, params)),
+            ...optional("toolCallId", details?.toolCall?.callId),
+          },
+          () => original.call(this, runContext, input, details),
+        );
+        return outcome.bridged ? outcome.output : outcome.value;
+      },
   );
 }
 
@@ -157,12 +160,15 @@ export function patchAgentPrototype(prototype: object | null | undefined): boole
   let owner: object | null | undefined = prototype;
   while (owner && !Object.hasOwn(owner, "getAllTools")) owner = Object.getPrototypeOf(owner) as object | null;
   if (!owner || !markOnce(owner, PROTOTYPE_PATCHED)) return false;
-  return wrapProperty(owner, "getAllTools", (original) =>
-    async function (this: unknown, ...args: unknown[]) {
-      const tools = (await original.apply(this, args)) as unknown[];
-      if (Array.isArray(tools)) for (const tool of tools) wrapFunctionTool(tool);
-      return tools;
-    },
+  return wrapProperty(
+    owner,
+    "getAllTools",
+    (original) =>
+      async function (this: unknown, ...args: unknown[]) {
+        const tools = (await original.apply(this, args)) as unknown[];
+        if (Array.isArray(tools)) for (const tool of tools) wrapFunctionTool(tool);
+        return tools;
+      },
   );
 }
 

@@ -48,10 +48,17 @@ export function trajectoryFromModelMessages(messages: readonly ModelMessage[]): 
   for (const message of messages) {
     if (message.role === "assistant") {
       const parts: Part[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : ((message.content as Part[]) ?? []);
-      const text = parts.filter((part) => part.type === "text").map((part) => String(part.text ?? "")).join("");
+      const text = parts
+        .filter((part) => part.type === "text")
+        .map((part) => String(part.text ?? ""))
+        .join("");
       const calls = parts
         .filter((part) => part.type === "tool-call")
-        .map((part) => ({ id: String(part.toolCallId), type: "function" as const, function: { name: String(part.toolName), arguments: typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {}) } }));
+        .map((part) => ({
+          id: String(part.toolCallId),
+          type: "function" as const,
+          function: { name: String(part.toolName), arguments: typeof part.input === "string" ? part.input : JSON.stringify(part.input ?? {}) },
+        }));
       result.push(calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text });
     } else if (message.role === "tool") {
       for (const part of (message.content as Part[]) ?? []) {

@@ -40,7 +40,9 @@ export function bridgedToolSet<T>(tools: T): T {
     }
     const userExecute = tool.execute;
     const execute = async function (this: unknown, input: unknown, options?: { toolCallId?: string }) {
-      const outcome = await interceptToolCall(FRAMEWORK, { toolName: name, params: input, ...(options?.toolCallId ? { toolCallId: options.toolCallId } : {}) }, () => userExecute.call(this, input, options));
+      const outcome = await interceptToolCall(FRAMEWORK, { toolName: name, params: input, ...(options?.toolCallId ? { toolCallId: options.toolCallId } : {}) }, () =>
+        userExecute.call(this, input, options),
+      );
       return outcome.bridged ? outcome.output : outcome.value;
     };
     copy[name] = Object.defineProperty({ ...tool, execute }, BRIDGED_TOOL, { value: true, enumerable: false });
@@ -65,13 +67,16 @@ export function patchToolLoopAgentPrototype(prototype: object | null | undefined
   while (owner && !Object.hasOwn(owner, "generate")) owner = Object.getPrototypeOf(owner) as object | null;
   if (!owner || !markOnce(owner, PROTOTYPE_PATCHED)) return false;
   for (const method of ["generate", "stream"]) {
-    wrapProperty(owner, method, (original) =>
-      function (this: { settings?: { tools?: unknown } }, ...args: unknown[]) {
-        if (!currentBridgeScope() || !this?.settings?.tools) return original.apply(this, args);
-        const shadow = Object.create(this) as { settings: unknown };
-        shadow.settings = { ...this.settings, tools: bridgedToolSet(this.settings.tools) };
-        return original.apply(shadow, args);
-      },
+    wrapProperty(
+      owner,
+      method,
+      (original) =>
+        function (this: { settings?: { tools?: unknown } }, ...args: unknown[]) {
+          if (!currentBridgeScope() || !this?.settings?.tools) return original.apply(this, args);
+          const shadow = Object.create(this) as { settings: unknown };
+          shadow.settings = { ...this.settings, tools: bridgedToolSet(this.settings.tools) };
+          return original.apply(shadow, args);
+        },
     );
   }
   return true;

@@ -33,7 +33,11 @@ function fakeSteps(label: string, delayMs = 0) {
 
 function session(label: string, options: { delayMs?: number; mode?: "internal" | "dry-run" } = {}) {
   const { steps, actions, recorder } = fakeSteps(label, options.delayMs);
-  const bridge = new BridgeSession({ steps, mapping: new NameMapping(new Set(["get_order_details", "get_user_details"]), { renames: { lookup_order: "get_order_details" }, native: ["summarise"] }), mode: options.mode ?? "internal" });
+  const bridge = new BridgeSession({
+    steps,
+    mapping: new NameMapping(new Set(["get_order_details", "get_user_details"]), { renames: { lookup_order: "get_order_details" }, native: ["summarise"] }),
+    mode: options.mode ?? "internal",
+  });
   return { scope: createBridgeScope({ session: bridge, framework: "test" }), actions, recorder };
 }
 

@@ -250,10 +250,7 @@ export class PythonBridgeChild {
     call.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new PythonBridgeError(`python bridge request ${method} timed out after ${timeoutMs} ms`, { stderrTail: this.stderrTail() })),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(new PythonBridgeError(`python bridge request ${method} timed out after ${timeoutMs} ms`, { stderrTail: this.stderrTail() })), timeoutMs);
     });
     try {
       return (await Promise.race([call, this.failed, timeout])) as T;

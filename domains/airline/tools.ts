@@ -155,19 +155,7 @@ function checkUpdatePayment(method: PyValue, total: PyValue): string | undefined
 const bookReservation: ToolImplementation = {
   name: "book_reservation",
   className: "BookReservation",
-  parameters: [
-    "user_id",
-    "origin",
-    "destination",
-    "flight_type",
-    "cabin",
-    "flights",
-    "passengers",
-    "payment_methods",
-    "total_baggages",
-    "nonfree_baggages",
-    "insurance",
-  ],
+  parameters: ["user_id", "origin", "destination", "flight_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"],
   kind: "write",
   invoke(db, rawArgs) {
     const args = ownArgs(rawArgs);
@@ -343,9 +331,7 @@ const searchOnestopFlight: ToolImplementation = {
         if (!(pyEquals(pyGetItem(flight2, "destination"), destination) && pyEquals(pyGetItem(flight1, "destination"), pyGetItem(flight2, "origin")))) {
           continue;
         }
-        const date2 = pyContains(pyGetItem(flight1, "scheduled_arrival_time_est"), "+1")
-          ? `2024-05-${pyStr(pyAdd(pyInt(pySlice(date, -2)), 1))}`
-          : date;
+        const date2 = pyContains(pyGetItem(flight1, "scheduled_arrival_time_est"), "+1") ? `2024-05-${pyStr(pyAdd(pyInt(pySlice(date, -2)), 1))}` : date;
         if (pyGreaterThan(pyGetItem(flight1, "scheduled_arrival_time_est"), pyGetItem(flight2, "scheduled_departure_time_est"))) continue;
         const dates1 = pyGetItem(flight1, "dates");
         const dates2 = pyGetItem(flight2, "dates");

@@ -154,11 +154,7 @@ export const findMemberIdByNameZipTool: ToolImplementation = {
     const last = pyLower(last_name);
     for (const [memberId, member] of db.entries(MEMBERS)) {
       const name = field(member, "name");
-      if (
-        pyLower(text(name, "first_name")) === first &&
-        pyLower(text(name, "last_name")) === last &&
-        pyEquals(field(member, "zip"), zip)
-      ) {
+      if (pyLower(text(name, "first_name")) === first && pyLower(text(name, "last_name")) === last && pyEquals(field(member, "zip"), zip)) {
         return memberId;
       }
     }
@@ -204,11 +200,7 @@ export const searchCatalogTool: ToolImplementation = {
         ]),
       );
     }
-    hits.sort(
-      (a, b) =>
-        pyCompareStrings(a.get("title") as string, b.get("title") as string) ||
-        pyCompareStrings(a.get("book_id") as string, b.get("book_id") as string),
-    );
+    hits.sort((a, b) => pyCompareStrings(a.get("title") as string, b.get("title") as string) || pyCompareStrings(a.get("book_id") as string, b.get("book_id") as string));
     return pyJsonDumps(hits);
   },
 };

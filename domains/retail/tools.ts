@@ -126,12 +126,7 @@ function newAddress(args: Args): PyDict {
  * item with that id, its product, and the requested variant (must exist and be available).
  * Returns the accumulated `new − old` price difference (starting from int 0), or an error text.
  */
-function priceDifference(
-  db: EpisodeDatabase,
-  order: PyDict,
-  itemIds: PyValue,
-  newItemIds: PyValue,
-): { diff: PyValue } | { error: string } {
+function priceDifference(db: EpisodeDatabase, order: PyDict, itemIds: PyValue, newItemIds: PyValue): { diff: PyValue } | { error: string } {
   const items = listItem(order, "items");
   let diff: PyValue = 0;
   for (const [itemId, newItemId] of pyZip(itemIds, newItemIds)) {
@@ -202,12 +197,7 @@ const cancelPendingOrder: ToolImplementation = {
  * new variant exists and is available. Returns the error text, or the order and the unrounded
  * price difference.
  */
-function checkItemSwap(
-  db: EpisodeDatabase,
-  args: Readonly<Record<string, PyValue>>,
-  requiredStatus: string,
-  statusError: string,
-): string | { orderId: string; current: PyDict; diff: PyValue } {
+function checkItemSwap(db: EpisodeDatabase, args: Readonly<Record<string, PyValue>>, requiredStatus: string, statusError: string): string | { orderId: string; current: PyDict; diff: PyValue } {
   const { order_id: orderId, item_ids: itemIds, new_item_ids: newItemIds } = args;
   if (!pyCollectionContains(db, ORDERS, orderId)) return "Error: order not found";
   const current = record(db, ORDERS, orderId);
@@ -480,10 +470,7 @@ const returnDeliveredOrderItems: ToolImplementation = {
     const current = record(db, ORDERS, orderId);
     if (pyNotEquals(pyGetItem(current, "status"), "delivered")) return "Error: non-delivered order cannot be returned";
     if (!pyContains(userPaymentMethods(db, current), paymentMethodId)) return "Error: payment method not found";
-    if (
-      !pyContains(paymentMethodId, "gift_card") &&
-      pyNotEquals(paymentMethodId, pyGetItem(firstOf(listItem(current, "payment_history")), "payment_method_id"))
-    ) {
+    if (!pyContains(paymentMethodId, "gift_card") && pyNotEquals(paymentMethodId, pyGetItem(firstOf(listItem(current, "payment_history")), "payment_method_id"))) {
       return "Error: payment method should be either the original payment method or a gift card";
     }
     if (firstOverRequested(itemIds, current)) return "Error: some item not found";

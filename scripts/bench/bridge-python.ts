@@ -87,7 +87,11 @@ async function main(): Promise<void> {
   } catch (error) {
     console.log(`BridgeSession + env step: skipped (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`);
   }
-  const p50 = percentile([...(bridged ?? channel)].sort((a, b) => a - b), 50) / 1000;
+  const p50 =
+    percentile(
+      [...(bridged ?? channel)].sort((a, b) => a - b),
+      50,
+    ) / 1000;
   console.log(`target p50 < 1 ms: ${p50 < 1 ? "met" : "NOT met"} (${p50.toFixed(3)} ms${bridged ? ", with the env step" : ", channel only"})`);
 }
 

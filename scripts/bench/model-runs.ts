@@ -102,7 +102,13 @@ async function bareSdkLoops(baseURL: string, loops: number, callsPerLoop: number
     const history: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: "system", content: domain.policy }];
     for (let call = 0; call < callsPerLoop; call++) {
       if (call % 2 === 0) {
-        await client.chat.completions.create({ model: "bench-user", messages: [{ role: "system", content: "You are a library member." }, { role: "user", content: "Hello" }] });
+        await client.chat.completions.create({
+          model: "bench-user",
+          messages: [
+            { role: "system", content: "You are a library member." },
+            { role: "user", content: "Hello" },
+          ],
+        });
         history.push({ role: "user", content: `Please continue (${call}).` });
       } else {
         const answer = await client.chat.completions.create({ model: "bench-agent", messages: history, tools });

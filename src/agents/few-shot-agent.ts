@@ -16,7 +16,7 @@ export const NUM_FEW_SHOTS = 5;
  * original's wording for the two count checks. Blank lines are skipped.
  */
 export function loadFewShotDisplays(path: string | undefined, count = NUM_FEW_SHOTS): string[] {
-  if (!path) throw new ConfigError("--agent-strategy few-shot needs --few-shot-displays-path (a JSONL file of {\"messages_display\": ...} lines)");
+  if (!path) throw new ConfigError('--agent-strategy few-shot needs --few-shot-displays-path (a JSONL file of {"messages_display": ...} lines)');
   let text: string;
   try {
     text = readFileSync(path, "utf8");

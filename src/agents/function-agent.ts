@@ -83,8 +83,6 @@ class FunctionSession implements AgentSession {
     this.transcript.append({ role: "system", content: context.domain.policy });
   }
 
-
-
   async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
     this.transcript.receive(input);
     const next = this.queued.shift();

@@ -35,8 +35,7 @@ export function checkTemplate(template: string, allowed: readonly string[], sour
   const unknown = templatePlaceholders(template).filter((name) => !allowed.includes(name));
   if (unknown.length > 0) {
     throw new ConfigError(
-      `${source}: unknown placeholder${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `{{${name}}}`).join(", ")}; ` +
-        `available here: ${allowed.map((name) => `{{${name}}}`).join(", ")}`,
+      `${source}: unknown placeholder${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `{{${name}}}`).join(", ")}; ` + `available here: ${allowed.map((name) => `{{${name}}}`).join(", ")}`,
     );
   }
 }

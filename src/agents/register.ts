@@ -29,20 +29,17 @@ const factories: Record<string, AgentFactory> = {
   "tool-calling": {
     description: "τ-bench's tool-calling agent: policy as system prompt, tools via the API, first tool call used (needs --model)",
     requiresModel: true,
-    create: ({ config, domain, models }: BuildContext) =>
-      new ToolCallingAgent({ client: models.agent(), domain, template: agentTemplate("tool-calling", config.agentPromptFile) }),
+    create: ({ config, domain, models }: BuildContext) => new ToolCallingAgent({ client: models.agent(), domain, template: agentTemplate("tool-calling", config.agentPromptFile) }),
   },
   act: {
     description: "τ-bench's act agent: tools described in the prompt, replies `Action: {json}` (needs --model)",
     requiresModel: true,
-    create: ({ config, domain, models }: BuildContext) =>
-      new ChatReActAgent({ client: models.agent(), domain, useReasoning: false, template: agentTemplate("act", config.agentPromptFile) }),
+    create: ({ config, domain, models }: BuildContext) => new ChatReActAgent({ client: models.agent(), domain, useReasoning: false, template: agentTemplate("act", config.agentPromptFile) }),
   },
   react: {
     description: "τ-bench's react agent: like act, with a `Thought:` line before each Action (needs --model)",
     requiresModel: true,
-    create: ({ config, domain, models }: BuildContext) =>
-      new ChatReActAgent({ client: models.agent(), domain, useReasoning: true, template: agentTemplate("react", config.agentPromptFile) }),
+    create: ({ config, domain, models }: BuildContext) => new ChatReActAgent({ client: models.agent(), domain, useReasoning: true, template: agentTemplate("react", config.agentPromptFile) }),
   },
   "few-shot": {
     description: "τ-bench's few-shot agent: tool-calling with 5 sampled example conversations (needs --model and --few-shot-displays-path)",

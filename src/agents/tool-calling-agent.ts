@@ -109,8 +109,6 @@ class ToolCallingSession implements AgentSession {
     this.transcript.append({ role: "system", content: system.content });
   }
 
-
-
   async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
     this.transcript.receive(input);
     const turn = this.turns++;

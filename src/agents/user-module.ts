@@ -77,7 +77,8 @@ function moduleExports(namespace: Record<string, unknown>): Record<string, unkno
  */
 function moduleFormatHint(modulePath: string, error: unknown): string {
   const text = error instanceof Error ? `${error.message} ${(error as { code?: unknown }).code ?? ""}` : String(error);
-  if (!/top-level await|import\.meta|Cannot require\(\) ES Module|ERR_REQUIRE_(?:ESM|ASYNC_MODULE|CYCLE_MODULE)|Cannot use import statement outside a module|Unexpected token 'export'/i.test(text)) return "";
+  if (!/top-level await|import\.meta|Cannot require\(\) ES Module|ERR_REQUIRE_(?:ESM|ASYNC_MODULE|CYCLE_MODULE)|Cannot use import statement outside a module|Unexpected token 'export'/i.test(text))
+    return "";
   const extension = extname(modulePath).toLowerCase();
   const explicitlyCommonJs = extension === ".cjs" || extension === ".cts";
   if (!explicitlyCommonJs && ![".js", ".jsx", ".ts", ".tsx"].includes(extension)) return "";

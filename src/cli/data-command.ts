@@ -36,9 +36,7 @@ function summary(result: InstallResult): string {
   return (
     `${record.dataset} data installed at ${result.dataDir}\n` +
     `  ${record.repository}@${record.commit} via ${record.method} from ${record.source}\n` +
-    (result.from === "export"
-      ? `  a converted export (${megabytes(result.upstreamBytes)}), every file parsed, `
-      : `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), `) +
+    (result.from === "export" ? `  a converted export (${megabytes(result.upstreamBytes)}), every file parsed, ` : `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), `) +
     `${record.verified ? "all sha256 verified" : "NOT verified (--no-verify, or files the manifest does not pin)"}; ${record.files.length} data files written\n`
   );
 }
@@ -49,9 +47,7 @@ function summary(result: InstallResult): string {
  */
 export function registerDataCommand(program: Command, io: DataCommandIo = defaultIo): Command {
   const progress = (line: string): void => io.stderr(`${line}\n`);
-  const data = program
-    .command("data")
-    .description("download or import the official benchmark data (taubridge does not ship it)");
+  const data = program.command("data").description("download or import the official benchmark data (taubridge does not ship it)");
 
   data
     .command("pull")

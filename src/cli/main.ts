@@ -109,74 +109,66 @@ function addRunFlags(command: Command): void {
  */
 export function createProgram(loadRegistries: LoadRegistries): Command {
   const program = new Command("taubridge")
-    .description(
-      "Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.",
-    )
+    .description("Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.")
     .version(packageVersion())
     .addHelpText("after", exitCodesHelp())
     // Usage errors reach `main` (subcommands inherit this), which exits 2 for them like other config errors.
     .exitOverride();
 
-  const run = program
-    .command("run")
-    .description(
-      "Run episodes and print the leaderboard table. With no options it runs our bundled library domain offline (oracle agent, scripted user).",
-    );
+  const run = program.command("run").description("Run episodes and print the leaderboard table. With no options it runs our bundled library domain offline (oracle agent, scripted user).");
   addRunFlags(run);
   run.action(async (options: Record<string, unknown>) => {
-      const raw: Record<string, unknown> = {};
-      for (const flag of RUN_FLAGS) {
-        const name = optionName(flag.flag);
-        if (options[name] !== undefined) raw[name] = options[name];
-      }
-      const values = parseRunFlags(raw, "cli");
-      const strategies = runConfigFromFlags(values, "");
-      const registries = await loadRegistries({ agentStrategies: [strategies.agentStrategy], userStrategies: [strategies.userStrategy] });
-      const input = runConfigFromFlags(values, registries.defaultDomain);
-      const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }, { runStatusPath }] = await Promise.all([
-        import("../runner/batch.ts"),
-        import("../report/leaderboard.ts"),
-        import("./progress.ts"),
-        import("../runner/typescript-modules.ts"),
-        import("../runner/run-status.ts"),
-      ]);
-      await ensureTypeScriptModules(input.agentOptions);
-      const built = buildRun(input, { registries });
-      const controller = new AbortController();
-      const onSignal = () => {
-        if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
-        process.stderr.write("\n[taubridge] interrupted: finishing nothing new; rerun the same command to resume (Ctrl-C again to quit now)\n");
-        controller.abort();
-      };
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
-      const progress = createProgressObserver({ quiet: values.quiet as boolean });
-      let outcome;
-      try {
-        outcome = await runBatch(built, progress, controller.signal);
-      } finally {
-        progress.stop();
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-      }
-      const report = buildReport(`${built.config.agentStrategy} (${built.config.model ?? "no model"}) on ${built.config.env}/${built.split}`, outcome.summaries, {
-        expectedEpisodes: outcome.expectedEpisodes,
-        interrupted: outcome.interrupted,
-      });
-      if (values.format === "json") {
-        printJson({ ...reportJson(report), resultsPath: outcome.resultsPath, checkpointPath: outcome.checkpointPath, runStatusPath: runStatusPath(outcome.resultsPath) });
-      } else {
-        const format = values.format === "markdown" ? "markdown" : "text";
-        process.stdout.write(`${leaderboardText([report], format)}\n${detailsText(report)}\n\n📄 Results saved to ${outcome.resultsPath}\n`);
-      }
-      if (controller.signal.aborted) process.exitCode = EXIT_CODES.interrupted;
-      else if (report.infraErrors > 0) {
-        process.stderr.write(
-          `taubridge: ${report.infraErrors} episode(s) ended in infrastructure errors (not scored); run the same command again to retry them (exit code ${EXIT_CODES.infraErrors})\n`,
-        );
-        process.exitCode = EXIT_CODES.infraErrors;
-      }
+    const raw: Record<string, unknown> = {};
+    for (const flag of RUN_FLAGS) {
+      const name = optionName(flag.flag);
+      if (options[name] !== undefined) raw[name] = options[name];
+    }
+    const values = parseRunFlags(raw, "cli");
+    const strategies = runConfigFromFlags(values, "");
+    const registries = await loadRegistries({ agentStrategies: [strategies.agentStrategy], userStrategies: [strategies.userStrategy] });
+    const input = runConfigFromFlags(values, registries.defaultDomain);
+    const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }, { runStatusPath }] = await Promise.all([
+      import("../runner/batch.ts"),
+      import("../report/leaderboard.ts"),
+      import("./progress.ts"),
+      import("../runner/typescript-modules.ts"),
+      import("../runner/run-status.ts"),
+    ]);
+    await ensureTypeScriptModules(input.agentOptions);
+    const built = buildRun(input, { registries });
+    const controller = new AbortController();
+    const onSignal = () => {
+      if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
+      process.stderr.write("\n[taubridge] interrupted: finishing nothing new; rerun the same command to resume (Ctrl-C again to quit now)\n");
+      controller.abort();
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    const progress = createProgressObserver({ quiet: values.quiet as boolean });
+    let outcome;
+    try {
+      outcome = await runBatch(built, progress, controller.signal);
+    } finally {
+      progress.stop();
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+    const report = buildReport(`${built.config.agentStrategy} (${built.config.model ?? "no model"}) on ${built.config.env}/${built.split}`, outcome.summaries, {
+      expectedEpisodes: outcome.expectedEpisodes,
+      interrupted: outcome.interrupted,
     });
+    if (values.format === "json") {
+      printJson({ ...reportJson(report), resultsPath: outcome.resultsPath, checkpointPath: outcome.checkpointPath, runStatusPath: runStatusPath(outcome.resultsPath) });
+    } else {
+      const format = values.format === "markdown" ? "markdown" : "text";
+      process.stdout.write(`${leaderboardText([report], format)}\n${detailsText(report)}\n\n📄 Results saved to ${outcome.resultsPath}\n`);
+    }
+    if (controller.signal.aborted) process.exitCode = EXIT_CODES.interrupted;
+    else if (report.infraErrors > 0) {
+      process.stderr.write(`taubridge: ${report.infraErrors} episode(s) ended in infrastructure errors (not scored); run the same command again to retry them (exit code ${EXIT_CODES.infraErrors})\n`);
+      process.exitCode = EXIT_CODES.infraErrors;
+    }
+  });
 
   program
     .command("replay")
@@ -267,14 +259,19 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .option("--task-split <split>", "split the task ids refer to, with --env (default: the domain's default split)")
     .option("--task-file <path>", "the task file the runs used instead of a split, with --env")
     .action(async (givenPaths: string[], options) => {
-      const [{ loadResultsFile }, { buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { checkResultsConsistent, checkResultsMatchDomain }, { isRunStatusPath, readRunStatus }, { resultsLabels }] =
-        await Promise.all([
-          import("../runner/results-file.ts"),
-          import("../report/leaderboard.ts"),
-          import("../runner/results-check.ts"),
-          import("../runner/run-status.ts"),
-          import("../report/labels.ts"),
-        ]);
+      const [
+        { loadResultsFile },
+        { buildReport, detailsText, leaderboardText, perTaskText, reportJson },
+        { checkResultsConsistent, checkResultsMatchDomain },
+        { isRunStatusPath, readRunStatus },
+        { resultsLabels },
+      ] = await Promise.all([
+        import("../runner/results-file.ts"),
+        import("../report/leaderboard.ts"),
+        import("../runner/results-check.ts"),
+        import("../runner/run-status.ts"),
+        import("../report/labels.ts"),
+      ]);
       // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.
       const paths = givenPaths.filter((path) => !isRunStatusPath(path));
       if (paths.length === 0) throw new ConfigError(`no results file among ${givenPaths.join(", ")} (a .meta.json file is a run's status; pass its results .json)`);

@@ -39,8 +39,7 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
     return formatDuration(perEpisode * (state.total - state.done));
   };
   const passRate = () => (state.done > 0 ? `${((100 * state.successes) / state.done).toFixed(1)}%` : "n/a");
-  const statusLine = () =>
-    `[taubridge] ${state.done}/${state.total} episodes, pass rate ${passRate()}, cost ${formatCost(state.cost)}, ETA ${eta()}`;
+  const statusLine = () => `[taubridge] ${state.done}/${state.total} episodes, pass rate ${passRate()}, cost ${formatCost(state.cost)}, ETA ${eta()}`;
 
   return {
     start({ total, alreadyDone, checkpointPath, rerunInfraErrors = 0, resumed = false }) {

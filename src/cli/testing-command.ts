@@ -6,7 +6,6 @@
 import { writeFile } from "node:fs/promises";
 import { InvalidArgumentError, type Command } from "commander";
 
-
 export interface TestingServeOptions {
   script: string;
   port: number;
@@ -25,10 +24,7 @@ function parsePort(value: string): number {
  * Serves a script until `signal` aborts (the CLI wires it to SIGINT/SIGTERM), then closes the
  * server, writes the record file if asked, and prints a one-line summary to stderr.
  */
-export async function runTestingServe(
-  options: TestingServeOptions,
-  io: { signal: AbortSignal; stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream },
-): Promise<void> {
+export async function runTestingServe(options: TestingServeOptions, io: { signal: AbortSignal; stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream }): Promise<void> {
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   // Loaded here, not at CLI start-up (zod, the server).
@@ -54,8 +50,7 @@ export async function runTestingServe(
 /** Adds the `testing` command group (currently `testing serve`) to the main CLI. */
 export function registerTestingCommand(program: Command): void {
   const testing =
-    program.commands.find((command) => command.name() === "testing") ??
-    program.command("testing").description("Test doubles for agent developers (scripted OpenAI-compatible model server)");
+    program.commands.find((command) => command.name() === "testing") ?? program.command("testing").description("Test doubles for agent developers (scripted OpenAI-compatible model server)");
   testing
     .command("serve")
     .description("Serve a scripted OpenAI-compatible model on loopback (POST /v1/chat/completions, GET /v1/models)")

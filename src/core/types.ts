@@ -71,16 +71,7 @@ export interface ResetResult {
  * Why an episode ended. Data, never an exception: metrics count each reason and infra errors stay
  * visible (and in the pass^k denominator).
  */
-export const TERMINATION_REASONS = [
-  "user_stop",
-  "agent_stop",
-  "max_steps",
-  "max_errors",
-  "timeout",
-  "agent_error",
-  "user_error",
-  "infra_error",
-] as const;
+export const TERMINATION_REASONS = ["user_stop", "agent_stop", "max_steps", "max_errors", "timeout", "agent_error", "user_error", "infra_error"] as const;
 export type TerminationReason = (typeof TERMINATION_REASONS)[number];
 
 /** An OpenAI-style chat message as stored in τ-bench trajectories. */

@@ -207,11 +207,7 @@ async function convertToolIndex(index: ManifestFile, toolModules: ManifestFile[]
  * upstream file once through `read`; throws a {@link DataError} (naming file, line and column for
  * Python syntax) on anything unexpected. Checksums are the caller's job (see pull.ts).
  */
-export async function convertUpstream(
-  manifest: DataManifest,
-  read: UpstreamReader,
-  onProgress?: (message: string) => void,
-): Promise<ConvertedFile[]> {
+export async function convertUpstream(manifest: DataManifest, read: UpstreamReader, onProgress?: (message: string) => void): Promise<ConvertedFile[]> {
   const out: ConvertedFile[] = [];
   for (const file of manifest.files) {
     switch (file.kind) {

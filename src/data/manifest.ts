@@ -25,10 +25,9 @@ export type ManifestFileKind = (typeof MANIFEST_FILE_KINDS)[number];
 const relativePath = z
   .string()
   .min(1)
-  .refine(
-    (path) => !path.startsWith("/") && !path.includes("\\") && path.split("/").every((part) => part !== "" && part !== "." && part !== ".."),
-    { message: "must be a relative POSIX path without '.', '..' or empty segments" },
-  );
+  .refine((path) => !path.startsWith("/") && !path.includes("\\") && path.split("/").every((part) => part !== "" && part !== "." && part !== ".."), {
+    message: "must be a relative POSIX path without '.', '..' or empty segments",
+  });
 
 export const manifestFileSchema = z.object({
   /** Path in the upstream repository. */
@@ -37,7 +36,10 @@ export const manifestFileSchema = z.object({
   target: relativePath,
   kind: z.enum(MANIFEST_FILE_KINDS),
   /** The module-level name to read (task-module, tool-index). */
-  symbol: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  symbol: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
   bytes: z.number().int().nonnegative(),
 });
@@ -148,10 +150,7 @@ export type ManifestFileSpec = Omit<ManifestFile, "sha256" | "bytes">;
  * Builds a manifest by reading and hashing each listed file, for maintainers re-pinning a new
  * commit and for tests that serve a fake upstream tree.
  */
-export async function createManifest(
-  spec: Omit<DataManifest, "files" | "outputs"> & { files: ManifestFileSpec[] },
-  read: (path: string) => Promise<string | Uint8Array>,
-): Promise<DataManifest> {
+export async function createManifest(spec: Omit<DataManifest, "files" | "outputs"> & { files: ManifestFileSpec[] }, read: (path: string) => Promise<string | Uint8Array>): Promise<DataManifest> {
   const files: ManifestFile[] = [];
   for (const file of spec.files) {
     const content = await read(file.path);

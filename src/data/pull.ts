@@ -148,7 +148,11 @@ const NAME_RESOLUTION_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EA
 /** The getaddrinfo error somewhere in `error`'s cause chain, if the failure was a name lookup. */
 function nameResolutionFailure(error: unknown): { code: string; hostname?: string } | undefined {
   const seen = new Set<unknown>();
-  for (let current = error as { code?: unknown; hostname?: unknown; cause?: unknown } | undefined; current && typeof current === "object" && !seen.has(current); current = current.cause as typeof current) {
+  for (
+    let current = error as { code?: unknown; hostname?: unknown; cause?: unknown } | undefined;
+    current && typeof current === "object" && !seen.has(current);
+    current = current.cause as typeof current
+  ) {
     seen.add(current);
     if (typeof current.code === "string" && NAME_RESOLUTION_CODES.has(current.code)) {
       return { code: current.code, ...(typeof current.hostname === "string" ? { hostname: current.hostname } : {}) };
@@ -233,8 +237,7 @@ async function downloadOne(
     if (TransientError.isInstance(error)) {
       const attempts = options.retries + 1;
       const offline = error.network
-        ? ` Are you offline or behind a proxy? Alternatives: clone the repository and run ` +
-          `'taubridge data import <checkout-dir>', or point --source-url / TAUBRIDGE_TAU_BENCH_SOURCE at a mirror.`
+        ? ` Are you offline or behind a proxy? Alternatives: clone the repository and run ` + `'taubridge data import <checkout-dir>', or point --source-url / TAUBRIDGE_TAU_BENCH_SOURCE at a mirror.`
         : "";
       throw new InfraError(`cannot download ${file.path} from ${url} after ${attempts} attempt(s): ${error.message}.${offline}`, {
         cause: error,
@@ -249,11 +252,7 @@ async function downloadOne(
  * signal is aborted (so the other workers stop retrying), all workers are awaited, and the
  * first error is thrown.
  */
-async function mapConcurrent<T, R>(
-  items: readonly T[],
-  limit: number,
-  worker: (item: T, cancel: AbortSignal) => Promise<R>,
-): Promise<R[]> {
+async function mapConcurrent<T, R>(items: readonly T[], limit: number, worker: (item: T, cancel: AbortSignal) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   const controller = new AbortController();
   let firstError: { error: unknown } | undefined;
@@ -423,9 +422,7 @@ export async function detectImportLayout(directory: string, manifest: DataManife
   for (const file of markers) if (await exists(join(directory, file.path))) return "checkout";
   for (const file of markers) if (await exists(join(directory, file.target))) return "export";
   const probe = markers[0] ?? manifest.files[0];
-  throw new DataError(
-    `${directory} is neither a checkout of ${manifest.repository} (it has no ${probe.path}) nor a converted export (it has no ${probe.target})`,
-  );
+  throw new DataError(`${directory} is neither a checkout of ${manifest.repository} (it has no ${probe.path}) nor a converted export (it has no ${probe.target})`);
 }
 
 /**

@@ -89,9 +89,53 @@ const NAME_START = /[\p{L}\p{Nl}_]/u;
 const NAME_REST = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_]*/uy;
 const NUMBER = /0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:(?:\d(?:_?\d)*)?\.\d(?:_?\d)*|\d(?:_?\d)*\.?)(?:[eE][+-]?\d(?:_?\d)*)?[jJ]?/y;
 const OPERATORS = [
-  "**=", "//=", ">>=", "<<=", "...", "->", ":=",
-  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "==", "!=", "<=", ">=", "**", "//", "<<", ">>",
-  "(", ")", "[", "]", "{", "}", ",", ":", ";", ".", "=", "+", "-", "*", "/", "%", "&", "|", "^", "~", "<", ">", "@",
+  "**=",
+  "//=",
+  ">>=",
+  "<<=",
+  "...",
+  "->",
+  ":=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "@=",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "**",
+  "//",
+  "<<",
+  ">>",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  ":",
+  ";",
+  ".",
+  "=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "&",
+  "|",
+  "^",
+  "~",
+  "<",
+  ">",
+  "@",
 ];
 const CLOSING: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 /** Operators that may follow a complete literal (separators and closers). */
@@ -584,7 +628,10 @@ export class PythonModule {
   private readonly tokens: Token[];
   private readonly lines: LogicalLine[];
 
-  constructor(text: string, readonly file: string) {
+  constructor(
+    text: string,
+    readonly file: string,
+  ) {
     this.source = prepare(text, file);
     ({ tokens: this.tokens, lines: this.lines } = tokenize(this.source));
   }
@@ -599,12 +646,7 @@ export class PythonModule {
     const found = this.topLevelAssignments().filter((assignment) => assignment.name === name);
     if (found.length === 0) {
       const known = this.assignedNames();
-      throw new PythonLiteralError(
-        this.file,
-        1,
-        1,
-        `no module-level assignment to '${name}' (assigned names: ${known.join(", ") || "none"})`,
-      );
+      throw new PythonLiteralError(this.file, 1, 1, `no module-level assignment to '${name}' (assigned names: ${known.join(", ") || "none"})`);
     }
     const assignment = found[found.length - 1];
     return this.evaluateStatement(assignment.valueStart, assignment.end, options);
@@ -652,9 +694,7 @@ export class PythonModule {
 
   /** Names of the classes defined at module level. */
   classNames(): string[] {
-    return this.lines
-      .filter((line) => line.indent === 0 && this.tokens[line.start].type === "name" && this.tokens[line.start].text === "class")
-      .map((line) => this.tokens[line.start + 1].text);
+    return this.lines.filter((line) => line.indent === 0 && this.tokens[line.start].type === "name" && this.tokens[line.start].text === "class").map((line) => this.tokens[line.start + 1].text);
   }
 
   /**
@@ -663,9 +703,7 @@ export class PythonModule {
    * that class counts; otherwise there must be exactly one such function in the file.
    */
   evaluateFunctionReturn(functionName: string, options: EvaluateOptions & { className?: string } = {}): PyValue {
-    const sites = this.functions().filter(
-      (site) => site.name === functionName && (options.className === undefined || site.className === options.className),
-    );
+    const sites = this.functions().filter((site) => site.name === functionName && (options.className === undefined || site.className === options.className));
     const where = options.className === undefined ? "" : ` in class ${options.className}`;
     if (sites.length === 0) throw new PythonLiteralError(this.file, 1, 1, `no 'def ${functionName}'${where}`);
     if (sites.length > 1) {

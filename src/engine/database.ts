@@ -1,13 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import {
-  hashableEntry,
-  hashableRepr,
-  pyCompareStrings,
-  pyDeepCopy,
-  pyStrRepr,
-  type PyDict,
-  type PyValue,
-} from "../value/index.ts";
+import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, pyStrRepr, type PyDict, type PyValue } from "../value/index.ts";
 
 /**
  * One parse of a domain's data files, shared read-only by every episode.

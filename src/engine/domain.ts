@@ -117,9 +117,7 @@ function loadToolSchemas(path: string, definition: DomainDefinition): ToolSchema
   const names = json.map((entry) => (entry.function as { name?: string } | undefined)?.name);
   const expected = definition.tools.map((tool) => tool.name);
   if (names.join(",") !== expected.join(",")) {
-    throw new DataError(
-      `${path}: tool schemas do not match the ${definition.name} tools (expected ${expected.join(", ")}; found ${names.join(", ")})`,
-    );
+    throw new DataError(`${path}: tool schemas do not match the ${definition.name} tools (expected ${expected.join(", ")}; found ${names.join(", ")})`);
   }
   return { json, pythonJson: pyJsonDumps(value as PyValue) };
 }
@@ -138,9 +136,7 @@ export function domainDirectory(definition: DomainDefinition, dataRoot: string |
     );
   }
   if (definition.bundledDataDirectory) return definition.bundledDataDirectory;
-  throw new DataError(
-    `domain ${definition.name} needs its data: pass --data-dir, or run \`taubridge data pull ${definition.suite}\` to fill the cache`,
-  );
+  throw new DataError(`domain ${definition.name} needs its data: pass --data-dir, or run \`taubridge data pull ${definition.suite}\` to fill the cache`);
 }
 
 /**

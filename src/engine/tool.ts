@@ -13,9 +13,7 @@ export class ToolReturnedNoneError extends TaubridgeError {
   readonly pythonType = "ValidationError";
 
   constructor(readonly toolName: string) {
-    super(
-      "1 validation error for EnvResponse\nobservation\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]",
-    );
+    super("1 validation error for EnvResponse\nobservation\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]");
   }
 }
 
@@ -40,9 +38,7 @@ export function bindArguments(tool: ToolImplementation, domain: string, kwargs: 
   const known = new Set(tool.parameters);
   for (const [key, value] of kwargs) {
     if (key === "data") {
-      throw pyTypeError(
-        `tau_bench.envs.${domain}.tools.${tool.module ?? tool.name}.${tool.className}.invoke() got multiple values for keyword argument 'data'`,
-      );
+      throw pyTypeError(`tau_bench.envs.${domain}.tools.${tool.module ?? tool.name}.${tool.className}.invoke() got multiple values for keyword argument 'data'`);
     }
     if (!known.has(key)) throw pyTypeError(`${tool.className}.invoke() got an unexpected keyword argument '${key}'`);
     args[key] = value;

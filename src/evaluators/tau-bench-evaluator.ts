@@ -64,7 +64,15 @@ export function groundTruthStateFor(domain: LoadedDomain, task: Task): GroundTru
   // elsewhere (rescore reads them back from results files).
   const byObject = domain.groundTruthByTask.get(task);
   if (byObject) return byObject;
-  const key = pyJsonDumps(task.actions.map((action) => new Map<string, PyValue>([["name", action.name], ["kwargs", action.kwargs]])));
+  const key = pyJsonDumps(
+    task.actions.map(
+      (action) =>
+        new Map<string, PyValue>([
+          ["name", action.name],
+          ["kwargs", action.kwargs],
+        ]),
+    ),
+  );
   const cached = domain.groundTruthHashes.get(key);
   if (cached) {
     domain.groundTruthByTask.set(task, cached);

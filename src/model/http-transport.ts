@@ -33,15 +33,16 @@ let sharedDispatcher: Dispatcher | undefined;
  * reuses warm connections. Idle sockets do not keep the process alive (undici unrefs them).
  */
 function dispatcher(): Dispatcher {
-  sharedDispatcher ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: null }).compose(
-    interceptors.redirect({ maxRedirections: 5 }),
-  );
+  sharedDispatcher ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: null }).compose(interceptors.redirect({ maxRedirections: 5 }));
   return sharedDispatcher;
 }
 
 // Typed as a plain constructor so the body methods can be redefined (the DOM typings declare them as
 // properties); at run time this is the global `Response`, so `instanceof Response` holds.
-const BodylessResponse = Response as unknown as new (body: null, init: { status: number; headers: Headers }) => {
+const BodylessResponse = Response as unknown as new (
+  body: null,
+  init: { status: number; headers: Headers },
+) => {
   readonly status: number;
   readonly headers: Headers;
 };

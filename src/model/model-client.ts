@@ -23,14 +23,7 @@ import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName 
 import { redactText, redactUrl, redactValue } from "./redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
-import {
-  MODEL_ROLES,
-  type AssistantMessage,
-  type CompletionRequest,
-  type CompletionResult,
-  type ModelRole,
-  type ModelUsage,
-} from "./types.ts";
+import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
 import { UsageTotals } from "./usage.ts";
 import { DEFAULT_MODEL_MAX_ATTEMPTS, DEFAULT_MODEL_TIMEOUT_SECONDS } from "./defaults.ts";
 
@@ -47,7 +40,11 @@ export const modelClientConfigSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the NAME of an environment variable (never the key itself)")
     .optional(),
-  timeoutMs: z.number().int().positive().default(DEFAULT_MODEL_TIMEOUT_SECONDS * 1000),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_MODEL_TIMEOUT_SECONDS * 1000),
   maxAttempts: z.number().int().min(1).max(20).default(DEFAULT_MODEL_MAX_ATTEMPTS),
   temperature: z.number().min(0).max(2).optional(),
   /** A cache directory or a shared {@link ResponseCache}. */
@@ -208,12 +205,7 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     cause.name = error instanceof Error ? error.name : "Error";
     const retryable = isRetryableError(error);
     if (AttemptTimeoutError.isInstance(error) || error instanceof APIConnectionTimeoutError) {
-      return new ModelTimeoutError(
-        `${prefix}: timed out after ${options.timeoutMs} ms (${attempts} ${plural})`,
-        details({ attempts, retryable: true }),
-        options.timeoutMs,
-        { cause },
-      );
+      return new ModelTimeoutError(`${prefix}: timed out after ${options.timeoutMs} ms (${attempts} ${plural})`, details({ attempts, retryable: true }), options.timeoutMs, { cause });
     }
     if (MalformedResponse.isInstance(error)) {
       return new ModelResponseError(`${prefix}: unusable response: ${message}`, details({ attempts, retryable: false }), { cause });

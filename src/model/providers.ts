@@ -6,16 +6,7 @@
 import { UnknownNameError } from "../core/errors.ts";
 
 /** Provider names accepted in `--model-provider` / `provider:` config fields. */
-export const PROVIDER_NAMES = [
-  "openai",
-  "openai-compatible",
-  "vllm",
-  "ollama",
-  "llamacpp",
-  "lmstudio",
-  "openrouter",
-  "anthropic",
-] as const;
+export const PROVIDER_NAMES = ["openai", "openai-compatible", "vllm", "ollama", "llamacpp", "lmstudio", "openrouter", "anthropic"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /**

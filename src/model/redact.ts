@@ -77,9 +77,6 @@ export function withoutSecretHeaders(headers: Record<string, string | string[] |
 
 /** A URL for display: credentials in the user-info part and secret-looking query values removed. */
 export function redactUrl(url: string, secrets: Iterable<string | undefined> = []): string {
-  const withoutQuerySecrets = url.replace(
-    /([?&][^=&#]*(?:key|token|secret|signature|sig|password)[^=&#]*=)[^&#]*/gi,
-    `$1${REDACTED}`,
-  );
+  const withoutQuerySecrets = url.replace(/([?&][^=&#]*(?:key|token|secret|signature|sig|password)[^=&#]*=)[^&#]*/gi, `$1${REDACTED}`);
   return redactText(withoutQuerySecrets, secrets);
 }

@@ -165,10 +165,7 @@ export class EpisodeStepper implements StepTarget {
  * drive a bridge session directly: a fresh environment of the domain, a recorder, and a user that
  * answers every respond with τ-bench's stop token unless one is given. No step budget by default.
  */
-export function standaloneStepper(
-  environment: EpisodeEnvironment,
-  options: { user?: UserSimulator; rules: SuiteRules; maxSteps?: number; recorder: EpisodeRecorder },
-): EpisodeStepper {
+export function standaloneStepper(environment: EpisodeEnvironment, options: { user?: UserSimulator; rules: SuiteRules; maxSteps?: number; recorder: EpisodeRecorder }): EpisodeStepper {
   const user: UserSimulator = options.user ?? { reset: async (instruction) => instruction, step: async () => options.rules.stopTokens[0] ?? "", reportedCost: () => null };
   return new EpisodeStepper({ environment, user, recorder: options.recorder, rules: options.rules, maxSteps: options.maxSteps ?? Number.POSITIVE_INFINITY, signal: new AbortController().signal });
 }

@@ -73,7 +73,6 @@ export function terminationForError(error: unknown): TerminationReason {
   return "agent_error";
 }
 
-
 /**
  * Runs one episode. The orchestrator owns it: it starts the agent's session, gets the user's first
  * words, asks the agent for turns, routes each action through the one step path, and alone decides

@@ -7,7 +7,11 @@ import { resolve, sep } from "node:path";
  */
 export function resultsLabels(paths: readonly string[]): string[] {
   const parts = paths.map((path) => resolve(path).split(sep).filter(Boolean));
-  const name = (index: number, depth: number) => parts[index].slice(-1 - depth).join("/").replace(/\.json$/, "");
+  const name = (index: number, depth: number) =>
+    parts[index]
+      .slice(-1 - depth)
+      .join("/")
+      .replace(/\.json$/, "");
   if (paths.length === 1) return [name(0, 0)];
   return paths.map((_, index) => {
     let depth = 0;

@@ -172,14 +172,7 @@ export function leaderboardText(reports: readonly RunReport[], format: "text" | 
   const maxK = Math.max(1, ...reports.map((report) => report.metrics.trials));
   const showInfra = reports.some((report) => report.infraErrors > 0);
   const showPartial = reports.some((report) => report.partial);
-  const head = [
-    "Strategy",
-    ...Array.from({ length: maxK }, (_, index) => `Pass^${index + 1}`),
-    "Avg reward",
-    "Cost",
-    ...(showInfra ? ["Infra errors"] : []),
-    ...(showPartial ? ["Episodes"] : []),
-  ];
+  const head = ["Strategy", ...Array.from({ length: maxK }, (_, index) => `Pass^${index + 1}`), "Avg reward", "Cost", ...(showInfra ? ["Infra errors"] : []), ...(showPartial ? ["Episodes"] : [])];
   const rows = reports.map((report) => [
     report.strategy,
     ...Array.from({ length: maxK }, (_, index) => formatNumber(report.metrics.passK[index + 1] ?? null)),
@@ -199,9 +192,7 @@ export function leaderboardText(reports: readonly RunReport[], format: "text" | 
 export function detailsText(report: RunReport): string {
   const lines: string[] = [];
   if (report.partial) lines.push(`⚠ partial: ${partialText(report.partial)}`);
-  const reasons = [...TERMINATION_REASONS, "unknown" as const]
-    .filter((reason) => report.terminations[reason])
-    .map((reason) => `${reason}=${report.terminations[reason]}`);
+  const reasons = [...TERMINATION_REASONS, "unknown" as const].filter((reason) => report.terminations[reason]).map((reason) => `${reason}=${report.terminations[reason]}`);
   lines.push(`Episodes: ${report.episodes} over ${report.metrics.tasks} tasks × ${report.metrics.trials} trial(s); ended by: ${reasons.join(", ") || "n/a"}`);
   for (const failure of report.failures) {
     lines.push(`  ${failure.reason}=${failure.count}${failure.firstError ? `: ${oneLine(failure.firstError)}` : ""}`);
@@ -235,13 +226,7 @@ export function detailsText(report: RunReport): string {
  */
 export function perTaskText(report: RunReport, format: "text" | "markdown" = "text"): string {
   const head = ["Task", "Trials", "Successes", "Avg reward", "Infra errors"];
-  const rows = report.perTask.map((task) => [
-    String(task.taskId),
-    String(task.trials),
-    String(task.successes),
-    formatNumber(task.averageReward),
-    String(task.infraErrors),
-  ]);
+  const rows = report.perTask.map((task) => [String(task.taskId), String(task.trials), String(task.successes), formatNumber(task.averageReward), String(task.infraErrors)]);
   const table = renderTable(head, rows, format);
   if (report.episodeErrors.length === 0) return table;
   const errorRows = report.episodeErrors.map((episode) => [String(episode.taskId), String(episode.trial), episode.termination, episode.error ? oneLine(episode.error, 160) : "-"]);

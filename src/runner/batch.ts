@@ -130,7 +130,6 @@ function episodeCost(summary: EpisodeSummary): number | null {
   return total;
 }
 
-
 /**
  * The batch layer: runs every `(task, trial)` with bounded concurrency, checkpoints each finished
  * episode, resumes from an earlier checkpoint of the same run (skipping finished pairs, except those
@@ -256,7 +255,13 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
       if (entry) ordered.push(entry);
     }
   }
-  writeFileAtomic(resultsPath, pyJsonDumpsIndented(ordered.map((item) => item.entry), 2));
+  writeFileAtomic(
+    resultsPath,
+    pyJsonDumpsIndented(
+      ordered.map((item) => item.entry),
+      2,
+    ),
+  );
   const interrupted = signal?.aborted === true;
   writeRunStatus(resultsPath, { episodes: ordered.length, expectedEpisodes: total, interrupted, checkpointPath });
   const summaries = ordered.map((item) => item.summary);

@@ -246,8 +246,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     const task = taskFromInfo(entry.raw, tasks[entry.taskId]);
     const info = entry.raw.get("info");
     const rewardInfo = info instanceof Map ? info.get("reward_info") : undefined;
-    const recordedHash =
-      rewardInfo instanceof Map && rewardInfo.get("info") instanceof Map ? (((rewardInfo.get("info") as PyDict).get("gt_data_hash") as string | undefined) ?? null) : null;
+    const recordedHash = rewardInfo instanceof Map && rewardInfo.get("info") instanceof Map ? (((rewardInfo.get("info") as PyDict).get("gt_data_hash") as string | undefined) ?? null) : null;
     const base: RescoreItem = {
       taskId: entry.taskId,
       trial: entry.trial,

@@ -96,9 +96,7 @@ export function resultEntry(episode: EpisodeResult): Record<string, unknown> {
         ...(step.toolCallId ? { toolCallId: step.toolCallId } : {}),
         ...(step.frameworkToolName ? { frameworkToolName: step.frameworkToolName } : {}),
       })),
-      ...(episode.plannedOnly.length > 0
-        ? { plannedOnly: episode.plannedOnly.map((step) => ({ action: actionDump(step.action), origin: step.origin, toolCallId: step.toolCallId })) }
-        : {}),
+      ...(episode.plannedOnly.length > 0 ? { plannedOnly: episode.plannedOnly.map((step) => ({ action: actionDump(step.action), origin: step.origin, toolCallId: step.toolCallId })) } : {}),
       ...(episode.error ? { error: episode.error } : {}),
       ...(episode.extra ? { extra: episode.extra } : {}),
     },
@@ -110,9 +108,7 @@ export function resultsFileText(episodes: readonly EpisodeResult[]): string {
   return pyJsonDumpsIndented(episodes.map(resultEntry), 2);
 }
 
-const usageSchema = z
-  .object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() })
-  .nullable();
+const usageSchema = z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() }).nullable();
 
 /** Validates an entry read back from a results file (ours or the original's). */
 const resultEntrySchema = z.object({

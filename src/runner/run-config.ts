@@ -28,7 +28,11 @@ export const runConfigSchema = z.object({
   numTrials: z.number().int().positive().default(flagDefault("numTrials")),
   maxConcurrency: z.number().int().positive().default(flagDefault("maxConcurrency")),
   maxSteps: z.number().int().positive().default(flagDefault("maxSteps")),
-  episodeTimeoutMs: z.number().int().nonnegative().default(flagDefault<number>("episodeTimeout") * 1000),
+  episodeTimeoutMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(flagDefault<number>("episodeTimeout") * 1000),
   episodeRetries: z.number().int().nonnegative().default(flagDefault("episodeRetries")),
   seed: z.number().int().default(flagDefault("seed")),
   shuffle: z.boolean().default(flagDefault("shuffle")),
@@ -38,7 +42,11 @@ export const runConfigSchema = z.object({
   acceptChanges: z.boolean().default(flagDefault("acceptChanges")),
   cacheDir: z.string().optional(),
   priceFile: z.string().optional(),
-  modelTimeoutMs: z.number().int().positive().default(flagDefault<number>("modelTimeout") * 1000),
+  modelTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(flagDefault<number>("modelTimeout") * 1000),
   modelMaxAttempts: z.number().int().min(1).max(20).default(flagDefault("modelMaxAttempts")),
   agentPromptFile: z.string().optional(),
   userPromptFile: z.string().optional(),
@@ -68,8 +76,5 @@ export function runFileStem(config: RunConfig, split: string): string {
   const temperature = Number.isInteger(config.temperature) ? `${config.temperature}.0` : String(config.temperature);
   const range = config.taskIds?.length ? `ids_${config.taskIds.join("-")}`.slice(0, 80) : `range_${config.startIndex}-${config.endIndex}`;
   const userModel = (config.userModel ?? "none").split("/").pop();
-  return `${config.env}-${split}-${config.agentStrategy}-${model}-${temperature}_${range}_user-${userModel}-${config.userStrategy}`.replace(
-    /[^A-Za-z0-9._+-]/g,
-    "_",
-  );
+  return `${config.env}-${split}-${config.agentStrategy}-${model}-${temperature}_${range}_user-${userModel}-${config.userStrategy}`.replace(/[^A-Za-z0-9._+-]/g, "_");
 }

@@ -42,9 +42,11 @@ export interface RunFlag {
 }
 
 const atLeast = (minimum: number) => (value: number) => (value >= minimum ? undefined : `must be ≥ ${minimum}, got ${value}`);
-const between = (minimum: number, maximum: number) => (value: number) =>
-  value >= minimum && value <= maximum ? undefined : `must be between ${minimum} and ${maximum}, got ${value}`;
-const oneOf = (...allowed: string[]) => (value: string) => (allowed.includes(value) ? undefined : `must be one of ${allowed.join(", ")}, got "${value}"`);
+const between = (minimum: number, maximum: number) => (value: number) => (value >= minimum && value <= maximum ? undefined : `must be between ${minimum} and ${maximum}, got ${value}`);
+const oneOf =
+  (...allowed: string[]) =>
+  (value: string) =>
+    allowed.includes(value) ? undefined : `must be one of ${allowed.join(", ")}, got "${value}"`;
 const url = (value: string) => {
   try {
     new URL(value);
@@ -53,8 +55,7 @@ const url = (value: string) => {
     return `must be a URL, got "${value}"`;
   }
 };
-const environmentVariableName = (value: string) =>
-  /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? undefined : "must be the NAME of an environment variable (never the key itself)";
+const environmentVariableName = (value: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? undefined : "must be the NAME of an environment variable (never the key itself)");
 const nonNegativeIds = (value: number[]) => (value.every((id) => id >= 0) ? undefined : `task ids must be ≥ 0, got ${value.join(",")}`);
 
 /** Every `taubridge run` flag, in `--help` order. Names follow τ-bench's run.py where it has them. */
@@ -64,16 +65,44 @@ export const RUN_FLAGS = [
   { flag: "--user-strategy", type: "string", placeholder: "<name>", help: "user simulator", defaultHelp: "scripted, or llm when --user-model is given" },
   { flag: "--model", type: "string", placeholder: "<name>", help: "agent model", defaultHelp: "none: the offline oracle agent needs no model" },
   { flag: "--model-provider", type: "string", placeholder: "<name>", help: "agent model provider (openai, or an OpenAI-compatible server)", defaultHelp: "openai" },
-  { flag: "--base-url", type: "string", placeholder: "<url>", help: "agent model base URL (any OpenAI-compatible server)", defaultHelp: "the provider's URL, https://api.openai.com/v1 for openai", check: url },
-  { flag: "--api-key-env", type: "string", placeholder: "<name>", help: "environment variable holding the agent model's API key", defaultHelp: "the provider's, OPENAI_API_KEY for openai; local servers need none", check: environmentVariableName },
+  {
+    flag: "--base-url",
+    type: "string",
+    placeholder: "<url>",
+    help: "agent model base URL (any OpenAI-compatible server)",
+    defaultHelp: "the provider's URL, https://api.openai.com/v1 for openai",
+    check: url,
+  },
+  {
+    flag: "--api-key-env",
+    type: "string",
+    placeholder: "<name>",
+    help: "environment variable holding the agent model's API key",
+    defaultHelp: "the provider's, OPENAI_API_KEY for openai; local servers need none",
+    check: environmentVariableName,
+  },
   { flag: "--user-model", type: "string", placeholder: "<name>", help: "user simulator model", defaultHelp: "none: the scripted user needs no model" },
   { flag: "--user-model-provider", type: "string", placeholder: "<name>", help: "user simulator model provider", defaultHelp: "openai" },
   { flag: "--user-base-url", type: "string", placeholder: "<url>", help: "user simulator model base URL", defaultHelp: "the user provider's URL", check: url },
-  { flag: "--user-api-key-env", type: "string", placeholder: "<name>", help: "environment variable holding the user model's API key", defaultHelp: "the user provider's, OPENAI_API_KEY for openai", check: environmentVariableName },
+  {
+    flag: "--user-api-key-env",
+    type: "string",
+    placeholder: "<name>",
+    help: "environment variable holding the user model's API key",
+    defaultHelp: "the user provider's, OPENAI_API_KEY for openai",
+    check: environmentVariableName,
+  },
   { flag: "--temperature", type: "number", placeholder: "<t>", help: "agent sampling temperature", default: 0, check: between(0, 2) },
   { flag: "--task-split", type: "string", placeholder: "<split>", help: "task split (test, train, dev; airline has only test)", defaultHelp: "the domain's default split, test" },
   { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split" },
-  { flag: "--task-ids", type: "integer-list", placeholder: "<ids...>", help: "explicit task indices (overrides the range)", defaultHelp: "every task from --start-index to --end-index", check: nonNegativeIds },
+  {
+    flag: "--task-ids",
+    type: "integer-list",
+    placeholder: "<ids...>",
+    help: "explicit task indices (overrides the range)",
+    defaultHelp: "every task from --start-index to --end-index",
+    check: nonNegativeIds,
+  },
   { flag: "--start-index", type: "integer", placeholder: "<n>", help: "first task index", default: 0, check: atLeast(0) },
   { flag: "--end-index", type: "integer", placeholder: "<n>", help: "end task index, exclusive (-1 = all)", default: -1, check: atLeast(-1) },
   { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: atLeast(1) },
@@ -100,7 +129,14 @@ export const RUN_FLAGS = [
   },
   { flag: "--cache-dir", type: "string", placeholder: "<dir>", help: "on-disk model response cache", defaultHelp: "none, no cache" },
   { flag: "--price-file", type: "string", placeholder: "<path>", help: "JSON price table overriding or adding model prices", defaultHelp: "the bundled @pydantic/genai-prices table" },
-  { flag: "--model-timeout", type: "number", placeholder: "<seconds>", help: "timeout of one model call", default: DEFAULT_MODEL_TIMEOUT_SECONDS, check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`) },
+  {
+    flag: "--model-timeout",
+    type: "number",
+    placeholder: "<seconds>",
+    help: "timeout of one model call",
+    default: DEFAULT_MODEL_TIMEOUT_SECONDS,
+    check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`),
+  },
   { flag: "--model-max-attempts", type: "integer", placeholder: "<n>", help: "attempts per model call on 408/409/429/5xx/network errors", default: DEFAULT_MODEL_MAX_ATTEMPTS, check: between(1, 20) },
   { flag: "--agent-prompt-file", type: "string", placeholder: "<path>", help: "template for the agent's system prompt", defaultHelp: "the agent strategy's built-in template" },
   { flag: "--user-prompt-file", type: "string", placeholder: "<path>", help: "template for the user simulator's system prompt", defaultHelp: "the user strategy's built-in template" },
@@ -111,7 +147,8 @@ export const RUN_FLAGS = [
     flag: "--bridge-mode",
     type: "string",
     placeholder: "<mode>",
-    help: "framework adapters: internal, decision-only (the harness steps each planned action) or dry-run", defaultHelp: "internal",
+    help: "framework adapters: internal, decision-only (the harness steps each planned action) or dry-run",
+    defaultHelp: "internal",
     check: oneOf("internal", "decision-only", "dry-run"),
   },
   { flag: "--dry-run", type: "boolean", help: "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)", default: false },
@@ -152,7 +189,7 @@ export function runFlagDefault<T extends string | number | boolean>(name: string
 }
 
 function describe(value: unknown): string {
-  return typeof value === "string" ? `"${value}"` : JSON.stringify(value) ?? String(value);
+  return typeof value === "string" ? `"${value}"` : (JSON.stringify(value) ?? String(value));
 }
 
 function parseInteger(text: string): number | undefined {

@@ -11,7 +11,20 @@ import type { RunConfig } from "./run-config.ts";
  * which `(task, trial)` pairs are selected (resume keeps the finished ones of any selection),
  * output format. Every other option is part of a run's identity, so a new flag is covered by default.
  */
-const NOT_OUTCOME_FIELDS = new Set<keyof RunConfig>(["logDir", "resume", "quiet", "maxConcurrency", "numTrials", "taskIds", "startIndex", "endIndex", "shuffle", "dataDir", "cacheDir", "acceptChanges"]);
+const NOT_OUTCOME_FIELDS = new Set<keyof RunConfig>([
+  "logDir",
+  "resume",
+  "quiet",
+  "maxConcurrency",
+  "numTrials",
+  "taskIds",
+  "startIndex",
+  "endIndex",
+  "shuffle",
+  "dataDir",
+  "cacheDir",
+  "acceptChanges",
+]);
 
 /** Agent options that name files or directories whose content decides the agent's behaviour. */
 const FILE_OPTIONS = ["module", "mapping", "workflowPath", "entry"] as const;
@@ -54,10 +67,7 @@ export class ResumeMismatchError extends ConfigError {
     readonly checkpointPath: string,
     readonly changed: readonly string[],
   ) {
-    super(
-      `the checkpoint ${checkpointPath} was written by a different run (changed: ${changed.join(", ")}); ` +
-        "--no-resume starts over, --accept-changes keeps its finished episodes anyway",
-    );
+    super(`the checkpoint ${checkpointPath} was written by a different run (changed: ${changed.join(", ")}); ` + "--no-resume starts over, --accept-changes keeps its finished episodes anyway");
   }
 }
 
@@ -77,7 +87,11 @@ function contentHash(path: string): string | null {
       if (name === "__pycache__" || name.startsWith(".")) continue;
       const full = join(directory, name);
       if (statSync(full).isDirectory()) walk(full);
-      else hash.update(`${relative(path, full)}\0`).update(readFileSync(full)).update("\0");
+      else
+        hash
+          .update(`${relative(path, full)}\0`)
+          .update(readFileSync(full))
+          .update("\0");
     }
   };
   walk(path);

@@ -39,10 +39,7 @@ export function isRunStatusPath(path: string): boolean {
 }
 
 /** Writes the status of the run whose results file is `resultsPath` (atomically, like the results file). */
-export function writeRunStatus(
-  resultsPath: string,
-  run: { episodes: number; expectedEpisodes: number; interrupted: boolean; checkpointPath: string },
-): RunStatus {
+export function writeRunStatus(resultsPath: string, run: { episodes: number; expectedEpisodes: number; interrupted: boolean; checkpointPath: string }): RunStatus {
   const status: RunStatus = {
     kind: "taubridge.run-status",
     schemaVersion: RUN_STATUS_SCHEMA_VERSION,

@@ -58,9 +58,7 @@ export function parseTaskFile(text: string, fileName: string, domain?: TaskFileD
       });
     }
     const record = entry as PyDict;
-    const actions = (record.get("actions") as PyValue[]).map(
-      (action): Action => ({ name: (action as PyDict).get("name") as string, kwargs: (action as PyDict).get("kwargs") as PyDict }),
-    );
+    const actions = (record.get("actions") as PyValue[]).map((action): Action => ({ name: (action as PyDict).get("name") as string, kwargs: (action as PyDict).get("kwargs") as PyDict }));
     const task: Task = {
       user_id: result.data.user_id,
       actions,
@@ -87,10 +85,7 @@ export function loadTaskFile(path: string, domain?: TaskFileDomain): Task[] {
  * Selects task indices the way τ-bench's run.py does: explicit ids win; otherwise
  * `range(start, end)` with `end = -1` meaning all and larger ends clamped.
  */
-export function selectTaskIndices(
-  taskCount: number,
-  options: { taskIds?: readonly number[]; startIndex?: number; endIndex?: number },
-): number[] {
+export function selectTaskIndices(taskCount: number, options: { taskIds?: readonly number[]; startIndex?: number; endIndex?: number }): number[] {
   if (options.taskIds && options.taskIds.length > 0) {
     for (const id of options.taskIds) {
       if (!Number.isInteger(id) || id < 0 || id >= taskCount) {

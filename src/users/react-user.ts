@@ -9,9 +9,7 @@ import { REACT_USER_TEMPLATE } from "./prompts.ts";
 function splitExactlyOnce(text: string, separator: string): string {
   const parts = text.split(separator);
   if (parts.length !== 2) {
-    throw new UserSimulatorError(
-      `react user: the reply contains "${separator}" ${parts.length - 1} times, expected once (Python: ValueError: too many values to unpack (expected 2)): ${text}`,
-    );
+    throw new UserSimulatorError(`react user: the reply contains "${separator}" ${parts.length - 1} times, expected once (Python: ValueError: too many values to unpack (expected 2)): ${text}`);
   }
   return parts[1].trim();
 }

@@ -51,10 +51,7 @@ export function registerUserStrategies(): void {
     ["llm", llmFactory("τ-bench's LLM user simulator: one completion per turn (needs --user-model)", "llm", (options) => new LlmUser(options))],
     ["react", llmFactory("τ-bench's react user: Thought + User Response, parsed (needs --user-model)", "react", (options) => new ReactUser(options))],
     ["verify", llmFactory("τ-bench's verify user: each reply checked by a supervisor call, 3 attempts (needs --user-model)", "llm", (options) => new VerifyUser(options))],
-    [
-      "reflection",
-      llmFactory("τ-bench's reflection user: a rejected reply is reflected on and retried once (needs --user-model)", "llm", (options) => new ReflectionUser(options)),
-    ],
+    ["reflection", llmFactory("τ-bench's reflection user: a rejected reply is reflected on and retried once (needs --user-model)", "llm", (options) => new ReflectionUser(options))],
     ["human", humanUserFactory()],
   ];
   for (const [name, factory] of entries) if (!userStrategies.has(name)) userStrategies.register(name, factory);

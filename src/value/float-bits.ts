@@ -22,9 +22,7 @@ export function decomposeDouble(x: number): { mantissa: bigint; exponent: number
   const low = view.getUint32(4);
   const biased = (high >>> 20) & 0x7ff;
   const fraction = (BigInt(high & 0xfffff) << 32n) | BigInt(low);
-  return biased === 0
-    ? { mantissa: fraction, exponent: -1074 }
-    : { mantissa: fraction | (1n << 52n), exponent: biased - 1075 };
+  return biased === 0 ? { mantissa: fraction, exponent: -1074 } : { mantissa: fraction | (1n << 52n), exponent: biased - 1075 };
 }
 
 /** (n / d) · 2^shift for positive bigints, correctly rounded (ties to even, subnormals); Infinity on overflow. */

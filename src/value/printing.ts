@@ -145,8 +145,7 @@ export function pyJsonDumpsIndented(value: unknown, indent: number | null = 2, l
     if (value.length === 0) return "[]";
     return `[\n${value.map((item) => pad + pyJsonDumpsIndented(item, indent, level + 1)).join(",\n")}\n${closePad}]`;
   }
-  const entries: Array<[string, unknown]> =
-    value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+  const entries: Array<[string, unknown]> = value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
   if (entries.length === 0) return "{}";
   return `{\n${entries.map(([key, item]) => `${pad}${pyJsonString(key)}: ${pyJsonDumpsIndented(item, indent, level + 1)}`).join(",\n")}\n${closePad}}`;
 }
@@ -156,7 +155,6 @@ export function pyJsonDumpsLine(value: unknown): string {
   const scalar = mixedJsonScalar(value);
   if (scalar !== undefined) return scalar;
   if (Array.isArray(value)) return `[${value.map(pyJsonDumpsLine).join(", ")}]`;
-  const entries: Array<[string, unknown]> =
-    value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+  const entries: Array<[string, unknown]> = value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
   return `{${entries.map(([key, item]) => `${pyJsonString(key)}: ${pyJsonDumpsLine(item)}`).join(", ")}}`;
 }

@@ -60,9 +60,7 @@ export function pyInt(value: Value): number | bigint {
     }
     if (!(number instanceof PyFloat)) return number;
     if (!Number.isFinite(number.value)) {
-      throw Number.isNaN(number.value)
-        ? pyValueError("cannot convert float NaN to integer")
-        : pyOverflowError("cannot convert float infinity to integer");
+      throw Number.isNaN(number.value) ? pyValueError("cannot convert float NaN to integer") : pyOverflowError("cannot convert float infinity to integer");
     }
     const truncated = Math.trunc(number.value);
     return Number.isSafeInteger(truncated) ? truncated : BigInt(truncated);

@@ -69,9 +69,7 @@ export function toNumber(value: PyNumber): number {
 
 /** Normalises an int: a bigint that fits a safe integer becomes a number. */
 export function normalizeInt(value: bigint): number | bigint {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(value)
-    : value;
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
 
 /**

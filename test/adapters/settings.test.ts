@@ -64,7 +64,9 @@ describe("adapter strategy options", () => {
     expect(adapterSettings(build("openai-agents", { module: example, "user.temperature": "0.2" }).context, "openai-agents").options["user.temperature"]).toBe("0.2");
     const file = join(directory, "bad.json");
     writeFileSync(file, JSON.stringify({ renames: { a: 1 } }));
-    expect(() => adapterSettings(build("openai-agents", { module: example, mapping: file }).context, "openai-agents")).toThrow(new RegExp(`^mapping file ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: field renames\\.a: `));
+    expect(() => adapterSettings(build("openai-agents", { module: example, mapping: file }).context, "openai-agents")).toThrow(
+      new RegExp(`^mapping file ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: field renames\\.a: `),
+    );
     writeFileSync(file, JSON.stringify({ rename: {} }));
     expect(() => adapterSettings(build("openai-agents", { module: example, mapping: file }).context, "openai-agents")).toThrow(/field \(top level\): Unrecognized key/);
     writeFileSync(file, JSON.stringify({ native: ["get_member_details"] }));

@@ -14,8 +14,7 @@ export const sharedDirectory: string | undefined = (() => {
 export const tauBenchDirectory = sharedDirectory ? join(sharedDirectory, "tau-bench") : undefined;
 
 /** The reason printed when the shared data is absent. */
-export const missingSharedReason =
-  "skipped: TAUBRIDGE_SHARED does not point at a directory with tau-bench/ (set it to ../shared, as .ci/run does)";
+export const missingSharedReason = "skipped: TAUBRIDGE_SHARED does not point at a directory with tau-bench/ (set it to ../shared, as .ci/run does)";
 
 let warned = false;
 /** Prints the skip reason once per test file. */

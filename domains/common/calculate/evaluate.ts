@@ -5,16 +5,7 @@
 import { pyFloatRepr, type PyException } from "../../../src/value/index.ts";
 import { complexPower, complexProduct, complexQuotient, EDOM } from "./complex.ts";
 import { floatFloorDivide, floatPower } from "./floats.ts";
-import {
-  intAdd,
-  intFloorDivide,
-  intIndex,
-  intMul,
-  intNeg,
-  intPower,
-  intTrueDivide,
-  toDouble,
-} from "./integers.ts";
+import { intAdd, intFloorDivide, intIndex, intMul, intNeg, intPower, intTrueDivide, toDouble } from "./integers.ts";
 import { INT_MAX_STR_DIGITS } from "./limits.ts";
 import { float, inexactDivergence, int, pyError, typeName, unsupported, type Complex, type IntValue, type Value } from "./numbers.ts";
 import type { BinaryOperator, Expr } from "./parser.ts";
@@ -85,10 +76,7 @@ function pyStrForMessage(value: Value): string {
 }
 
 function strDigitsError(): PyException {
-  return pyError(
-    "ValueError",
-    `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit`,
-  );
+  return pyError("ValueError", `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit`);
 }
 
 /** `repr(complex)`: `1j`, `(1+2j)`, `(-0+0j)`; parts use the float repr without a forced `.0`. */
@@ -115,7 +103,6 @@ export function pyFloatOf(value: Value): number {
       throw pyError("TypeError", `float() argument must be a string or a real number, not '${value.k}'`);
   }
 }
-
 
 function toComplex(value: Value): Complex {
   if (value.k === "complex") return value;
@@ -226,4 +213,3 @@ function binary(op: BinaryOperator, left: Value, right: Value): Value {
   }
   throw unsupported(op, left, right);
 }
-

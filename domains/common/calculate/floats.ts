@@ -6,8 +6,7 @@ import { float, pyError, type Value } from "./numbers.ts";
 import { accuratePow } from "./pow.ts";
 
 const isOddInteger = (x: number): boolean => Math.abs(x) % 2 === 1;
-const copySign = (magnitude: number, sign: number): number =>
-  sign < 0 || Object.is(sign, -0) ? -Math.abs(magnitude) : Math.abs(magnitude);
+const copySign = (magnitude: number, sign: number): number => (sign < 0 || Object.is(sign, -0) ? -Math.abs(magnitude) : Math.abs(magnitude));
 
 export function floatFloorDivide(vx: number, wx: number): number {
   if (wx === 0) throw pyError("ZeroDivisionError", "float floor division by zero");

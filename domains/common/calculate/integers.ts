@@ -6,15 +6,7 @@
 import { bitLength, ratioToDouble } from "../../../src/value/index.ts";
 import { floatPower } from "./floats.ts";
 import { MAX_EXACT_BITS } from "./limits.ts";
-import {
-  inexactDivergence,
-  int,
-  overflowToFloat,
-  pyError,
-  type InexactInt,
-  type IntValue,
-  type Value,
-} from "./numbers.ts";
+import { inexactDivergence, int, overflowToFloat, pyError, type InexactInt, type IntValue, type Value } from "./numbers.ts";
 
 const EXACT_LIMIT = 1n << BigInt(MAX_EXACT_BITS);
 const INDEX_MIN = -(1n << 63n);

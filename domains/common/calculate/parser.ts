@@ -294,12 +294,7 @@ export class Parser {
       this.never();
     }
     this.mark = start;
-    const result =
-      slot === M_DISJUNCTION
-        ? this.booleanLevel(M_CONJUNCTION)
-        : slot === M_CONJUNCTION
-          ? this.booleanLevel(M_INVERSION)
-          : this.comparison();
+    const result = slot === M_DISJUNCTION ? this.booleanLevel(M_CONJUNCTION) : slot === M_CONJUNCTION ? this.booleanLevel(M_INVERSION) : this.comparison();
     if (!result) this.mark = start;
     this.storeMemo(start, slot, result, this.mark);
     this.leave();

@@ -111,10 +111,7 @@ export class Tokenizer {
       }
       if (source[index] === ".") return this.fraction(start, index + 1);
       if (nonzero) {
-        throw new SourceError(
-          "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
-          true,
-        );
+        throw new SourceError("leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers", true);
       }
     } else {
       while (isDigit(source[index])) index++;
