@@ -1,10 +1,9 @@
 /**
  * τ-bench's `calculate` tool, shared by the retail and airline domains (and our library domain).
  *
- * The original is four lines of Python: if every character of `expression` is in
- * {@link CALCULATE_ALPHABET}, it returns
- * `str(round(float(eval(expression, {"__builtins__": None}, {})), 2))`, and any exception becomes
- * `Error: {exception}`. So its observable behaviour is "whatever CPython 3.11 does" with that
+ * The original checks that every character of `expression` is in {@link CALCULATE_ALPHABET},
+ * evaluates it with Python's `eval` (no builtins), converts the value to a float rounded to two
+ * places and returns its text; any exception becomes `Error: {exception}`. So its observable behaviour is "whatever CPython 3.11 does" with that
  * alphabet: the PEG parser's error messages (including the second "invalid_*" pass and tokenizer
  * errors that take priority), unbounded ints, correctly rounded int/int true division, float and
  * complex arithmetic with their exact error texts, `round(x, 2)` half-even and the float repr. This
