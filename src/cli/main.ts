@@ -30,11 +30,6 @@ function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** The package's version, from the nearest package.json named taubridge (works from `src/` and from `dist/src/`). */
-export function packageVersion(): string {
-  return taubridgeVersion();
-}
-
 async function resolveDomain(registries: Registries, name: string, dataDir: string | undefined) {
   const [{ loadDomain }, { defaultDataRoot }] = await Promise.all([import("../engine/domain.ts"), import("../runner/data-root.ts")]);
   const definition = registries.domains.get(name);
@@ -110,7 +105,7 @@ function addRunFlags(command: Command): void {
 export function createProgram(loadRegistries: LoadRegistries): Command {
   const program = new Command("taubridge")
     .description("Evaluate conversational tool-using agents the τ-bench way: a simulated user, domain tools over an in-memory database, a scored end state.")
-    .version(packageVersion())
+    .version(taubridgeVersion())
     .addHelpText("after", exitCodesHelp())
     // Usage errors reach `main` (subcommands inherit this), which exits 2 for them like other config errors.
     .exitOverride();

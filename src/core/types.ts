@@ -55,18 +55,6 @@ export interface EnvInfo {
   reward_info: RewardResult | null;
 }
 
-export interface StepResult {
-  observation: string;
-  reward: number;
-  done: boolean;
-  info: EnvInfo;
-}
-
-export interface ResetResult {
-  observation: string;
-  info: EnvInfo;
-}
-
 /**
  * Why an episode ended. Data, never an exception: metrics count each reason and infra errors stay
  * visible (and in the pass^k denominator).

@@ -37,7 +37,7 @@ export class BaseDatabase {
 
   /** The hash text of the unchanged database, as pieces. */
   baseHashPieces(): Buffer[] {
-    return (new EpisodeDatabase(this) as unknown as { hashText(): { pieces: Buffer[] } }).hashText().pieces;
+    return new EpisodeDatabase(this).hashText().pieces;
   }
 
   /** Builds the record texts lazily, on the first hash. */
@@ -232,7 +232,7 @@ export class EpisodeDatabase {
    * The hash text as pieces (mostly slices of the base's precomputed text) and the byte offset from
    * which it may differ from the base's text (a conservative bound: the first changed record's place).
    */
-  private hashText(): { pieces: Buffer[]; divergeAt: number } {
+  hashText(): { pieces: Buffer[]; divergeAt: number } {
     const pieces: Buffer[] = [];
     let length = 0;
     let divergeAt = Number.POSITIVE_INFINITY;

@@ -1,5 +1,5 @@
 import type { MessageRecorder } from "../core/contracts.ts";
-import type { Action, ChatMessage, StepEvent } from "../core/types.ts";
+import type { ChatMessage, StepEvent } from "../core/types.ts";
 import { UsageTotals } from "../model/usage.ts";
 
 /**
@@ -31,10 +31,5 @@ export class EpisodeRecorder implements MessageRecorder {
   /** For the orchestrator's step path only. */
   addPlanned(event: StepEvent): void {
     this.plannedOnly.push(event);
-  }
-
-  /** The environment actions in order (what `rescore` replays). */
-  actions(): Action[] {
-    return this.steps.map((step) => step.action);
   }
 }

@@ -9,6 +9,7 @@ import { selectTaskIndices } from "../tasks/task-file.ts";
 import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
 import { CheckpointWriter, readCheckpoint, summaryFromResult, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
 import { runEpisode, type EpisodeResult } from "./episode.ts";
+import { evaluatorFor } from "../evaluators/index.ts";
 import { resultEntry, writeFileAtomic } from "./results-file.ts";
 import { writeRunStatus } from "./run-status.ts";
 import { pyJsonDumpsIndented } from "../value/index.ts";
@@ -173,6 +174,8 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
 
   // The agent is created before the checkpoint is touched: a run that fails at configuration time
   // (a missing module, a bad export) leaves no checkpoint behind.
+  // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
+  const evaluator = evaluatorFor(domain);
   const agent: Agent = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
   const checkpoint = new CheckpointWriter(checkpointPath);
   checkpoint.open({ identity, stem }, rewriteHeader);
@@ -218,6 +221,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
               trial,
               agent,
               user: createUser(),
+              evaluator,
               maxSteps: config.maxSteps,
               timeoutMs: config.episodeTimeoutMs,
               signal,

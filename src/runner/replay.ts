@@ -242,6 +242,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
   const items: RescoreItem[] = [];
   let legacy: LoadedDomain | null | undefined;
   let legacyHashMatches = 0;
+  const evaluator = new TauBenchEvaluator(domain);
   for (const entry of entries) {
     const task = taskFromInfo(entry.raw, tasks[entry.taskId]);
     const info = entry.raw.get("info");
@@ -275,7 +276,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
       trial: entry.trial,
       agent: new RecordedAgent(extracted.actions),
       user: new RecordedUser(extracted.userReplies),
-      evaluator: new TauBenchEvaluator(domain),
+      evaluator,
       maxSteps: Number.POSITIVE_INFINITY,
     });
     const reward = episode.reward;
