@@ -1,6 +1,6 @@
 import { TaubridgeError, ToolCrashError, errorMarker } from "../core/errors.ts";
 import type { EpisodeDatabase } from "./database.ts";
-import { PyException, pyTypeError, type PyDict, type PyValue } from "../value/index.ts";
+import { PyException, pyMissingArgumentsError, pyTypeError, type PyDict, type PyValue } from "../value/index.ts";
 
 /**
  * A tool returned something that is not a string (τ-bench: `send_certificate` returning None).
@@ -22,13 +22,6 @@ import type { ToolImplementation as ToolContract } from "../core/contracts.ts";
 /** A domain tool over the engine's episode database (the contract's `ToolImplementation`). */
 export type ToolImplementation = ToolContract<EpisodeDatabase>;
 
-function joinMissing(names: string[]): string {
-  const quoted = names.map((name) => `'${name}'`);
-  if (quoted.length === 1) return quoted[0];
-  if (quoted.length === 2) return `${quoted[0]} and ${quoted[1]}`;
-  return `${quoted.slice(0, -1).join(", ")}, and ${quoted[quoted.length - 1]}`;
-}
-
 /**
  * Binds keyword arguments to a tool's parameters with CPython 3.11's rules and texts:
  * an unexpected keyword (first in the order given) or a duplicate `data` wins over missing ones.
@@ -44,10 +37,7 @@ export function bindArguments(tool: ToolImplementation, domain: string, kwargs: 
     args[key] = value;
   }
   const missing = tool.parameters.filter((name) => !(name in args));
-  if (missing.length > 0) {
-    const plural = missing.length === 1 ? "argument" : "arguments";
-    throw pyTypeError(`${tool.className}.invoke() missing ${missing.length} required positional ${plural}: ${joinMissing(missing)}`);
-  }
+  if (missing.length > 0) pyMissingArgumentsError(`${tool.className}.invoke`, missing);
   return args;
 }
 

@@ -28,6 +28,8 @@ export {
   pyJsonDumps,
   pyJsonDumpsIndented,
   pyJsonDumpsLine,
+  pyJsonDumpsSortedKeys,
+  pySortedKeys,
   pyJsonString,
   pyRepr,
   pyStr,
@@ -80,4 +82,19 @@ export {
   pyCollectionGetMutable,
   type PyCollectionStore,
 } from "./collections.ts";
+export { pyBindArguments, pyMissingArgumentsError, type PyParameter } from "./calls.ts";
+export {
+  PyModel,
+  isPyModel,
+  pyGetAttr,
+  pyModelSchema,
+  pyModelUpdate,
+  pyModelValidate,
+  pyScalarStr,
+  pyT,
+  pyValidateValue,
+  type PyFieldType,
+  type PyModelField,
+  type PyModelSchema,
+} from "./pydantic.ts";
 export { bitLength, decomposeDouble, divideHalfEven, ratioToDouble } from "./float-bits.ts";

@@ -5,7 +5,7 @@
  * printers must agree with CPython 3.11 byte for byte (spec §2.3–§2.5).
  */
 import { pyFloatRepr } from "./float-repr.ts";
-import { PyFloat, isPyInt, type PyValue } from "./values.ts";
+import { PyFloat, isPyInt, type PyDict, type PyValue } from "./values.ts";
 
 export { pyFloatRepr };
 
@@ -113,6 +113,36 @@ export function pyJsonDumps(value: PyValue | undefined): string {
     out += `${pyJsonString(key)}: ${pyJsonDumps(item)}`;
   }
   return out + "}";
+}
+
+function byCodePoint(left: string, right: string): number {
+  if (left === right) return 0;
+  const a = Array.from(left);
+  const b = Array.from(right);
+  for (let index = 0; index < Math.min(a.length, b.length); index++) {
+    if (a[index] !== b[index]) return a[index].codePointAt(0)! - b[index].codePointAt(0)!;
+  }
+  return a.length - b.length;
+}
+
+/** Python dict keys sorted as `sorted()` orders strs (by code point). */
+export function pySortedKeys(dict: PyDict): string[] {
+  const keys = [...dict.keys()];
+  return keys.every((key) => PLAIN_JSON.test(key)) ? keys.sort() : keys.sort(byCodePoint);
+}
+
+/**
+ * Python `json.dumps(value, sort_keys=True)`: τ²'s database hash digests this text of
+ * `model_dump()` (dates and datetimes are already held as their `str()` text, as `default=str` writes them).
+ */
+export function pyJsonDumpsSortedKeys(value: PyValue | undefined): string {
+  if (!(value instanceof Map)) {
+    if (!Array.isArray(value)) return pyJsonDumps(value);
+    return value.length === 0 ? "[]" : `[${value.map(pyJsonDumpsSortedKeys).join(", ")}]`;
+  }
+  if (value.size === 0) return "{}";
+  const parts = pySortedKeys(value).map((key) => `${pyJsonString(key)}: ${pyJsonDumpsSortedKeys(value.get(key))}`);
+  return `{${parts.join(", ")}}`;
 }
 
 // ---------------------------------------------------------------------------------------------

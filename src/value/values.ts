@@ -96,15 +96,18 @@ export function pyTypeName(value: PyValue | undefined): string {
   if (value instanceof PyFloat) return "float";
   if (isPyInt(value)) return "int";
   if (Array.isArray(value)) return "list";
-  if (value instanceof Map) return "dict";
+  if (value instanceof Map) return (value as { schema?: { name: string } }).schema?.name ?? "dict";
   return "object";
 }
 
-/** Python `copy.deepcopy` for this value model. Floats are immutable and shared (as `deepcopy` shares them). */
+/**
+ * Python `copy.deepcopy` for this value model. Floats are immutable and shared (as `deepcopy` shares
+ * them); a pydantic model instance (a `Map` subclass with `emptyClone`) stays an instance of its model.
+ */
 export function pyDeepCopy<T extends PyValue>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => pyDeepCopy(item)) as T;
   if (value instanceof Map) {
-    const copy: PyDict = new Map();
+    const copy: PyDict = (value as { emptyClone?: () => PyDict }).emptyClone?.() ?? new Map();
     for (const [key, item] of value as PyDict) copy.set(key, pyDeepCopy(item));
     return copy as T;
   }

@@ -24,3 +24,9 @@ export function warnIfMissingShared(): void {
     console.warn(missingSharedReason);
   }
 }
+
+/** The τ²-bench export directory (`<shared>/tau2-bench`), or undefined. */
+export const tau2BenchDirectory = sharedDirectory && existsSync(join(sharedDirectory, "tau2-bench")) ? join(sharedDirectory, "tau2-bench") : undefined;
+
+/** The reason printed when the τ² data is absent. */
+export const missingTau2Reason = "skipped: TAUBRIDGE_SHARED does not point at a directory with tau2-bench/ (set it to ../shared, as .ci/run does)";
