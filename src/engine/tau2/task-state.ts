@@ -8,7 +8,7 @@ import type { Tau2Environment, Tau2ReplayMessage, Tau2ToolCall, Tau2ToolResult }
 /** A task message as `set_state` replays it. */
 export function toReplayMessage(message: Tau2Message): Tau2ReplayMessage {
   if (message.role === "tool") return { role: "tool", id: message.id, content: message.content ?? "", requestor: message.requestor, error: message.error };
-  return { role: message.role, tool_calls: "tool_calls" in message ? (message.tool_calls ?? null) : null };
+  return { role: message.role, tool_calls: (message as { tool_calls?: Tau2ToolCall[] | null }).tool_calls ?? null };
 }
 
 /**

@@ -1,0 +1,81 @@
+/**
+ * τ²'s evaluator against `evaluator_<domain>.json`: every variant of every task (perfect, missing
+ * last write, wrong argument, missing communicate, skipped user action, agent stop, real max-steps
+ * and too-many-errors runs) and the termination gate, reward info compared as τ²'s JSON text.
+ * The fixtures' NL judge was a stub marking every assertion met; the same stub stands in here
+ * (the real judge is tested through the scripted model server in tau2-judge.test.ts).
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
+import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from "../../src/engine/tau2/domain.ts";
+import type { Tau2NlJudge } from "../../src/evaluators/tau2-judge.ts";
+import { evaluateTau2Simulation } from "../../src/evaluators/tau2-evaluator.ts";
+import { type Tau2TerminationReason, messageFromJson } from "../../src/tasks/tau2-simulation.ts";
+import { type Tau2Task, readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
+import { PyException, type PyDict, type PyValue, pyJsonDumps, pyJsonDumpsLine } from "../../src/value/index.ts";
+import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { readFixture } from "./fixture-checks.ts";
+
+const data = tau2BenchDirectory;
+if (!data) console.warn(missingTau2Reason);
+
+const stubJudge: Tau2NlJudge = {
+  judge: async (_messages, assertions) => assertions.map((nl_assertion) => ({ nl_assertion, met: true, justification: "STUB JUDGE (no LLM): marked as met" })),
+};
+
+const DOMAINS: Array<[string, Tau2DomainDefinition, string]> = [["mock", tau2MockDomain, "tasks.json"]];
+
+function get(value: PyValue | undefined, key: string): PyValue {
+  return (value as PyDict).get(key) as PyValue;
+}
+
+async function evaluateVariant(domain: LoadedTau2Domain, task: Tau2Task, variant: PyValue, termination?: string): Promise<string> {
+  try {
+    const info = await evaluateTau2Simulation({
+      domain,
+      task,
+      termination: (termination ?? get(variant, "termination_reason")) as Tau2TerminationReason,
+      messages: (get(variant, "messages") as PyDict[]).map(messageFromJson),
+      judge: stubJudge,
+    });
+    return pyJsonDumpsLine(info);
+  } catch (error) {
+    if (PyException.isInstance(error)) return `${error.pythonType}: ${error.message}`;
+    throw error;
+  }
+}
+
+function expected(variant: PyValue): string {
+  const error = get(variant, "evaluation_error");
+  return typeof error === "string" ? error : pyJsonDumps(get(variant, "reward_info"));
+}
+
+describe.skipIf(!data)("τ² evaluator against evaluator_<domain>.json", () => {
+  for (const [name, definition, tasksFile] of DOMAINS) {
+    it(`${name}: every variant's reward info, and the termination gate`, async () => {
+      const domain = loadTau2Domain(definition, data as string);
+      const tasks = new Map(readTau2Tasks(join(data as string, definition.folder, tasksFile)).map((task) => [task.id, task]));
+      const fixture = readFixture(data as string, `evaluator_${name}.json`);
+      const problems: string[] = [];
+      let compared = 0;
+      for (const entry of get(fixture, "tasks") as PyValue[]) {
+        const task = tasks.get(get(entry, "task_id") as string) as Tau2Task;
+        const variants = get(entry, "variants") as PyValue[];
+        for (const variant of variants) {
+          const got = await evaluateVariant(domain, task, variant);
+          compared++;
+          if (got !== expected(variant)) problems.push(`${task.id} ${get(variant, "variant") as string}:\n  got      ${got}\n  expected ${expected(variant)}`);
+        }
+        const perfect = variants.find((variant) => get(variant, "variant") === "perfect");
+        for (const gate of (get(entry, "termination_gate") as PyValue[] | null) ?? []) {
+          const got = await evaluateVariant(domain, task, perfect, get(gate, "termination_reason") as string);
+          compared++;
+          if (got !== expected(gate)) problems.push(`${task.id} gate ${get(gate, "termination_reason") as string}:\n  got      ${got}\n  expected ${expected(gate)}`);
+        }
+      }
+      expect(problems.join("\n")).toBe("");
+      expect(compared).toBeGreaterThan(10);
+    });
+  }
+});
