@@ -379,3 +379,70 @@ export interface ChatModel {
   readonly model: string;
   complete(request: CompletionRequest): Promise<CompletionResult>;
 }
+
+// ─── τ²-bench participants ──────────────────────────────────────────────────────────────────────
+
+/** A tool call a τ² participant makes; `arguments` keep Python's int/float distinction. */
+export interface Tau2CallRequest {
+  /** The provider's tool-call id (τ² keeps it; `""` when there is none). */
+  id: string;
+  name: string;
+  arguments: PyDict;
+}
+
+/** One message a τ² participant generates: text, tool calls, or both (τ²'s `AssistantMessage`/`UserMessage`). */
+export interface Tau2Turn {
+  content: string | null;
+  toolCalls: readonly Tau2CallRequest[];
+  /** US dollars for the model call that produced it; null when unknown (never a made-up 0). */
+  cost?: number | null;
+  usage?: { completion_tokens: number; prompt_tokens: number } | null;
+  /** The provider's raw response, when the participant keeps it. */
+  raw?: unknown;
+}
+
+/** What a participant is handed: the other side's text, or the results of its own tool calls (τ²'s Multi/ToolMessage). */
+export type Tau2Incoming =
+  | { type: "text"; content: string | null }
+  | { type: "tool_results"; results: ReadonlyArray<{ id: string; name: string; content: string; error: boolean }> };
+
+/** A message of the starting conversation as a participant sees it (its filtered view of the task's history). */
+export interface Tau2HistoryEntry {
+  role: "assistant" | "user" | "tool";
+  content: string | null;
+  toolCalls?: readonly Tau2CallRequest[];
+  /** Tool results: the call they answer. */
+  id?: string;
+  error?: boolean;
+}
+
+/** Everything a τ² participant gets for one episode. `Task` is the τ² task type (kept generic so the core imports no data model). */
+export interface Tau2ParticipantContext<Task = unknown> {
+  task: Task;
+  /** The domain's policy (the agent's) and tool names per side. */
+  domain: { name: string; policy: string; agentToolNames: readonly string[]; userToolNames: readonly string[] };
+  /** The participant's view of the task's message history (empty for a fresh conversation). */
+  history: readonly Tau2HistoryEntry[];
+  /** The trial's seed (τ² passes it to the model call arguments); null when the run has none. */
+  seed: number | null;
+  solo: boolean;
+  episode: { taskId: string; trial: number };
+  signal: AbortSignal;
+}
+
+/** One episode of a τ² participant (τ²'s `generate_next_message` with its state). */
+export interface Tau2ParticipantSession {
+  /** The next message; `incoming` is null only for a solo agent's first message. Throwing ends the attempt (τ² retries it). */
+  next(incoming: Tau2Incoming | null, signal: AbortSignal): Promise<Tau2Turn>;
+  /** τ²'s `agent.is_stop` (agents only; τ²'s user stop is decided by the stop tokens). */
+  isStop?(turn: Tau2Turn): boolean;
+  /** Releases what the episode holds. */
+  close?(): Promise<void>;
+}
+
+/** A τ² agent or user simulator: one instance serves every episode; per-episode state lives in the session. */
+export interface Tau2Participant<Task = unknown> {
+  readonly name: string;
+  start(context: Tau2ParticipantContext<Task>): Promise<Tau2ParticipantSession> | Tau2ParticipantSession;
+  close?(): Promise<void>;
+}

@@ -15,9 +15,10 @@ export interface SuiteRules {
   /**
    * What one unit of the step budget is. `agent-actions` (τ-bench): every action the agent takes —
    * a tool call, a respond, or a malformed call that steps nothing — as `run.py`'s loop counts its
-   * iterations.
+   * iterations. `hops` (τ²): every message passed between agent, user and environment — a
+   * participant's turn or one environment hop answering all of a message's tool calls.
    */
-  readonly stepUnit: "agent-actions";
+  readonly stepUnit: "agent-actions" | "hops";
   /** The agent's action that talks to the user instead of calling a tool. */
   readonly respondAction: string;
   /** A user message containing one of these (substring) ends the episode as `user_stop`. */
@@ -34,5 +35,21 @@ export const TAU_BENCH_RULES: SuiteRules = {
   stepUnit: "agent-actions",
   respondAction: RESPOND_ACTION_NAME,
   stopTokens: [STOP_TOKEN],
+  scoredTerminations: ["user_stop", "agent_stop"],
+};
+
+/**
+ * τ²-bench's half-duplex rules (spec §3 of tau2-bench.md): 200 hops and 10 tool errors (counted
+ * over the whole run) by default, checked only when the next hop is not the environment; the user
+ * ends the conversation with one of three tokens; only user and agent stops are scored. The fixed
+ * first agent message is the original's text, read from its sources at run time.
+ */
+export const TAU2_BENCH_RULES: SuiteRules = {
+  name: "tau2-bench",
+  defaultMaxSteps: 200,
+  defaultMaxErrors: 10,
+  stepUnit: "hops",
+  respondAction: "",
+  stopTokens: ["###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###"],
   scoredTerminations: ["user_stop", "agent_stop"],
 };

@@ -98,3 +98,4 @@ export {
   type PyModelSchema,
 } from "./pydantic.ts";
 export { bitLength, decomposeDouble, divideHalfEven, ratioToDouble } from "./float-bits.ts";
+export { PyRandom, tau2TrialSeeds } from "./random.ts";

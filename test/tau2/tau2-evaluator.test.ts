@@ -69,7 +69,7 @@ describe.skipIf(!data)("τ² evaluator against evaluator_<domain>.json", () => {
         }
         const perfect = variants.find((variant) => get(variant, "variant") === "perfect");
         for (const gate of (get(entry, "termination_gate") as PyValue[] | null) ?? []) {
-          const got = await evaluateVariant(domain, task, perfect, get(gate, "termination_reason") as string);
+          const got = await evaluateVariant(domain, task, perfect as PyValue, get(gate, "termination_reason") as string);
           compared++;
           if (got !== expected(gate)) problems.push(`${task.id} gate ${get(gate, "termination_reason") as string}:\n  got      ${got}\n  expected ${expected(gate)}`);
         }
