@@ -8,8 +8,11 @@ import { DEFAULT_DOMAIN, domainRegistry } from "../domains/index.ts";
 import { registerOfflineStrategies } from "../src/runner/builtin-strategies.ts";
 import type { Registries } from "../src/runner/registries.ts";
 import { agentStrategies, userStrategies } from "../src/runner/strategies.ts";
+import { registerOfflineTau2Participants, tau2Agents, tau2Users } from "../src/runner/tau2-strategies.ts";
+import { tau2DomainRegistry } from "../domains/tau2.ts";
 
 registerOfflineStrategies();
+registerOfflineTau2Participants();
 
 /** Domains and offline strategies; the strategy registries are the process-wide ones. */
 export const offlineRegistries: Registries = {
@@ -17,4 +20,5 @@ export const offlineRegistries: Registries = {
   agentStrategies,
   userStrategies,
   defaultDomain: DEFAULT_DOMAIN,
+  tau2: { domains: tau2DomainRegistry, agents: tau2Agents, users: tau2Users },
 };

@@ -402,9 +402,7 @@ export interface Tau2Turn {
 }
 
 /** What a participant is handed: the other side's text, or the results of its own tool calls (τ²'s Multi/ToolMessage). */
-export type Tau2Incoming =
-  | { type: "text"; content: string | null }
-  | { type: "tool_results"; results: ReadonlyArray<{ id: string; name: string; content: string; error: boolean }> };
+export type Tau2Incoming = { type: "text"; content: string | null } | { type: "tool_results"; results: ReadonlyArray<{ id: string; name: string; content: string; error: boolean }> };
 
 /** A message of the starting conversation as a participant sees it (its filtered view of the task's history). */
 export interface Tau2HistoryEntry {

@@ -9,15 +9,7 @@ import type { LoadedTau2Domain } from "../engine/tau2/domain.ts";
 import type { Tau2Environment } from "../engine/tau2/environment.ts";
 import { toReplayMessage } from "../engine/tau2/task-state.ts";
 import { toolsOf } from "../engine/tau2/toolkit.ts";
-import {
-  type Tau2ParticipantMessage,
-  type Tau2RewardInfo,
-  type Tau2SimulationMessage,
-  type Tau2TerminationReason,
-  actionDump,
-  emptyRewardInfo,
-  hasTextContent,
-} from "../tasks/tau2-simulation.ts";
+import { type Tau2ParticipantMessage, type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, actionDump, emptyRewardInfo, hasTextContent } from "../tasks/tau2-simulation.ts";
 import type { Tau2Action, Tau2RewardType, Tau2Task } from "../tasks/tau2-tasks.ts";
 import { ConfigError, errorMarker } from "../core/errors.ts";
 import { PyException, PyFloat, type PyDict, pyEquals, pyLower } from "../value/index.ts";
@@ -106,7 +98,11 @@ function environmentCheck(input: Tau2EvaluationInput, basis: readonly Tau2Reward
   const dbMatch = goldHash.agent === predictedHash.agent && goldHash.user === predictedHash.user;
   const checks = (criteria.env_assertions ?? []).map((assertion) => {
     const met = predicted.runAssertion(assertion);
-    return { env_assertion: { env_type: assertion.env_type, func_name: assertion.func_name, arguments: assertion.arguments, assert_value: assertion.assert_value, message: assertion.message ?? null }, met, reward: float(met ? 1 : 0) };
+    return {
+      env_assertion: { env_type: assertion.env_type, func_name: assertion.func_name, arguments: assertion.arguments, assert_value: assertion.assert_value, message: assertion.message ?? null },
+      met,
+      reward: float(met ? 1 : 0),
+    };
   });
   const dbReward = dbMatch ? 1 : 0;
   const assertionReward = checks.reduce((product, check) => product * check.reward.value, 1);

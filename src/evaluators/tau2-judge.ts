@@ -69,13 +69,20 @@ export function readTau2JudgeTemplates(dataRoot: string): Tau2JudgeTemplates {
     evaluatorSource = readFileSync(evaluatorFile, "utf8");
     configSource = readFileSync(configFile, "utf8");
   } catch (error) {
-    throw new DataError(`the NL-assertion judge needs τ²'s sources in the data directory (${(error as NodeJS.ErrnoException).path ?? evaluatorFile}); run \`taubridge data pull tau2-bench\``, { cause: error });
+    throw new DataError(`the NL-assertion judge needs τ²'s sources in the data directory (${(error as NodeJS.ErrnoException).path ?? evaluatorFile}); run \`taubridge data pull tau2-bench\``, {
+      cause: error,
+    });
   }
   const halfDuplex = evaluatorSource.split(/^class FullDuplex/m)[0];
   const model = /^"([^"]+)"$/.exec(assignedValue(configSource, "DEFAULT_LLM_NL_ASSERTIONS", configFile));
   const temperature = Number(assignedValue(configSource, "DEFAULT_LLM_NL_ASSERTIONS_TEMPERATURE", configFile));
   if (!model || Number.isNaN(temperature)) throw new DataError(`${configFile}: unexpected form of the NL-assertion judge defaults`);
-  return { system: assignedTripleQuoted(halfDuplex, "system_prompt", evaluatorFile), user: assignedTripleQuoted(halfDuplex, "user_prompt", evaluatorFile), defaultModel: model[1], defaultTemperature: temperature };
+  return {
+    system: assignedTripleQuoted(halfDuplex, "system_prompt", evaluatorFile),
+    user: assignedTripleQuoted(halfDuplex, "user_prompt", evaluatorFile),
+    defaultModel: model[1],
+    defaultTemperature: temperature,
+  };
 }
 
 /** The conversation as the judge sees it: `role: content` lines, a tool-call message's content printing as `None`. */

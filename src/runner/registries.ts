@@ -4,6 +4,7 @@ import type { DomainDefinition } from "../engine/domain.ts";
 import type { RunModels } from "./model-clients.ts";
 import type { RunConfig } from "./run-config.ts";
 import type { AgentFactory, UserFactory } from "./strategies.ts";
+import type { Tau2Registries } from "./tau2-run.ts";
 
 /**
  * The names a run can resolve: domains and agent/user strategies. `src/` never imports the
@@ -22,6 +23,8 @@ export interface Registries {
    * asks for a model client gets a one-line error.
    */
   readonly createModels?: (config: RunConfig) => RunModels;
+  /** τ²-bench's domains and participants (`taubridge tau2 run`); absent in a set without τ². */
+  readonly tau2?: Tau2Registries;
 }
 
 let installed: Registries | undefined;

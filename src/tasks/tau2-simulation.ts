@@ -170,7 +170,15 @@ export function messageFromJson(value: PyDict): Tau2SimulationMessage {
   const turnIndex = value.get("turn_idx");
   const turn_idx = typeof turnIndex === "number" ? turnIndex : null;
   if (role === "tool") {
-    return { role: "tool", id: text(value.get("id")) ?? "", content: text(value.get("content")) ?? "", requestor: value.get("requestor") === "user" ? "user" : "assistant", error: value.get("error") === true, timestamp, turn_idx };
+    return {
+      role: "tool",
+      id: text(value.get("id")) ?? "",
+      content: text(value.get("content")) ?? "",
+      requestor: value.get("requestor") === "user" ? "user" : "assistant",
+      error: value.get("error") === true,
+      timestamp,
+      turn_idx,
+    };
   }
   if (role === "system") return { role: "system", content: text(value.get("content")), timestamp, turn_idx };
   if (role !== "assistant" && role !== "user") throw new Error(`unknown message role ${String(role)}`);

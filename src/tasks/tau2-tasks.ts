@@ -133,6 +133,13 @@ function fieldPath(path: ReadonlyArray<PropertyKey>): string {
   return out || "(task)";
 }
 
+const rawTasks = new WeakMap<Tau2Task, PyDict>();
+
+/** The task exactly as its file holds it (lossless: key order, ints vs floats), for results files. */
+export function rawTau2Task(task: Tau2Task): PyDict | undefined {
+  return rawTasks.get(task);
+}
+
 /** Validates parsed tasks; an error names the file, the task (by id when it has one) and the field. */
 export function validateTau2Tasks(parsed: PyValue, fileName: string): Tau2Task[] {
   if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of tasks at the top level`);
@@ -147,6 +154,7 @@ export function validateTau2Tasks(parsed: PyValue, fileName: string): Tau2Task[]
     }
     if (seen.has(result.data.id)) throw new DataError(`${fileName}: ${label}: duplicate task id`);
     seen.add(result.data.id);
+    rawTasks.set(result.data, entry as PyDict);
     return result.data;
   });
 }

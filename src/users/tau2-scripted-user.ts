@@ -1,5 +1,6 @@
 /**
- * The scripted τ² user for offline runs with the oracle: it greets, performs the task's user-side
+ * The scripted τ² user for offline runs with the oracle: it greets (also after a task's message
+ * history, as the reference fixtures' scripted user does), performs the task's user-side
  * ground-truth actions with its own tools when the agent asks for them (one tool call per message,
  * as a person on a phone would), confirms, and ends the conversation with τ²'s stop token once the
  * plan has nothing left for it.
@@ -13,16 +14,11 @@ const DONE = "Done, I did that.";
 const STOP = "Thank you, that's all. ###STOP###";
 
 class ScriptedUserSession implements Tau2ParticipantSession {
-  private greeted: boolean;
+  private greeted = false;
   private pending: Tau2Action[] = [];
   private calls = 0;
 
-  constructor(
-    private readonly blocks: Tau2Action[][],
-    resumed: boolean,
-  ) {
-    this.greeted = resumed;
-  }
+  constructor(private readonly blocks: Tau2Action[][]) {}
 
   async next(incoming: Tau2Incoming | null): Promise<Tau2Turn> {
     if (incoming?.type === "tool_results") return this.performNext();
@@ -49,6 +45,6 @@ export const tau2ScriptedUser: Tau2Participant<Tau2Task> = {
   name: "scripted",
   start: (context) => {
     const blocks = tau2OraclePlan(context.task).flatMap((step) => (step.side === "user" ? [step.actions] : []));
-    return new ScriptedUserSession(blocks, context.history.length > 0);
+    return new ScriptedUserSession(blocks);
   },
 };

@@ -7,14 +7,14 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
-import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from "../../src/engine/tau2/domain.ts";
+import { type LoadedTau2Domain, loadTau2Domain } from "../../src/engine/tau2/domain.ts";
 import type { Tau2NlJudge } from "../../src/evaluators/tau2-judge.ts";
 import { evaluateTau2Simulation } from "../../src/evaluators/tau2-evaluator.ts";
 import { type Tau2TerminationReason, messageFromJson } from "../../src/tasks/tau2-simulation.ts";
 import { type Tau2Task, readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
 import { PyException, type PyDict, type PyValue, pyJsonDumps, pyJsonDumpsLine } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { FIXTURE_DOMAINS } from "./domains.ts";
 import { readFixture } from "./fixture-checks.ts";
 
 const data = tau2BenchDirectory;
@@ -23,8 +23,6 @@ if (!data) console.warn(missingTau2Reason);
 const stubJudge: Tau2NlJudge = {
   judge: async (_messages, assertions) => assertions.map((nl_assertion) => ({ nl_assertion, met: true, justification: "STUB JUDGE (no LLM): marked as met" })),
 };
-
-const DOMAINS: Array<[string, Tau2DomainDefinition, string]> = [["mock", tau2MockDomain, "tasks.json"]];
 
 function get(value: PyValue | undefined, key: string): PyValue {
   return (value as PyDict).get(key) as PyValue;
@@ -52,7 +50,7 @@ function expected(variant: PyValue): string {
 }
 
 describe.skipIf(!data)("τ² evaluator against evaluator_<domain>.json", () => {
-  for (const [name, definition, tasksFile] of DOMAINS) {
+  for (const [name, definition, tasksFile] of FIXTURE_DOMAINS) {
     it(`${name}: every variant's reward info, and the termination gate`, async () => {
       const domain = loadTau2Domain(definition, data as string);
       const tasks = new Map(readTau2Tasks(join(data as string, definition.folder, tasksFile)).map((task) => [task.id, task]));

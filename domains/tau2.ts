@@ -1,0 +1,10 @@
+/**
+ * τ²-bench's domains by the name `taubridge tau2 run --domain` takes (τ²'s own names). They are
+ * separate from the τ-bench domains of `domains/index.ts`: other tools, data model and scoring.
+ */
+import { Registry } from "../src/core/registry.ts";
+import type { Tau2DomainDefinition } from "../src/engine/tau2/domain.ts";
+import { tau2MockDomain } from "./tau2-mock/index.ts";
+
+export const tau2DomainRegistry = new Registry<Tau2DomainDefinition>("τ² domain");
+for (const domain of [tau2MockDomain]) tau2DomainRegistry.register(domain.name, domain);

@@ -1,0 +1,5 @@
+/** The τ² domains the fixture suites check: [fixture name, definition, task file]. Adding a domain is one line here. */
+import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
+import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
+
+export const FIXTURE_DOMAINS: Array<[string, Tau2DomainDefinition, string]> = [["mock", tau2MockDomain, "tasks.json"]];
