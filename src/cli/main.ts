@@ -6,6 +6,7 @@ import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } fro
 import type { Registries } from "../runner/registries.ts";
 import { optionName, parseRunFlags, RUN_FLAGS, runConfigFromFlags, type RunFlag } from "../runner/run-flags.ts";
 import { registerCliExtensions } from "./extensions.ts";
+import { registerTau2Command } from "./tau2-command.ts";
 
 /*
  * Start-up: this module imports only commander, the flag table and the small command modules;
@@ -41,6 +42,118 @@ function taskSet(domain: Awaited<ReturnType<typeof resolveDomain>>, split: strin
   if (taskFile) return { tasks: domain.tasksFromFile(taskFile), taskSetName: taskFile };
   const name = split ?? domain.definition.defaultSplit;
   return { tasks: domain.tasks(name), taskSetName: `${domain.name}'s ${name} split` };
+}
+
+/** A τ² results file is one JSON object (`{"timestamp", "info", "tasks", "simulations", …}`); τ-bench's are lists. */
+function isTau2ResultsFile(path: string): boolean {
+  let head = "";
+  try {
+    head = readFileSync(path, "utf8").slice(0, 4096);
+  } catch {
+    return false;
+  }
+  return head.trimStart().startsWith("{");
+}
+
+/** `report` for τ² results files: τ²'s metrics per file and the flagged tasks. */
+async function reportTau2Command(paths: string[], format: string): Promise<void> {
+  const [{ readTau2Results, rewardOf }, { computeTau2Metrics }, { tau2ReportText }, { flagTau2Tasks }, { validateTau2Tasks }] = await Promise.all([
+    import("../runner/tau2-results.ts"),
+    import("../metrics/tau2-metrics.ts"),
+    import("../report/tau2-report.ts"),
+    import("../runner/tau2-task-flags.ts"),
+    import("../tasks/tau2-tasks.ts"),
+  ]);
+  const reports = paths.map((path) => {
+    const results = readTau2Results(path);
+    const metrics = computeTau2Metrics(
+      results.simulations.map((simulation) => ({ taskId: simulation.task_id, reward: rewardOf(simulation.reward_info), termination: simulation.termination_reason, agentCost: simulation.agent_cost })),
+    );
+    const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
+    const info = results.info;
+    const agent = info.get("agent_info") instanceof Map ? (info.get("agent_info") as Map<string, unknown>).get("implementation") : "agent";
+    const domain = info.get("environment_info") instanceof Map ? (info.get("environment_info") as Map<string, unknown>).get("domain_name") : "?";
+    return { path, label: `${String(agent)} on ${String(domain)}`, metrics, flags };
+  });
+  if (format === "json") {
+    printJson(reports.map(({ path, metrics, flags }) => ({ path, metrics, flaggedTasks: flags })));
+    return;
+  }
+  for (const report of reports) process.stdout.write(`${report.path}\n${tau2ReportText(report.label, report.metrics, report.flags)}\n\n`);
+}
+
+/** `rescore` for a τ² results file. */
+async function rescoreTau2Command(
+  registries: Registries,
+  path: string,
+  options: { env?: string; dataDir?: string; format: string; details?: boolean; judgeModel?: string; judgeBaseUrl?: string; judgeProvider: string },
+): Promise<void> {
+  if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
+  const [{ readTau2Results }, { rescoreTau2Results }, { loadTau2Domain }, { tau2DataRoot }, { validateTau2Tasks }] = await Promise.all([
+    import("../runner/tau2-results.ts"),
+    import("../runner/tau2-rescore.ts"),
+    import("../engine/tau2/domain.ts"),
+    import("../runner/tau2-data-root.ts"),
+    import("../tasks/tau2-tasks.ts"),
+  ]);
+  const results = readTau2Results(path);
+  const environmentInfo = results.info.get("environment_info");
+  const domainName = options.env ?? (environmentInfo instanceof Map ? String(environmentInfo.get("domain_name")) : undefined);
+  if (!domainName) throw new ConfigError(`${path}: no info.environment_info.domain_name; pass --env`);
+  const dataRoot = tau2DataRoot(options.dataDir);
+  const domain = loadTau2Domain(registries.tau2.domains.get(domainName), dataRoot);
+  const tasks = new Map(validateTau2Tasks(results.tasks, path).map((task) => [task.id, task]));
+  let judge;
+  if (options.judgeModel) {
+    const [{ createModelClient }, { createTau2NlJudge, readTau2JudgeTemplates }] = await Promise.all([import("../model/model-client.ts"), import("../evaluators/tau2-judge.ts")]);
+    judge = createTau2NlJudge(createModelClient({ role: "judge", model: options.judgeModel, provider: options.judgeProvider, baseURL: options.judgeBaseUrl }), readTau2JudgeTemplates(dataRoot));
+  }
+  const report = await rescoreTau2Results(domain, results, tasks, judge);
+  const disagreements = report.items.filter((item) => !item.agree);
+  if (options.format === "json") {
+    printJson({ total: report.total, agree: report.agree, judge: report.judge, metrics: report.metrics, disagreements });
+    return;
+  }
+  process.stdout.write(`Rewards: ${report.agree}/${report.total} agree with the recorded rewards (NL verdicts: ${report.judge === "model" ? "judged again" : "recorded ones reused"})\n`);
+  const passK = Object.entries(report.metrics.passK)
+    .map(([k, value]) => `pass^${k}=${value.toFixed(3)}`)
+    .join("  ");
+  process.stdout.write(`Recomputed: average reward ${report.metrics.averageReward === null ? "n/a" : report.metrics.averageReward.toFixed(3)}  ${passK}\n`);
+  if (report.metrics.infraErrors > 0) process.stdout.write(`Infra errors: ${report.metrics.infraErrors} recorded simulation(s), left out of the metrics\n`);
+  if (disagreements.length > 0) {
+    process.stdout.write(`Disagreements (${disagreements.length}):\n`);
+    for (const item of options.details ? disagreements : disagreements.slice(0, 20))
+      process.stdout.write(`  task ${item.taskId} trial ${item.trial}: recorded ${item.recordedReward}, ours ${item.reward ?? "-"}${item.note ? ` (${item.note})` : ""}\n`);
+  }
+}
+
+/** `replay --suite tau2`: the τ² environment, the `{steps, dbHash}` JSON users compare with the reference. */
+async function replayTau2Command(registries: Registries, options: { env: string; actions: string; dataDir?: string; taskId?: string; format: string }, text: string): Promise<void> {
+  if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
+  const [{ loadTau2Domain }, { tau2DataRoot }, { parseTau2ActionsFile, replayTau2 }, { readTau2Tasks }, { join }] = await Promise.all([
+    import("../engine/tau2/domain.ts"),
+    import("../runner/tau2-data-root.ts"),
+    import("../runner/tau2-replay.ts"),
+    import("../tasks/tau2-tasks.ts"),
+    import("node:path"),
+  ]);
+  const definition = registries.tau2.domains.get(options.env);
+  const dataRoot = tau2DataRoot(options.dataDir);
+  const domain = loadTau2Domain(definition, dataRoot);
+  const calls = parseTau2ActionsFile(text, options.actions);
+  let task;
+  if (options.taskId !== undefined) {
+    const tasks = readTau2Tasks(join(dataRoot, definition.folder, "tasks.json"));
+    task = tasks.find((candidate) => candidate.id === options.taskId);
+    if (!task) throw new ConfigError(`task "${options.taskId}" is not in ${join(dataRoot, definition.folder, "tasks.json")}`);
+  }
+  const result = replayTau2(domain, calls, task);
+  if (options.format === "json") {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  result.steps.forEach((step, index) => process.stdout.write(`#${index} ${step.requestor} ${step.name}${step.error ? " (error)" : ""}\n${step.content}\n\n`));
+  process.stdout.write(`db hash: agent ${result.dbHash.agent}, user ${result.dbHash.user ?? "none"}\n`);
 }
 
 /** `--format` with its allowed values: commander refuses anything else (exit 2) instead of falling back silently. */
@@ -167,20 +280,27 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
 
   program
     .command("replay")
-    .description("Replay a recorded action sequence on fresh data; print every observation and the τ-bench hash of the end state")
-    .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them)")
-    .requiredOption("--actions <file>", "JSON array of {name, kwargs}")
-    .option("--data-dir <dir>", "data directory")
+    .description("Replay a recorded action sequence on fresh data; print every observation and the hash(es) of the end state")
+    .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them; with --suite tau2 a τ² domain: mock, airline, retail, telecom)")
+    .requiredOption("--actions <file>", "JSON array of {name, kwargs} (τ-bench) or {requestor, name, arguments} (--suite tau2)")
+    .option("--data-dir <dir>", "data directory (for --suite tau2 the τ² data root, e.g. ../shared/tau2-bench)")
+    .addOption(new Option("--suite <suite>", "benchmark suite").choices(["tau", "tau2"]).default("tau"))
+    .option("--task-id <id>", "--suite tau2: apply this task's initial state first")
     .addOption(formatOption(["json", "text"], "json"))
     .action(async (options) => {
-      const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
-      const { parseActionsFile, replayActions } = await import("../runner/replay.ts");
       let text: string;
       try {
         text = readFileSync(options.actions, "utf8");
       } catch (error) {
         throw new DataError(`cannot read actions file ${options.actions}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
       }
+      if (options.suite === "tau2") {
+        await replayTau2Command(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options, text);
+        return;
+      }
+      if (options.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");
+      const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
+      const { parseActionsFile, replayActions } = await import("../runner/replay.ts");
       const result = await replayActions(domain, parseActionsFile(text, options.actions));
       if (options.format === "json") {
         process.stdout.write(`${JSON.stringify({ steps: result.steps, dataHash: result.dataHash })}\n`);
@@ -192,15 +312,23 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
 
   program
     .command("rescore")
-    .description("Replay each trajectory of a results file (ours or τ-bench's) through our environment and compare rewards and hashes")
+    .description("Re-score each trajectory of a results file (ours, τ-bench's or τ²-bench's) with our environment and evaluator, and compare with the recorded rewards")
     .argument("<results>", "results JSON file")
-    .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them)")
+    .option("--env <domain>", "domain (`taubridge strategies` lists them); for a τ² file, default: the file's domain")
+    .option("--judge-model <model>", "τ² files: judge NL assertions again with this model (default: reuse the recorded verdicts)")
+    .option("--judge-base-url <url>", "τ² files: the judge's OpenAI-compatible endpoint")
+    .option("--judge-provider <name>", "τ² files: the judge's provider", "openai")
     .option("--data-dir <dir>", "data directory")
     .option("--task-split <split>", "split the task ids refer to (default: the domain's default split)")
     .option("--task-file <path>", "the task file the run used instead of a split (runs with --task-file)")
     .addOption(formatOption(["text", "json"], "text"))
     .option("--details", "list every disagreement", false)
     .action(async (path: string, options) => {
+      if (isTau2ResultsFile(path)) {
+        await rescoreTau2Command(await loadRegistries({ agentStrategies: [], userStrategies: [] }), path, options);
+        return;
+      }
+      if (!options.env) throw new ConfigError("rescore needs --env <domain> for a τ-bench results file");
       const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
       const [{ loadResultsFile }, { rescoreResults }, { checkResultsMatchDomain }] = await Promise.all([
         import("../runner/results-file.ts"),
@@ -270,6 +398,12 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.
       const paths = givenPaths.filter((path) => !isRunStatusPath(path));
       if (paths.length === 0) throw new ConfigError(`no results file among ${givenPaths.join(", ")} (a .meta.json file is a run's status; pass its results .json)`);
+      const tau2Paths = paths.filter(isTau2ResultsFile);
+      if (tau2Paths.length > 0) {
+        if (tau2Paths.length !== paths.length) throw new ConfigError("report takes τ-bench or τ²-bench results files, not both at once");
+        await reportTau2Command(tau2Paths, options.format);
+        return;
+      }
       const domain = options.env ? await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir) : undefined;
       const labels = resultsLabels(paths);
       const reports = paths.map((path, index) => {
@@ -309,6 +443,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       for (const name of userStrategies.names()) process.stdout.write(`  ${name.padEnd(16)} ${userStrategies.get(name).description}\n`);
     });
 
+  registerTau2Command(program, () => loadRegistries({ agentStrategies: [], userStrategies: [] }));
   registerCliExtensions(program);
   oneLineUsageErrors(program);
   return program;

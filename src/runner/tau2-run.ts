@@ -38,11 +38,11 @@ export interface Tau2Registries {
   users: Registry<Tau2ParticipantFactory>;
 }
 
-/** Model clients of a τ² run, per role (the judge's is used only when a task's basis needs it). */
+/** Model clients of a τ² run, per role, made on first use (the judge's only when a selected task's basis needs it). */
 export interface Tau2RunModels {
-  agent?: ChatModel;
-  user?: ChatModel;
-  judge?: ChatModel;
+  agent?: () => ChatModel;
+  user?: () => ChatModel;
+  judge?: () => ChatModel | Promise<ChatModel>;
 }
 
 /** `tau2 run`'s options, with its defaults (spec §7.2). */
@@ -149,7 +149,7 @@ function readGuidelines(dataRoot: string): string | null {
 }
 
 /** Resolves a run: names to objects, the output file, and what a previous run of the same file already did. */
-export function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}): BuiltTau2Run {
+export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}): Promise<BuiltTau2Run> {
   const definition = registries.domains.get(options.domain);
   const agentFactory = registries.agents.get(options.agent);
   const userFactory = registries.users.get(options.user);
@@ -161,13 +161,14 @@ export function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries
     numTasks: options.numTasks,
   });
   const needsJudge = taskSet.tasks.some((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0);
-  if (needsJudge && !models.judge) {
+  const judgeModel = needsJudge ? await models.judge?.() : undefined;
+  if (needsJudge && !judgeModel) {
     const count = taskSet.tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).length;
     throw new ConfigError(
       `${count} of the selected ${options.domain} tasks are scored by τ²'s NL-assertion judge (NL_ASSERTION in their reward basis); give it a model with --judge-model (and --judge-base-url / --judge-provider), or select other tasks`,
     );
   }
-  const judge = needsJudge && models.judge ? createTau2NlJudge(models.judge, readTau2JudgeTemplates(options.dataDir)) : undefined;
+  const judge = judgeModel ? createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir)) : undefined;
   const outputPath = tau2OutputPath(options);
   const info = runInfo(options, domain, readGuidelines(options.dataDir));
   const seeds = tau2TrialSeeds(options.seed, options.numTrials);
