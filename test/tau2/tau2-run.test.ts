@@ -1,0 +1,147 @@
+/**
+ * `taubridge tau2 run` end to end on the mock domain (offline: oracle agent, scripted user), with
+ * tau2's flag spellings: results file in τ²'s schema, per-trial seeds as tau2 derives them,
+ * resume (same file, more tasks) without duplicates, a mismatched resume refused, unsupported
+ * flags refused by name, report and rescore of the written file; and, in process, a crashing
+ * participant saved as `infrastructure_error` after τ²'s retries.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { offlineRegistries } from "../../app/offline-registries.ts";
+import type { Tau2Participant } from "../../src/core/contracts.ts";
+import { Registry } from "../../src/core/registry.ts";
+import { readTau2Results, resultsText } from "../../src/runner/tau2-results.ts";
+import { type Tau2ParticipantFactory, TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/runner/tau2-run.ts";
+import type { Tau2Task } from "../../src/tasks/tau2-tasks.ts";
+import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+
+const data = tau2BenchDirectory;
+if (!data) console.warn(missingTau2Reason);
+const cli = join(import.meta.dirname, "..", "..", "app", "cli.ts");
+
+function taubridge(args: string[]) {
+  return execa("node", ["--import", "tsx", cli, ...args], { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } });
+}
+
+const offline = ["--domain", "mock", "--agent", "oracle", "--user", "scripted", "--data-dir", data ?? ""];
+
+describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
+  it("runs with tau2's flags and writes a τ² results file with tau2's seeds", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
+    const result = await taubridge([
+      "tau2",
+      "run",
+      ...offline,
+      "--task-split-name",
+      "base",
+      "--num-trials",
+      "2",
+      "--seed",
+      "300",
+      "--max-concurrency",
+      "2",
+      "--max-steps",
+      "200",
+      "--max-errors",
+      "10",
+      "--save-to",
+      file,
+      "--quiet",
+    ]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/oracle on mock/);
+    expect(result.stdout).toMatch(/0\.800/);
+    expect(result.stdout).toMatch(/score without checking everything/);
+    const stored = readTau2Results(file);
+    expect(stored.simulations).toHaveLength(20);
+    expect(stored.tasks).toHaveLength(10);
+    expect(new Set(stored.simulations.map((simulation) => `${simulation.trial}:${simulation.seed}`))).toEqual(new Set(["0:626729", "1:373753"]));
+    expect([...stored.info.keys()].slice(0, 5)).toEqual(["git_commit", "num_trials", "max_steps", "max_errors", "user_info"]);
+    const first = stored.simulations.find((simulation) => simulation.task_id === "create_task_1")!;
+    expect(first.messages[0]).toMatchObject({ role: "assistant", content: "Hi! How can I help you today?", turn_idx: 0 });
+    expect(first.termination_reason).toBe("user_stop");
+    const report = await taubridge(["report", file, "--format", "json"]);
+    expect(report.exitCode).toBe(0);
+    expect(JSON.parse(report.stdout)[0].metrics.passK).toEqual({ "1": 0.8, "2": 0.8 });
+    const rescore = await taubridge(["rescore", file, "--data-dir", data as string]);
+    expect(rescore.stdout).toMatch(/Rewards: 20\/20 agree/);
+  });
+
+  it("resumes the same file without losing or duplicating simulations, and refuses other settings", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
+    const partial = await taubridge(["tau2", "run", ...offline, "--task-ids", "create_task_1", "update_task_1", "--save-to", file, "--quiet"]);
+    expect(partial.exitCode).toBe(0);
+    const whole = await taubridge(["tau2", "run", ...offline, "--save-to", file]);
+    expect(whole.exitCode).toBe(0);
+    expect(whole.stderr).toMatch(/8 simulation\(s\) to run, 2 resumed/);
+    const keys = readTau2Results(file).simulations.map((simulation) => `${simulation.trial}|${simulation.task_id}`);
+    expect(keys).toHaveLength(10);
+    expect(new Set(keys).size).toBe(10);
+    const other = await taubridge(["tau2", "run", ...offline, "--max-steps", "50", "--save-to", file]);
+    expect(other.exitCode).toBe(2);
+    expect(other.stderr.trim().split("\n")).toHaveLength(1);
+    expect(other.stderr).toMatch(/other settings/);
+  });
+
+  it("refuses tau2 flags it does not support, by name and with the reason", async () => {
+    const result = await taubridge(["tau2", "run", ...offline, "--workers", "4"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--workers is not supported by taubridge tau2 run: worker processes/);
+  });
+
+  it("saves a simulation whose participant crashes on every attempt as infrastructure_error, and re-runs it on resume", async () => {
+    const crashing: Tau2Participant<Tau2Task> = {
+      name: "crashing",
+      start: () => ({
+        next: async () => {
+          throw new Error("model endpoint went away");
+        },
+      }),
+    };
+    const agents = new Registry<Tau2ParticipantFactory>("τ² agent");
+    agents.register("crashing", () => crashing);
+    agents.register("oracle", () => offlineRegistries.tau2!.agents.get("oracle")({ llm: "", llmArgs: {} }));
+    const registries = { ...offlineRegistries.tau2!, agents };
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
+    const options = {
+      ...TAU2_RUN_DEFAULTS,
+      domain: "mock",
+      agent: "crashing",
+      user: "scripted",
+      agentLlm: "x",
+      userLlm: "x",
+      agentLlmArgs: {},
+      userLlmArgs: {},
+      taskIds: ["create_task_1"],
+      timeout: null,
+      maxRetries: 1,
+      retryDelay: 0,
+      dataDir: data as string,
+      saveTo: file,
+    };
+    const result = await runTau2Batch(await buildTau2Run(options, registries));
+    expect(result.metrics.infraErrors).toBe(1);
+    const [simulation] = readTau2Results(file).simulations;
+    expect(simulation.termination_reason).toBe("infrastructure_error");
+    expect(simulation.info).toMatchObject({ error: "model endpoint went away", failed_after_attempts: 2 });
+    const again = await buildTau2Run({ ...options, agent: "oracle" }, registries).catch((error: Error) => error);
+    // The agent is part of the run's settings: resuming with another agent is refused; with the same one the infra error is re-run.
+    expect(again).toBeInstanceOf(Error);
+    const retried = await buildTau2Run(options, registries);
+    expect(retried.units).toHaveLength(1);
+  });
+
+  it("writes the same text when a results file is read back and written again", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
+    await taubridge(["tau2", "run", ...offline, "--task-ids", "update_task_with_message_history", "--save-to", file, "--quiet"]);
+    const { readFileSync } = await import("node:fs");
+    const stored = readTau2Results(file);
+    const text = resultsText({ timestamp: stored.timestamp, info: stored.info as never, tasks: stored.tasks, simulations: stored.simulations, taubridge: { flaggedTasks: [] } });
+    const original = readFileSync(file, "utf8").replace(/"flaggedTasks": \[[\s\S]*?\]\n  \}/, '"flaggedTasks": []\n  }');
+    expect(`${text}\n`).toBe(original);
+  });
+});
