@@ -1,0 +1,90 @@
+/**
+ * Frozen τ² results files of schema version 1 (`test/fixtures/tau2-results/v1/`, see its README):
+ * they keep loading, reporting the same metrics, rescoring in agreement and resuming with nothing
+ * left to run. A results-format change adds `v2/` instead of regenerating these.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { offlineRegistries } from "../../app/offline-registries.ts";
+import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
+import { computeTau2Metrics } from "../../src/metrics/tau2-metrics.ts";
+import { rescoreTau2Results } from "../../src/runner/tau2-rescore.ts";
+import { readTau2Results, rewardOf } from "../../src/runner/tau2-results.ts";
+import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/runner/tau2-run.ts";
+import { rawTau2Task, readTau2Tasks, validateTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
+import { type PyDict, parsePythonJson, pyJsonDumpsIndented } from "../../src/value/index.ts";
+import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
+import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+
+const file = fileURLToPath(new URL("../fixtures/tau2-results/v1/mock-oracle-3-tasks-2-trials.json", import.meta.url));
+const data = tau2BenchDirectory;
+if (!data) console.warn(missingTau2Reason);
+
+/**
+ * The fixture leaves out the upstream authors' text (policy, user guidelines, tasks), which the
+ * project never contains; this puts it back from the data directory, as the run had it.
+ */
+function materialize(): string {
+  const text = readFileSync(file, "utf8");
+  const document = parsePythonJson(text) as PyDict;
+  const info = document.get("info") as PyDict;
+  const policy = readFileSync(join(data as string, "mock", "policy.md"), "utf8");
+  (info.get("environment_info") as PyDict).set("policy", policy);
+  (info.get("user_info") as PyDict).set("global_simulation_guidelines", readFileSync(join(data as string, "user_simulator", "simulation_guidelines.md"), "utf8"));
+  const raw = new Map(readTau2Tasks(join(data as string, "mock", "tasks.json")).map((task) => [task.id, rawTau2Task(task) as PyDict]));
+  document.set(
+    "tasks",
+    (document.get("tasks") as PyDict[]).map((task) => raw.get(task.get("id") as string) as PyDict),
+  );
+  for (const simulation of document.get("simulations") as PyDict[]) simulation.set("policy", policy);
+  const copy = join(mkdtempSync(join(tmpdir(), "tau2-v1-")), "results.json");
+  writeFileSync(copy, pyJsonDumpsIndented(document));
+  return copy;
+}
+
+describe("frozen τ² results, schema version 1", () => {
+  const results = readTau2Results(file);
+
+  it("loads at schema version 1 with τ²'s fields and reports the same metrics", () => {
+    expect(results.taubridge?.get("schemaVersion")).toBe(1);
+    expect(results.simulations).toHaveLength(6);
+    const metrics = computeTau2Metrics(
+      results.simulations.map((simulation) => ({ taskId: simulation.task_id, reward: rewardOf(simulation.reward_info), termination: simulation.termination_reason, agentCost: simulation.agent_cost })),
+    );
+    expect(metrics.averageReward).toBeCloseTo(2 / 3, 10);
+    expect(metrics.passK).toEqual({ 1: 2 / 3, 2: 2 / 3 });
+    expect(results.tasks.map((task) => task.get("id")).sort()).toEqual(["create_task_1", "update_task_with_message_history", "update_task_with_user_tools"]);
+  });
+
+  it.skipIf(!data)("rescores in agreement and resumes with nothing left to run", async () => {
+    const copy = materialize();
+    const restored = readTau2Results(copy);
+    const domain = loadTau2Domain(tau2MockDomain, data as string);
+    const tasks = new Map(validateTau2Tasks(restored.tasks, copy).map((task) => [task.id, task]));
+    const report = await rescoreTau2Results(domain, restored, tasks);
+    expect(report.agree).toBe(6);
+    const run = await buildTau2Run(
+      {
+        ...TAU2_RUN_DEFAULTS,
+        domain: "mock",
+        agent: "oracle",
+        user: "scripted",
+        agentLlm: "gpt-4.1-2025-04-14",
+        userLlm: "gpt-4.1-2025-04-14",
+        agentLlmArgs: { temperature: 0.0 },
+        userLlmArgs: { temperature: 0.0 },
+        numTrials: 2,
+        taskIds: ["create_task_1", "update_task_with_user_tools", "update_task_with_message_history"],
+        timeout: null,
+        dataDir: data as string,
+        saveTo: copy,
+      },
+      offlineRegistries.tau2!,
+    );
+    expect(run.resumed).toBe(6);
+    expect(run.units).toHaveLength(0);
+  });
+});
