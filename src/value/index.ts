@@ -76,6 +76,7 @@ export {
 } from "./containers.ts";
 export { pyAbs, pyAdd, pyIAdd, pyISub, pyMul, pyNeg, pyRound, pySub, pySum } from "./arithmetic.ts";
 export { pyInt, pyLower } from "./strings.ts";
+export { pyFormatFixed } from "./format.ts";
 export {
   pyCollectionContains,
   pyCollectionGet,
