@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tau2TelecomDomain, tau2TelecomWorkflowDomain } from "../../domains/tau2-telecom/index.ts";
 import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import type { Tau2DatabaseHash, Tau2Requestor } from "../../src/engine/tau2/environment.ts";
-import { applyTaskInitialState, toReplayMessage } from "../../src/engine/tau2/task-state.ts";
+import type { Tau2Assertion, Tau2DatabaseHash, Tau2ReplayMessage, Tau2Requestor, Tau2ToolCall } from "../../src/engine/tau2/environment.ts";
+import { applyTaskInitialState, environmentHop, toReplayMessage } from "../../src/engine/tau2/task-state.ts";
 import { toolsOf } from "../../src/engine/tau2/toolkit.ts";
 import { readTau2Splits, readTau2Tasks, type Tau2Task } from "../../src/tasks/tau2-tasks.ts";
 import { PyException, type PyDict, type PyValue } from "../../src/value/index.ts";
@@ -62,6 +62,54 @@ describe.skipIf(!data)("τ² telecom domain against the reference fixtures", () 
 
   it("answers every tool probe as the original does (the random bill id probe excepted)", () => {
     expectNoProblems(checkToolProbes(domain, tasksById, readFixture(data as string, "tool_probes_telecom.json")));
+  });
+
+  it("reproduces every tool result of the reference simulations (evaluator_telecom.json) and their env assertion outcomes", () => {
+    const problems: string[] = [];
+    let compared = 0;
+    const fixture = readFixture(data as string, "evaluator_telecom.json");
+    for (const entry of fixture.get("tasks") as PyDict[]) {
+      const task = setTasks[entry.get("task_set") as string].get(entry.get("task_id") as string) as Tau2Task;
+      for (const variant of entry.get("variants") as PyDict[]) {
+        const label = `${task.id} ${variant.get("variant") as string}`;
+        const messages = variant.get("messages") as PyDict[];
+        const environment = domain.createEnvironment();
+        applyTaskInitialState(environment, task);
+        const trajectory: Tau2ReplayMessage[] = [];
+        messages.forEach((message, index) => {
+          const calls = (message.get("tool_calls") ?? []) as PyDict[];
+          if (message.get("role") === "tool") {
+            trajectory.push({ role: "tool", id: message.get("id") as string, content: message.get("content") as string, requestor: message.get("requestor") as Tau2Requestor, error: message.get("error") as boolean });
+            return;
+          }
+          const toolCalls: Tau2ToolCall[] = calls.map((call) => ({ id: call.get("id") as string, name: call.get("name") as string, arguments: call.get("arguments") as PyDict, requestor: call.get("requestor") as Tau2Requestor }));
+          trajectory.push({ role: message.get("role") as "assistant" | "user", tool_calls: toolCalls.length > 0 ? toolCalls : null });
+          toolCalls.forEach((call, offset) => {
+            const recorded = messages[index + 1 + offset];
+            const result = environmentHop(environment, call);
+            compared++;
+            if (result.content !== recorded.get("content") || result.error !== recorded.get("error")) problems.push(`${label} message ${index} ${call.name}: ${result.content}`);
+          });
+        });
+        const assertions = (get(variant.get("reward_info"), "env_assertions") ?? []) as PyDict[];
+        if (assertions.length === 0) continue;
+        const predicted = domain.createEnvironment();
+        applyTaskInitialState(predicted, task, trajectory);
+        for (const check of assertions) {
+          const assertion = check.get("env_assertion") as PyDict;
+          const call: Tau2Assertion = {
+            env_type: assertion.get("env_type") as Tau2Requestor,
+            func_name: assertion.get("func_name") as string,
+            arguments: assertion.get("arguments") as PyDict,
+            assert_value: assertion.get("assert_value") as boolean,
+          };
+          if (predicted.runAssertion(call) !== check.get("met")) problems.push(`${label} ${call.func_name}: met`);
+          compared++;
+        }
+      }
+    }
+    expectNoProblems(problems);
+    expect(compared).toBeGreaterThan(200);
   });
 
   it("lists the agent and user tools with the original's names, order, types and mutates_state", () => {
