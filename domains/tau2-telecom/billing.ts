@@ -5,8 +5,23 @@
  */
 import type { Tau2ToolkitInstance } from "../../src/engine/tau2/toolkit.ts";
 import { randomHex } from "../../src/engine/tau2/random.ts";
-import { type PyModel, type PyValue, pyAppend, pyBool, pyEquals, pyGetAttr, pyGreaterThan, pyIAdd, pyIterate, pyLessOrEqual, pyLessThan, pyModelValidate, pyStr, pyValueError } from "../../src/value/index.ts";
-import { getAttr, setAttr } from "./attributes.ts";
+import {
+  type PyModel,
+  type PyValue,
+  pyAppend,
+  pyBool,
+  pyEquals,
+  pyGetAttr,
+  pyGreaterThan,
+  pyIAdd,
+  pyIterate,
+  pyLessOrEqual,
+  pyLessThan,
+  pyModelValidate,
+  pySetAttr,
+  pyStr,
+  pyValueError,
+} from "../../src/value/index.ts";
 import { TODAY, addDays, dateParts, firstOfMonth, makeDate } from "./calendar.ts";
 import { BillStatus, LineStatus, billModel, lineItemModel } from "./data-model.ts";
 import { billById, customerById, lineById, planById } from "./lookups.ts";
@@ -29,9 +44,9 @@ function newLineItem(description: PyValue, amount: PyValue, itemType: string): P
 
 /** The customer's Draft bill, or a new one for next month (its id drawn from the environment's random source). */
 function draftBill(self: Tau2ToolkitInstance, customer: PyModel, customerId: PyValue): PyModel {
-  for (const billId of pyIterate(getAttr(customer, "bill_ids"))) {
+  for (const billId of pyIterate(pyGetAttr(customer, "bill_ids"))) {
     const bill = billById(self.db, billId);
-    if (pyEquals(getAttr(bill, "status"), BillStatus.members.DRAFT)) return bill;
+    if (pyEquals(pyGetAttr(bill, "status"), BillStatus.members.DRAFT)) return bill;
   }
   const nextMonth = firstOfMonth(addDays(firstOfMonth(TODAY), 32));
   const { year, month } = dateParts(nextMonth);
@@ -48,7 +63,7 @@ function draftBill(self: Tau2ToolkitInstance, customer: PyModel, customerId: PyV
     ["status", BillStatus.members.DRAFT],
   ]);
   pyAppend(pyGetAttr(self.db, "bills"), bill);
-  pyAppend(getAttr(customer, "bill_ids"), billId);
+  pyAppend(pyGetAttr(customer, "bill_ids"), billId);
   return bill;
 }
 
@@ -57,21 +72,21 @@ export function applyOneTimeCharge(self: Tau2ToolkitInstance, customerId: PyValu
   const customer = customerById(self.db, customerId);
   const bill = draftBill(self, customer, customerId);
   const item = newLineItem(description, amount, pyLessThan(amount, 0) ? "Credit" : "Charge");
-  pyAppend(getAttr(bill, "line_items"), item);
-  setAttr(bill, "total_due", pyIAdd(getAttr(bill, "total_due"), amount));
+  pyAppend(pyGetAttr(bill, "line_items"), item);
+  pySetAttr(bill, "total_due", pyIAdd(pyGetAttr(bill, "total_due"), amount));
 }
 
 /** `suspend_line_for_overdue_bill` (a setup function): last month's plan charge as an Overdue bill, and the line suspended. */
 export function suspendLineForOverdueBill(self: Tau2ToolkitInstance, customerId: PyValue, lineId: PyValue, newBillId: PyValue, contractEnded: PyValue): string {
   const line = lineById(self.db, lineId);
-  if (!pyEquals(getAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError("Line must be active to suspend for unpaid bill");
-  const plan = planById(self.db, getAttr(line, "plan_id"));
-  const amount = getAttr(plan, "price_per_month");
-  const description = `Charge for line ${pyStr(getAttr(line, "line_id"))}`;
+  if (!pyEquals(pyGetAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError("Line must be active to suspend for unpaid bill");
+  const plan = planById(self.db, pyGetAttr(line, "plan_id"));
+  const amount = pyGetAttr(plan, "price_per_month");
+  const description = `Charge for line ${pyStr(pyGetAttr(line, "line_id"))}`;
   if (pyLessOrEqual(amount, 0)) throw pyValueError("Amount must be positive for overdue bill");
   const customer = customerById(self.db, customerId);
-  for (const billId of pyIterate(getAttr(customer, "bill_ids"))) {
-    if (pyEquals(getAttr(billById(self.db, billId), "status"), BillStatus.members.OVERDUE)) throw pyValueError("Customer already has an overdue bill");
+  for (const billId of pyIterate(pyGetAttr(customer, "bill_ids"))) {
+    if (pyEquals(pyGetAttr(billById(self.db, billId), "status"), BillStatus.members.OVERDUE)) throw pyValueError("Customer already has an overdue bill");
   }
   const lastDayOfLastMonth = addDays(firstOfMonth(TODAY), -1);
   const firstDayOfLastMonth = firstOfMonth(lastDayOfLastMonth);
@@ -85,12 +100,12 @@ export function suspendLineForOverdueBill(self: Tau2ToolkitInstance, customerId:
     ["due_date", addDays(firstDayOfLastMonth, 14)],
     ["status", BillStatus.members.OVERDUE],
   ]);
-  pyAppend(getAttr(bill, "line_items"), newLineItem(description, amount, pyGreaterThan(amount, 0) ? "Charge" : "Credit"));
-  setAttr(bill, "total_due", pyIAdd(getAttr(bill, "total_due"), amount));
+  pyAppend(pyGetAttr(bill, "line_items"), newLineItem(description, amount, pyGreaterThan(amount, 0) ? "Charge" : "Credit"));
+  pySetAttr(bill, "total_due", pyIAdd(pyGetAttr(bill, "total_due"), amount));
   pyAppend(pyGetAttr(self.db, "bills"), bill);
-  pyAppend(getAttr(customer, "bill_ids"), newBillId);
-  setAttr(line, "status", LineStatus.members.SUSPENDED);
-  setAttr(line, "suspension_start_date", TODAY);
-  if (pyBool(contractEnded)) setAttr(line, "contract_end_date", lastDayOfLastMonth);
+  pyAppend(pyGetAttr(customer, "bill_ids"), newBillId);
+  pySetAttr(line, "status", LineStatus.members.SUSPENDED);
+  pySetAttr(line, "suspension_start_date", TODAY);
+  if (pyBool(contractEnded)) pySetAttr(line, "contract_end_date", lastDayOfLastMonth);
   return `Line ${pyStr(lineId)} suspended for unpaid bill ${pyStr(newBillId)}. Contract ended: ${pyStr(contractEnded)}`;
 }

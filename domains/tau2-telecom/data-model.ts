@@ -3,8 +3,7 @@
  * bills and customers, in the original's field order with its types and defaults. Every model
  * forbids extra keys (`BaseModelNoExtra`).
  */
-import { type PyModelSchema, pyFloat, pyModelSchema, pyT } from "../../src/value/index.ts";
-import { pyStrEnum } from "./python-enum.ts";
+import { type PyModelSchema, pyFloat, pyModelSchema, pyStrEnum, pyT } from "../../src/value/index.ts";
 
 export const DeviceType = pyStrEnum("DeviceType", { PHONE: "phone", ROUTER: "router", TABLET: "tablet", WATCH: "watch", OTHER: "other" });
 export const LineStatus = pyStrEnum("LineStatus", { ACTIVE: "Active", SUSPENDED: "Suspended", PENDING_ACTIVATION: "Pending Activation", CLOSED: "Closed" });

@@ -4,12 +4,11 @@
  * the agent toolkit and `sync_tools`.
  */
 import { type PyModel, type PyValue, pyContains, pyEquals, pyGetAttr, pyIterate, pyStr, pyValueError } from "../../src/value/index.ts";
-import { getAttr } from "./attributes.ts";
 import { BillStatus } from "./data-model.ts";
 
 function findBy(db: PyModel, collection: string, field: string, wanted: PyValue | undefined): PyModel | undefined {
   for (const item of pyIterate(pyGetAttr(db, collection))) {
-    if (pyEquals(getAttr(item, field), wanted)) return item as PyModel;
+    if (pyEquals(pyGetAttr(item, field), wanted)) return item as PyModel;
   }
   return undefined;
 }
@@ -59,9 +58,9 @@ export function customerById(db: PyModel, customerId: PyValue | undefined): PyMo
 /** `get_customer_by_phone`: the customer's contact number, or the number of one of their lines. */
 export function customerByPhone(db: PyModel, phoneNumber: PyValue | undefined): PyModel {
   for (const customer of pyIterate(pyGetAttr(db, "customers"))) {
-    if (pyEquals(getAttr(customer, "phone_number"), phoneNumber)) return customer as PyModel;
-    for (const lineId of pyIterate(getAttr(customer, "line_ids"))) {
-      if (pyEquals(getAttr(lineById(db, lineId), "phone_number"), phoneNumber)) return customer as PyModel;
+    if (pyEquals(pyGetAttr(customer, "phone_number"), phoneNumber)) return customer as PyModel;
+    for (const lineId of pyIterate(pyGetAttr(customer, "line_ids"))) {
+      if (pyEquals(pyGetAttr(lineById(db, lineId), "phone_number"), phoneNumber)) return customer as PyModel;
     }
   }
   throw pyValueError(`Customer with phone number ${pyStr(phoneNumber)} not found`);
@@ -70,16 +69,16 @@ export function customerByPhone(db: PyModel, phoneNumber: PyValue | undefined): 
 /** `_get_target_line`: a line of the customer's. */
 export function targetLine(db: PyModel, customerId: PyValue | undefined, lineId: PyValue | undefined): PyModel {
   const customer = customerById(db, customerId);
-  if (!pyContains(getAttr(customer, "line_ids"), lineId)) throw pyValueError(`Line ${pyStr(lineId)} not found for customer ${pyStr(customerId)}`);
+  if (!pyContains(pyGetAttr(customer, "line_ids"), lineId)) throw pyValueError(`Line ${pyStr(lineId)} not found for customer ${pyStr(customerId)}`);
   return lineById(db, lineId);
 }
 
 /** `_get_bills_awaiting_payment`. */
 export function billsAwaitingPayment(db: PyModel, customer: PyValue): PyModel[] {
   const bills: PyModel[] = [];
-  for (const billId of pyIterate(getAttr(customer, "bill_ids"))) {
+  for (const billId of pyIterate(pyGetAttr(customer, "bill_ids"))) {
     const bill = billById(db, billId);
-    if (pyEquals(getAttr(bill, "status"), BillStatus.members.AWAITING_PAYMENT)) bills.push(bill);
+    if (pyEquals(pyGetAttr(bill, "status"), BillStatus.members.AWAITING_PAYMENT)) bills.push(bill);
   }
   return bills;
 }

@@ -7,9 +7,7 @@ import {
   PyException,
   type PyModel,
   type PyValue,
-  asPyIndex,
   pyAbs,
-  pyAttributeError,
   pyBool,
   pyContains,
   pyEquals,
@@ -23,38 +21,19 @@ import {
   pyLower,
   pyMul,
   pyNotEquals,
+  pySetAttr,
+  pySlice,
+  pySliceIndex,
+  pySorted,
+  pyStartsWith,
   pyStr,
   pySub,
-  pyTypeError,
   pyValueError,
 } from "../../src/value/index.ts";
-import { getAttr, setAttr } from "./attributes.ts";
 import { applyOneTimeCharge, suspendLineForOverdueBill } from "./billing.ts";
 import { TODAY, addDays, dateParts, makeDate } from "./calendar.ts";
 import { BillStatus, LineStatus } from "./data-model.ts";
 import { billById, billsAwaitingPayment, customerById, customerByPhone, deviceById, lineById, planById, targetLine } from "./lookups.ts";
-
-/** `str.startswith(prefix)` on the argument as given (AttributeError for a non-str). */
-function startsWith(value: PyValue, prefix: string): boolean {
-  if (typeof value !== "string") throw pyAttributeError(value, "startswith");
-  return value.startsWith(prefix);
-}
-
-/** `sorted(bills, key=issue_date, reverse=True)`: Python reverses, sorts stably, and reverses back, so ties keep their order. */
-function newestFirst(bills: PyModel[]): PyModel[] {
-  const keyed = bills.map((bill) => ({ bill, key: getAttr(bill, "issue_date") })).reverse();
-  keyed.sort((left, right) => (pyLessThan(left.key, right.key) ? -1 : pyLessThan(right.key, left.key) ? 1 : 0));
-  return keyed.reverse().map((entry) => entry.bill);
-}
-
-/** `items[:limit]`, with the TypeError a non-index limit raises. */
-function firstItems<T>(items: T[], limit: PyValue): T[] {
-  if (limit === null) return items;
-  const index = asPyIndex(limit);
-  if (index === undefined) throw pyTypeError("slice indices must be integers or None or have an __index__ method");
-  const stop = Number(index);
-  return items.slice(0, stop < 0 ? Math.max(0, items.length + stop) : stop);
-}
 
 /** The last day of the current billing cycle (the original's formula, December quirk included). */
 function cycleEndDate(): string {
@@ -68,21 +47,21 @@ export const telecomTools: Tau2ToolkitDefinition = {
     tau2Tool("get_customer_by_phone", "read", ["phone_number"], ({ db }, { phone_number }) => customerByPhone(db, phone_number)),
     tau2Tool("get_customer_by_id", "read", ["customer_id"], ({ db }, { customer_id }) => customerById(db, customer_id)),
     tau2Tool("get_customer_by_name", "read", ["full_name", "dob"], ({ db }, { full_name, dob }) =>
-      pyIterate(pyGetAttr(db, "customers")).filter((customer) => pyLower(getAttr(customer, "full_name")) === pyLower(full_name) && pyEquals(getAttr(customer, "date_of_birth"), dob)),
+      pyIterate(pyGetAttr(db, "customers")).filter((customer) => pyLower(pyGetAttr(customer, "full_name")) === pyLower(full_name) && pyEquals(pyGetAttr(customer, "date_of_birth"), dob)),
     ),
     tau2Tool("get_details_by_id", "read", ["id"], ({ db }, { id }) => {
-      if (startsWith(id, "L")) return lineById(db, id);
-      if (startsWith(id, "D")) return deviceById(db, id);
-      if (startsWith(id, "B")) return billById(db, id);
-      if (startsWith(id, "C")) return customerById(db, id);
-      if (startsWith(id, "P")) return planById(db, id);
+      if (pyStartsWith(id, "L")) return lineById(db, id);
+      if (pyStartsWith(id, "D")) return deviceById(db, id);
+      if (pyStartsWith(id, "B")) return billById(db, id);
+      if (pyStartsWith(id, "C")) return customerById(db, id);
+      if (pyStartsWith(id, "P")) return planById(db, id);
       throw pyValueError(`Unknown ID format or type: ${pyStr(id)}`);
     }),
     tau2Tool("suspend_line", "write", ["customer_id", "line_id", "reason"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (pyNotEquals(getAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError("Line must be active to suspend");
-      setAttr(line, "status", LineStatus.members.SUSPENDED);
-      setAttr(line, "suspension_start_date", TODAY);
+      if (pyNotEquals(pyGetAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError("Line must be active to suspend");
+      pySetAttr(line, "status", LineStatus.members.SUSPENDED);
+      pySetAttr(line, "suspension_start_date", TODAY);
       return new Map<string, PyValue>([
         ["message", "Line suspended successfully. $5/month holding fee will apply."],
         ["line", line],
@@ -90,9 +69,9 @@ export const telecomTools: Tau2ToolkitDefinition = {
     }),
     tau2Tool("resume_line", "write", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (!pyContains([LineStatus.members.SUSPENDED, LineStatus.members.PENDING_ACTIVATION], getAttr(line, "status"))) throw pyValueError("Line must be suspended to resume");
-      setAttr(line, "status", LineStatus.members.ACTIVE);
-      setAttr(line, "suspension_start_date", null);
+      if (!pyContains([LineStatus.members.SUSPENDED, LineStatus.members.PENDING_ACTIVATION], pyGetAttr(line, "status"))) throw pyValueError("Line must be suspended to resume");
+      pySetAttr(line, "status", LineStatus.members.ACTIVE);
+      pySetAttr(line, "suspension_start_date", null);
       return new Map<string, PyValue>([
         ["message", "Line resumed successfully"],
         ["line", line],
@@ -100,58 +79,58 @@ export const telecomTools: Tau2ToolkitDefinition = {
     }),
     tau2Tool("get_bills_for_customer", "read", ["customer_id", ["limit", 12]], ({ db }, { customer_id, limit }) => {
       const customer = customerById(db, customer_id);
-      const bills = pyIterate(getAttr(customer, "bill_ids")).map((billId) => billById(db, billId));
-      return firstItems(newestFirst(bills), limit);
+      const bills = pyIterate(pyGetAttr(customer, "bill_ids")).map((billId) => billById(db, billId));
+      return pySlice(pySorted(bills, { key: (bill) => pyGetAttr(bill, "issue_date"), reverse: true }), undefined, pySliceIndex(limit));
     }),
     tau2Tool("send_payment_request", "write", ["customer_id", "bill_id"], ({ db }, { customer_id, bill_id }) => {
       const customer = customerById(db, customer_id);
       if (billsAwaitingPayment(db, customer).length !== 0) throw pyValueError("A bill is already awaiting payment for this customer");
-      if (!pyContains(getAttr(customer, "bill_ids"), bill_id)) throw pyValueError(`Bill ${pyStr(bill_id)} not found for customer ${pyStr(customer_id)}`);
+      if (!pyContains(pyGetAttr(customer, "bill_ids"), bill_id)) throw pyValueError(`Bill ${pyStr(bill_id)} not found for customer ${pyStr(customer_id)}`);
       const bill = billById(db, bill_id);
-      setAttr(bill, "status", BillStatus.members.AWAITING_PAYMENT);
-      return `Payment request sent to the customer for bill ${pyStr(getAttr(bill, "bill_id"))}`;
+      pySetAttr(bill, "status", BillStatus.members.AWAITING_PAYMENT);
+      return `Payment request sent to the customer for bill ${pyStr(pyGetAttr(bill, "bill_id"))}`;
     }),
     tau2Tool("get_data_usage", "read", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      const plan = planById(db, getAttr(line, "plan_id"));
+      const plan = planById(db, pyGetAttr(line, "plan_id"));
       return new Map<string, PyValue>([
         ["line_id", line_id],
-        ["data_used_gb", getAttr(line, "data_used_gb")],
-        ["data_limit_gb", getAttr(plan, "data_limit_gb")],
-        ["data_refueling_gb", getAttr(line, "data_refueling_gb")],
+        ["data_used_gb", pyGetAttr(line, "data_used_gb")],
+        ["data_limit_gb", pyGetAttr(plan, "data_limit_gb")],
+        ["data_refueling_gb", pyGetAttr(line, "data_refueling_gb")],
         ["cycle_end_date", cycleEndDate()],
       ]);
     }),
     tau2Tool("enable_roaming", "write", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (pyBool(getAttr(line, "roaming_enabled"))) return "Roaming was already enabled";
-      setAttr(line, "roaming_enabled", true);
+      if (pyBool(pyGetAttr(line, "roaming_enabled"))) return "Roaming was already enabled";
+      pySetAttr(line, "roaming_enabled", true);
       return "Roaming enabled successfully";
     }),
     tau2Tool("disable_roaming", "write", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (!pyBool(getAttr(line, "roaming_enabled"))) return "Roaming was already disabled";
-      setAttr(line, "roaming_enabled", false);
+      if (!pyBool(pyGetAttr(line, "roaming_enabled"))) return "Roaming was already disabled";
+      pySetAttr(line, "roaming_enabled", false);
       return "Roaming disabled successfully";
     }),
     tau2Tool("transfer_to_human_agents", "generic", ["summary"], () => "Transfer successful"),
     tau2Tool("refuel_data", "write", ["customer_id", "line_id", "gb_amount"], (self, { customer_id, line_id, gb_amount }) => {
       const line = targetLine(self.db, customer_id, line_id);
       if (pyLessOrEqual(gb_amount, 0)) throw pyValueError("Refuel amount must be positive");
-      const plan = planById(self.db, getAttr(line, "plan_id"));
-      const price = getAttr(plan, "data_refueling_price_per_gb");
+      const plan = planById(self.db, pyGetAttr(line, "plan_id"));
+      const price = pyGetAttr(plan, "data_refueling_price_per_gb");
       const charge = pyMul(gb_amount, price);
-      setAttr(line, "data_refueling_gb", pyIAdd(getAttr(line, "data_refueling_gb"), gb_amount));
+      pySetAttr(line, "data_refueling_gb", pyIAdd(pyGetAttr(line, "data_refueling_gb"), gb_amount));
       applyOneTimeCharge(self, customer_id, charge, `Data refueling: ${pyStr(gb_amount)} GB at $${pyStr(price)}/GB`);
       return new Map<string, PyValue>([
         ["message", `Successfully added ${pyStr(gb_amount)} GB of data for line ${pyStr(line_id)} for $${pyFormatFixed(charge, 2)}`],
-        ["new_data_refueling_gb", getAttr(line, "data_refueling_gb")],
+        ["new_data_refueling_gb", pyGetAttr(line, "data_refueling_gb")],
         ["charge", charge],
       ]);
     }),
-    tau2Function("get_available_plan_ids", [], ({ db }) => pyIterate(pyGetAttr(db, "plans")).map((plan) => getAttr(plan, "plan_id"))),
+    tau2Function("get_available_plan_ids", [], ({ db }) => pyIterate(pyGetAttr(db, "plans")).map((plan) => pyGetAttr(plan, "plan_id"))),
     tau2Function("set_data_usage", ["customer_id", "line_id", "data_used_gb"], ({ db }, { customer_id, line_id, data_used_gb }) => {
-      setAttr(targetLine(db, customer_id, line_id), "data_used_gb", data_used_gb);
+      pySetAttr(targetLine(db, customer_id, line_id), "data_used_gb", data_used_gb);
       return `Data usage set to ${pyStr(data_used_gb)} GB for line ${pyStr(line_id)}`;
     }),
     tau2Function("suspend_line_for_overdue_bill", ["customer_id", "line_id", "new_bill_id", "contract_ended"], (self, args) =>
@@ -159,15 +138,15 @@ export const telecomTools: Tau2ToolkitDefinition = {
     ),
     tau2Function("assert_data_refueling_amount", ["customer_id", "line_id", "expected_amount"], ({ db }, { customer_id, line_id, expected_amount }) => {
       const line = targetLine(db, customer_id, line_id);
-      return pyLessThan(pyAbs(pySub(getAttr(line, "data_refueling_gb"), expected_amount)), pyFloat(1e-6));
+      return pyLessThan(pyAbs(pySub(pyGetAttr(line, "data_refueling_gb"), expected_amount)), pyFloat(1e-6));
     }),
     tau2Function("assert_line_status", ["customer_id", "line_id", "expected_status"], ({ db }, { customer_id, line_id, expected_status }) =>
-      pyEquals(getAttr(targetLine(db, customer_id, line_id), "status"), expected_status),
+      pyEquals(pyGetAttr(targetLine(db, customer_id, line_id), "status"), expected_status),
     ),
     tau2Function("assert_overdue_bill_exists", ["customer_id", "overdue_bill_id"], ({ db }, { customer_id, overdue_bill_id }) => {
       const customer = customerById(db, customer_id);
-      if (!pyContains(getAttr(customer, "bill_ids"), overdue_bill_id)) throw pyValueError(`Overdue bill ${pyStr(overdue_bill_id)} not found`);
-      if (pyNotEquals(getAttr(billById(db, overdue_bill_id), "status"), BillStatus.members.OVERDUE)) throw pyValueError(`Overdue bill ${pyStr(overdue_bill_id)} is not overdue`);
+      if (!pyContains(pyGetAttr(customer, "bill_ids"), overdue_bill_id)) throw pyValueError(`Overdue bill ${pyStr(overdue_bill_id)} not found`);
+      if (pyNotEquals(pyGetAttr(billById(db, overdue_bill_id), "status"), BillStatus.members.OVERDUE)) throw pyValueError(`Overdue bill ${pyStr(overdue_bill_id)} is not overdue`);
       return true;
     }),
     tau2Function("assert_no_overdue_bill", ["overdue_bill_id"], ({ db }, { overdue_bill_id }) => {
@@ -178,7 +157,7 @@ export const telecomTools: Tau2ToolkitDefinition = {
         if (PyException.isInstance(error) && error.pythonType === "ValueError") return true;
         throw error;
       }
-      return pyEquals(getAttr(bill, "status"), BillStatus.members.PAID);
+      return pyEquals(pyGetAttr(bill, "status"), BillStatus.members.PAID);
     }),
   ],
 };

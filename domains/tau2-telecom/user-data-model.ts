@@ -3,8 +3,7 @@
  * (`MockPhoneAttributes`) and surroundings, in the original's field order with its types and
  * defaults. Every model forbids extra keys (`BaseModelNoExtra`).
  */
-import { type PyDict, type PyModelSchema, type PyValue, pyModelSchema, pyModelValidate, pyT } from "../../src/value/index.ts";
-import { pyStrEnum } from "./python-enum.ts";
+import { type PyDict, type PyModelSchema, type PyValue, pyModelSchema, pyModelValidate, pyStrEnum, pyT } from "../../src/value/index.ts";
 
 export const SimStatus = pyStrEnum("SimStatus", { ACTIVE: "active", MISSING: "missing", LOCKED_PIN: "locked_pin", LOCKED_PUK: "locked_puk" });
 export const NetworkTechnology = pyStrEnum("NetworkTechnology", { NONE: "none", TWO_G: "2G", THREE_G: "3G", FOUR_G: "4G", FIVE_G: "5G" });
@@ -83,7 +82,14 @@ export const statusBarModel: PyModelSchema = pyModelSchema(
 );
 
 function defaultAppStatuses(): PyDict {
-  const app = (name: string, permissions: Array<[string, PyValue]>) => build(() => appStatusModel, [["app_name", name], ["permissions", build(() => appPermissionsModel, permissions)]]);
+  const app = (name: string, permissions: Array<[string, PyValue]>) =>
+    build(
+      () => appStatusModel,
+      [
+        ["app_name", name],
+        ["permissions", build(() => appPermissionsModel, permissions)],
+      ],
+    );
   return new Map([
     [
       "messaging",
