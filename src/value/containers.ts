@@ -194,8 +194,30 @@ export function pyCount(container: Value, item: Value): number {
  * order raise its `'<' not supported` TypeError; for a mixed list the type pair named can differ
  * from CPython's, because the two sorts compare elements in a different sequence.
  */
-export function pySorted(iterable: Value): PyValue[] {
-  return pyIterate(iterable).sort((a, b) => (pyLessThan(a, b) ? -1 : pyLessThan(b, a) ? 1 : 0));
+export function pySorted(iterable: Value, options: { key?: (item: PyValue) => PyValue; reverse?: boolean } = {}): PyValue[] {
+  const key = options.key ?? ((item: PyValue) => item);
+  // reverse=True keeps equal elements in their original order: Python reverses, sorts stably, reverses back.
+  const keyed = pyIterate(iterable).map((item) => ({ item, key: key(item) }));
+  if (options.reverse) keyed.reverse();
+  keyed.sort((a, b) => (pyLessThan(a.key, b.key) ? -1 : pyLessThan(b.key, a.key) ? 1 : 0));
+  if (options.reverse) keyed.reverse();
+  return keyed.map((entry) => entry.item);
+}
+
+/** A slice bound as Python takes it (`x[:limit]`): None is open, an int (or bool) counts, anything else is a TypeError. */
+export function pySliceIndex(bound: Value): number | undefined {
+  if (bound === null || bound === undefined) return undefined;
+  const index = asPyIndex(bound);
+  if (index === undefined) throw pyTypeError("slice indices must be integers or None or have an __index__ method");
+  if (typeof index === "bigint") return index > 0n ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER;
+  return index;
+}
+
+/** Python `dict.get(key, default)`: unhashable keys raise, other keys are simply not found; a non-dict has no `get`. */
+export function pyDictGet(dict: Value, key: Value, fallback: PyValue = null): PyValue {
+  if (!(dict instanceof Map) || (dict as { schema?: unknown }).schema !== undefined) throw pyAttributeError(dict, "get");
+  pyRequireHashable(key);
+  return typeof key === "string" && dict.has(key) ? (dict.get(key) as PyValue) : fallback;
 }
 
 /** Python `bool(value)` (truthiness): empty containers, zero and None are false. */

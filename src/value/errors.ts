@@ -54,3 +54,8 @@ export function pyOverflowError(message: string): PyException {
 export function pyAttributeError(value: PyValue | undefined, attribute: string): PyException {
   return new PyException(`'${pyTypeName(value)}' object has no attribute '${attribute}'`, "AttributeError");
 }
+
+/** `AssertionError` of a bare `assert` (its text is empty). */
+export function pyAssertionError(message = ""): PyException {
+  return new PyException(message, "AssertionError");
+}

@@ -39,6 +39,7 @@ export { JsonSyntaxError, parsePythonJson } from "./lossless-json.ts";
 export { hashableEntry, hashableRepr } from "./hashable.ts";
 export {
   PyException,
+  pyAssertionError,
   pyAttributeError,
   pyIndexError,
   pyKeyError,
@@ -64,6 +65,7 @@ export {
   pyContains,
   pyCount,
   pyDelItem,
+  pyDictGet,
   pyExtend,
   pyGetItem,
   pyIterate,
@@ -71,11 +73,14 @@ export {
   pyRequireHashable,
   pySetItem,
   pySlice,
+  pySliceIndex,
   pySorted,
   pyZip,
 } from "./containers.ts";
 export { pyAbs, pyAdd, pyIAdd, pyISub, pyMul, pyNeg, pyRound, pySub, pySum } from "./arithmetic.ts";
-export { pyInt, pyLower } from "./strings.ts";
+export { pyInt, pyLower, pyStartsWith } from "./strings.ts";
+export { type PyStrEnum, pyEnumCall, pyEnumRepr, pyEnumValue, pyEnumValues, pyStrEnum } from "./enums.ts";
+export { pyFormatFixed } from "./format.ts";
 export {
   pyCollectionContains,
   pyCollectionGet,
@@ -91,6 +96,7 @@ export {
   pyModelUpdate,
   pyModelValidate,
   pyScalarStr,
+  pySetAttr,
   pyT,
   pyValidateValue,
   type PyFieldType,

@@ -285,10 +285,24 @@ export function pyValidateValue(type: PyFieldType, value: PyValue | undefined, t
   return result;
 }
 
-/** `getattr(model, name)`: the field's value, or Python's AttributeError naming the model class. */
-export function pyGetAttr(model: PyModel, name: string): PyValue {
-  if (!model.has(name)) throw new PyException(`'${model.schema.name}' object has no attribute '${name}'`, "AttributeError");
-  return model.get(name) as PyValue;
+/**
+ * `getattr(value, name)` for a field: the model's field value, or Python's AttributeError naming the
+ * type (a field may hold a non-model, since assignments are not validated: `'str' object has no
+ * attribute 'apn_name'`).
+ */
+export function pyGetAttr(value: PyValue | undefined, name: string): PyValue {
+  if (!(value instanceof PyModel) || !value.has(name)) throw new PyException(`'${pyTypeName(value)}' object has no attribute '${name}'`, "AttributeError");
+  return value.get(name) as PyValue;
+}
+
+/**
+ * `value.name = item` on a model: stored without validation (pydantic's default); a name that is not
+ * a field raises pydantic's `ValueError`; a non-model raises Python's AttributeError.
+ */
+export function pySetAttr(value: PyValue | undefined, name: string, item: PyValue): void {
+  if (!(value instanceof PyModel)) throw new PyException(`'${pyTypeName(value)}' object has no attribute '${name}'`, "AttributeError");
+  if (!value.schema.fields.some((field) => field.name === name)) throw new PyException(`"${value.schema.name}" object has no field "${name}"`, "ValueError");
+  value.set(name, item);
 }
 
 /**

@@ -31,6 +31,12 @@ export function pyLower(value: Value): string {
     .join("");
 }
 
+/** Python `value.startswith(prefix)` (AttributeError for a non-str). */
+export function pyStartsWith(value: Value, prefix: string): boolean {
+  if (typeof value !== "string") throw pyAttributeError(value, "startswith");
+  return value.startsWith(prefix);
+}
+
 const DECIMAL_DIGIT = /^\p{Nd}$/u;
 // str.isspace(): what int() strips around the digits.
 const SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";

@@ -12,6 +12,7 @@ import { DataError } from "../../core/errors.ts";
 import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyDeepCopy, pyModelValidate } from "../../value/index.ts";
 import { parsePythonJsonText } from "../data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
+import { createSeededRandom } from "./random.ts";
 
 /** Reads a policy file of the domain's data folder. */
 export type Tau2PolicyReader = (fileName: string) => string;
@@ -36,8 +37,11 @@ export interface LoadedTau2Domain {
   /** The domain's folder (`<data root>/<folder>`). */
   directory: string;
   policy(solo?: boolean): string;
-  /** A fresh environment over copies of the pristine databases. */
-  createEnvironment(options?: { solo?: boolean }): Tau2Environment;
+  /**
+   * A fresh environment over copies of the pristine databases. `seed` seeds the environment's
+   * random source (the ids the original draws at random); the same seed gives the same ids.
+   */
+  createEnvironment(options?: { solo?: boolean; seed?: number }): Tau2Environment;
 }
 
 /** Loads a domain's databases from `<dataRoot>/<folder>`; errors name the file. */
@@ -57,7 +61,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
     },
     createEnvironment(options = {}) {
       const databases: Tau2Databases = { agent: pyDeepCopy(agent), user: user === null ? null : pyDeepCopy(user) };
-      return new Tau2Environment(definition, databases, options.solo ?? false);
+      return new Tau2Environment(definition, databases, options.solo ?? false, createSeededRandom(options.seed));
     },
   };
 }

@@ -22,6 +22,7 @@ import {
   pyTypeName,
   pyValueError,
 } from "../../value/index.ts";
+import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
 import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, methodOf, toolsOf } from "./toolkit.ts";
 import { tau2ToolResultText } from "./tool-result.ts";
 
@@ -99,9 +100,10 @@ export class Tau2Environment {
     readonly spec: Tau2EnvironmentSpec,
     databases: Tau2Databases,
     readonly solo = false,
+    random: Tau2RandomSource = createSeededRandom(),
   ) {
-    this.agent = { definition: spec.agentToolkit, db: databases.agent };
-    this.user = spec.userToolkit && databases.user ? { definition: spec.userToolkit, db: databases.user } : null;
+    this.agent = { definition: spec.agentToolkit, db: databases.agent, random };
+    this.user = spec.userToolkit && databases.user ? { definition: spec.userToolkit, db: databases.user, random } : null;
     if (solo) this.checkSoloMode();
     this.sync();
   }

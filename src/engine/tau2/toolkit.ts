@@ -9,14 +9,19 @@
  * class name (it appears in Python's error texts) and the methods in definition order.
  */
 import { type PyDict, type PyModel, type PyParameter, type PyValue, pyBindArguments } from "../../value/index.ts";
+import type { Tau2RandomSource } from "./random.ts";
 
 /** τ²'s `ToolType`: what a tool does, for metrics and READ/WRITE action statistics. */
 export type Tau2ToolType = "read" | "write" | "think" | "generic";
 
-/** The toolkit instance a method runs on: `self`, whose `db` the environment may replace (`update_db`). */
+/**
+ * The toolkit instance a method runs on: `self`, whose `db` the environment may replace (`update_db`),
+ * and the environment's seeded random source (for the few ids the original draws at random).
+ */
 export interface Tau2ToolkitInstance {
   readonly definition: Tau2ToolkitDefinition;
   db: PyModel;
+  readonly random: Tau2RandomSource;
 }
 
 /** One method of a toolkit class. */
