@@ -95,15 +95,15 @@ describe("attribute access, dict.get, sorted(key, reverse), slice bounds, starts
 
   it("sorted(key=..., reverse=True) keeps equal keys in their original order", () => {
     const items = [
-      new Map([
+      new Map<string, number | string>([
         ["k", 1],
         ["id", "a"],
       ]),
-      new Map([
+      new Map<string, number | string>([
         ["k", 2],
         ["id", "b"],
       ]),
-      new Map([
+      new Map<string, number | string>([
         ["k", 1],
         ["id", "c"],
       ]),
