@@ -141,7 +141,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     const { readFileSync } = await import("node:fs");
     const stored = readTau2Results(file);
     const text = resultsText({ timestamp: stored.timestamp, info: stored.info as never, tasks: stored.tasks, simulations: stored.simulations, taubridge: { flaggedTasks: [] } });
-    const original = readFileSync(file, "utf8").replace(/"flaggedTasks": \[[\s\S]*?\]\n  \}/, '"flaggedTasks": []\n  }');
+    const original = readFileSync(file, "utf8").replace(/"flaggedTasks": \[[\s\S]*?\]\n {2}\}/, '"flaggedTasks": []\n  }');
     expect(`${text}\n`).toBe(original);
   });
 });

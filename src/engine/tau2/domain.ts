@@ -9,9 +9,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml, TomlDate } from "smol-toml";
 import { DataError } from "../../core/errors.ts";
-import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyDeepCopy, pyModelValidate } from "../../value/index.ts";
+import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyModelValidate } from "../../value/index.ts";
 import { parsePythonJsonText } from "../data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
+import { prepareShared, shareDatabase } from "./shared-records.ts";
 import { createSeededRandom } from "./random.ts";
 
 /** Reads a policy file of the domain's data folder. */
@@ -50,6 +51,8 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   if (!existsSync(directory)) throw new DataError(`τ²-bench data folder not found: ${directory} (run \`taubridge data pull tau2-bench\` or pass --data-dir)`);
   const agent = readDatabase(join(directory, definition.databases.agent.file), definition.databases.agent.schema);
   const user = definition.databases.user ? readDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema) : null;
+  prepareShared(agent);
+  if (user !== null) prepareShared(user);
   const policies = new Map<boolean, string>();
   const read: Tau2PolicyReader = (fileName) => readText(join(directory, fileName));
   return {
@@ -60,7 +63,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
       return policies.get(solo) as string;
     },
     createEnvironment(options = {}) {
-      const databases: Tau2Databases = { agent: pyDeepCopy(agent), user: user === null ? null : pyDeepCopy(user) };
+      const databases: Tau2Databases = { agent: shareDatabase(agent), user: user === null ? null : shareDatabase(user) };
       return new Tau2Environment(definition, databases, options.solo ?? false, createSeededRandom(options.seed));
     },
   };

@@ -8,22 +8,10 @@
  */
 import { createHash } from "node:crypto";
 import { ToolCrashError } from "../../core/errors.ts";
-import {
-  PyException,
-  type PyDict,
-  type PyModel,
-  type PyValue,
-  parsePythonJson,
-  pyAttributeError,
-  pyEquals,
-  pyJsonDumpsSortedKeys,
-  pyModelUpdate,
-  pyRepr,
-  pyTypeName,
-  pyValueError,
-} from "../../value/index.ts";
+import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
 import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, methodOf, toolsOf } from "./toolkit.ts";
+import { databaseHashText } from "./shared-records.ts";
 import { tau2ToolResultText } from "./tool-result.ts";
 
 /** Who makes a tool call: the agent (`assistant`) or the user simulator (`user`). */
@@ -89,7 +77,7 @@ export interface Tau2EnvironmentSpec {
 
 /** τ²'s `get_dict_hash(db.model_dump())`: SHA-256 of `json.dumps(..., sort_keys=True, default=str)`. */
 export function tau2DatabaseHash(db: PyModel): string {
-  return createHash("sha256").update(pyJsonDumpsSortedKeys(db)).digest("hex");
+  return createHash("sha256").update(databaseHashText(db)).digest("hex");
 }
 
 export class Tau2Environment {
