@@ -57,12 +57,13 @@ function isTau2ResultsFile(path: string): boolean {
 
 /** `report` for τ² results files: τ²'s metrics per file and the flagged tasks. */
 async function reportTau2Command(paths: string[], format: string): Promise<void> {
-  const [{ readTau2Results, rewardOf }, { computeTau2Metrics }, { tau2ReportText }, { flagTau2Tasks }, { validateTau2Tasks }] = await Promise.all([
+  const [{ readTau2Results, rewardOf }, { computeTau2Metrics }, { tau2ReportText }, { flagTau2Tasks }, { validateTau2Tasks }, { toJs }] = await Promise.all([
     import("../runner/tau2-results.ts"),
     import("../metrics/tau2-metrics.ts"),
     import("../report/tau2-report.ts"),
     import("../runner/tau2-task-flags.ts"),
     import("../tasks/tau2-tasks.ts"),
+    import("../value/index.ts"),
   ]);
   const reports = paths.map((path) => {
     const results = readTau2Results(path);
@@ -73,13 +74,15 @@ async function reportTau2Command(paths: string[], format: string): Promise<void>
     const info = results.info;
     const agent = info.get("agent_info") instanceof Map ? (info.get("agent_info") as Map<string, unknown>).get("implementation") : "agent";
     const domain = info.get("environment_info") instanceof Map ? (info.get("environment_info") as Map<string, unknown>).get("domain_name") : "?";
-    return { path, label: `${String(agent)} on ${String(domain)}`, metrics, flags };
+    const judge = results.taubridge?.get("judgeUsage");
+    const judgeUsage = judge instanceof Map ? (toJs(judge) as { calls: number; promptTokens: number; completionTokens: number; cost: number | null }) : null;
+    return { path, label: `${String(agent)} on ${String(domain)}`, metrics, flags, judgeUsage };
   });
   if (format === "json") {
-    printJson(reports.map(({ path, metrics, flags }) => ({ path, metrics, flaggedTasks: flags })));
+    printJson(reports.map(({ path, metrics, flags, judgeUsage }) => ({ path, metrics, judgeUsage, flaggedTasks: flags })));
     return;
   }
-  for (const report of reports) process.stdout.write(`${report.path}\n${tau2ReportText(report.label, report.metrics, report.flags)}\n\n`);
+  for (const report of reports) process.stdout.write(`${report.path}\n${tau2ReportText(report.label, report.metrics, report.flags, report.judgeUsage)}\n\n`);
 }
 
 /** `rescore` for a τ² results file. */

@@ -33,6 +33,16 @@ export interface Tau2NlCheck {
 /** Grades NL assertions; the evaluator calls it only when the reward basis needs it. */
 export interface Tau2NlJudge {
   judge(messages: readonly Tau2SimulationMessage[], assertions: readonly string[], signal?: AbortSignal): Promise<Tau2NlCheck[]>;
+  /** The judge's model usage so far (a report line of its own); absent for judges that call no model. */
+  usage?(): Tau2JudgeUsage;
+}
+
+/** Calls, tokens and cost of the judge role; `cost` is null when any call's price is unknown. */
+export interface Tau2JudgeUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number | null;
 }
 
 /** The judge answered something that is not the JSON its prompt asks for. */
@@ -102,9 +112,15 @@ export function judgeRequestMessages(templates: Tau2JudgeTemplates, messages: re
 
 /** A judge on a chat model (the `judge` role: `--judge-model`, `--judge-base-url`, `--judge-provider`). */
 export function createTau2NlJudge(model: ChatModel, templates: Tau2JudgeTemplates): Tau2NlJudge {
+  const totals: Tau2JudgeUsage = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
   return {
+    usage: () => ({ ...totals }),
     async judge(messages, assertions, signal) {
       const result = await model.complete({ messages: judgeRequestMessages(templates, messages, assertions), temperature: templates.defaultTemperature, signal });
+      totals.calls++;
+      totals.promptTokens += result.usage.promptTokens;
+      totals.completionTokens += result.usage.completionTokens;
+      totals.cost = totals.cost === null || result.cost === null ? null : totals.cost + result.cost;
       let parsed: unknown;
       try {
         parsed = JSON.parse(result.message.content ?? "");

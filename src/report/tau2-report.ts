@@ -4,12 +4,20 @@
  * less than it seems.
  */
 import Table from "cli-table3";
+import type { Tau2JudgeUsage } from "../evaluators/tau2-judge.ts";
 import type { Tau2Metrics } from "../metrics/tau2-metrics.ts";
 import type { Tau2TaskFlag } from "../runner/tau2-task-flags.ts";
 
 const fixed = (value: number | null, digits = 3) => (value === null ? "n/a" : value.toFixed(digits));
 
-export function tau2ReportText(label: string, metrics: Tau2Metrics, flags: readonly Tau2TaskFlag[]): string {
+/** The judge's line: calls, tokens, cost (unknown when a price is). */
+function judgeLine(usage: Tau2JudgeUsage | null): string {
+  if (usage === null) return "NL judge: not needed by these tasks";
+  const cost = usage.cost === null ? "cost unknown" : `$${usage.cost.toFixed(4)}`;
+  return `NL judge: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ${cost}`;
+}
+
+export function tau2ReportText(label: string, metrics: Tau2Metrics, flags: readonly Tau2TaskFlag[], judgeUsage: Tau2JudgeUsage | null = null): string {
   const table = new Table({ head: ["run", "sims", "tasks", "avg reward", ...Object.keys(metrics.passK).map((k) => `pass^${k}`), "agent cost", "infra errors"] });
   table.push([
     label,

@@ -17,7 +17,7 @@ import type { Registry } from "../core/registry.ts";
 import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from "../engine/tau2/domain.ts";
 import { readTau2FirstAgentMessage } from "../engine/tau2/upstream-text.ts";
 import { evaluateTau2Simulation } from "../evaluators/tau2-evaluator.ts";
-import { type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "../evaluators/tau2-judge.ts";
+import { type Tau2JudgeUsage, type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "../evaluators/tau2-judge.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "../metrics/tau2-metrics.ts";
 import { runTau2Episode } from "../orchestrator/tau2-orchestrator.ts";
 import { TAU2_BENCH_RULES } from "../orchestrator/suite-rules.ts";
@@ -306,6 +306,8 @@ export type Tau2Progress = (event: { done: number; total: number; record: Tau2Si
 
 export interface Tau2BatchResult {
   outputPath: string;
+  /** The NL judge's usage in this run (null when no task needed it). */
+  judgeUsage: Tau2JudgeUsage | null;
   simulations: Tau2SimulationRecord[];
   metrics: Tau2Metrics;
   flags: Tau2TaskFlag[];
@@ -326,6 +328,7 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
       const record = await attempt(run, unit, signal);
       if (record === null) return;
       run.document.simulations.push(record);
+      if (run.judge?.usage) run.document.taubridge.judgeUsage = run.judge.usage();
       writeTau2Results(run.outputPath, run.document);
       options.onProgress?.({ done: ++done, total, record });
     }
@@ -335,7 +338,7 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
   const metrics = computeTau2Metrics(
     simulations.map((simulation) => ({ taskId: simulation.task_id, reward: rewardOf(simulation.reward_info), termination: simulation.termination_reason, agentCost: simulation.agent_cost })),
   );
-  return { outputPath: run.outputPath, simulations, metrics, flags: run.flags, interrupted: signal.aborted, resumed: run.resumed };
+  return { outputPath: run.outputPath, judgeUsage: run.judge?.usage?.() ?? null, simulations, metrics, flags: run.flags, interrupted: signal.aborted, resumed: run.resumed };
 }
 
 /** One unit with τ²'s retry policy; null when the run was interrupted. */

@@ -85,6 +85,7 @@ describe.skipIf(!data)("τ² NL-assertion judge", () => {
       const body = server.requests[0].body as { messages: Array<{ role: string; content: string }>; temperature: number };
       expect(body.messages).toEqual(judgeRequestMessages(templates, messages, ["The task is created"]));
       expect(body.temperature).toBe(0);
+      expect(judge.usage?.()).toMatchObject({ calls: 2 });
       server.assertAllConsumed();
     } finally {
       await server.close();
