@@ -11,10 +11,13 @@ import { runBenchmarkWith, type BenchmarkHooks, type BenchmarkResult } from "../
 import { defaultDataRoot } from "../src/runner/data-root.ts";
 import type { RunOptions } from "../src/runner/run-flags.ts";
 import { bundledRegistries } from "./registries.ts";
+import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch, type Tau2BatchResult, type Tau2RunModels, type Tau2RunOptions } from "../src/runner/tau2-run.ts";
+import { tau2DataRoot } from "../src/runner/tau2-data-root.ts";
 
 export * from "../src/index.ts";
 export { bundledRegistries };
 export { DEFAULT_DOMAIN, domainRegistry } from "../domains/index.ts";
+export { tau2DomainRegistry } from "../domains/tau2.ts";
 
 /**
  * Runs a benchmark like `taubridge run`: the options are its flags in camel case, validated by the
@@ -31,4 +34,35 @@ export function runBenchmark(options: RunOptions = {}, hooks: BenchmarkHooks = {
 export function loadDomain(domain: string | DomainDefinition, dataDir?: string): LoadedDomain {
   const definition = typeof domain === "string" ? bundledRegistries.domains.get(domain) : domain;
   return loadDomainFrom(definition, dataDir ?? defaultDataRoot(definition));
+}
+
+/**
+ * Runs τ²-bench like `taubridge tau2 run` (`tau2 run`'s options in camel case, its defaults
+ * applied) on the bundled τ² domains and participants. Resolves with the simulations and metrics.
+ *
+ *   const { metrics } = await runTau2Benchmark({ domain: "telecom", agent: "oracle", user: "scripted", dataDir: "../shared/tau2-bench" });
+ */
+export async function runTau2Benchmark(options: Partial<Tau2RunOptions> & Pick<Tau2RunOptions, "domain">, hooks: { signal?: AbortSignal; models?: Tau2RunModels } = {}): Promise<Tau2BatchResult> {
+  const { tau2 } = bundledRegistries;
+  if (!tau2) throw new Error("the bundled registries have no τ² set");
+  const full: Tau2RunOptions = {
+    agent: TAU2_RUN_DEFAULTS.agent,
+    user: TAU2_RUN_DEFAULTS.user,
+    agentLlm: TAU2_RUN_DEFAULTS.agentLlm,
+    userLlm: TAU2_RUN_DEFAULTS.userLlm,
+    agentLlmArgs: { ...TAU2_RUN_DEFAULTS.llmArgs },
+    userLlmArgs: { ...TAU2_RUN_DEFAULTS.llmArgs },
+    numTrials: TAU2_RUN_DEFAULTS.numTrials,
+    taskSplitName: TAU2_RUN_DEFAULTS.taskSplitName,
+    maxSteps: TAU2_RUN_DEFAULTS.maxSteps,
+    maxErrors: TAU2_RUN_DEFAULTS.maxErrors,
+    maxConcurrency: TAU2_RUN_DEFAULTS.maxConcurrency,
+    seed: TAU2_RUN_DEFAULTS.seed,
+    maxRetries: TAU2_RUN_DEFAULTS.maxRetries,
+    retryDelay: TAU2_RUN_DEFAULTS.retryDelay,
+    timeout: null,
+    ...options,
+    dataDir: tau2DataRoot(options.dataDir),
+  };
+  return runTau2Batch(await buildTau2Run(full, tau2, hooks.models), { signal: hooks.signal });
 }

@@ -44,3 +44,18 @@ export { computePassK as passHatK, computePassK, isSuccess, type PassKReport, ty
 
 // Reports
 export { buildReport, detailsText, leaderboardText, perTaskText, reportJson, type RoleTotals, type RunReport } from "./report/leaderboard.ts";
+
+// τ²-bench: domains, environments, the orchestrator, the evaluator, runs and results files
+export { loadTau2Domain, type LoadedTau2Domain, type Tau2DomainDefinition } from "./engine/tau2/domain.ts";
+export { Tau2Environment, type Tau2ToolCall, type Tau2ToolResult, type Tau2DatabaseHash } from "./engine/tau2/environment.ts";
+export { runTau2Episode, Tau2Stepper, type Tau2EpisodeParts, type Tau2EpisodeOutcome } from "./orchestrator/tau2-orchestrator.ts";
+export { TAU2_BENCH_RULES } from "./orchestrator/suite-rules.ts";
+export { evaluateTau2Simulation, type Tau2EvaluationInput } from "./evaluators/tau2-evaluator.ts";
+export { createTau2NlJudge, readTau2JudgeTemplates, type Tau2NlJudge } from "./evaluators/tau2-judge.ts";
+export { buildTau2Run, runTau2Batch, TAU2_RUN_DEFAULTS, type Tau2RunOptions, type Tau2Registries, type Tau2BatchResult, type Tau2ParticipantFactory } from "./runner/tau2-run.ts";
+export { readTau2Results, writeTau2Results, type Tau2SimulationRecord } from "./runner/tau2-results.ts";
+export { rescoreTau2Results } from "./runner/tau2-rescore.ts";
+export { replayTau2, parseTau2ActionsFile } from "./runner/tau2-replay.ts";
+export { computeTau2Metrics, type Tau2Metrics } from "./metrics/tau2-metrics.ts";
+export { readTau2Tasks, type Tau2Task } from "./tasks/tau2-tasks.ts";
+export { tau2Agents, tau2Users } from "./runner/tau2-strategies.ts";

@@ -84,7 +84,12 @@ async function memoryWith256Open() {
   }
   globalThis.gc?.();
   const after = process.memoryUsage();
-  return { episodes: environments.length, rssMb: Number((after.rss / 1e6).toFixed(1)), heapAddedMb: Number(((after.heapUsed - before) / 1e6).toFixed(1)), perEpisodeKb: Number(((after.heapUsed - before) / 256 / 1e3).toFixed(1)) };
+  return {
+    episodes: environments.length,
+    rssMb: Number((after.rss / 1e6).toFixed(1)),
+    heapAddedMb: Number(((after.heapUsed - before) / 1e6).toFixed(1)),
+    perEpisodeKb: Number(((after.heapUsed - before) / 256 / 1e3).toFixed(1)),
+  };
 }
 
 console.log(JSON.stringify({ loadTelecomTasks: loadTelecomTasks() }));

@@ -437,13 +437,16 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .command("strategies")
     .description("List the domains, agent strategies and user strategies this installation knows")
     .action(async () => {
-      const { domains: domainRegistry, agentStrategies, userStrategies } = await loadRegistries();
+      const { domains: domainRegistry, agentStrategies, userStrategies, tau2 } = await loadRegistries();
       process.stdout.write("Domains:\n");
       for (const name of domainRegistry.names()) process.stdout.write(`  ${name.padEnd(16)} ${domainRegistry.get(name).description}\n`);
       process.stdout.write("Agent strategies:\n");
       for (const name of agentStrategies.names()) process.stdout.write(`  ${name.padEnd(16)} ${agentStrategies.get(name).description}\n`);
       process.stdout.write("User strategies:\n");
       for (const name of userStrategies.names()) process.stdout.write(`  ${name.padEnd(16)} ${userStrategies.get(name).description}\n`);
+      if (tau2) {
+        process.stdout.write(`τ²-bench (taubridge tau2 run): domains ${tau2.domains.names().join(", ")}; agents ${tau2.agents.names().join(", ")}; users ${tau2.users.names().join(", ")}\n`);
+      }
     });
 
   registerTau2Command(program, () => loadRegistries({ agentStrategies: [], userStrategies: [] }));

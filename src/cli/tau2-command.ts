@@ -163,7 +163,9 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
     process.off("SIGTERM", onSignal);
   }
   if (options.format === "json")
-    process.stdout.write(`${JSON.stringify({ resultsPath: result.outputPath, metrics: result.metrics, judgeUsage: result.judgeUsage, flaggedTasks: result.flags, interrupted: result.interrupted }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ resultsPath: result.outputPath, metrics: result.metrics, judgeUsage: result.judgeUsage, flaggedTasks: result.flags, interrupted: result.interrupted }, null, 2)}\n`,
+    );
   else process.stdout.write(`${tau2ReportText(`${built.options.agent} on ${built.options.domain}`, result.metrics, result.flags, result.judgeUsage)}\n📄 Results saved to ${result.outputPath}\n`);
   if (result.interrupted) process.exitCode = EXIT_CODES.interrupted;
   else if (result.metrics.infraErrors > 0) {

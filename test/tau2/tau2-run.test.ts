@@ -87,6 +87,15 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     expect(other.stderr).toMatch(/other settings/);
   });
 
+  it("runs from the library API with tau2's options in camel case", async () => {
+    const { runTau2Benchmark } = await import("../../app/index.ts");
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-api-")), "results.json");
+    const result = await runTau2Benchmark({ domain: "mock", agent: "oracle", user: "scripted", dataDir: data as string, saveTo: file, numTrials: 1 });
+    expect(result.metrics.averageReward).toBeCloseTo(0.8, 10);
+    expect(result.simulations).toHaveLength(10);
+    expect(result.outputPath).toBe(file);
+  });
+
   it("refuses tau2 flags it does not support, by name and with the reason", async () => {
     const result = await taubridge(["tau2", "run", ...offline, "--workers", "4"]);
     expect(result.exitCode).toBe(2);
