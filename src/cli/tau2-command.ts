@@ -47,7 +47,6 @@ const UNSUPPORTED: Array<[string, string]> = [
   ["--log-level <level>", "taubridge prints progress on stderr (--quiet to silence)"],
   ["--verbose-logs", "no per-call log files"],
   ["--llm-log-mode <mode>", "no per-call log files"],
-  ["--enforce-communication-protocol", "not implemented yet"],
   ["--user-persona <json>", "τ³ runtime personas are not implemented"],
   ["--auto-review", "LLM reviews of trajectories are not implemented"],
   ["--audio-native", "voice (full-duplex) mode is not implemented"],
@@ -79,6 +78,7 @@ export function registerTau2Command(program: Command, loadRegistries: LoadRegist
     .option("--timeout <seconds>", "per-simulation wall-clock limit, checked after each hop", number("--timeout"))
     .option("--max-retries <n>", "retries of a crashed simulation before it is saved as infrastructure_error", integer("--max-retries", 0), 3)
     .option("--retry-delay <seconds>", "wait before a retry", number("--retry-delay"), 1.0)
+    .option("--enforce-communication-protocol", "a message with both text and tool calls ends the run as agent_error / user_error (off, as in tau2)", false)
     .option("--auto-resume", "accepted for compatibility: an existing results file with the same settings is always resumed")
     .option("--data-dir <dir>", "the τ² data root (default: $TAUBRIDGE_DATA_DIR, then the cache `taubridge data pull tau2-bench` fills)")
     .option("--judge-model <model>", "model of the NL-assertion judge (default: τ²'s, read from its config.py)")
@@ -131,6 +131,7 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
       timeout: (options.timeout as number | undefined) ?? null,
       maxRetries: options.maxRetries as number,
       retryDelay: options.retryDelay as number,
+      enforceCommunicationProtocol: options.enforceCommunicationProtocol === true,
       dataDir,
     },
     registries.tau2,

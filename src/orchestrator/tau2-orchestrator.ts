@@ -45,6 +45,8 @@ export interface Tau2EpisodeParts {
   /** τ²'s `--timeout` in seconds, checked after each hop; null for none. */
   timeoutSeconds?: number | null;
   solo?: boolean;
+  /** τ²'s `--enforce-communication-protocol`: a message with both text and tool calls (or, solo, agent text that is not a stop) ends the run as agent_error / user_error. */
+  enforceCommunicationProtocol?: boolean;
   signal?: AbortSignal;
 }
 
@@ -207,6 +209,7 @@ class Tau2Episode {
     this.environment.setState(state?.initialization_data, state?.initialization_actions, (state?.message_history ?? []).map(toReplayMessage));
     if (history.length > 0) await this.resume(history, signal);
     else await this.fresh(signal);
+    this.checkCommunication();
     this.environment.sync();
   }
 
@@ -303,8 +306,24 @@ class Tau2Episode {
       this.to = this.from;
       this.from = "env";
     }
+    this.checkCommunication();
     this.steps++;
     this.environment.sync();
+  }
+
+  /** τ²'s `check_communication_error` (only with `enforceCommunicationProtocol`). */
+  private checkCommunication(): void {
+    if (!this.parts.enforceCommunicationProtocol || this.from === "env") return;
+    const message = this.current as Tau2ParticipantMessage;
+    const reason = this.from === "agent" ? "agent_error" : "user_error";
+    const text = hasTextContent(message);
+    const calls = (message.tool_calls?.length ?? 0) > 0;
+    if ((!text && !calls) || (text && calls)) this.end(reason);
+    else if (this.from === "agent" && this.solo && text && !this.agentStops(message)) this.end(reason);
+  }
+
+  private agentStops(message: Tau2ParticipantMessage): boolean {
+    return this.agent.isStop?.({ content: message.content, toolCalls: message.tool_calls ?? [] }) ?? false;
   }
 
   /** τ²'s `_check_termination`: skipped while the environment owes an answer; later checks override earlier ones. */

@@ -68,6 +68,8 @@ export interface Tau2RunOptions {
   maxRetries: number;
   retryDelay: number;
   dataDir: string;
+  /** τ²'s `--enforce-communication-protocol` (default off). */
+  enforceCommunicationProtocol?: boolean;
 }
 
 export const TAU2_RUN_DEFAULTS = {
@@ -239,6 +241,7 @@ async function simulate(run: BuiltTau2Run, unit: BuiltTau2Run["units"][number], 
     maxSteps: run.options.maxSteps,
     maxErrors: run.options.maxErrors,
     timeoutSeconds: run.options.timeout,
+    enforceCommunicationProtocol: run.options.enforceCommunicationProtocol ?? false,
     signal,
   });
   const rewardInfo = await evaluateTau2Simulation({ domain: run.domain, task: unit.task, termination: outcome.termination, messages: outcome.messages, judge: run.judge, signal });
