@@ -29,6 +29,7 @@ export function tau2ReportText(label: string, metrics: Tau2Metrics, flags: reado
     metrics.infraErrors,
   ]);
   const lines = [table.toString()];
+  lines.push(judgeLine(judgeUsage));
   lines.push(
     `Terminations: ${
       Object.entries(metrics.terminations)
