@@ -228,6 +228,9 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
 
   const run = program.command("run").description("Run episodes and print the leaderboard table. With no options it runs our bundled library domain offline (oracle agent, scripted user).");
   addRunFlags(run);
+  run.addOption(
+    new Option("--suite <suite>", "benchmark suite: tau (τ-bench's run.py flags, the default) or tau2 (then the flags are `taubridge tau2 run`'s)").choices(["tau", "tau2"]).default("tau"),
+  );
   run.action(async (options: Record<string, unknown>) => {
     const raw: Record<string, unknown> = {};
     for (const flag of RUN_FLAGS) {
@@ -456,6 +459,21 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
 }
 
 /**
+ * `taubridge run --suite tau2 …` is `taubridge tau2 run …`: a run names its suite, and τ²'s runs take
+ * τ²'s command line. (`--suite tau`, the default, changes nothing.)
+ */
+export function suiteRouted(argv: string[]): string[] {
+  const [node, script, command, ...rest] = argv;
+  if (command !== "run") return argv;
+  const at = rest.findIndex((arg) => arg === "--suite" || arg.startsWith("--suite="));
+  if (at === -1) return argv;
+  const value = rest[at].includes("=") ? rest[at].split("=")[1] : rest[at + 1];
+  if (value !== "tau2") return argv;
+  const without = [...rest.slice(0, at), ...rest.slice(at + (rest[at].includes("=") ? 1 : 2))];
+  return [node, script, "tau2", "run", ...without];
+}
+
+/**
  * Runs the CLI with the registries `loadRegistries` supplies, with the exit codes of
  * {@link EXIT_CODES}: config, usage and data errors exit 2 with one line; a run left with infra
  * errors exits 3; interrupted 130; anything else exits 1.
@@ -463,7 +481,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
 export async function main(loadRegistries: LoadRegistries, argv: string[] = process.argv): Promise<void> {
   const program = createProgram(loadRegistries);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(suiteRouted(argv));
   } catch (error) {
     const commanderCode = exitCodeForCommander(error);
     if (commanderCode !== undefined) {

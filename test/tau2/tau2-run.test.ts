@@ -96,6 +96,13 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     expect(result.outputPath).toBe(file);
   });
 
+  it("taubridge run --suite tau2 is taubridge tau2 run", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-suite-")), "results.json");
+    const result = await taubridge(["run", "--suite", "tau2", ...offline, "--task-ids", "create_task_1", "--save-to", file, "--quiet", "--format", "json"]);
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).metrics.passK).toEqual({ "1": 1 });
+  });
+
   it("refuses tau2 flags it does not support, by name and with the reason", async () => {
     const result = await taubridge(["tau2", "run", ...offline, "--workers", "4"]);
     expect(result.exitCode).toBe(2);
