@@ -8,7 +8,9 @@
 import { readFileSync } from "node:fs";
 import { DataError } from "../core/errors.ts";
 import { parsePythonJsonText } from "../engine/data-files.ts";
+import { z } from "zod";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "../tasks/tau2-simulation.ts";
+import { plainView, tau2MessageSchema } from "../tasks/tau2-tasks.ts";
 import { PyFloat, type PyDict, type PyValue, pyJsonDumpsIndented, pyJsonDumpsLine } from "../value/index.ts";
 import { writeFileAtomic } from "./results-file.ts";
 
@@ -107,37 +109,57 @@ function text(value: PyValue | undefined): string | null {
   return typeof value === "string" ? value : null;
 }
 
-function numberOrNull(value: PyValue | undefined): number | null {
-  if (value instanceof PyFloat) return value.value;
-  return typeof value === "number" ? value : null;
+/** The shape of a stored simulation (HEAD and June-2025 schemas; unknown fields ignored), checked on a plain view of the lossless parse. */
+const simulationSchema = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  timestamp: z.string().nullish(),
+  start_time: z.string(),
+  end_time: z.string(),
+  duration: z.number(),
+  termination_reason: z.enum(TAU2_TERMINATION_REASONS),
+  agent_cost: z.number().nullish(),
+  user_cost: z.number().nullish(),
+  reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
+  messages: z.array(tau2MessageSchema).nullish(),
+  trial: z.number().int().nullish(),
+  seed: z.number().int().nullish(),
+  policy: z.string().nullish(),
+  info: z.record(z.string(), z.unknown()).nullish(),
+});
+
+function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  return out;
 }
 
 function readSimulation(value: PyDict, file: string, index: number): Tau2SimulationRecord {
-  const termination = text(value.get("termination_reason"));
-  if (!termination || !(TAU2_TERMINATION_REASONS as readonly string[]).includes(termination)) {
-    throw new DataError(`${file}: simulations[${index}]: field termination_reason: ${JSON.stringify(termination)} is not a τ² termination reason`);
+  const checked = simulationSchema.safeParse(plainView(value));
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const taskId = typeof value.get("task_id") === "string" ? ` (task ${String(value.get("task_id"))})` : "";
+    throw new DataError(`${file}: simulations[${index}]${taskId}: field ${fieldPath(issue.path) || "(simulation)"}: ${issue.message}`);
   }
-  const taskId = text(value.get("task_id"));
-  if (taskId === null) throw new DataError(`${file}: simulations[${index}]: field task_id: expected a string`);
+  const simulation = checked.data;
   const messages = value.get("messages");
   const rewardInfo = value.get("reward_info");
-  const info = value.get("info");
   return {
-    id: text(value.get("id")) ?? "",
-    task_id: taskId,
-    timestamp: text(value.get("timestamp")) ?? "",
-    start_time: text(value.get("start_time")) ?? "",
-    end_time: text(value.get("end_time")) ?? "",
-    duration: numberOrNull(value.get("duration")) ?? 0,
-    termination_reason: termination as Tau2TerminationReason,
-    agent_cost: numberOrNull(value.get("agent_cost")),
-    user_cost: numberOrNull(value.get("user_cost")),
+    id: simulation.id,
+    task_id: simulation.task_id,
+    timestamp: simulation.timestamp ?? "",
+    start_time: simulation.start_time,
+    end_time: simulation.end_time,
+    duration: simulation.duration,
+    termination_reason: simulation.termination_reason,
+    agent_cost: simulation.agent_cost ?? null,
+    user_cost: simulation.user_cost ?? null,
     reward_info: rewardInfo instanceof Map ? rewardInfo : null,
     messages: Array.isArray(messages) ? messages.map((message) => messageFromJson(message as PyDict)) : [],
-    trial: numberOrNull(value.get("trial")) ?? 0,
-    seed: numberOrNull(value.get("seed")),
-    policy: text(value.get("policy")),
-    info: info instanceof Map ? (Object.fromEntries(info) as Record<string, unknown>) : null,
+    trial: simulation.trial ?? 0,
+    seed: simulation.seed ?? null,
+    policy: simulation.policy ?? null,
+    info: simulation.info ?? null,
   };
 }
 

@@ -151,6 +151,17 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     expect(retried.units).toHaveLength(1);
   });
 
+  it("names the file, the simulation, its task and the field of a malformed results file", async () => {
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
+    await taubridge(["tau2", "run", ...offline, "--task-ids", "create_task_1", "--save-to", file, "--quiet"]);
+    writeFileSync(file, readFileSync(file, "utf8").replace('"termination_reason": "user_stop"', '"termination_reason": "finished"'));
+    expect(() => readTau2Results(file)).toThrow(`${file}: simulations[0] (task create_task_1): field termination_reason: `);
+    const report = await taubridge(["report", file]);
+    expect(report.exitCode).toBe(2);
+    expect(report.stderr).toMatch(/simulations\[0\] \(task create_task_1\): field termination_reason/);
+  });
+
   it("writes the same text when a results file is read back and written again", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
     await taubridge(["tau2", "run", ...offline, "--task-ids", "update_task_with_message_history", "--save-to", file, "--quiet"]);
