@@ -44,6 +44,11 @@ export interface CompletionRequest {
   /** Cancels the call (and any retry wait); the promise rejects with the signal's reason. */
   signal?: AbortSignal;
   /**
+   * Extra request-body fields for this call only, after the client's own `params` (τ²'s per-trial
+   * `seed`, a participant's LLM arguments). May not set the fields the client sets itself.
+   */
+  params?: Record<string, unknown>;
+  /**
    * Extra text mixed into the response-cache key. Pass the trial number (e.g. `"trial:3"`) so that
    * repeated trials of the same task do not all replay the first trial's cached answers.
    */

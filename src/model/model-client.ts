@@ -250,8 +250,11 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     const started = performance.now();
     const temperature = request.temperature ?? options.temperature;
     const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
+    const reserved = request.params ? RESERVED_PARAMS.find((name) => Object.hasOwn(request.params as object, name)) : undefined;
+    if (reserved) throw new ConfigError(`a request's params may not set ${reserved} (the client sets it)`);
+    const params = options.params || request.params ? { ...(options.params ?? {}), ...(request.params ?? {}) } : undefined;
     const body = {
-      ...(options.params ?? {}),
+      ...(params ?? {}),
       model: options.model,
       messages: request.messages,
       ...(tools ? { tools } : {}),
@@ -273,7 +276,7 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
         ...(tools ? { tools } : {}),
         ...(temperature !== undefined ? { temperature } : {}),
         ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-        ...(options.params ? { params: options.params } : {}),
+        ...(params ? { params } : {}),
         ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
       };
       key = cacheKey(keyInput);
