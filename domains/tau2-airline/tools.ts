@@ -229,11 +229,7 @@ function updateReservationBaggages(db: PyModel, args: Record<string, PyValue>): 
 /** `next(flight for flight in reservation.flights if …)`: an unchanged segment keeps its price (only when the cabin is unchanged). */
 function matchingReservationFlight(reservation: PyModel, flightInfo: PyValue, cabin: PyValue): PyValue | null {
   for (const flight of pyIterate(attr(reservation, "flights"))) {
-    if (
-      pyEquals(attr(flight, "flight_number"), attr(flightInfo, "flight_number")) &&
-      pyEquals(attr(flight, "date"), attr(flightInfo, "date")) &&
-      pyEquals(cabin, attr(reservation, "cabin"))
-    ) {
+    if (pyEquals(attr(flight, "flight_number"), attr(flightInfo, "flight_number")) && pyEquals(attr(flight, "date"), attr(flightInfo, "date")) && pyEquals(cabin, attr(reservation, "cabin"))) {
       return flight;
     }
   }
