@@ -81,6 +81,33 @@ describe("τ² model agent", () => {
     }
   });
 
+  it("user simulator: flips roles, calls its own tools, and sees its tool results", async () => {
+    const { tau2UserSimulator } = await import("../../src/users/tau2-user-simulator.ts");
+    const server = await startScriptedModelServer({ steps: [{ tool_calls: [{ id: "u1", name: "check_status_bar", arguments: "{}" }] }, { content: "It shows no bars." }] });
+    try {
+      const model = createModelClient({ role: "user", model: "m", provider: "openai-compatible", baseURL: server.baseURL, maxAttempts: 1 });
+      const user = tau2UserSimulator(
+        () => model,
+        { temperature: 0.0 },
+        () => ({ systemPrompt: "GUIDELINES", tools }),
+      );
+      const session = await user.start({ ...context(7), history: [] });
+      const first = await session.next({ type: "text", content: "Hi! How can I help you today?" }, new AbortController().signal);
+      expect(first.toolCalls.map((call) => call.name)).toEqual(["check_status_bar"]);
+      await session.next({ type: "tool_results", results: [{ id: "u1", name: "check_status_bar", content: "📶 No Signal", error: false }] }, new AbortController().signal);
+      const second = server.requests[1].body as { messages: unknown[]; seed: number };
+      expect(second.seed).toBe(7);
+      expect(second.messages).toEqual([
+        { role: "system", content: "GUIDELINES" },
+        { role: "user", content: "Hi! How can I help you today?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "u1", type: "function", function: { name: "check_status_bar", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "u1", content: "📶 No Signal" },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("passes τ²'s LLM arguments on, leaving out litellm's own settings; the trial seed wins", () => {
     expect(requestArguments({ temperature: 0.5, seed: 1, api_base: "http://x", num_retries: 3, top_p: 0.9 }, 42)).toEqual({ temperature: 0.5, params: { seed: 42, top_p: 0.9 } });
   });
