@@ -260,7 +260,7 @@ describe.skipIf(!tau2BenchDirectory)("pulling τ²-bench from a loopback mirror 
     await promise;
     const dataDir = join(cacheDir, "tau2-bench");
     expect(out.join("")).toContain(`tau2-bench data installed at ${dataDir}`);
-    expect(out.join("")).toContain("all sha256 verified; 63 data files written");
+    expect(out.join("")).toContain("an export of the upstream files (39.2 MB), JSON files parsed, all sha256 verified; 63 data files written");
     const source = JSON.parse(await readFile(join(dataDir, "SOURCE.json"), "utf8"));
     expect(source).toMatchObject({ dataset: "tau2-bench", method: "import", from: "export", source: shared, verified: true });
     expect(await listFiles(dataDir)).toEqual([...(await sharedUpstreamFiles(shared)), "SOURCE.json"].sort());

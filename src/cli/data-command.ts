@@ -49,7 +49,11 @@ function summary(result: InstallResult): string {
   return (
     `${record.dataset} data installed at ${result.dataDir}\n` +
     `  ${record.repository}@${record.commit} via ${record.method} from ${record.source}\n` +
-    (result.from === "export" ? `  a converted export (${megabytes(result.upstreamBytes)}), every file parsed, ` : `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), `) +
+    (result.from === "upstream"
+      ? `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), `
+      : result.verbatim
+        ? `  an export of the upstream files (${megabytes(result.upstreamBytes)}), JSON files parsed, `
+        : `  a converted export (${megabytes(result.upstreamBytes)}), every file parsed, `) +
     `${record.verified ? "all sha256 verified" : "NOT verified (--no-verify, or files the manifest does not pin)"}; ${record.files.length} data files written\n`
   );
 }

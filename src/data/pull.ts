@@ -89,6 +89,8 @@ export interface InstallResult {
   upstreamFiles: number;
   /** Sum of bytes read (upstream files, or the export's data files). */
   upstreamBytes: number;
+  /** True when the manifest only copies files (τ²-bench): nothing was converted, an export holds the upstream files themselves. */
+  verbatim: boolean;
 }
 
 interface CommonOptions {
@@ -422,7 +424,7 @@ export async function pullDataset(dataset: string, options: PullOptions = {}): P
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
-  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes };
+  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes, verbatim: isVerbatim(manifest) };
 }
 
 /** {@link pullDataset} for τ-bench: downloads, converts and installs `<cacheDir>/tau-bench/`. */
@@ -443,6 +445,11 @@ function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** True when every manifest file is a verbatim copy. */
+function isVerbatim(manifest: DataManifest): boolean {
+  return manifest.files.every((file) => file.kind === "copy");
 }
 
 /** The files that are converted from Python source. */
@@ -573,7 +580,7 @@ async function importCheckout(options: ImportOptions, manifest: DataManifest, ch
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
-  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes };
+  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes, verbatim: isVerbatim(manifest) };
 }
 
 /** One data file an export must hold, how it is checked, and the sha256 it should have (if pinned). */
@@ -655,5 +662,5 @@ async function importExport(options: ImportOptions, manifest: DataManifest, expo
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const bytes = converted.reduce((sum, file) => sum + file.content.byteLength, 0);
-  return { dataDir, record, from: "export", upstreamFiles: 0, upstreamBytes: bytes };
+  return { dataDir, record, from: "export", upstreamFiles: 0, upstreamBytes: bytes, verbatim: isVerbatim(manifest) };
 }
