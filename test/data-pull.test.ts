@@ -553,7 +553,7 @@ describe("taubridge data (CLI)", () => {
   });
 
   it("data pull rejects unknown datasets", async () => {
-    await expect(run(["data", "pull", "tau3-bench"]).promise).rejects.toThrow('Unknown dataset "tau3-bench"; known: tau-bench');
+    await expect(run(["data", "pull", "tau3-bench"]).promise).rejects.toThrow('Unknown dataset "tau3-bench"; known: tau-bench, tau2-bench');
   });
 
   it("data import installs with a manifest file and prints a summary to stdout", async () => {

@@ -140,7 +140,7 @@ const USAGE_ERRORS: Array<[string[], string]> = [
   ],
   [["data", "pull", "tau-bench", "--cach-dir", "d"], "taubridge: unknown option '--cach-dir' (did you mean --cache-dir?); see taubridge data pull --help"],
   [["data", "import", "checkout", "--cache-dir"], "taubridge: option '--cache-dir <dir>' argument missing; see taubridge data import --help"],
-  [["data", "pull", "tau-bench2"], 'taubridge: Unknown dataset "tau-bench2"; known: tau-bench'],
+  [["data", "pull", "tau-bench2"], 'taubridge: Unknown dataset "tau-bench2"; known: tau-bench, tau2-bench'],
   [["data", "fetch"], "taubridge: unknown command 'fetch'; see taubridge data --help"],
   [["testing", "serve", "--script", "s.json", "--prot", "1"], "taubridge: unknown option '--prot' (did you mean --port?); see taubridge testing serve --help"],
   [["testing", "serve", "--script"], "taubridge: option '--script <file>' argument missing; see taubridge testing serve --help"],

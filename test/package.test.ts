@@ -109,6 +109,7 @@ describe("the packed package in a fresh project (plain JavaScript)", () => {
     expect(tarballFiles).toContain("dist/domains/library/data/tasks_test.json");
     expect(tarballFiles).toContain("dist/bridge/python/taubridge_bridge/__main__.py");
     expect(tarballFiles).toContain("dist/tasks/manifests/tau-bench.json");
+    expect(tarballFiles).toContain("dist/tasks/manifests/tau2-bench.json");
     const leaked = tarballFiles.filter((path) => /\.test\.|(^|\/)(test|tests|fixtures|test-fixtures|example)\/|adapter-suite|test-support|\.ts$(?<!\.d\.ts)/.test(path));
     expect(leaked).toEqual([]);
   });

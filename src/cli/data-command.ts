@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { UnknownNameError } from "../core/errors.ts";
+import { DATASETS, datasetDefinition } from "../data/datasets.ts";
 import type { InstallResult } from "../data/pull.ts";
 
 // The data modules (zod, the Python literal parser, p-retry) load when a data command runs, not at CLI start-up.
@@ -24,8 +24,21 @@ const defaultIo: DataCommandIo = {
   stderr: (text) => void process.stderr.write(text),
 };
 
-const DATASETS = ["tau-bench"] as const;
-const MANIFEST_HELP = "pinned-source manifest to use instead of the shipped tasks/manifests/tau-bench.json (re-pinning, mirrors)";
+const DATASET_NAMES = DATASETS.names().join(", ");
+const SOURCE_VARIABLES = DATASETS.names()
+  .map((name) => `$${datasetDefinition(name).sourceEnvVar}`)
+  .join(" or ");
+
+/** The `Datasets:` epilog of `data pull --help`: each name, and what its data directory holds. */
+function datasetsHelp(): string {
+  const width = Math.max(...DATASETS.names().map((name) => name.length)) + 2;
+  const rows = DATASETS.names().map((name) => {
+    const definition = datasetDefinition(name);
+    return `  ${name.padEnd(width)}${definition.title}: ${definition.contents}`;
+  });
+  return `\nDatasets:\n${rows.join("\n")}\n`;
+}
+const MANIFEST_HELP = "pinned-source manifest to use instead of the shipped tasks/manifests/<dataset>.json (re-pinning, mirrors)";
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
@@ -36,7 +49,11 @@ function summary(result: InstallResult): string {
   return (
     `${record.dataset} data installed at ${result.dataDir}\n` +
     `  ${record.repository}@${record.commit} via ${record.method} from ${record.source}\n` +
-    (result.from === "export" ? `  a converted export (${megabytes(result.upstreamBytes)}), every file parsed, ` : `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), `) +
+    (result.from === "upstream"
+      ? `  ${result.upstreamFiles} upstream files (${megabytes(result.upstreamBytes)}), `
+      : result.verbatim
+        ? `  an export of the upstream files (${megabytes(result.upstreamBytes)}), JSON files parsed, `
+        : `  a converted export (${megabytes(result.upstreamBytes)}), every file parsed, `) +
     `${record.verified ? "all sha256 verified" : "NOT verified (--no-verify, or files the manifest does not pin)"}; ${record.files.length} data files written\n`
   );
 }
@@ -51,15 +68,16 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
 
   data
     .command("pull")
-    .description("download the pinned upstream files, verify their sha256, convert, and install them in the cache")
-    .argument("<dataset>", `dataset to pull (${DATASETS.join(", ")})`)
+    .description("download the pinned upstream files, verify their sha256, convert, and install them in the cache (<cache-dir>/<dataset>)")
+    .argument("<dataset>", `dataset to pull (${DATASET_NAMES})`)
     .option("--cache-dir <dir>", "cache directory (default: $TAUBRIDGE_CACHE_DIR, $XDG_CACHE_HOME/taubridge or ~/.cache/taubridge)")
-    .option("--source-url <url>", "base URL serving <url>/<commit>/<path> (default: $TAUBRIDGE_TAU_BENCH_SOURCE or raw.githubusercontent.com)")
+    .option("--source-url <url>", `base URL serving <url>/<commit>/<path> (default: the dataset's ${SOURCE_VARIABLES}, else raw.githubusercontent.com)`)
     .option("--manifest <file>", MANIFEST_HELP)
+    .addHelpText("after", datasetsHelp)
     .action(async (dataset: string, options: { cacheDir?: string; sourceUrl?: string; manifest?: string }) => {
-      if (!(DATASETS as readonly string[]).includes(dataset)) throw new UnknownNameError("dataset", dataset, DATASETS);
-      const [{ loadManifestFile }, { pullTauBench }] = await dataModules();
-      const result = await pullTauBench({
+      datasetDefinition(dataset);
+      const [{ loadManifestFile }, { pullDataset }] = await dataModules();
+      const result = await pullDataset(dataset, {
         cacheDir: options.cacheDir,
         baseUrl: options.sourceUrl,
         manifest: options.manifest ? loadManifestFile(options.manifest) : undefined,
@@ -71,16 +89,19 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
   data
     .command("import")
     .description(
-      "install the τ-bench data from a local directory: a checkout of sierra-research/tau-bench at the pinned commit, or an already-converted export (retail/, airline/ with tasks_*.json and tools_info.json)",
+      "install the data from a local directory: a checkout of sierra-research/tau-bench or sierra-research/tau2-bench at the pinned commit, or an already-converted export (τ-bench: retail/, airline/ with tasks_*.json and tools_info.json; τ²-bench: the layout of the data directory)",
     )
     .argument("<dir>", "the checkout or the export directory")
+    .option("--dataset <name>", `which dataset the directory holds (${DATASET_NAMES}; default: the --manifest's, else detected)`)
     .option("--cache-dir <dir>", "cache directory (default: $TAUBRIDGE_CACHE_DIR, $XDG_CACHE_HOME/taubridge or ~/.cache/taubridge)")
     .option("--no-verify", "accept files whose sha256 differs from the pinned commit (modified checkouts or exports)")
     .option("--manifest <file>", MANIFEST_HELP)
-    .action(async (checkoutDir: string, options: { cacheDir?: string; verify: boolean; manifest?: string }) => {
-      const [{ loadManifestFile }, { importTauBench }] = await dataModules();
-      const result = await importTauBench({
+    .action(async (checkoutDir: string, options: { dataset?: string; cacheDir?: string; verify: boolean; manifest?: string }) => {
+      if (options.dataset) datasetDefinition(options.dataset);
+      const [{ loadManifestFile }, { importDataset }] = await dataModules();
+      const result = await importDataset({
         checkoutDir,
+        dataset: options.dataset,
         cacheDir: options.cacheDir,
         verify: options.verify,
         manifest: options.manifest ? loadManifestFile(options.manifest) : undefined,
@@ -91,13 +112,15 @@ export function registerDataCommand(program: Command, io: DataCommandIo = defaul
 
   data
     .command("path")
-    .description("print the data directory used when --data-dir is not given")
+    .description("print a dataset's data directory, used when --data-dir is not given")
+    .argument("[dataset]", `dataset (${DATASET_NAMES})`, "tau-bench")
     .option("--cache-dir <dir>", "cache directory to resolve against")
-    .action(async (options: { cacheDir?: string }) => {
+    .action(async (dataset: string, options: { cacheDir?: string }) => {
+      datasetDefinition(dataset);
       const [, { defaultDataDir }] = await dataModules();
-      const directory = defaultDataDir(process.env, options.cacheDir);
+      const directory = defaultDataDir(process.env, options.cacheDir, dataset);
       io.stdout(`${directory}\n`);
-      if (!existsSync(directory)) progress(`(not installed yet: run 'taubridge data pull tau-bench')`);
+      if (!existsSync(directory)) progress(`(not installed yet: run 'taubridge data pull ${dataset}')`);
     });
 
   return data;

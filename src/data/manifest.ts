@@ -1,5 +1,5 @@
 /**
- * The pinned-source manifest (`tasks/manifests/tau-bench.json`).
+ * The pinned-source manifests (`tasks/manifests/tau-bench.json`, `tasks/manifests/tau2-bench.json`).
  *
  * Why: the project never ships upstream data. It fetches it from one exact upstream commit, and
  * the manifest is the single place that says which commit, which files, what each becomes in the
@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DataError } from "../core/errors.ts";
+import { datasetDefinition } from "./datasets.ts";
 
 /**
  * How a manifest file is used:
@@ -113,7 +114,7 @@ export function parseManifest(value: unknown, origin = "manifest"): DataManifest
 }
 
 /** Where the τ-bench manifest lives in this package. */
-export const TAU_BENCH_MANIFEST_URL = new URL("../../tasks/manifests/tau-bench.json", import.meta.url);
+export const TAU_BENCH_MANIFEST_URL = datasetDefinition("tau-bench").manifestUrl;
 
 /** Loads and validates a manifest file (a path or file URL); errors name the file. */
 export function loadManifestFile(location: string | URL): DataManifest {
@@ -133,9 +134,22 @@ export function loadManifestFile(location: string | URL): DataManifest {
   return parseManifest(value, name);
 }
 
+/** Where the τ²-bench manifest lives in this package (verbatim copies only: data, user-simulator guidelines, the source files holding tool schemas and prompts). */
+export const TAU2_BENCH_MANIFEST_URL = datasetDefinition("tau2-bench").manifestUrl;
+
+/** Loads and validates the pinned manifest shipped for a dataset of `datasets.ts` (unknown names list the known ones). */
+export function loadDatasetManifest(dataset: string): DataManifest {
+  return loadManifestFile(datasetDefinition(dataset).manifestUrl);
+}
+
 /** Loads and validates the pinned τ-bench manifest shipped with the package. */
 export function loadTauBenchManifest(): DataManifest {
-  return loadManifestFile(TAU_BENCH_MANIFEST_URL);
+  return loadDatasetManifest("tau-bench");
+}
+
+/** Loads and validates the pinned τ²-bench manifest shipped with the package. */
+export function loadTau2BenchManifest(): DataManifest {
+  return loadDatasetManifest("tau2-bench");
 }
 
 /** Hex sha256 of bytes. */

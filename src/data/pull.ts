@@ -1,6 +1,7 @@
 /**
- * Acquiring the official τ-bench data: download (or import from a local checkout) the files the
- * pinned manifest lists, verify each sha256, convert, and install `<cacheDir>/tau-bench/`.
+ * Acquiring the official data (τ-bench, τ²-bench; see `datasets.ts`): download (or import from a
+ * local checkout or export) the files the pinned manifest lists, verify each sha256, convert where
+ * the manifest says so, and install `<cacheDir>/<dataset>/`.
  *
  * Why this shape: the project never redistributes upstream data, so every user builds the data
  * directory on their own machine from one exact upstream commit. Verification makes the result
@@ -14,16 +15,19 @@ import { dirname, join, resolve } from "node:path";
 import pRetry, { AbortError } from "p-retry";
 import { ConfigError, DataError, InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
 import { convertUpstream, type ConvertedFile } from "./convert.ts";
-import { loadTauBenchManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
+import { datasetDefinition, datasetNames } from "./datasets.ts";
+import { loadDatasetManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
 import { parsePythonJsonText } from "../engine/data-files.ts";
 import { parseTaskFile } from "../tasks/task-file.ts";
 import { toJs } from "../value/index.ts";
 
-/** Where raw files of the pinned commit are fetched from: `${base}/${commit}/${path}`. */
-export const DEFAULT_TAU_BENCH_SOURCE = "https://raw.githubusercontent.com/sierra-research/tau-bench";
+export { DEFAULT_TAU2_BENCH_SOURCE, DEFAULT_TAU_BENCH_SOURCE } from "./datasets.ts";
 
-/** Name of the dataset folder inside the cache directory. */
+/** Name of the τ-bench folder inside the cache directory. */
 export const TAU_BENCH_DIR_NAME = "tau-bench";
+
+/** Name of the τ²-bench folder inside the cache directory. */
+export const TAU2_BENCH_DIR_NAME = "tau2-bench";
 
 /** Name of the provenance file written into the data directory. */
 export const SOURCE_FILE_NAME = "SOURCE.json";
@@ -40,14 +44,22 @@ export function defaultCacheDir(env: Env = process.env): string {
   return join(homedir(), ".cache", "taubridge");
 }
 
-/** The τ-bench data directory the CLI uses when `--data-dir` is absent: `<cacheDir>/tau-bench`. */
-export function defaultDataDir(env: Env = process.env, cacheDir?: string): string {
-  return join(cacheDir ? resolve(cacheDir) : defaultCacheDir(env), TAU_BENCH_DIR_NAME);
+/**
+ * A dataset's data directory when `--data-dir` is absent: `<cacheDir>/<dataset>` (`tau-bench` by
+ * default, `tau2-bench` for τ²). The folder is named after the dataset so both can live side by side.
+ */
+export function defaultDataDir(env: Env = process.env, cacheDir?: string, dataset = TAU_BENCH_DIR_NAME): string {
+  datasetDefinition(dataset);
+  return join(cacheDir ? resolve(cacheDir) : defaultCacheDir(env), dataset);
 }
 
-/** The download base URL: `$TAUBRIDGE_TAU_BENCH_SOURCE`, else {@link DEFAULT_TAU_BENCH_SOURCE}. */
-export function defaultSourceUrl(env: Env = process.env): string {
-  return env.TAUBRIDGE_TAU_BENCH_SOURCE || DEFAULT_TAU_BENCH_SOURCE;
+/**
+ * The download base URL of a dataset: its environment variable (`$TAUBRIDGE_TAU_BENCH_SOURCE`,
+ * `$TAUBRIDGE_TAU2_BENCH_SOURCE`), else its raw.githubusercontent.com default.
+ */
+export function defaultSourceUrl(env: Env = process.env, dataset = TAU_BENCH_DIR_NAME): string {
+  const definition = datasetDefinition(dataset);
+  return env[definition.sourceEnvVar] || definition.defaultSource;
 }
 
 /** Provenance record written as `<dataDir>/SOURCE.json`. */
@@ -77,12 +89,14 @@ export interface InstallResult {
   upstreamFiles: number;
   /** Sum of bytes read (upstream files, or the export's data files). */
   upstreamBytes: number;
+  /** True when the manifest only copies files (τ²-bench): nothing was converted, an export holds the upstream files themselves. */
+  verbatim: boolean;
 }
 
 interface CommonOptions {
   /** Default: {@link defaultCacheDir}. */
   cacheDir?: string;
-  /** Default: the pinned manifest in `tasks/manifests/tau-bench.json`. Tests pass their own. */
+  /** Default: the dataset's pinned manifest in `tasks/manifests/<dataset>.json`. Tests pass their own; its `dataset` must match. */
   manifest?: DataManifest;
   /** Progress lines (the CLI prints them to stderr). */
   onProgress?: (line: string) => void;
@@ -106,10 +120,15 @@ export interface PullOptions extends CommonOptions {
   concurrency?: number;
 }
 
-/** Options of {@link importTauBench}. */
+/** Options of {@link importDataset} and {@link importTauBench}. */
 export interface ImportOptions extends CommonOptions {
   /** A checkout of the repository or a converted export (`detectImportLayout` tells which). */
   checkoutDir: string;
+  /**
+   * Which dataset the directory holds. Default: the `manifest`'s dataset if one is given, else
+   * whichever known dataset the directory is a checkout or an export of.
+   */
+  dataset?: string;
   /** Check each file's sha256 against the manifest (default true). `false` = `--no-verify` for modified checkouts. */
   verify?: boolean;
 }
@@ -187,7 +206,7 @@ function describeNetworkError(error: unknown): string {
 async function downloadOne(
   file: ManifestFile,
   url: string,
-  options: Required<Pick<PullOptions, "retries" | "retryMinTimeoutMs" | "timeoutMs">> & { fetchImpl: typeof fetch },
+  options: Required<Pick<PullOptions, "retries" | "retryMinTimeoutMs" | "timeoutMs">> & { fetchImpl: typeof fetch; sourceEnvVar: string },
   onRetry: (line: string) => void,
   cancel: AbortSignal,
 ): Promise<Buffer> {
@@ -237,7 +256,7 @@ async function downloadOne(
     if (TransientError.isInstance(error)) {
       const attempts = options.retries + 1;
       const offline = error.network
-        ? ` Are you offline or behind a proxy? Alternatives: clone the repository and run ` + `'taubridge data import <checkout-dir>', or point --source-url / TAUBRIDGE_TAU_BENCH_SOURCE at a mirror.`
+        ? ` Are you offline or behind a proxy? Alternatives: clone the repository and run ` + `'taubridge data import <checkout-dir>', or point --source-url / ${options.sourceEnvVar} at a mirror.`
         : "";
       throw new InfraError(`cannot download ${file.path} from ${url} after ${attempts} attempt(s): ${error.message}.${offline}`, {
         cause: error,
@@ -350,16 +369,26 @@ function sourceRecord(
   };
 }
 
+/** The manifest to install `dataset` from: the given one (which must be for that dataset) or the shipped one. */
+function manifestFor(dataset: string, given: DataManifest | undefined): DataManifest {
+  const definition = datasetDefinition(dataset);
+  if (!given) return loadDatasetManifest(dataset);
+  if (given.dataset !== definition.name) {
+    throw new ConfigError(`the manifest is for the dataset "${given.dataset}" (${given.repository}), not "${definition.name}"; pass a ${definition.title} manifest`);
+  }
+  return given;
+}
+
 /**
  * Downloads every manifest file of the pinned commit from `${baseUrl}/${commit}/${path}`,
- * verifies each sha256 (a mismatch names the file and both hashes), converts, and atomically
- * installs `<cacheDir>/tau-bench/`. Transient failures are retried a bounded number of times;
- * when the network is unreachable the error says so and suggests `data import`.
+ * verifies each sha256 (a mismatch names the file and both hashes), converts where the manifest
+ * says so, and atomically installs `<cacheDir>/<dataset>/`. Transient failures are retried a
+ * bounded number of times; when the network is unreachable the error says so and suggests `data import`.
  */
-export async function pullTauBench(options: PullOptions = {}): Promise<InstallResult> {
-  const manifest = options.manifest ?? loadTauBenchManifest();
+export async function pullDataset(dataset: string, options: PullOptions = {}): Promise<InstallResult> {
+  const manifest = manifestFor(dataset, options.manifest);
   const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
-  const baseUrl = options.baseUrl ?? defaultSourceUrl();
+  const baseUrl = options.baseUrl ?? defaultSourceUrl(process.env, dataset);
   const fetchImpl = options.fetchImpl ?? globalThis.fetch;
   const progress = options.onProgress ?? (() => undefined);
   const downloadOptions = {
@@ -367,6 +396,7 @@ export async function pullTauBench(options: PullOptions = {}): Promise<InstallRe
     retryMinTimeoutMs: options.retryMinTimeoutMs ?? 1000,
     timeoutMs: options.timeoutMs ?? 120_000,
     fetchImpl,
+    sourceEnvVar: datasetDefinition(dataset).sourceEnvVar,
   };
   progress(`pulling ${manifest.repository}@${manifest.commit.slice(0, 12)} from ${baseUrl} (${manifest.files.length} files)`);
   const contents = new Map<string, Buffer>();
@@ -394,7 +424,17 @@ export async function pullTauBench(options: PullOptions = {}): Promise<InstallRe
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
-  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes };
+  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes, verbatim: isVerbatim(manifest) };
+}
+
+/** {@link pullDataset} for τ-bench: downloads, converts and installs `<cacheDir>/tau-bench/`. */
+export function pullTauBench(options: PullOptions = {}): Promise<InstallResult> {
+  return pullDataset(TAU_BENCH_DIR_NAME, options);
+}
+
+/** {@link pullDataset} for τ²-bench: downloads the verbatim files and installs `<cacheDir>/tau2-bench/`. */
+export function pullTau2Bench(options: PullOptions = {}): Promise<InstallResult> {
+  return pullDataset(TAU2_BENCH_DIR_NAME, options);
 }
 
 /** What kind of directory `data import` was given. */
@@ -407,43 +447,105 @@ function exists(path: string): Promise<boolean> {
   );
 }
 
-/** The files that are converted from Python source (their presence tells a checkout from an export). */
+/** True when every manifest file is a verbatim copy. */
+function isVerbatim(manifest: DataManifest): boolean {
+  return manifest.files.every((file) => file.kind === "copy");
+}
+
+/** The files that are converted from Python source. */
 function convertedEntries(manifest: DataManifest): ManifestFile[] {
   return manifest.files.filter((file) => file.kind === "task-module" || file.kind === "tool-index");
 }
 
 /**
- * Tells a checkout of the upstream repository (it has the Python task modules at their upstream
- * paths) from an already-converted export (it has their JSON targets, like the shared
- * `tau-bench/` export). A directory with neither is an error naming both files it looked for.
+ * The files whose presence tells a checkout from an export: the converted ones (τ-bench), or, for
+ * a manifest of verbatim copies (τ²-bench), every file that lives elsewhere in the repository than
+ * in the data directory.
  */
-export async function detectImportLayout(directory: string, manifest: DataManifest): Promise<ImportLayout> {
-  const markers = convertedEntries(manifest);
+function layoutMarkers(manifest: DataManifest): ManifestFile[] {
+  const converted = convertedEntries(manifest);
+  if (converted.length > 0) return converted;
+  const moved = manifest.files.filter((file) => file.path !== file.target);
+  return moved.length > 0 ? moved : manifest.files;
+}
+
+/** The layout of `directory` for this manifest, or undefined when it is neither. */
+async function findImportLayout(directory: string, manifest: DataManifest): Promise<ImportLayout | undefined> {
+  const markers = layoutMarkers(manifest);
   for (const file of markers) if (await exists(join(directory, file.path))) return "checkout";
   for (const file of markers) if (await exists(join(directory, file.target))) return "export";
-  const probe = markers[0] ?? manifest.files[0];
-  throw new DataError(`${directory} is neither a checkout of ${manifest.repository} (it has no ${probe.path}) nor a converted export (it has no ${probe.target})`);
+  return undefined;
+}
+
+/** "is neither a checkout of … (it has no …) nor a converted export (it has no …)": what was looked for. */
+function neitherPhrase(manifest: DataManifest): string {
+  const probe = layoutMarkers(manifest)[0];
+  return `neither a checkout of ${manifest.repository} (it has no ${probe.path}) nor a converted export (it has no ${probe.target})`;
 }
 
 /**
- * Installs the τ-bench data from a local directory, for offline machines or a mirror. Two kinds are
+ * Tells a checkout of the upstream repository (it has the Python task modules, or for τ²-bench
+ * the data files, at their upstream paths) from an already-converted export (it has their
+ * data-directory targets, like the shared `tau-bench/` and `tau2-bench/` exports). A directory
+ * with neither is an error naming both files it looked for.
+ */
+export async function detectImportLayout(directory: string, manifest: DataManifest): Promise<ImportLayout> {
+  const layout = await findImportLayout(directory, manifest);
+  if (layout) return layout;
+  throw new DataError(`${directory} is ${neitherPhrase(manifest)}`);
+}
+
+/**
+ * The dataset (and its manifest) a directory holds, when the user did not say: the one known
+ * dataset whose checkout or export it is. None or several is an error naming what was looked for.
+ */
+async function detectImportDataset(directory: string): Promise<DataManifest> {
+  const manifests = datasetNames().map((name) => loadDatasetManifest(name));
+  const matching: DataManifest[] = [];
+  for (const manifest of manifests) if (await findImportLayout(directory, manifest)) matching.push(manifest);
+  if (matching.length === 1) return matching[0];
+  if (matching.length > 1) {
+    throw new ConfigError(`${directory} holds files of several datasets (${matching.map((manifest) => manifest.dataset).join(", ")}); say which with --dataset`);
+  }
+  throw new DataError(`${directory} is ${manifests.map(neitherPhrase).join(", and ")}`);
+}
+
+/**
+ * Installs a dataset from a local directory, for offline machines or a mirror. Two kinds are
  * recognised ({@link detectImportLayout}): a checkout of the repository (its files are verified
  * against the manifest's sha256 and converted, exactly as a pull does), or an already-converted
  * export (each expected data file must exist and parse, and is checked against the manifest's
- * `outputs` sha256). Either way the result is installed atomically like a pull. `verify: false`
- * (`--no-verify`, for a deliberately modified copy) turns hash mismatches into warnings and records
- * `"verified": false` in SOURCE.json.
+ * `outputs` sha256, or for verbatim copies their upstream sha256). Either way the result is
+ * installed atomically like a pull. `verify: false` (`--no-verify`, for a deliberately modified
+ * copy) turns hash mismatches into warnings and records `"verified": false` in SOURCE.json.
+ * Without `dataset` or `manifest` the dataset is the one whose checkout or export the directory is.
  */
-export async function importTauBench(options: ImportOptions): Promise<InstallResult> {
-  const manifest = options.manifest ?? loadTauBenchManifest();
+export async function importDataset(options: ImportOptions): Promise<InstallResult> {
   const checkoutDir = resolve(options.checkoutDir);
   const isDirectory = await stat(checkoutDir).then(
     (info) => info.isDirectory(),
     () => false,
   );
-  if (!isDirectory) throw new DataError(`${checkoutDir} is not a directory (expected a checkout of ${manifest.repository} or a converted export)`);
+  const dataset = options.dataset ?? options.manifest?.dataset;
+  const expected = dataset
+    ? datasetDefinition(dataset).title
+    : datasetNames()
+        .map((name) => datasetDefinition(name).title)
+        .join(" or ");
+  if (!isDirectory) throw new DataError(`${checkoutDir} is not a directory (expected a checkout or a converted export of ${expected})`);
+  const manifest = dataset ? manifestFor(dataset, options.manifest) : await detectImportDataset(checkoutDir);
   const layout = await detectImportLayout(checkoutDir, manifest);
   return layout === "checkout" ? importCheckout(options, manifest, checkoutDir) : importExport(options, manifest, checkoutDir);
+}
+
+/** {@link importDataset} for τ-bench (the given manifest, else the shipped τ-bench one). */
+export function importTauBench(options: ImportOptions): Promise<InstallResult> {
+  return importDataset({ ...options, dataset: options.dataset ?? TAU_BENCH_DIR_NAME });
+}
+
+/** {@link importDataset} for τ²-bench: a checkout of sierra-research/tau2-bench or an export laid out like the data directory. */
+export function importTau2Bench(options: ImportOptions): Promise<InstallResult> {
+  return importDataset({ ...options, dataset: options.dataset ?? TAU2_BENCH_DIR_NAME });
 }
 
 async function importCheckout(options: ImportOptions, manifest: DataManifest, checkoutDir: string): Promise<InstallResult> {
@@ -478,7 +580,7 @@ async function importCheckout(options: ImportOptions, manifest: DataManifest, ch
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const upstreamBytes = [...contents.values()].reduce((sum, content) => sum + content.byteLength, 0);
-  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes };
+  return { dataDir, record, from: "upstream", upstreamFiles: contents.size, upstreamBytes, verbatim: isVerbatim(manifest) };
 }
 
 /** One data file an export must hold, how it is checked, and the sha256 it should have (if pinned). */
@@ -560,5 +662,5 @@ async function importExport(options: ImportOptions, manifest: DataManifest, expo
   const dataDir = await installDataDir(cacheDir, converted, record);
   progress(`installed ${converted.length} files into ${dataDir}`);
   const bytes = converted.reduce((sum, file) => sum + file.content.byteLength, 0);
-  return { dataDir, record, from: "export", upstreamFiles: 0, upstreamBytes: bytes };
+  return { dataDir, record, from: "export", upstreamFiles: 0, upstreamBytes: bytes, verbatim: isVerbatim(manifest) };
 }
