@@ -131,7 +131,7 @@ const USAGE_ERRORS: Array<[string[], string]> = [
     ["rescore", "x.json", "--env", "retail", "--format", "markdown"],
     "taubridge: option '--format <format>' argument 'markdown' is invalid. Allowed choices are text, json; see taubridge rescore --help",
   ],
-  [["rescore", "x.json"], "taubridge: required option '--env <domain>' not specified; see taubridge rescore --help"],
+  [["rescore", "x.json"], "taubridge: rescore needs --env <domain> for a τ-bench results file"],
   [["replay", "--env", "library", "--actions", "a.json", "--data-dr", "d"], "taubridge: unknown option '--data-dr' (did you mean --data-dir?); see taubridge replay --help"],
   [["replay", "--env", "library", "--actions"], "taubridge: option '--actions <file>' argument missing; see taubridge replay --help"],
   [
