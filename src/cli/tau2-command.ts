@@ -81,6 +81,10 @@ export function registerTau2Command(program: Command, loadRegistries: LoadRegist
     .option("--enforce-communication-protocol", "a message with both text and tool calls ends the run as agent_error / user_error (off, as in tau2)", false)
     .option("--auto-resume", "accepted for compatibility: an existing results file with the same settings is always resumed")
     .option("--data-dir <dir>", "the τ² data root (default: $TAUBRIDGE_DATA_DIR, then the cache `taubridge data pull tau2-bench` fills)")
+    .option("--agent-base-url <url>", "OpenAI-compatible endpoint of the agent's model (wins over api_base in --agent-llm-args)")
+    .option("--user-base-url <url>", "OpenAI-compatible endpoint of the user simulator's model")
+    .option("--agent-provider <name>", "provider of the agent's model (default: from the litellm prefix, else openai; openai-compatible with a base URL)")
+    .option("--user-provider <name>", "provider of the user simulator's model")
     .option("--judge-model <model>", "model of the NL-assertion judge (default: τ²'s, read from its config.py)")
     .option("--judge-base-url <url>", "OpenAI-compatible endpoint of the judge")
     .option("--judge-provider <name>", "provider of the judge's model (pricing and API-key variable)", "openai")
@@ -135,7 +139,7 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
       dataDir,
     },
     registries.tau2,
-    { judge: () => judgeModel(options, dataDir) },
+    { ...(await participantModels(options)), judge: () => judgeModel(options, dataDir) },
   );
   const quiet = options.quiet === true;
   if (!quiet)
@@ -175,6 +179,19 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
     );
     process.exitCode = EXIT_CODES.infraErrors;
   }
+}
+
+/** The agent's and user's model clients (made only when a model-driven participant asks). */
+async function participantModels(options: Record<string, unknown>) {
+  const { createTau2Models } = await import("../runner/tau2-models.ts");
+  const role = (prefix: "agent" | "user") => ({
+    llm: options[`${prefix}Llm`] as string,
+    llmArgs: options[`${prefix}LlmArgs`] as Record<string, unknown>,
+    baseUrl: options[`${prefix}BaseUrl`] as string | undefined,
+    provider: options[`${prefix}Provider`] as string | undefined,
+  });
+  const { agent, user } = await createTau2Models({ agent: role("agent"), user: role("user"), judge: null });
+  return { agent, user };
 }
 
 /** The judge's model client (made only when a selected task needs it): `--judge-model`, else τ²'s default from its config.py. */

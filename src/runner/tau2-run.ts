@@ -127,14 +127,26 @@ export function tau2OutputPath(options: Pick<Tau2RunOptions, "saveTo" | "domain"
   return join("simulations", name, "results.json");
 }
 
+/** LLM arguments as recorded in results files: anything that looks like a secret is left out. */
+function recordedArguments(llmArgs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(llmArgs).filter(([key]) => !/key|token|secret|password/i.test(key)));
+}
+
 function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: string | null): Record<string, unknown> {
   return {
     git_commit: "",
     num_trials: options.numTrials,
     max_steps: options.maxSteps,
     max_errors: options.maxErrors,
-    user_info: { implementation: options.user, llm: options.userLlm, llm_args: options.userLlmArgs, global_simulation_guidelines: guidelines, voice_settings: null, persona_config: null },
-    agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: options.agentLlmArgs, voice_settings: null },
+    user_info: {
+      implementation: options.user,
+      llm: options.userLlm,
+      llm_args: recordedArguments(options.userLlmArgs),
+      global_simulation_guidelines: guidelines,
+      voice_settings: null,
+      persona_config: null,
+    },
+    agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: recordedArguments(options.agentLlmArgs), voice_settings: null },
     environment_info: { domain_name: domain.definition.name, policy: domain.policy(false), tool_defs: null },
     seed: options.seed,
     text_streaming_config: null,
