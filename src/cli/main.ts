@@ -228,9 +228,6 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
 
   const run = program.command("run").description("Run episodes and print the leaderboard table. With no options it runs our bundled library domain offline (oracle agent, scripted user).");
   addRunFlags(run);
-  run.addOption(
-    new Option("--suite <suite>", "benchmark suite: tau (τ-bench's run.py flags, the default) or tau2 (then the flags are `taubridge tau2 run`'s)").choices(["tau", "tau2"]).default("tau"),
-  );
   run.action(async (options: Record<string, unknown>) => {
     const raw: Record<string, unknown> = {};
     for (const flag of RUN_FLAGS) {

@@ -153,6 +153,15 @@ export const RUN_FLAGS = [
   },
   { flag: "--dry-run", type: "boolean", help: "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)", default: false },
   { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)", defaultHelp: "none" },
+  {
+    flag: "--suite",
+    type: "string",
+    placeholder: "<suite>",
+    help: "benchmark suite: tau (these flags, τ-bench's run.py) or tau2 (`taubridge tau2 run`'s flags; from code: runTau2Benchmark)",
+    default: "tau",
+    check: oneOf("tau", "tau2"),
+    cliOnly: true,
+  },
   { flag: "--format", type: "string", placeholder: "<format>", help: "output: text, json or markdown", default: "text", check: oneOf("text", "json", "markdown"), cliOnly: true },
   { flag: "--quiet", type: "boolean", help: "no progress output", default: false },
 ] as const satisfies readonly RunFlag[];
