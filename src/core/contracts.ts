@@ -426,6 +426,14 @@ export interface Tau2ParticipantContext<Task = unknown> {
   solo: boolean;
   episode: { taskId: string; trial: number };
   signal: AbortSignal;
+  /**
+   * Agents only: the orchestrator's step path for agents that run tools inside their own turn (a
+   * framework through the bridge). Each step is recorded as an assistant tool-call message and its
+   * result — two hops, counted like any other — and can end the episode.
+   */
+  steps?: StepTarget;
+  /** The hop budget, for frameworks that take their own loop limit. */
+  maxSteps?: number;
 }
 
 /** One episode of a τ² participant (τ²'s `generate_next_message` with its state). */

@@ -8,7 +8,7 @@
  * A participant that throws or sends an empty message crashes the attempt (the batch layer retries
  * it and finally records an `infrastructure_error`), as in τ².
  */
-import type { Tau2CallRequest, Tau2HistoryEntry, Tau2Incoming, Tau2Participant, Tau2ParticipantSession, Tau2Turn } from "../core/contracts.ts";
+import type { StepOutcome, StepRequest, StepTarget, Tau2CallRequest, Tau2HistoryEntry, Tau2Incoming, Tau2Participant, Tau2ParticipantSession, Tau2Turn } from "../core/contracts.ts";
 import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { LoadedTau2Domain } from "../engine/tau2/domain.ts";
 import type { Tau2Environment, Tau2Requestor, Tau2ToolCall } from "../engine/tau2/environment.ts";
@@ -24,6 +24,7 @@ import {
   isToolCallMessage,
 } from "../tasks/tau2-simulation.ts";
 import type { Tau2Task } from "../tasks/tau2-tasks.ts";
+import { EPISODE_ENDED_OUTPUT } from "./episode-stepper.ts";
 import { TAU2_BENCH_RULES, type SuiteRules } from "./suite-rules.ts";
 import { Tau2Clock } from "./tau2-clock.ts";
 
@@ -169,6 +170,9 @@ class Tau2Episode {
   agent!: Tau2ParticipantSession;
   user!: Tau2ParticipantSession;
   readonly startPerf = performance.now();
+  /** Aborted when a step inside the agent's turn ends the episode, so the framework's run stops. */
+  readonly turnStop = new AbortController();
+  private insideCalls = 0;
 
   constructor(readonly parts: Tau2EpisodeParts) {
     this.rules = parts.rules ?? TAU2_BENCH_RULES;
@@ -180,6 +184,36 @@ class Tau2Episode {
   private end(reason: Tau2TerminationReason): void {
     this.done = true;
     this.termination = reason;
+  }
+
+  /**
+   * The step path for agents that run tools inside their turn (framework adapters through the
+   * bridge): each step is an assistant tool-call message, one environment hop and the hop back —
+   * recorded, counted and checked exactly as if the agent had sent the call as its message. A step
+   * that ends the episode aborts the agent's turn; later steps are refused (nothing executed).
+   */
+  stepPath(): StepTarget {
+    const episode = this;
+    return {
+      async step(request: StepRequest): Promise<StepOutcome> {
+        if (episode.done) return { observation: EPISODE_ENDED_OUTPUT, done: true, refused: true };
+        const call: Tau2ToolCall = { id: request.toolCallId ?? `bridge_${++episode.insideCalls}`, name: request.action.name, arguments: request.action.kwargs, requestor: "assistant" };
+        episode.trajectory.push({ role: "assistant", content: null, tool_calls: [call], timestamp: episode.clock.now(), cost: null, usage: null, raw_data: null });
+        episode.steps++;
+        const result = episode.stepper.call(call);
+        episode.steps++;
+        episode.environment.sync();
+        episode.from = "env";
+        episode.to = "agent";
+        episode.checkTermination();
+        if (episode.done) episode.turnStop.abort();
+        return { observation: result.content, done: episode.done, refused: false, error: result.error };
+      },
+      plan: () => ({ observation: "Error: dry-run plans are not supported on τ²-bench domains; nothing was executed.", done: false, refused: true }),
+      get ended() {
+        return episode.done;
+      },
+    };
   }
 
   private context(side: "assistant" | "user", history: readonly Tau2SimulationMessage[], signal: AbortSignal) {
@@ -197,6 +231,7 @@ class Tau2Episode {
       solo: this.solo,
       episode: { taskId: this.parts.task.id, trial: this.parts.trial },
       signal,
+      ...(side === "assistant" ? { steps: this.stepPath(), maxSteps: this.parts.maxSteps ?? this.rules.defaultMaxSteps } : {}),
     };
   }
 
@@ -290,7 +325,14 @@ class Tau2Episode {
       this.from = "user";
       this.to = message.tool_calls ? "env" : "agent";
     } else if (this.to === "agent") {
-      const turn = await this.agent.next(this.incoming(), signal);
+      let turn: Tau2Turn;
+      try {
+        turn = await this.agent.next(this.incoming(), AbortSignal.any([signal, this.turnStop.signal]));
+      } catch (error) {
+        if (this.done && !signal.aborted) return; // the episode ended inside the agent's turn (a step hit a budget)
+        throw error;
+      }
+      if (this.done) return; // the turn's own steps ended the episode; its final words are not a hop
       validate(turn, "assistant");
       if (this.agent.isStop?.(turn)) this.end("agent_stop");
       const message = participantMessage(turn, "assistant", this.clock.now());
