@@ -68,7 +68,13 @@ async function reportTau2Command(paths: string[], format: string): Promise<void>
   const reports = paths.map((path) => {
     const results = readTau2Results(path);
     const metrics = computeTau2Metrics(
-      results.simulations.map((simulation) => ({ taskId: simulation.task_id, reward: rewardOf(simulation.reward_info), termination: simulation.termination_reason, agentCost: simulation.agent_cost })),
+      results.simulations.map((simulation) => ({
+        taskId: simulation.task_id,
+        reward: rewardOf(simulation.reward_info),
+        termination: simulation.termination_reason,
+        agentCost: simulation.agent_cost,
+        userCost: simulation.user_cost,
+      })),
     );
     const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
     const info = results.info;

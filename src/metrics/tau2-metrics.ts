@@ -11,6 +11,7 @@ export interface Tau2ScoredSimulation {
   reward: number;
   termination: string;
   agentCost: number | null;
+  userCost?: number | null;
 }
 
 export interface Tau2Metrics {
@@ -21,6 +22,8 @@ export interface Tau2Metrics {
   /** k → pass^k (k = 1..max_k). */
   passK: Record<number, number>;
   averageAgentCost: number | null;
+  /** Mean user-simulator cost (null when any simulation's is unknown). */
+  averageUserCost: number | null;
   terminations: Record<string, number>;
 }
 
@@ -43,6 +46,7 @@ export function computeTau2Metrics(simulations: readonly Tau2ScoredSimulation[])
     passK[k] = sum / perTask.size;
   }
   const costs = scored.map((simulation) => simulation.agentCost);
+  const userCosts = scored.map((simulation) => simulation.userCost ?? null);
   return {
     simulations: simulations.length,
     tasks: new Set(simulations.map((simulation) => simulation.taskId)).size,
@@ -50,6 +54,7 @@ export function computeTau2Metrics(simulations: readonly Tau2ScoredSimulation[])
     averageReward: scored.length === 0 ? null : scored.reduce((sum, simulation) => sum + simulation.reward, 0) / scored.length,
     passK,
     averageAgentCost: costs.length === 0 || costs.some((cost) => cost === null) ? null : (costs as number[]).reduce((sum, cost) => sum + cost, 0) / costs.length,
+    averageUserCost: userCosts.length === 0 || userCosts.some((cost) => cost === null) ? null : (userCosts as number[]).reduce((sum, cost) => sum + cost, 0) / userCosts.length,
     terminations,
   };
 }

@@ -18,7 +18,7 @@ function judgeLine(usage: Tau2JudgeUsage | null): string {
 }
 
 export function tau2ReportText(label: string, metrics: Tau2Metrics, flags: readonly Tau2TaskFlag[], judgeUsage: Tau2JudgeUsage | null = null): string {
-  const table = new Table({ head: ["run", "sims", "tasks", "avg reward", ...Object.keys(metrics.passK).map((k) => `pass^${k}`), "agent cost", "infra errors"] });
+  const table = new Table({ head: ["run", "sims", "tasks", "avg reward", ...Object.keys(metrics.passK).map((k) => `pass^${k}`), "agent cost", "user cost", "infra errors"] });
   table.push([
     label,
     metrics.simulations,
@@ -26,6 +26,7 @@ export function tau2ReportText(label: string, metrics: Tau2Metrics, flags: reado
     fixed(metrics.averageReward),
     ...Object.values(metrics.passK).map((value) => fixed(value)),
     metrics.averageAgentCost === null ? "unknown" : `$${metrics.averageAgentCost.toFixed(4)}`,
+    metrics.averageUserCost === null ? "unknown" : `$${metrics.averageUserCost.toFixed(4)}`,
     metrics.infraErrors,
   ]);
   const lines = [table.toString()];

@@ -79,7 +79,13 @@ export async function rescoreTau2Results(domain: LoadedTau2Domain, results: Load
     }
   }
   const metrics = computeTau2Metrics(
-    rescored.map((simulation) => ({ taskId: simulation.task_id, reward: rewardOf(simulation.reward_info), termination: simulation.termination_reason, agentCost: simulation.agent_cost })),
+    rescored.map((simulation) => ({
+      taskId: simulation.task_id,
+      reward: rewardOf(simulation.reward_info),
+      termination: simulation.termination_reason,
+      agentCost: simulation.agent_cost,
+      userCost: simulation.user_cost,
+    })),
   );
   return { total: items.length, agree: items.filter((item) => item.agree).length, items, metrics, judge: judge ? "model" : "recorded" };
 }

@@ -351,7 +351,13 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
   await Promise.all(Array.from({ length: Math.max(1, Math.min(run.options.maxConcurrency, total)) }, worker));
   const simulations = run.document.simulations;
   const metrics = computeTau2Metrics(
-    simulations.map((simulation) => ({ taskId: simulation.task_id, reward: rewardOf(simulation.reward_info), termination: simulation.termination_reason, agentCost: simulation.agent_cost })),
+    simulations.map((simulation) => ({
+      taskId: simulation.task_id,
+      reward: rewardOf(simulation.reward_info),
+      termination: simulation.termination_reason,
+      agentCost: simulation.agent_cost,
+      userCost: simulation.user_cost,
+    })),
   );
   return { outputPath: run.outputPath, judgeUsage: run.judge?.usage?.() ?? null, simulations, metrics, flags: run.flags, interrupted: signal.aborted, resumed: run.resumed };
 }

@@ -52,7 +52,13 @@ describe("frozen τ² results, schema version 1", () => {
     expect(results.taubridge?.get("schemaVersion")).toBe(1);
     expect(results.simulations).toHaveLength(6);
     const metrics = computeTau2Metrics(
-      results.simulations.map((simulation) => ({ taskId: simulation.task_id, reward: rewardOf(simulation.reward_info), termination: simulation.termination_reason, agentCost: simulation.agent_cost })),
+      results.simulations.map((simulation) => ({
+        taskId: simulation.task_id,
+        reward: rewardOf(simulation.reward_info),
+        termination: simulation.termination_reason,
+        agentCost: simulation.agent_cost,
+        userCost: simulation.user_cost,
+      })),
     );
     expect(metrics.averageReward).toBeCloseTo(2 / 3, 10);
     expect(metrics.passK).toEqual({ 1: 2 / 3, 2: 2 / 3 });
