@@ -25,7 +25,18 @@ import type { Tau2SimulationMessage } from "../tasks/tau2-simulation.ts";
 import { type Tau2TaskSet, loadTau2TaskSet } from "../tasks/tau2-task-sets.ts";
 import { type Tau2Task, rawTau2Task } from "../tasks/tau2-tasks.ts";
 import { pyJsonDumps, tau2TrialSeeds } from "../value/index.ts";
-import { type Tau2ResultsDocument, type Tau2SimulationRecord, infoIdentity, readTau2Results, rewardOf, writeTau2Results } from "./tau2-results.ts";
+import {
+  type Tau2ResultsDocument,
+  type Tau2SimulationRecord,
+  appendTau2Checkpoint,
+  infoIdentity,
+  readTau2Checkpoint,
+  readTau2Results,
+  removeTau2Checkpoint,
+  rewardOf,
+  tau2CheckpointPath,
+  writeTau2Results,
+} from "./tau2-results.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./tau2-task-flags.ts";
 
 /** What builds a τ² participant (the model-driven ones get their model clients through `models`). */
@@ -187,7 +198,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   const info = runInfo(options, domain, readGuidelines(options.dataDir));
   const seeds = tau2TrialSeeds(options.seed, options.numTrials);
   const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
-  const done = existsSync(outputPath) ? resumeFrom(outputPath, document, taskSet.tasks) : new Set<string>();
+  const done = existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath)) ? resumeFrom(outputPath, document, taskSet.tasks) : new Set<string>();
   const units = seeds.flatMap((seed, trial) => taskSet.tasks.filter((task) => !done.has(`${trial}|${task.id}|${seed}`)).map((task) => ({ trial, task, seed })));
   const flags = flagTau2Tasks(taskSet.tasks);
   document.taubridge = { flaggedTasks: flags };
@@ -209,7 +220,14 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
 
 /** τ²'s `try_resume`: same settings, unchanged tasks; infrastructure errors are dropped and re-run. */
 function resumeFrom(path: string, document: Tau2ResultsDocument, tasks: readonly Tau2Task[]): Set<string> {
+  if (!existsSync(path)) throw new Tau2ResumeMismatchError(`${tau2CheckpointPath(path)} exists without its results file ${path}; delete the checkpoint to start over`);
   const stored = readTau2Results(path);
+  const seen = new Set(stored.simulations.map((simulation) => `${simulation.trial}|${simulation.task_id}|${simulation.seed}`));
+  for (const record of readTau2Checkpoint(path)) {
+    const key = `${record.trial}|${record.task_id}|${record.seed}`;
+    if (!seen.has(key)) stored.simulations.push(record);
+    seen.add(key);
+  }
   if (infoIdentity(stored.info) !== infoIdentity(document.info)) {
     throw new Tau2ResumeMismatchError(`${path} holds a run with other settings (model, arguments, budgets, seed or domain); pass another --save-to, or delete the file to start over`);
   }
@@ -316,6 +334,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
+/** How often the whole results file is rewritten during a run (the checkpoint lines are written at once). */
+const RESULTS_REWRITE_MS = 5_000;
+
 /** Progress of a batch, one call per finished simulation. */
 export type Tau2Progress = (event: { done: number; total: number; record: Tau2SimulationRecord }) => void;
 
@@ -334,6 +355,8 @@ export interface Tau2BatchResult {
 export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortSignal; onProgress?: Tau2Progress } = {}): Promise<Tau2BatchResult> {
   const signal = options.signal ?? new AbortController().signal;
   writeTau2Results(run.outputPath, run.document);
+  removeTau2Checkpoint(run.outputPath);
+  let lastWrite = performance.now();
   let next = 0;
   let done = 0;
   const total = run.units.length;
@@ -344,11 +367,18 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
       if (record === null) return;
       run.document.simulations.push(record);
       if (run.judge?.usage) run.document.taubridge.judgeUsage = run.judge.usage();
-      writeTau2Results(run.outputPath, run.document);
+      appendTau2Checkpoint(run.outputPath, record);
+      if (performance.now() - lastWrite > RESULTS_REWRITE_MS) {
+        writeTau2Results(run.outputPath, run.document);
+        removeTau2Checkpoint(run.outputPath);
+        lastWrite = performance.now();
+      }
       options.onProgress?.({ done: ++done, total, record });
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(run.options.maxConcurrency, total)) }, worker));
+  writeTau2Results(run.outputPath, run.document);
+  removeTau2Checkpoint(run.outputPath);
   const simulations = run.document.simulations;
   const metrics = computeTau2Metrics(
     simulations.map((simulation) => ({

@@ -172,3 +172,47 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     expect(`${text}\n`).toBe(original);
   });
 });
+
+describe.skipIf(!data)("taubridge tau2 run killed mid-run", () => {
+  it("resumes from the checkpoint lines without losing or duplicating simulations", async () => {
+    const { existsSync } = await import("node:fs");
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-kill-")), "results.json");
+    const args = [
+      "tau2",
+      "run",
+      "--domain",
+      "telecom",
+      "--agent",
+      "oracle",
+      "--user",
+      "scripted",
+      "--data-dir",
+      data as string,
+      "--task-split-name",
+      "base",
+      "--max-concurrency",
+      "1",
+      "--save-to",
+      file,
+    ];
+    const first = execa("node", ["--import", "tsx", cli, ...args], { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } });
+    // Kill it hard once a few simulations have finished (progress lines on stderr).
+    await new Promise<void>((resolve) => {
+      let finished = 0;
+      first.stderr?.on("data", (chunk: Buffer) => {
+        finished += (chunk.toString().match(/^\[\d+\/\d+\]/gm) ?? []).length;
+        if (finished >= 5) resolve();
+      });
+      first.on("exit", () => resolve());
+    });
+    first.kill("SIGKILL");
+    await first;
+    expect(existsSync(`${file}.checkpoint.jsonl`)).toBe(true);
+    const second = await taubridge([...args, "--quiet"]);
+    expect(second.exitCode).toBe(0);
+    const keys = readTau2Results(file).simulations.map((simulation) => simulation.task_id);
+    expect(keys).toHaveLength(114);
+    expect(new Set(keys).size).toBe(114);
+    expect(existsSync(`${file}.checkpoint.jsonl`)).toBe(false);
+  }, 60_000);
+});
