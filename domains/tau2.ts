@@ -6,7 +6,8 @@ import { Registry } from "../src/core/registry.ts";
 import type { Tau2DomainDefinition } from "../src/engine/tau2/domain.ts";
 import { tau2AirlineDomain } from "./tau2-airline/index.ts";
 import { tau2MockDomain } from "./tau2-mock/index.ts";
+import { tau2RetailDomain } from "./tau2-retail/index.ts";
 import { tau2TelecomDomain, tau2TelecomWorkflowDomain } from "./tau2-telecom/index.ts";
 
 export const tau2DomainRegistry = new Registry<Tau2DomainDefinition>("τ² domain");
-for (const domain of [tau2MockDomain, tau2AirlineDomain, tau2TelecomDomain, tau2TelecomWorkflowDomain]) tau2DomainRegistry.register(domain.name, domain);
+for (const domain of [tau2MockDomain, tau2AirlineDomain, tau2RetailDomain, tau2TelecomDomain, tau2TelecomWorkflowDomain]) tau2DomainRegistry.register(domain.name, domain);
