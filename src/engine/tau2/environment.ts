@@ -1,17 +1,8 @@
-/**
- * A τ²-bench environment: the agent's toolkit and (for dual-control domains) the user's toolkit,
- * each over its own database, with τ²'s routing, error texts, `sync_tools`, `set_state` and hashes.
- *
- * The environment runs tools and answers questions about its state; it neither talks nor scores.
- * Every tool call of an episode reaches it through the orchestrator's one step path
- * ({@link Tau2Environment.getResponse}); the evaluator builds its own environments to replay.
- */
-import { createHash } from "node:crypto";
 import { ToolCrashError } from "../../core/errors.ts";
 import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
 import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, methodOf, toolsOf } from "./toolkit.ts";
-import { databaseHashText } from "./shared-records.ts";
+import { databaseHash } from "./shared-records.ts";
 import { tau2ToolResultText } from "./tool-result.ts";
 
 /** Who makes a tool call: the agent (`assistant`) or the user simulator (`user`). */
@@ -77,7 +68,7 @@ export interface Tau2EnvironmentSpec {
 
 /** τ²'s `get_dict_hash(db.model_dump())`: SHA-256 of `json.dumps(..., sort_keys=True, default=str)`. */
 export function tau2DatabaseHash(db: PyModel): string {
-  return createHash("sha256").update(databaseHashText(db)).digest("hex");
+  return databaseHash(db);
 }
 
 export class Tau2Environment {

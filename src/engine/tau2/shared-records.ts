@@ -12,6 +12,7 @@
  * (rather than looking it up by key) would otherwise change every environment, so it fails loudly
  * instead (a JavaScript error, which ends the episode as an infrastructure error naming the tool).
  */
+import { createHash, type Hash } from "node:crypto";
 import { type PyDict, type PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../value/index.ts";
 
 function isContainer(value: PyValue | undefined): value is PyDict | PyValue[] {
@@ -77,28 +78,55 @@ function isRecordDict(value: PyValue): value is PyDict {
   return true;
 }
 
+/** Record dicts of loaded databases: their records are sealed, so their rendered texts can be cached. */
+const loadedRecordDicts = new WeakSet<PyDict>();
+
 /** Seals the record dicts' records of a loaded database (shared by every environment). */
 export function prepareShared(db: PyModel): void {
-  for (const value of db.values()) if (isRecordDict(value)) for (const record of value.values()) sealShared(record);
+  for (const value of db.values()) {
+    if (!isRecordDict(value)) continue;
+    for (const record of value.values()) sealShared(record);
+    loadedRecordDicts.add(value);
+  }
 }
 
 /** An environment's database over the shared one: record dicts shared record by record, everything else copied. */
 export function shareDatabase(db: PyModel): PyModel {
   const copy = db.emptyClone();
   for (const [field, value] of db) copy.set(field, isRecordDict(value) && !(value instanceof SharedRecordMap) ? new SharedRecordMap(value) : pyDeepCopy(value));
+  sharedFrom.set(copy, db);
   return copy;
 }
 
-// ─── Hash text ──────────────────────────────────────────────────────────────────────────────────
+// ─── Hash ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The hash text is a sequence of pieces: the braces, each field's key, and for a shared record
+ * dict each record's `"key": <json>` (separators included), in sorted order. Unchanged records
+ * reuse the loaded database's piece (the same string); the SHA-256 of the loaded database is
+ * checkpointed every {@link CHECKPOINT_CHARS} characters, so an environment's hash resumes from the
+ * last checkpoint before its first changed piece.
+ */
+const CHECKPOINT_CHARS = 64 * 1024;
 
 interface BaseIndex {
   sortedKeys: string[];
   position: Map<string, number>;
+  /** `"key": <json>` per record, in sorted key order. */
   entries: string[];
-  text: string;
+}
+
+interface BaseHash {
+  pieces: string[];
+  checkpoints: Array<{ piece: number; state: Hash }>;
+  /** Digest by the pieces that differ from the loaded database (gold and predicted states are often the same). */
+  memo: Map<string, string>;
 }
 
 const baseIndexes = new WeakMap<PyDict, BaseIndex>();
+const baseHashes = new WeakMap<PyModel, BaseHash>();
+/** Which loaded database an environment's database shares. */
+const sharedFrom = new WeakMap<PyModel, PyModel>();
 
 function entryText(key: string, value: PyValue | undefined): string {
   return `${pyJsonString(key)}: ${pyJsonDumpsSortedKeys(value)}`;
@@ -109,41 +137,104 @@ function baseIndex(base: PyDict): BaseIndex {
   if (!index) {
     const sortedKeys = pySortedKeys(base);
     const entries = sortedKeys.map((key) => entryText(key, base.get(key)));
-    index = { sortedKeys, position: new Map(sortedKeys.map((key, at) => [key, at])), entries, text: `{${entries.join(", ")}}` };
+    index = { sortedKeys, position: new Map(sortedKeys.map((key, at) => [key, at])), entries };
     baseIndexes.set(base, index);
   }
   return index;
 }
 
-/** The sorted-keys JSON text of a shared record dict, re-rendering only the records it owns. */
-function sharedMapText(map: SharedRecordMap): string {
-  const index = baseIndex(map.base);
-  let entries: string[] | null = null;
-  let keysChanged = false;
-  for (const key of map.owned) {
-    const at = index.position.get(key);
-    if (at === undefined || !map.has(key)) {
-      keysChanged = true;
-      break;
-    }
-    const text = entryText(key, map.get(key));
-    if (text !== index.entries[at]) {
-      entries ??= [...index.entries];
-      entries[at] = text;
+/** The pieces of a record dict: the loaded database's piece for every record `map` does not own (all of them when `map` is null). */
+function recordPieces(base: PyDict, map: SharedRecordMap | null, out: string[]): void {
+  const index = baseIndex(base);
+  let keys = index.sortedKeys;
+  if (map) {
+    for (const key of map.owned) {
+      if (!index.position.has(key) || !map.has(key)) {
+        keys = pySortedKeys(map);
+        break;
+      }
     }
   }
-  if (keysChanged) {
-    const keys = pySortedKeys(map);
-    return `{${keys.map((key) => (map.owned.has(key) || !index.position.has(key) ? entryText(key, map.get(key)) : index.entries[index.position.get(key) as number])).join(", ")}}`;
-  }
-  return entries === null ? index.text : `{${entries.join(", ")}}`;
+  out.push("{");
+  keys.forEach((key, at) => {
+    const own = map !== null && (map.owned.has(key) || !index.position.has(key));
+    const text = own ? entryText(key, (map as SharedRecordMap).get(key)) : (index.entries[index.position.get(key) as number] as string);
+    out.push(at === 0 ? text : `, ${text}`);
+  });
+  out.push("}");
 }
 
-/** `json.dumps(db.model_dump(), sort_keys=True)`, reusing the rendered text of shared records. */
-export function databaseHashText(db: PyModel): string {
-  const parts = pySortedKeys(db).map((field) => {
-    const value = db.get(field) as PyValue;
-    return `${pyJsonString(field)}: ${value instanceof SharedRecordMap ? sharedMapText(value) : pyJsonDumpsSortedKeys(value)}`;
+function valuePieces(value: PyValue | undefined, out: string[]): void {
+  if (value instanceof SharedRecordMap) recordPieces(value.base, value, out);
+  else if (value instanceof Map && loadedRecordDicts.has(value)) recordPieces(value, null, out);
+  else out.push(pyJsonDumpsSortedKeys(value));
+}
+
+/** The pieces of `json.dumps(db.model_dump(), sort_keys=True)`. */
+function databasePieces(db: PyModel): string[] {
+  const out: string[] = ["{"];
+  pySortedKeys(db).forEach((field, at) => {
+    out.push(`${at === 0 ? "" : ", "}${pyJsonString(field)}: `);
+    valuePieces(db.get(field), out);
   });
-  return `{${parts.join(", ")}}`;
+  out.push("}");
+  return out;
+}
+
+function baseHash(base: PyModel): BaseHash {
+  let hash = baseHashes.get(base);
+  if (!hash) {
+    const pieces = databasePieces(base);
+    const state = createHash("sha256");
+    const checkpoints = [{ piece: 0, state: state.copy() }];
+    let since = 0;
+    pieces.forEach((piece, at) => {
+      state.update(piece);
+      since += piece.length;
+      if (since >= CHECKPOINT_CHARS && at + 1 < pieces.length) {
+        checkpoints.push({ piece: at + 1, state: state.copy() });
+        since = 0;
+      }
+    });
+    hash = { pieces, checkpoints, memo: new Map() };
+    baseHashes.set(base, hash);
+  }
+  return hash;
+}
+
+/** `json.dumps(db.model_dump(), sort_keys=True)` (the full text; tests compare it with τ²'s). */
+export function databaseHashText(db: PyModel): string {
+  return databasePieces(db).join("");
+}
+
+/** SHA-256 hex of {@link databaseHashText}, resumed from the loaded database's checkpoints when `db` shares one. */
+export function databaseHash(db: PyModel): string {
+  const base = sharedFrom.get(db);
+  const pieces = databasePieces(db);
+  if (!base) return createHash("sha256").update(pieces.join("")).digest("hex");
+  const reference = baseHash(base);
+  let first = 0;
+  while (first < pieces.length && first < reference.pieces.length && pieces[first] === reference.pieces[first]) first++;
+  if (pieces.length === reference.pieces.length && first === pieces.length) {
+    const whole = reference.memo.get("");
+    if (whole) return whole;
+  }
+  const key = pieces.length === reference.pieces.length ? differences(pieces, reference.pieces, first) : null;
+  const known = key === null ? undefined : reference.memo.get(key);
+  if (known) return known;
+  let checkpoint = reference.checkpoints[0];
+  for (const candidate of reference.checkpoints) {
+    if (candidate.piece > first) break;
+    checkpoint = candidate;
+  }
+  const digest = checkpoint.state.copy().update(pieces.slice(checkpoint.piece).join("")).digest("hex");
+  if (key !== null && reference.memo.size < 4096) reference.memo.set(key, digest);
+  return digest;
+}
+
+/** A key naming the pieces that differ from the loaded database's (same length). */
+function differences(pieces: string[], reference: string[], from: number): string {
+  const parts: string[] = [];
+  for (let at = from; at < pieces.length; at++) if (pieces[at] !== reference[at]) parts.push(`${at}\u0000${pieces[at]}`);
+  return parts.join("\u0001");
 }
