@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { databaseHashText, prepareShared, shareDatabase, SharedRecordMap } from "../../src/engine/tau2/shared-records.ts";
+import { databaseHash, databaseHashText, prepareShared, shareDatabase, SharedRecordMap } from "../../src/engine/tau2/shared-records.ts";
 import { PyFloat, type PyDict, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyModelSchema, pyModelValidate, pyT } from "../../src/value/index.ts";
 
 const recordModel = pyModelSchema("Record", [
@@ -64,6 +64,30 @@ describe("shared τ² databases", () => {
     records.delete("r001");
     environment.set("counter", 2);
     expect(databaseHashText(environment)).toBe(pyJsonDumpsSortedKeys(pyDeepCopy(environment)));
+    expect(databaseHash(environment)).toBe(sha(pyJsonDumpsSortedKeys(pyDeepCopy(environment))));
+  });
+
+  it("the checkpointed, memoized hash equals SHA-256 of the full text for every kind of change", () => {
+    const base = loaded();
+    expect(databaseHash(shareDatabase(base))).toBe(sha(pyJsonDumpsSortedKeys(base)));
+    for (const key of ["r000", "r025", "r2500", "r4999"]) {
+      for (let round = 0; round < 2; round++) {
+        // twice: the second time the digest comes from the memo of identical changes
+        const environment = shareDatabase(base);
+        ((environment.get("records") as SharedRecordMap).get(key) as PyDict).set("name", `changed ${key}`);
+        expect(databaseHash(environment)).toBe(sha(pyJsonDumpsSortedKeys(pyDeepCopy(environment))));
+      }
+    }
+    const grown = shareDatabase(base);
+    (grown.get("records") as SharedRecordMap).set(
+      "r0005",
+      new Map<string, PyValue>([
+        ["name", "inserted"],
+        ["amount", new PyFloat(2)],
+        ["tags", []],
+      ]),
+    );
+    expect(databaseHash(grown)).toBe(sha(pyJsonDumpsSortedKeys(pyDeepCopy(grown))));
   });
 
   it("keeps environments apart and the loaded database untouched", () => {
