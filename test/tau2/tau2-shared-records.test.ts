@@ -21,7 +21,7 @@ const dbModel = pyModelSchema("Db", [
 
 function loaded() {
   const records: PyDict = new Map();
-  for (let index = 0; index < 50; index++)
+  for (let index = 0; index < 5000; index++)
     records.set(
       `r${String(index).padStart(3, "0")}`,
       new Map<string, PyValue>([
