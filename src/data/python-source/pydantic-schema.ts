@@ -296,7 +296,13 @@ export class PydanticSchemaBuilder {
   private typeRef(scoped: ScopedExpr): TypeRef {
     const dotted = dottedName(scoped.expression);
     if (dotted === undefined) return this.fail(scoped, "expected a type name");
-    const resolved: ResolvedName = this.tree.resolveDotted(scoped.module, dotted);
+    let resolved: ResolvedName;
+    try {
+      resolved = this.tree.resolveDotted(scoped.module, dotted);
+    } catch (error) {
+      if (!PythonSourceError.isInstance(error)) throw error;
+      return this.fail(scoped, `cannot resolve the type '${dotted}'`);
+    }
     switch (resolved.kind) {
       case "builtin":
         return resolved;

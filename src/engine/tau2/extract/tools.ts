@@ -200,7 +200,14 @@ export function toolSchema(schemas: PydanticSchemaBuilder, method: PyFunctionDef
   });
   const short = doc.shortDescription ?? "";
   const description = !short ? method.name : doc.longDescription ? `${short}\n\n${doc.longDescription}` : short;
-  return { schema: { type: "function", function: { name: method.name, description, parameters: schemas.modelSchema("parameters", fields) } }, shortDescription: short };
+  let parametersSchema: JsonSchema;
+  try {
+    parametersSchema = schemas.modelSchema("parameters", fields);
+  } catch (error) {
+    if (!PythonSourceError.isInstance(error)) throw error;
+    throw new PythonSourceError(`${error.message} (in the signature of tool '${method.name}'); ${TAU2_SOURCE_HINT}`, { cause: error });
+  }
+  return { schema: { type: "function", function: { name: method.name, description, parameters: parametersSchema } }, shortDescription: short };
 }
 
 /** Re-exported for the prompt extraction (the solo agent's `done` tool is built the same way). */
