@@ -803,3 +803,45 @@ export class PythonModule {
 export function parsePythonModule(text: string, file: string): PythonModule {
   return new PythonModule(text, file);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Token-level access for the source reader (`python-source/`), which needs more than literals
+// ---------------------------------------------------------------------------------------------
+
+/** One token of a tokenised Python file (see {@link tokenizePythonSource}). */
+export type PythonToken = Readonly<Token>;
+/** One logical line: token range and indentation column. */
+export type PythonLogicalLine = Readonly<LogicalLine>;
+
+/** A tokenised Python file: tokens, logical lines, and a positioned failure for errors. */
+export interface TokenizedPythonSource {
+  file: string;
+  text: string;
+  tokens: readonly PythonToken[];
+  lines: readonly PythonLogicalLine[];
+  /** `{line, column}` (1-based) of an offset. */
+  position(offset: number): { line: number; column: number };
+  /** Throws a {@link PythonLiteralError} at an offset. */
+  fail(offset: number, reason: string): never;
+}
+
+/** Tokenises a whole Python file with the literal reader's tokenizer (strings, brackets, logical lines). */
+export function tokenizePythonSource(text: string, file: string): TokenizedPythonSource {
+  const source = prepare(text, file);
+  const { tokens, lines } = tokenize(source);
+  return { file, text: source.text, tokens, lines, position: (offset) => source.position(offset), fail: (offset, reason) => source.fail(offset, reason) };
+}
+
+/** Decodes the backslash escapes of a (non-raw) string body as Python does. */
+export function decodePythonEscapes(body: string, file = "<string>", offset = 0): string {
+  const source = prepare(body, file);
+  return decodeEscapes(source, source.text, offset, false);
+}
+
+/** Evaluates a literal expression starting at `start` in a tokenised file; returns the value and the index after it. */
+export function evaluatePythonLiteralAt(source: TokenizedPythonSource, start: number, options: EvaluateOptions = {}): { value: PyValue; end: number } {
+  const map = prepare(source.text, source.file);
+  const evaluator = new Evaluator(map, source.tokens as Token[], start, options);
+  const value = evaluator.expression();
+  return { value, end: evaluator.position };
+}
