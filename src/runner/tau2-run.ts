@@ -39,8 +39,25 @@ import {
 } from "./tau2-results.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./tau2-task-flags.ts";
 
-/** What builds a τ² participant (the model-driven ones get their model clients through `models`). */
-export type Tau2ParticipantFactory = (options: { llm: string; llmArgs: Record<string, unknown>; models?: Tau2RunModels }) => Tau2Participant<Tau2Task>;
+/** What a participant factory gets: τ²'s `--agent-llm`/`--agent-llm-args` (or the user's), the run's model clients, the domain and data root. */
+export interface Tau2FactoryOptions {
+  llm: string;
+  llmArgs: Record<string, unknown>;
+  models?: Tau2RunModels;
+  domain?: LoadedTau2Domain;
+  dataRoot?: string;
+}
+
+/**
+ * What builds a τ² participant. `solo` marks τ²'s solo agents (the run then uses the solo policy,
+ * a solo environment and `dummy_user`); `taskFilter` is τ²'s per-agent task filter (e.g.
+ * `llm_agent_gt` only runs tasks with gold actions).
+ */
+export interface Tau2ParticipantFactory {
+  (options: Tau2FactoryOptions): Tau2Participant<Tau2Task>;
+  solo?: boolean;
+  taskFilter?: (task: Tau2Task) => boolean;
+}
 
 /** The τ² names a run resolves. */
 export interface Tau2Registries {
@@ -119,6 +136,8 @@ export interface BuiltTau2Run {
   units: Array<{ trial: number; task: Tau2Task; seed: number }>;
   flags: Tau2TaskFlag[];
   resumed: number;
+  /** τ²'s solo mode (a solo agent, `dummy_user`, the solo policy and environment). */
+  solo: boolean;
 }
 
 function lastSegment(name: string): string {
@@ -143,7 +162,7 @@ function recordedArguments(llmArgs: Record<string, unknown>): Record<string, unk
   return Object.fromEntries(Object.entries(llmArgs).filter(([key]) => !/key|token|secret|password/i.test(key)));
 }
 
-function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: string | null): Record<string, unknown> {
+function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: string | null, solo: boolean): Record<string, unknown> {
   return {
     git_commit: "",
     num_trials: options.numTrials,
@@ -158,7 +177,7 @@ function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: 
       persona_config: null,
     },
     agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: recordedArguments(options.agentLlmArgs), voice_settings: null },
-    environment_info: { domain_name: domain.definition.name, policy: domain.policy(false), tool_defs: null },
+    environment_info: { domain_name: domain.definition.name, policy: domain.policy(solo), tool_defs: null },
     seed: options.seed,
     text_streaming_config: null,
     speech_complexity: null,
@@ -179,12 +198,17 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   const agentFactory = registries.agents.get(options.agent);
   const userFactory = registries.users.get(options.user);
   const domain = loadTau2Domain(definition, options.dataDir);
+  const solo = agentFactory.solo === true;
+  if (solo && !definition.supportsSolo) throw new ConfigError(`${options.agent} runs in solo mode, which the ${options.domain} domain does not support (τ²: mock and telecom)`);
+  if (solo !== (options.user === "dummy_user"))
+    throw new ConfigError(solo ? `${options.agent} is a solo agent: run it with --user dummy_user` : "dummy_user is only valid with a solo agent (llm_agent_solo)");
   const taskSet = loadTau2TaskSet(options.dataDir, {
     taskSetName: options.taskSetName ?? definition.folder,
     split: options.taskSplitName,
     taskIds: options.taskIds,
     numTasks: options.numTasks,
   });
+  if (agentFactory.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
   const needsJudge = taskSet.tasks.some((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0);
   const judgeModel = needsJudge ? await models.judge?.() : undefined;
   if (needsJudge && !judgeModel) {
@@ -195,7 +219,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   }
   const judge = judgeModel ? createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir)) : undefined;
   const outputPath = tau2OutputPath(options);
-  const info = runInfo(options, domain, readGuidelines(options.dataDir));
+  const info = runInfo(options, domain, readGuidelines(options.dataDir), solo);
   const seeds = tau2TrialSeeds(options.seed, options.numTrials);
   const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
   const done = existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath)) ? resumeFrom(outputPath, document, taskSet.tasks) : new Set<string>();
@@ -206,8 +230,9 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     options,
     domain,
     taskSet,
-    agent: agentFactory({ llm: options.agentLlm, llmArgs: options.agentLlmArgs, models }),
-    user: userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models }),
+    agent: agentFactory({ llm: options.agentLlm, llmArgs: options.agentLlmArgs, models, domain, dataRoot: options.dataDir }),
+    user: userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
+    solo,
     judge,
     firstAgentMessage: readTau2FirstAgentMessage(options.dataDir),
     outputPath,
@@ -272,9 +297,10 @@ async function simulate(run: BuiltTau2Run, unit: BuiltTau2Run["units"][number], 
     maxErrors: run.options.maxErrors,
     timeoutSeconds: run.options.timeout,
     enforceCommunicationProtocol: run.options.enforceCommunicationProtocol ?? false,
+    solo: run.solo,
     signal,
   });
-  const rewardInfo = await evaluateTau2Simulation({ domain: run.domain, task: unit.task, termination: outcome.termination, messages: outcome.messages, judge: run.judge, signal });
+  const rewardInfo = await evaluateTau2Simulation({ domain: run.domain, task: unit.task, termination: outcome.termination, messages: outcome.messages, judge: run.judge, solo: run.solo, signal });
   return {
     id: randomUUID(),
     task_id: unit.task.id,
@@ -289,7 +315,7 @@ async function simulate(run: BuiltTau2Run, unit: BuiltTau2Run["units"][number], 
     messages: outcome.messages,
     trial: unit.trial,
     seed: unit.seed,
-    policy: run.domain.policy(false),
+    policy: run.domain.policy(run.solo),
     info: null,
   };
 }

@@ -7,6 +7,7 @@ import { Registry } from "../core/registry.ts";
 import { tau2OracleAgent } from "../agents/tau2-oracle.ts";
 import { tau2ScriptedUser } from "../users/tau2-scripted-user.ts";
 import type { Tau2ParticipantFactory } from "./tau2-run.ts";
+import { registerModelTau2Participants } from "./tau2-model-participants.ts";
 
 export const tau2Agents = new Registry<Tau2ParticipantFactory>("τ² agent");
 export const tau2Users = new Registry<Tau2ParticipantFactory>("τ² user");
@@ -19,4 +20,5 @@ export function registerOfflineTau2Participants(): void {
   registered = true;
   tau2Agents.register("oracle", () => tau2OracleAgent);
   tau2Users.register("scripted", () => tau2ScriptedUser);
+  registerModelTau2Participants(tau2Agents, tau2Users);
 }
