@@ -1,3 +1,4 @@
+import { DataError, errorMarker } from "../../core/errors.ts";
 /**
  * Docstrings read the way τ²'s tools read them: `inspect.cleandoc`, then the `docstring_parser`
  * package's automatic style (`parse(text)`), which for the Google-style docstrings of the tool
@@ -75,7 +76,9 @@ const TYPED_ARG = /^\s*(.+?)\s*\(\s*(.*[^\s]+)\s*\)/;
 const MULTIPLE = /^(\s*[^:\s]+:)|^([^:]*\]:.*)/;
 
 /** Error in a docstring the parser cannot read (`docstring_parser` raises `ParseError` there too). */
-export class DocstringSyntaxError extends Error {}
+export class DocstringSyntaxError extends DataError {
+  static readonly marker: symbol = errorMarker("DocstringSyntaxError");
+}
 
 function splitDescription(chunk: string, result: ParsedDocstring): void {
   const newline = chunk.indexOf("\n");
