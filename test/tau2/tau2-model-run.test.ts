@@ -1,0 +1,95 @@
+/**
+ * A whole telecom task with model-driven participants, end to end through the CLI: `llm_agent`
+ * and `user_simulator` on the scripted OpenAI-compatible server (one script per model name, the
+ * endpoint given as litellm's `api_base` in tau2's LLM arguments). The agent enables roaming on
+ * the line with its tool, the user turns roaming on on their own phone with theirs, and the task
+ * scores 1.0; when the user skips their part, it scores 0. Cost and usage per role land in the
+ * results file.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { readTau2Results, rewardOf } from "../../src/runner/tau2-results.ts";
+import { startScriptedModelServer } from "../../src/testing/index.ts";
+import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+
+const data = tau2BenchDirectory;
+if (!data) console.warn(missingTau2Reason);
+const cli = join(import.meta.dirname, "..", "..", "app", "cli.ts");
+const TASK = "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]";
+
+async function run(userSteps: unknown[]) {
+  const server = await startScriptedModelServer({
+    scripts: {
+      "agent-model": [
+        { tool_calls: [{ id: "a1", name: "enable_roaming", arguments: '{"customer_id": "C1001", "line_id": "L1002"}' }], usage: { prompt_tokens: 100, completion_tokens: 10 } },
+        { content: "Roaming is now enabled on your line. Please turn on data roaming on your phone.", usage: { prompt_tokens: 120, completion_tokens: 20 } },
+        { content: "You're all set.", times: "unlimited", usage: { prompt_tokens: 130, completion_tokens: 5 } },
+      ],
+      "user-model": userSteps as never,
+    },
+  });
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-model-")), "results.json");
+    const args = ["tau2", "run", "--domain", "telecom", "--task-set-name", "telecom_small", "--task-ids", TASK, "--data-dir", data as string, "--save-to", file, "--quiet"];
+    const endpoint = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
+    const result = await execa(
+      "node",
+      [
+        "--import",
+        "tsx",
+        cli,
+        ...args,
+        "--agent",
+        "llm_agent",
+        "--agent-llm",
+        "agent-model",
+        "--agent-llm-args",
+        endpoint,
+        "--user",
+        "user_simulator",
+        "--user-llm",
+        "user-model",
+        "--user-llm-args",
+        endpoint,
+      ],
+      {
+        reject: false,
+        env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
+      },
+    );
+    return { result, file, server };
+  } finally {
+    await server.close();
+  }
+}
+
+describe.skipIf(!data)("τ² telecom with model-driven agent and user (scripted models)", () => {
+  it("the user fixes their phone with their own tool: reward 1.0; per-role cost and usage recorded", async () => {
+    const { result, file, server } = await run([
+      { content: "My mobile data stopped working since I arrived abroad.", usage: { prompt_tokens: 50, completion_tokens: 12 } },
+      { tool_calls: [{ id: "u1", name: "toggle_roaming", arguments: "{}" }], usage: { prompt_tokens: 60, completion_tokens: 5 } },
+      { content: "Roaming is on and data works now. Thanks! ###STOP###", usage: { prompt_tokens: 70, completion_tokens: 9 } },
+    ]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const [simulation] = readTau2Results(file).simulations;
+    expect(simulation.termination_reason).toBe("user_stop");
+    expect(rewardOf(simulation.reward_info)).toBe(1);
+    const calls = simulation.messages.flatMap((message) => (message.role === "assistant" || message.role === "user" ? (message.tool_calls ?? []).map((call) => `${call.requestor}:${call.name}`) : []));
+    expect(calls).toEqual(["assistant:enable_roaming", "user:toggle_roaming"]);
+    const userMessages = simulation.messages.filter((message) => message.role === "user");
+    expect(userMessages.every((message) => (message as { usage: unknown }).usage !== null)).toBe(true);
+    expect(server.requests.filter((request) => request.model === "user-model")[0].body).toMatchObject({ tool_choice: "auto", temperature: 0 });
+  });
+
+  it("the user skips their part: the env assertions fail and the reward is 0", async () => {
+    const { result, file } = await run([{ content: "My mobile data stopped working since I arrived abroad." }, { content: "OK, thanks anyway. ###STOP###" }]);
+    expect(result.exitCode).toBe(0);
+    const [simulation] = readTau2Results(file).simulations;
+    expect(simulation.termination_reason).toBe("user_stop");
+    expect(rewardOf(simulation.reward_info)).toBe(0);
+  });
+});
