@@ -93,3 +93,79 @@ describe.skipIf(!data)("τ² telecom with model-driven agent and user (scripted 
     expect(rewardOf(simulation.reward_info)).toBe(0);
   });
 });
+
+describe.skipIf(!data)("τ² solo mode (llm_agent_solo + dummy_user, scripted model)", () => {
+  for (const [domain, taskId, calls] of [
+    ["mock", "create_task_1", [{ id: "s1", name: "create_task", arguments: '{"user_id": "user_1", "title": "Important Meeting"}' }]],
+    [
+      "telecom",
+      TASK,
+      [
+        { id: "s1", name: "enable_roaming", arguments: '{"customer_id": "C1001", "line_id": "L1002"}' },
+        { id: "s2", name: "toggle_roaming", arguments: "{}" },
+      ],
+    ],
+  ] as const) {
+    it(`${domain}: the agent works the ticket alone with every tool and ends with done (agent_stop)`, async () => {
+      const server = await startScriptedModelServer({ scripts: { solo: [...calls.map((call) => ({ tool_calls: [call] })), { tool_calls: [{ id: "d", name: "done", arguments: "{}" }] }] } });
+      try {
+        const file = join(mkdtempSync(join(tmpdir(), "tau2-solo-")), "results.json");
+        const endpoint = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
+        const taskSet = domain === "telecom" ? ["--task-set-name", "telecom_small"] : [];
+        const result = await execa(
+          "node",
+          [
+            "--import",
+            "tsx",
+            cli,
+            "tau2",
+            "run",
+            "--domain",
+            domain,
+            ...taskSet,
+            "--task-ids",
+            taskId,
+            "--agent",
+            "llm_agent_solo",
+            "--agent-llm",
+            "solo",
+            "--agent-llm-args",
+            endpoint,
+            "--user",
+            "dummy_user",
+            "--data-dir",
+            data as string,
+            "--save-to",
+            file,
+            "--quiet",
+          ],
+          {
+            reject: false,
+            env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
+          },
+        );
+        expect(result.stderr).toBe("");
+        expect(result.exitCode).toBe(0);
+        const [simulation] = readTau2Results(file).simulations;
+        expect(simulation.termination_reason).toBe("agent_stop");
+        expect(rewardOf(simulation.reward_info)).toBe(1);
+        expect(simulation.messages[0].role).toBe("assistant"); // no greeting, no user
+        expect((server.requests[0].body as { tool_choice: string }).tool_choice).toBe("required");
+        expect(simulation.policy).toContain(domain === "mock" ? "Mock" : "Telecom");
+      } finally {
+        await server.close();
+      }
+    });
+  }
+
+  it("refuses a solo agent with a talking user, and dummy_user with a non-solo agent", async () => {
+    const env = { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) };
+    const base = ["--import", "tsx", cli, "tau2", "run", "--domain", "mock", "--data-dir", data as string, "--save-to", join(mkdtempSync(join(tmpdir(), "tau2-solo-")), "r.json")];
+    const soloWithUser = await execa("node", [...base, "--agent", "llm_agent_solo", "--user", "scripted"], { reject: false, env });
+    expect(soloWithUser.exitCode).toBe(2);
+    expect(soloWithUser.stderr).toMatch(/solo agent: run it with --user dummy_user/);
+    const dummyAlone = await execa("node", [...base, "--agent", "oracle", "--user", "dummy_user"], { reject: false, env });
+    expect(dummyAlone.exitCode).toBe(2);
+    expect(dummyAlone.stderr).toMatch(/dummy_user is only valid with a solo agent/);
+  });
+});
