@@ -10,10 +10,15 @@ import { registerModelStrategies } from "../src/agents/register.ts";
 import { createRunModels } from "../src/runner/model-clients.ts";
 import { setDefaultRegistries, type Registries } from "../src/runner/registries.ts";
 import { offlineRegistries } from "./offline-registries.ts";
+import { agentStrategies } from "../src/runner/strategies.ts";
+import { registerTau2AgentStrategies } from "../src/runner/tau2-agent-strategies.ts";
+import { tau2Agents } from "../src/runner/tau2-strategies.ts";
 
 registerModelStrategies();
 registerAdapterStrategies();
 registerFastWorkflowStrategy();
+// Every taubridge agent strategy (adapters, `module`, model strategies) also runs on τ² domains.
+registerTau2AgentStrategies(agentStrategies, tau2Agents);
 
 /**
  * Every bundled domain and strategy. The strategy registries are the process-wide ones, so a

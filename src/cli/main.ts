@@ -455,11 +455,15 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       }
     });
 
-  registerTau2Command(program, () => loadRegistries({ agentStrategies: [], userStrategies: [] }));
+  // τ²'s own participants are in the offline set; a taubridge strategy (an adapter, `module`) needs the full one.
+  registerTau2Command(program, (agent) => loadRegistries({ agentStrategies: TAU2_OFFLINE_AGENTS.has(agent) ? [] : [agent], userStrategies: [] }));
   registerCliExtensions(program);
   oneLineUsageErrors(program);
   return program;
 }
+
+/** τ² agents the offline registries hold (no model SDK or adapter is loaded for them at start). */
+const TAU2_OFFLINE_AGENTS = new Set(["oracle", "llm_agent", "llm_agent_gt", "llm_agent_solo"]);
 
 /**
  * `taubridge run --suite tau2 …` is `taubridge tau2 run …`: a run names its suite, and τ²'s runs take

@@ -9,7 +9,8 @@ import { ConfigError } from "../core/errors.ts";
 import type { Registries } from "../runner/registries.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 
-type LoadRegistries = () => Promise<Registries>;
+/** Loads the registries; `agent` is the `--agent` name (a taubridge strategy such as an adapter needs the full set). */
+type LoadRegistries = (agent: string) => Promise<Registries>;
 
 function integer(name: string, min: number) {
   return (value: string): number => {
@@ -38,6 +39,13 @@ function jsonObject(name: string) {
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new ConfigError(`${name} must be a JSON object; got ${value}`);
     return parsed as Record<string, unknown>;
   };
+}
+
+/** Repeatable `key=value` options. */
+function collectOptions(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const at = value.indexOf("=");
+  if (at <= 0) throw new ConfigError(`--agent-option takes key=value, got "${value}"`);
+  return { ...(previous ?? {}), [value.slice(0, at)]: value.slice(at + 1) };
 }
 
 /** τ² flags we do not support, with why (the README lists them too). */
@@ -81,6 +89,7 @@ export function registerTau2Command(program: Command, loadRegistries: LoadRegist
     .option("--enforce-communication-protocol", "a message with both text and tool calls ends the run as agent_error / user_error (off, as in tau2)", false)
     .option("--auto-resume", "accepted for compatibility: an existing results file with the same settings is always resumed")
     .option("--data-dir <dir>", "the τ² data root (default: $TAUBRIDGE_DATA_DIR, then the cache `taubridge data pull tau2-bench` fills)")
+    .option("--agent-option <key=value...>", "for taubridge's own agent strategies on τ² (framework adapters, module): module=<path>, export=<name>, mapping=<file>, … (repeatable)", collectOptions)
     .option("--agent-base-url <url>", "OpenAI-compatible endpoint of the agent's model (wins over api_base in --agent-llm-args)")
     .option("--user-base-url <url>", "OpenAI-compatible endpoint of the user simulator's model")
     .option("--agent-provider <name>", "provider of the agent's model (default: from the litellm prefix, else openai; openai-compatible with a base URL)")
@@ -105,7 +114,7 @@ export function registerTau2Command(program: Command, loadRegistries: LoadRegist
 }
 
 async function runTau2Command(options: Record<string, unknown>, loadRegistries: LoadRegistries): Promise<void> {
-  const registries = await loadRegistries();
+  const registries = await loadRegistries(options.agent as string);
   if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
   const [{ buildTau2Run, runTau2Batch }, { tau2DataRoot }, { tau2ReportText }] = await Promise.all([
     import("../runner/tau2-run.ts"),
@@ -136,6 +145,8 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
       maxRetries: options.maxRetries as number,
       retryDelay: options.retryDelay as number,
       enforceCommunicationProtocol: options.enforceCommunicationProtocol === true,
+      agentOptions: (options.agentOption as Record<string, string> | undefined) ?? {},
+      agentBaseUrl: options.agentBaseUrl as string | undefined,
       dataDir,
     },
     registries.tau2,

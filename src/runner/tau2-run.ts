@@ -46,6 +46,9 @@ export interface Tau2FactoryOptions {
   models?: Tau2RunModels;
   domain?: LoadedTau2Domain;
   dataRoot?: string;
+  /** For taubridge's own agent strategies (framework adapters, `module`): `--agent-option`s and the endpoint. */
+  agentOptions?: Record<string, string>;
+  baseUrl?: string;
 }
 
 /**
@@ -54,7 +57,7 @@ export interface Tau2FactoryOptions {
  * `llm_agent_gt` only runs tasks with gold actions).
  */
 export interface Tau2ParticipantFactory {
-  (options: Tau2FactoryOptions): Tau2Participant<Tau2Task>;
+  (options: Tau2FactoryOptions): Tau2Participant<Tau2Task> | Promise<Tau2Participant<Tau2Task>>;
   solo?: boolean;
   taskFilter?: (task: Tau2Task) => boolean;
 }
@@ -98,6 +101,10 @@ export interface Tau2RunOptions {
   dataDir: string;
   /** τ²'s `--enforce-communication-protocol` (default off). */
   enforceCommunicationProtocol?: boolean;
+  /** `--agent-option key=value` for taubridge's own agent strategies on τ² (framework adapters, `module`). */
+  agentOptions?: Record<string, string>;
+  /** The agent's endpoint for strategies that take one (`--agent-base-url`). */
+  agentBaseUrl?: string;
 }
 
 export const TAU2_RUN_DEFAULTS = {
@@ -230,8 +237,16 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     options,
     domain,
     taskSet,
-    agent: agentFactory({ llm: options.agentLlm, llmArgs: options.agentLlmArgs, models, domain, dataRoot: options.dataDir }),
-    user: userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
+    agent: await agentFactory({
+      llm: options.agentLlm,
+      llmArgs: options.agentLlmArgs,
+      models,
+      domain,
+      dataRoot: options.dataDir,
+      agentOptions: options.agentOptions ?? {},
+      baseUrl: options.agentBaseUrl,
+    }),
+    user: await userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
     solo,
     judge,
     firstAgentMessage: readTau2FirstAgentMessage(options.dataDir),

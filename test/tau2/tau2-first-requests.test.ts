@@ -78,7 +78,7 @@ describe.skipIf(!data)("τ² model participants' requests equal the original's",
       for (const name of domains) {
         const expected = toJs(get(get(get(prompts, "llm_agent"), name), "first_request")) as Record<string, unknown>;
         const loaded = loadTau2Domain(tau2DomainRegistry.get(name), data as string);
-        const agent = tau2Agents.get("llm_agent")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
+        const agent = await tau2Agents.get("llm_agent")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
         const messages = expected.messages as Array<{ role: string; content: string }>;
         const body = await request(async () =>
           (await agent.start(context(name, anyTask, [{ role: "assistant", content: messages[1].content }]))).next({ type: "text", content: messages[2].content }, new AbortController().signal),
@@ -93,7 +93,7 @@ describe.skipIf(!data)("τ² model participants' requests equal the original's",
       const loaded = loadTau2Domain(tau2DomainRegistry.get(domains[0]), data as string);
       for (const entry of (get(get(prompts, "llm_agent_gt"), "tasks") as PyValue[] | null) ?? []) {
         const task = tasks.get(get(entry, "task_id") as string) as Tau2Task;
-        const agent = tau2Agents.get("llm_agent_gt")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
+        const agent = await tau2Agents.get("llm_agent_gt")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
         const body = await request(async () => (await agent.start(context(domains[0], task, []))).next({ type: "text", content: "Hi" }, new AbortController().signal));
         expect((body.messages as Array<{ content: string }>)[0].content).toBe(get(entry, "system_prompt"));
         checked.gt++;
@@ -102,7 +102,7 @@ describe.skipIf(!data)("τ² model participants' requests equal the original's",
       for (const entry of solo instanceof Map ? ((get(solo, "tasks") as PyValue[]) ?? []) : []) {
         const task = tasks.get(get(entry, "task_id") as string) as Tau2Task;
         const expectedRequest = toJs(get(entry, "first_request")) as Record<string, unknown>;
-        const agent = tau2Agents.get("llm_agent_solo")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
+        const agent = await tau2Agents.get("llm_agent_solo")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
         const body = await request(async () => (await agent.start(context(domains[0], task, [], true))).next(null, new AbortController().signal));
         expect(body.messages).toEqual(normalize(expectedRequest.messages));
         expect((body.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual(expectedRequest.tools);
@@ -113,7 +113,7 @@ describe.skipIf(!data)("τ² model participants' requests equal the original's",
         if (get(entry, "variant") !== "as_built_by_runner") continue;
         const task = tasks.get(get(entry, "task_id") as string) as Tau2Task;
         const expectedRequest = toJs(get(entry, "first_request")) as Record<string, unknown>;
-        const user = tau2Users.get("user_simulator")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
+        const user = await tau2Users.get("user_simulator")({ llm: "gpt-4.1-2025-04-14", llmArgs: { temperature: 0.0 }, models: models(), domain: loaded, dataRoot: data as string });
         const messages = expectedRequest.messages as Array<{ content: string }>;
         const body = await request(async () => (await user.start(context(domains[0], task, []))).next({ type: "text", content: messages[1].content }, new AbortController().signal));
         expect(body.messages).toEqual(normalize(expectedRequest.messages));

@@ -120,7 +120,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     };
     const agents = new Registry<Tau2ParticipantFactory>("τ² agent");
     agents.register("crashing", () => crashing);
-    agents.register("oracle", () => offlineRegistries.tau2!.agents.get("oracle")({ llm: "", llmArgs: {} }));
+    agents.register("oracle", offlineRegistries.tau2!.agents.get("oracle"));
     const registries = { ...offlineRegistries.tau2!, agents };
     const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
     const options = {

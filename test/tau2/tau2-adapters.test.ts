@@ -1,0 +1,131 @@
+/**
+ * Framework agents on τ² domains, unchanged: each Node framework's retail example agent (written
+ * for its own backend, knowing nothing of taubridge) runs τ² retail tasks through `taubridge tau2
+ * run --agent <framework>`. Its tool calls are intercepted at the framework's tool-execution entrypoint, become
+ * assistant tool calls of the τ² trajectory (recorded and counted by the τ² orchestrator's step
+ * path) and are answered by the τ² environment; the ground-truth writes score 1.0.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { readTau2Results, rewardOf } from "../../src/runner/tau2-results.ts";
+import { type Tau2Task, readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
+import { startScriptedModelServer } from "../../src/testing/index.ts";
+import { pyJsonDumps } from "../../src/value/index.ts";
+import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+
+const data = tau2BenchDirectory;
+if (!data) console.warn(missingTau2Reason);
+const cli = join(import.meta.dirname, "..", "..", "app", "cli.ts");
+const example = (framework: string) => fileURLToPath(new URL(`../../adapters/${framework}/example/retail-agent.ts`, import.meta.url));
+
+function groundTruthSteps(task: Tau2Task, prefix: string) {
+  const calls = (task.evaluation_criteria?.actions ?? []).map((action, index) => ({ tool_calls: [{ id: `${prefix}_${index}`, name: action.name, arguments: pyJsonDumps(action.arguments) }] }));
+  return [...calls, { content: `Done with ${prefix}.` }];
+}
+
+describe.skipIf(!data)("framework adapters on τ² domains", () => {
+  it.each(["vercel-ai", "openai-agents", "langchain", "mastra"])(
+    "%s: the unchanged retail example agent solves τ² retail tasks through the bridge",
+    async (framework) => {
+      const tasks = new Map(readTau2Tasks(join(data as string, "retail", "tasks.json")).map((task) => [task.id, task]));
+      const server = await startScriptedModelServer({ steps: [...groundTruthSteps(tasks.get("0") as Tau2Task, "t0"), ...groundTruthSteps(tasks.get("5") as Tau2Task, "t5")] });
+      try {
+        const file = join(mkdtempSync(join(tmpdir(), "tau2-adapter-")), "results.json");
+        const result = await execa(
+          "node",
+          [
+            "--import",
+            "tsx",
+            cli,
+            "tau2",
+            "run",
+            "--domain",
+            "retail",
+            "--task-ids",
+            "0",
+            "5",
+            "--agent",
+            framework,
+            "--agent-option",
+            `module=${example(framework)}`,
+            "--agent-llm",
+            "scripted-model",
+            "--agent-base-url",
+            server.baseURL,
+            "--user",
+            "scripted",
+            "--max-concurrency",
+            "1",
+            "--data-dir",
+            data as string,
+            "--save-to",
+            file,
+            "--quiet",
+          ],
+          { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), RETAIL_BACKEND_URL: "http://127.0.0.1:9/never-called" } },
+        );
+        expect(result.stderr).toBe("");
+        expect(result.exitCode).toBe(0);
+        const simulations = readTau2Results(file).simulations;
+        expect(simulations.map((simulation) => [simulation.task_id, simulation.termination_reason, rewardOf(simulation.reward_info)])).toEqual([
+          ["0", "user_stop", 1],
+          ["5", "user_stop", 1],
+        ]);
+        const first = simulations[0];
+        const calls = first.messages.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((call) => call.id) : []));
+        expect(calls).toEqual(["t0_0", "t0_1", "t0_2", "t0_3", "t0_4"]);
+        expect(first.messages.filter((message) => message.role === "tool").every((message) => !(message as { error: boolean }).error)).toBe(true);
+        server.assertAllConsumed();
+      } finally {
+        await server.close();
+      }
+    },
+    60_000,
+  );
+});
+
+describe.skipIf(!data)("the function agent on τ² telecom", () => {
+  it("a respond() module enables roaming; the scripted user turns it on with their own tool: 1.0", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-module-")), "results.json");
+    const module = fileURLToPath(new URL("../fixtures/tau2/roaming-agent.mjs", import.meta.url));
+    const result = await execa(
+      "node",
+      [
+        "--import",
+        "tsx",
+        cli,
+        "tau2",
+        "run",
+        "--domain",
+        "telecom",
+        "--task-set-name",
+        "telecom_small",
+        "--task-ids",
+        "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]",
+        "--agent",
+        "module",
+        "--agent-option",
+        `module=${module}`,
+        "--user",
+        "scripted",
+        "--data-dir",
+        data as string,
+        "--save-to",
+        file,
+        "--quiet",
+      ],
+      { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const [simulation] = readTau2Results(file).simulations;
+    expect(simulation.termination_reason).toBe("user_stop");
+    expect(rewardOf(simulation.reward_info)).toBe(1);
+    const calls = simulation.messages.flatMap((message) => (message.role === "assistant" || message.role === "user" ? (message.tool_calls ?? []).map((call) => `${call.requestor}:${call.name}`) : []));
+    expect(calls).toEqual(["assistant:enable_roaming", "user:toggle_roaming"]);
+  }, 60_000);
+});
