@@ -6,7 +6,7 @@
  * scores 1.0; when the user skips their part, it scores 0. Cost and usage per role land in the
  * results file.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
