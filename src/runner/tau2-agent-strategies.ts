@@ -15,6 +15,7 @@ import { tau2AgentFrom } from "../agents/tau2-agent-bridge.ts";
 import type { RunModels } from "./model-clients.ts";
 import type { RunConfig } from "./run-config.ts";
 import type { AgentFactory } from "./strategies.ts";
+import { pyJsonDumpsLine } from "../value/index.ts";
 import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "./tau2-run.ts";
 
 function required<T>(value: T | undefined, what: string): T {
@@ -35,7 +36,12 @@ export function tau2StrategyParticipant(name: string, strategy: AgentFactory): T
     const models = { agent: () => required(agentModel, "an agent model")(), user: () => required(undefined, "no user model") } as unknown as RunModels;
     const view = (policy: string): DomainView => ({ name: domain.definition.name, policy, toolNames, toolSchemas: { json: tools.agent.schemas as unknown as Record<string, unknown>[] } });
     // The strategies read the domain as a view: its name, policy, tool names and schemas.
-    const domainFacade = { ...view(domain.policy(false)), definition: { name: domain.definition.name } } as unknown as LoadedDomain;
+    const base = view(domain.policy(false));
+    const domainFacade = {
+      ...base,
+      toolSchemas: { json: base.toolSchemas.json, pythonJson: pyJsonDumpsLine(base.toolSchemas.json) },
+      definition: { name: domain.definition.name, tools: toolNames.map((toolName) => ({ name: toolName })) },
+    } as unknown as LoadedDomain;
     const agent = await strategy.create({ config, domain: domainFacade, models, warn: (message) => process.stderr.write(`[taubridge] ${message}\n`) });
     return tau2AgentFrom(agent, (context) => view(context.domain.policy));
   };

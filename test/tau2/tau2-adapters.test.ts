@@ -129,3 +129,51 @@ describe.skipIf(!data)("the function agent on τ² telecom", () => {
     expect(calls).toEqual(["assistant:enable_roaming", "user:toggle_roaming"]);
   }, 60_000);
 });
+
+describe.skipIf(!data)("τ-bench model strategies on τ² domains", () => {
+  it("the tool-calling strategy solves a mock task (its tool calls become τ² hops)", async () => {
+    const server = await startScriptedModelServer({
+      steps: [{ tool_calls: [{ id: "c1", name: "create_task", arguments: '{"user_id": "user_1", "title": "Important Meeting"}' }] }, { content: "Your task is created.", times: "unlimited" }],
+    });
+    try {
+      const file = join(mkdtempSync(join(tmpdir(), "tau2-tool-calling-")), "results.json");
+      const result = await execa(
+        "node",
+        [
+          "--import",
+          "tsx",
+          cli,
+          "tau2",
+          "run",
+          "--domain",
+          "mock",
+          "--task-ids",
+          "create_task_1",
+          "--agent",
+          "tool-calling",
+          "--agent-llm",
+          "m",
+          "--agent-base-url",
+          server.baseURL,
+          "--agent-provider",
+          "openai-compatible",
+          "--user",
+          "scripted",
+          "--data-dir",
+          data as string,
+          "--save-to",
+          file,
+          "--quiet",
+        ],
+        { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } },
+      );
+      expect(result.exitCode).toBe(0);
+      const [simulation] = readTau2Results(file).simulations;
+      expect([simulation.termination_reason, rewardOf(simulation.reward_info)]).toEqual(["user_stop", 1]);
+      const offered = (server.requests[0].body as { tools: Array<{ function: { name: string } }> }).tools.map((tool) => tool.function.name);
+      expect(offered).toEqual(["create_task", "get_users", "update_task_status", "transfer_to_human_agents"]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
