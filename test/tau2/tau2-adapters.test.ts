@@ -28,9 +28,15 @@ function groundTruthSteps(task: Tau2Task, prefix: string) {
 }
 
 describe.skipIf(!data)("framework adapters on τ² domains", () => {
-  it.each(["vercel-ai", "openai-agents", "langchain", "mastra"])(
-    "%s: the unchanged retail example agent solves τ² retail tasks through the bridge",
-    async (framework) => {
+  it.each([
+    ["vercel-ai", "internal"],
+    ["openai-agents", "internal"],
+    ["langchain", "internal"],
+    ["mastra", "internal"],
+    ["vercel-ai", "decision-only"],
+  ])(
+    "%s (bridge mode %s): the unchanged retail example agent solves τ² retail tasks through the bridge",
+    async (framework, mode) => {
       const tasks = new Map(readTau2Tasks(join(data as string, "retail", "tasks.json")).map((task) => [task.id, task]));
       const server = await startScriptedModelServer({ steps: [...groundTruthSteps(tasks.get("0") as Tau2Task, "t0"), ...groundTruthSteps(tasks.get("5") as Tau2Task, "t5")] });
       try {
@@ -52,6 +58,8 @@ describe.skipIf(!data)("framework adapters on τ² domains", () => {
             framework,
             "--agent-option",
             `module=${example(framework)}`,
+            "--agent-option",
+            `bridgeMode=${mode}`,
             "--agent-llm",
             "scripted-model",
             "--agent-base-url",
