@@ -837,11 +837,3 @@ export function decodePythonEscapes(body: string, file = "<string>", offset = 0)
   const source = prepare(body, file);
   return decodeEscapes(source, source.text, offset, false);
 }
-
-/** Evaluates a literal expression starting at `start` in a tokenised file; returns the value and the index after it. */
-export function evaluatePythonLiteralAt(source: TokenizedPythonSource, start: number, options: EvaluateOptions = {}): { value: PyValue; end: number } {
-  const map = prepare(source.text, source.file);
-  const evaluator = new Evaluator(map, source.tokens as Token[], start, options);
-  const value = evaluator.expression();
-  return { value, end: evaluator.position };
-}

@@ -1,4 +1,3 @@
-import { DataError, errorMarker } from "../../core/errors.ts";
 /**
  * Docstrings read the way τ²'s tools read them: `inspect.cleandoc`, then the `docstring_parser`
  * package's automatic style (`parse(text)`), which for the Google-style docstrings of the tool
@@ -9,6 +8,7 @@ import { DataError, errorMarker } from "../../core/errors.ts";
  * model sees as the tool's description and parameter descriptions, so they must come out byte for
  * byte as the original builds them.
  */
+import { DataError, errorMarker } from "../../core/errors.ts";
 
 /** One `Args:` entry. */
 export interface DocstringParam {
@@ -75,7 +75,7 @@ const TITLES = new RegExp(`^(${SECTIONS.map(([title]) => `(${title})`).join("|")
 const TYPED_ARG = /^\s*(.+?)\s*\(\s*(.*[^\s]+)\s*\)/;
 const MULTIPLE = /^(\s*[^:\s]+:)|^([^:]*\]:.*)/;
 
-/** Error in a docstring the parser cannot read (`docstring_parser` raises `ParseError` there too). */
+/** A docstring the Google reader cannot read (`docstring_parser` raises `ParseError` there, then falls back to another style). */
 export class DocstringSyntaxError extends DataError {
   static readonly marker: symbol = errorMarker("DocstringSyntaxError");
 }
@@ -102,7 +102,7 @@ export function parseDocstring(docstring: string | undefined): ParsedDocstring {
   try {
     return parseGoogle(text);
   } catch (error) {
-    if (!(error instanceof DocstringSyntaxError)) throw error;
+    if (!DocstringSyntaxError.isInstance(error)) throw error;
     // docstring_parser then falls back to the other styles; for a docstring with no ReST fields
     // that is the ReST reading: descriptions up to the first line starting with ':'.
     const fallback: ParsedDocstring = { params: [], raises: [] };

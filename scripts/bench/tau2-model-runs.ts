@@ -1,0 +1,82 @@
+/**
+ * τ² model-path benchmark (issue: τ²-bench with models), on τ² telecom with `llm_agent` and
+ * `user_simulator` over real HTTP on 127.0.0.1 (a scripted server in a worker thread):
+ * 1. harness CPU per model call with an instant model (the event loop's busy time ÷ calls);
+ * 2. with every answer delayed 100 ms, 64 concurrent telecom simulations of 10 conversational turns:
+ *    wall time ÷ ideal (calls × 100 ms ÷ 64), target ≤ 1.2.
+ */
+import { mkdtempSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { offlineRegistries } from "../../app/offline-registries.ts";
+import { createTau2Models } from "../../src/runner/tau2-models.ts";
+import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/runner/tau2-run.ts";
+
+const TURNS = 10;
+const shared = process.env.TAUBRIDGE_SHARED;
+const root = shared ? join(shared, "tau2-bench") : "";
+if (!shared || !existsSync(root)) {
+  console.log(JSON.stringify({ skipped: "TAUBRIDGE_SHARED with tau2-bench/ is not set" }));
+  process.exit(0);
+}
+
+async function startServer(latencyMs: number) {
+  const entry = new URL("./support/latency-server.ts", import.meta.url).href;
+  const tsxApi = import.meta.resolve("tsx/esm/api");
+  const bootstrap = `import { register } from ${JSON.stringify(tsxApi)}; register(); await import(${JSON.stringify(entry)});`;
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { workerData: { latencyMs, turns: TURNS } });
+  const next = () => new Promise<Record<string, unknown>>((resolve) => worker.once("message", resolve));
+  const { baseURL } = (await next()) as { baseURL: string };
+  return {
+    baseURL,
+    async count() {
+      worker.postMessage("count");
+      return ((await next()) as { count: number }).count;
+    },
+    async close() {
+      worker.postMessage("close");
+      await new Promise((resolve) => worker.once("exit", resolve));
+    },
+  };
+}
+
+async function batch(latencyMs: number, simulations: number, concurrency: number) {
+  const server = await startServer(latencyMs);
+  try {
+    const args = { temperature: 0.0, api_base: server.baseURL };
+    const models = await createTau2Models({ agent: { llm: "bench-agent", llmArgs: args }, user: { llm: "bench-user", llmArgs: args }, judge: null });
+    const options = {
+      ...TAU2_RUN_DEFAULTS,
+      domain: "telecom",
+      agent: "llm_agent",
+      user: "user_simulator",
+      agentLlm: "bench-agent",
+      userLlm: "bench-user",
+      agentLlmArgs: args,
+      userLlmArgs: args,
+      taskSplitName: "base",
+      numTasks: simulations,
+      maxConcurrency: concurrency,
+      timeout: null,
+      dataDir: root,
+      saveTo: join(mkdtempSync(join(tmpdir(), "tau2-bench-")), "results.json"),
+    };
+    const run = await buildTau2Run(options, offlineRegistries.tau2!, models);
+    const started = performance.now();
+    const loop = performance.eventLoopUtilization();
+    const result = await runTau2Batch(run);
+    const wallMs = performance.now() - started;
+    const busyMs = performance.eventLoopUtilization(loop).active;
+    return { simulations: result.simulations.length, calls: await server.count(), wallMs, busyMs, terminations: result.metrics.terminations };
+  } finally {
+    await server.close();
+  }
+}
+
+const instant = await batch(0, 40, 1);
+console.log(JSON.stringify({ instantModel: { ...instant, harnessCpuPerCallMs: Number((instant.busyMs / instant.calls).toFixed(3)) } }));
+const slow = await batch(100, 64, 64);
+const idealMs = (slow.calls * 100) / 64;
+console.log(JSON.stringify({ latency100ms64Concurrent: { ...slow, idealMs: Math.round(idealMs), ratio: Number((slow.wallMs / idealMs).toFixed(3)) } }));
