@@ -451,12 +451,14 @@ describe("importTauBench from a converted export", () => {
     const result = await importTauBench({ checkoutDir: tauBenchDirectory!, cacheDir });
     expect(result.from).toBe("export");
     expect(result.record).toMatchObject({ method: "import", from: "export", verified: true, commit: "59a200c6d575d595120f1cb70fea53cef0632f6b" });
-    expect(result.record.files).toHaveLength(17);
+    expect(result.record.files).toHaveLength(23); // the data files and the 6 τ-bench sources its original prompts are read from
     for (const file of result.record.files) {
       const installed = await readFile(join(result.dataDir, file.target));
       expect(installed.equals(await readFile(join(tauBenchDirectory!, file.target)))).toBe(true);
     }
-    expect(existsSync(join(result.dataDir, "upstream-src"))).toBe(false);
+    // The τ-bench sources the original prompts are read from come along; nothing else of upstream-src/.
+    expect(existsSync(join(result.dataDir, "upstream-src", "tau_bench", "envs", "user.py"))).toBe(true);
+    expect(existsSync(join(result.dataDir, "upstream-src", "README.md"))).toBe(false);
   });
 
   it.skipIf(!tauBenchDirectory)("names the missing file of a broken copy of the shared export", async () => {
@@ -644,6 +646,12 @@ describe("the real manifest", () => {
         "retail/tools_info.json",
         "retail/users.json",
         "retail/wiki.md",
+        "upstream-src/tau_bench/agents/base.py",
+        "upstream-src/tau_bench/agents/chat_react_agent.py",
+        "upstream-src/tau_bench/agents/few_shot_agent.py",
+        "upstream-src/tau_bench/agents/tool_calling_agent.py",
+        "upstream-src/tau_bench/envs/base.py",
+        "upstream-src/tau_bench/envs/user.py",
       ].sort(),
     );
     expect(manifestReal.files.filter((file) => file.kind === "tool-module" && file.target === "retail/tools_info.json")).toHaveLength(16);

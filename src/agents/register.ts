@@ -14,6 +14,8 @@ import { checkAgentOptionKeys } from "./user-module.ts";
 import { FewShotAgent, loadFewShotDisplays } from "./few-shot-agent.ts";
 import { HumanAgent, type TerminalIO } from "./human-agent.ts";
 import { agentTemplate } from "./prompts.ts";
+import { originalChatReactTemplate, originalTauBenchPrompts } from "./original-prompts.ts";
+import type { LoadedDomain } from "../engine/domain.ts";
 import { ToolCallingAgent } from "./tool-calling-agent.ts";
 
 /** A human-agent factory over the given terminal (default: the process's stdin/stdout); tests pass streams. */
@@ -25,6 +27,13 @@ export function humanAgentFactory(io?: TerminalIO): AgentFactory {
   };
 }
 
+/** `--agent-prompt-file` when given; else τ-bench's original prompt from its sources; else our wording. */
+function chatReactTemplate(kind: "act" | "react", promptFile: string | undefined, domain: LoadedDomain, warn?: (message: string) => void): string {
+  if (promptFile) return agentTemplate(kind, promptFile);
+  const original = originalTauBenchPrompts(domain, warn);
+  return original ? originalChatReactTemplate(original, domain, kind === "react") : agentTemplate(kind, undefined);
+}
+
 const factories: Record<string, AgentFactory> = {
   "tool-calling": {
     description: "τ-bench's tool-calling agent: policy as system prompt, tools via the API, first tool call used (needs --model)",
@@ -34,12 +43,14 @@ const factories: Record<string, AgentFactory> = {
   act: {
     description: "τ-bench's act agent: tools described in the prompt, replies `Action: {json}` (needs --model)",
     requiresModel: true,
-    create: ({ config, domain, models }: BuildContext) => new ChatReActAgent({ client: models.agent(), domain, useReasoning: false, template: agentTemplate("act", config.agentPromptFile) }),
+    create: ({ config, domain, models, warn }: BuildContext) =>
+      new ChatReActAgent({ client: models.agent(), domain, useReasoning: false, template: chatReactTemplate("act", config.agentPromptFile, domain, warn) }),
   },
   react: {
     description: "τ-bench's react agent: like act, with a `Thought:` line before each Action (needs --model)",
     requiresModel: true,
-    create: ({ config, domain, models }: BuildContext) => new ChatReActAgent({ client: models.agent(), domain, useReasoning: true, template: agentTemplate("react", config.agentPromptFile) }),
+    create: ({ config, domain, models, warn }: BuildContext) =>
+      new ChatReActAgent({ client: models.agent(), domain, useReasoning: true, template: chatReactTemplate("react", config.agentPromptFile, domain, warn) }),
   },
   "few-shot": {
     description: "τ-bench's few-shot agent: tool-calling with 5 sampled example conversations (needs --model and --few-shot-displays-path)",

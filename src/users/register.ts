@@ -8,6 +8,7 @@ import type { TerminalIO } from "../agents/human-agent.ts";
 import { HumanUser } from "./human-user.ts";
 import { LlmUser, type LlmUserOptions } from "./llm-user.ts";
 import { userTemplate, type UserPromptKind } from "./prompts.ts";
+import { originalTauBenchPrompts, originalUserTemplate } from "../agents/original-prompts.ts";
 import { ReactUser } from "./react-user.ts";
 import { ReflectionUser } from "./reflection-user.ts";
 import { VerifyUser } from "./verify-user.ts";
@@ -15,13 +16,21 @@ import { VerifyUser } from "./verify-user.ts";
 // One validated template per run configuration (the file is read once, not per episode).
 const templates = new WeakMap<RunConfig, Map<UserPromptKind, string | undefined>>();
 
-function templateFor(config: RunConfig, kind: UserPromptKind): string | undefined {
+/** `--user-prompt-file` when given; else τ-bench's original prompt from its sources; else the strategy's own wording (undefined). */
+function templateFor(context: BuildContext, kind: UserPromptKind): string | undefined {
+  const { config } = context;
   let perRun = templates.get(config);
   if (!perRun) {
     perRun = new Map();
     templates.set(config, perRun);
   }
-  if (!perRun.has(kind)) perRun.set(kind, config.userPromptFile ? userTemplate(kind, config.userPromptFile) : undefined);
+  if (!perRun.has(kind)) {
+    if (config.userPromptFile) perRun.set(kind, userTemplate(kind, config.userPromptFile));
+    else {
+      const original = originalTauBenchPrompts(context.domain, context.warn);
+      perRun.set(kind, original ? originalUserTemplate(original, kind) : undefined);
+    }
+  }
   return perRun.get(kind);
 }
 
@@ -30,7 +39,7 @@ function llmFactory(description: string, kind: UserPromptKind, make: (options: L
     description,
     requiresModel: true,
     create: (context: BuildContext, episode: EpisodeIdentity) => {
-      const template = templateFor(context.config, kind);
+      const template = templateFor(context, kind);
       return make({ client: context.models.user(), episode, ...(template !== undefined ? { template } : {}) });
     },
   };
