@@ -185,3 +185,66 @@ describe.skipIf(!data)("τ-bench model strategies on τ² domains", () => {
     }
   }, 60_000);
 });
+
+describe.skipIf(!data)("framework adapters on τ² telecom (dual control)", () => {
+  it.each(["vercel-ai", "openai-agents", "langchain", "mastra"])(
+    "%s: the unchanged telecom example agent enables roaming through the bridge; the user turns it on with their own tool: 1.0",
+    async (framework) => {
+      const server = await startScriptedModelServer({
+        steps: [
+          { tool_calls: [{ id: "fw_1", name: "enable_roaming", arguments: '{"customer_id": "C1001", "line_id": "L1002"}' }] },
+          { content: "Roaming is enabled on your line; please turn on data roaming on your phone." },
+          { content: "You are all set.", times: "unlimited" },
+        ],
+      });
+      try {
+        const file = join(mkdtempSync(join(tmpdir(), "tau2-adapter-telecom-")), "results.json");
+        const module = fileURLToPath(new URL(`../../adapters/${framework}/example/telecom-agent.ts`, import.meta.url));
+        const result = await execa(
+          "node",
+          [
+            "--import",
+            "tsx",
+            cli,
+            "tau2",
+            "run",
+            "--domain",
+            "telecom",
+            "--task-set-name",
+            "telecom_small",
+            "--task-ids",
+            "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]",
+            "--agent",
+            framework,
+            "--agent-option",
+            `module=${module}`,
+            "--agent-llm",
+            "scripted-model",
+            "--agent-base-url",
+            server.baseURL,
+            "--user",
+            "scripted",
+            "--data-dir",
+            data as string,
+            "--save-to",
+            file,
+            "--quiet",
+          ],
+          { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), TELECOM_ACCOUNTS_URL: "http://127.0.0.1:9/never-called" } },
+        );
+        expect(result.stderr).toBe("");
+        expect(result.exitCode).toBe(0);
+        const [simulation] = readTau2Results(file).simulations;
+        expect([simulation.termination_reason, rewardOf(simulation.reward_info)]).toEqual(["user_stop", 1]);
+        const calls = simulation.messages.flatMap((message) =>
+          message.role === "assistant" || message.role === "user" ? (message.tool_calls ?? []).map((call) => `${call.requestor}:${call.name}:${call.id}`) : [],
+        );
+        expect(calls[0]).toBe("assistant:enable_roaming:fw_1");
+        expect(calls[1]).toMatch(/^user:toggle_roaming:/);
+      } finally {
+        await server.close();
+      }
+    },
+    60_000,
+  );
+});
