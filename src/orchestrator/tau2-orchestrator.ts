@@ -24,6 +24,7 @@ import {
   isToolCallMessage,
 } from "../tasks/tau2-simulation.ts";
 import type { Tau2Task } from "../tasks/tau2-tasks.ts";
+import type { PyDict } from "../value/index.ts";
 import { EPISODE_ENDED_OUTPUT } from "./episode-stepper.ts";
 import { TAU2_BENCH_RULES, type SuiteRules } from "./suite-rules.ts";
 import { Tau2Clock } from "./tau2-clock.ts";
@@ -63,6 +64,8 @@ export interface Tau2EpisodeOutcome {
   errors: number;
   /** The environment at the end (its hashes are the predicted state). */
   environment: Tau2Environment;
+  /** Tool calls planned in dry-run mode (never executed). */
+  planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }>;
 }
 
 /** A participant broke τ²'s message protocol (a message with neither text nor tool calls, or an inconsistent history). */
@@ -173,6 +176,8 @@ class Tau2Episode {
   /** Aborted when a step inside the agent's turn ends the episode, so the framework's run stops. */
   readonly turnStop = new AbortController();
   private insideCalls = 0;
+  /** Calls a framework planned in dry-run mode (not executed, not in the trajectory). */
+  readonly planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }> = [];
 
   constructor(readonly parts: Tau2EpisodeParts) {
     this.rules = parts.rules ?? TAU2_BENCH_RULES;
@@ -209,7 +214,16 @@ class Tau2Episode {
         if (episode.done) episode.turnStop.abort();
         return { observation: result.content, done: episode.done, refused: false, error: result.error };
       },
-      plan: () => ({ observation: "Error: dry-run plans are not supported on τ²-bench domains; nothing was executed.", done: false, refused: true }),
+      plan(request: StepRequest): StepOutcome {
+        if (episode.done) return { observation: EPISODE_ENDED_OUTPUT, done: true, refused: true };
+        episode.planned.push({ name: request.action.name, arguments: request.action.kwargs, toolCallId: request.toolCallId ?? null });
+        episode.steps += 2; // as if the call and its result had gone through the environment
+        episode.from = "env";
+        episode.to = "agent";
+        episode.checkTermination();
+        if (episode.done) episode.turnStop.abort();
+        return { observation: "", done: episode.done, refused: false };
+      },
       get ended() {
         return episode.done;
       },
@@ -415,5 +429,6 @@ export async function runTau2Episode(parts: Tau2EpisodeParts): Promise<Tau2Episo
     steps: episode.steps,
     errors: episode.stepper.errors,
     environment: episode.environment,
+    planned: episode.planned,
   };
 }

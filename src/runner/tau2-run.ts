@@ -331,7 +331,7 @@ async function simulate(run: BuiltTau2Run, unit: BuiltTau2Run["units"][number], 
     trial: unit.trial,
     seed: unit.seed,
     policy: run.domain.policy(run.solo),
-    info: null,
+    info: outcome.planned.length > 0 ? { planned_actions: outcome.planned.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId })) } : null,
   };
 }
 

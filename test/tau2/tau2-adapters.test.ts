@@ -248,3 +248,45 @@ describe.skipIf(!data)("framework adapters on τ² telecom (dual control)", () =
     60_000,
   );
 });
+
+describe.skipIf(!data)("dry-run on τ²", () => {
+  it("vercel-ai in dry-run mode: every call is planned (recorded in the simulation's info), none executed or in the trajectory", async () => {
+    const tasks = new Map(readTau2Tasks(join(data as string, "retail", "tasks.json")).map((task) => [task.id, task]));
+    const server = await startScriptedModelServer({ steps: groundTruthSteps(tasks.get("5") as Tau2Task, "t5") });
+    try {
+      const file = join(mkdtempSync(join(tmpdir(), "tau2-dry-")), "results.json");
+      const args = [
+        "--import",
+        "tsx",
+        cli,
+        "tau2",
+        "run",
+        "--domain",
+        "retail",
+        "--task-ids",
+        "5",
+        "--agent",
+        "vercel-ai",
+        "--agent-option",
+        `module=${example("vercel-ai")}`,
+        "--agent-option",
+        "bridgeMode=dry-run",
+      ];
+      const result = await execa(
+        "node",
+        [...args, "--agent-llm", "scripted-model", "--agent-base-url", server.baseURL, "--user", "scripted", "--data-dir", data as string, "--save-to", file, "--quiet"],
+        {
+          reject: false,
+          env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
+        },
+      );
+      expect(result.exitCode).toBe(0);
+      const [simulation] = readTau2Results(file).simulations;
+      expect(simulation.messages.some((message) => message.role === "tool")).toBe(false);
+      expect((simulation.info?.planned_actions as Array<{ name: string }>).map((call) => call.name)).toEqual((tasks.get("5") as Tau2Task).evaluation_criteria?.actions?.map((action) => action.name));
+      expect(rewardOf(simulation.reward_info)).toBe(0); // the return was planned, not made
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
