@@ -5,6 +5,7 @@
  * assistant tool calls of the τ² trajectory (recorded and counted by the τ² orchestrator's step
  * path) and are answered by the τ² environment; the ground-truth writes score 1.0.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -288,5 +289,57 @@ describe.skipIf(!data)("dry-run on τ²", () => {
     } finally {
       await server.close();
     }
+  }, 60_000);
+});
+
+const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
+const pythonAvailable = spawnSync(python, ["-c", "import sys; assert sys.version_info >= (3, 8)"]).status === 0;
+if (!pythonAvailable) console.warn(`skipped: no usable Python 3.8+ interpreter (${python}); set TAUBRIDGE_PYTHON`);
+
+describe.skipIf(!data || !pythonAvailable)("the Python bridge on τ²", () => {
+  it("python-bridge: an unchanged Python agent's tool functions are bridged into τ² retail (1.0); its non-benchmark tool runs natively", async () => {
+    const agentDir = fileURLToPath(new URL("../../adapters/fastworkflow/test-fixtures/generic_agent", import.meta.url));
+    const targets = [
+      "toy_retail_tools:find_user_id_by_name_zip",
+      "toy_retail_tools:get_user_details",
+      "toy_retail_tools:OrderDesk.order_details=get_order_details",
+      "toy_retail_tools:OrderDesk.return_items=return_delivered_order_items",
+      "toy_retail_tools:store_hours",
+    ].join(",");
+    const file = join(mkdtempSync(join(tmpdir(), "tau2-python-")), "results.json");
+    const options = ["entry=toy_retail_agent:ToyRetailAgent", `patchTargets=${targets}`, "native=store_hours", `pythonPath=${agentDir}`].flatMap((option) => ["--agent-option", option]);
+    const result = await execa(
+      "node",
+      [
+        "--import",
+        "tsx",
+        cli,
+        "tau2",
+        "run",
+        "--domain",
+        "retail",
+        "--task-ids",
+        "5",
+        "--agent",
+        "python-bridge",
+        ...options,
+        "--user",
+        "scripted",
+        "--data-dir",
+        data as string,
+        "--save-to",
+        file,
+        "--quiet",
+      ],
+      {
+        reject: false,
+        env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
+      },
+    );
+    expect(result.exitCode).toBe(0);
+    const [simulation] = readTau2Results(file).simulations;
+    expect([simulation.termination_reason, rewardOf(simulation.reward_info)]).toEqual(["user_stop", 1]);
+    const calls = simulation.messages.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((call) => call.name) : []));
+    expect(calls).toEqual(["find_user_id_by_name_zip", "get_user_details", "get_order_details", "return_delivered_order_items"]);
   }, 60_000);
 });
