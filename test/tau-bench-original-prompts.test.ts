@@ -7,7 +7,7 @@
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ChatReActAgent } from "../src/agents/chat-react-agent.ts";
-import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauUserSystemPrompt } from "../src/engine/tau-bench-prompts.ts";
+import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauSupervisorPrompt, tauSupervisorTranscript, tauUserSystemPrompt } from "../src/engine/tau-bench-prompts.ts";
 import { buildRun } from "../src/runner/batch.ts";
 import { createScriptedModels } from "../src/testing/index.ts";
 import { parsePythonJson } from "../src/value/index.ts";
@@ -43,6 +43,32 @@ describe.skipIf(!tauBenchDirectory)("τ-bench's original prompts", () => {
       expect(agent.systemPrompt).toBe(tauChatReactSystemPrompt(templates, run.domain.policy, parsePythonJson(run.domain.toolSchemas.pythonJson), reasoning));
       expect(agent.systemPrompt).toContain(reasoning ? templates.reactInstruction : templates.actInstruction);
     }
+  });
+
+  it("the verify user's supervisor prompt is the original's", async () => {
+    const templates = extractTauBenchPrompts(tauBenchDirectory as string);
+    const run = buildRun({
+      env: "retail",
+      agentStrategy: "act",
+      userStrategy: "verify",
+      model: "m",
+      modelProvider: "openai-compatible",
+      baseUrl: "http://127.0.0.1:9/v1",
+      userModel: "u",
+      userModelProvider: "openai-compatible",
+      userBaseUrl: "http://127.0.0.1:9/v1",
+      dataDir: tauBenchDirectory,
+      logDir: tmpdir(),
+      taskIds: [0],
+    });
+    const scripted = createScriptedModels({ steps: [{ content: "I want a refund." }, { content: "true" }] });
+    const user = run.userFactory.create({ ...run.context, models: { ...run.context.models, user: () => scripted.client("u", "user") as never } }, { taskIndex: 0, trial: 0 });
+    await user.reset("You want a refund.");
+    const supervisor = scripted.calls[1].messages[0] as { content: string };
+    const history = (scripted.calls[0].messages as Array<{ role: string; content: string }>).map(({ role, content }) => ({ role, content }));
+    expect(supervisor.content).toBe(
+      tauSupervisorPrompt(templates, "verify", tauSupervisorTranscript(templates, history), "content='I want a refund.' role='assistant' tool_calls=None function_call=None"),
+    );
   });
 
   it("the llm user simulator's system prompt is the original's for the task instruction", async () => {

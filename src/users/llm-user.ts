@@ -35,6 +35,14 @@ export interface LlmUserOptions {
   episode: EpisodeIdentity;
   /** System prompt template (default: the strategy's own; `{{instruction}}` etc., see `prompts.ts`). */
   template?: string;
+  /** The verify / reflect supervisors' prompts (default: taubridge's wording; on τ-bench data, the original's). */
+  supervisor?: SupervisorPrompts;
+}
+
+/** Builds the supervisor's prompt from the conversation so far and the reply to judge. */
+export interface SupervisorPrompts {
+  verify(history: readonly { role: string; content: string | null }[], response: string): string;
+  reflect(history: readonly { role: string; content: string | null }[], response: string): string;
 }
 
 /**

@@ -23,12 +23,12 @@ export class ReflectionUser extends LlmUser {
     const context: ChatMessage[] = [...messages];
     const complete = (request: readonly ChatMessage[]) => this.complete(request);
     const initial = await super.generateNext(context);
-    if (await verifyResponse(complete, initial, context)) return initial;
+    if (await verifyResponse(complete, initial, context, this.options.supervisor)) return initial;
     for (let attempt = 1; attempt < this.maxAttempts; attempt++) {
-      const proposed = await reflectOnResponse(complete, initial, context);
+      const proposed = await reflectOnResponse(complete, initial, context, this.options.supervisor);
       context.push({ role: "user", content: proposed });
       const next = await super.generateNext(context);
-      if (await verifyResponse(complete, next, context)) return next;
+      if (await verifyResponse(complete, next, context, this.options.supervisor)) return next;
     }
     return initial;
   }

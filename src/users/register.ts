@@ -9,6 +9,8 @@ import { HumanUser } from "./human-user.ts";
 import { LlmUser, type LlmUserOptions } from "./llm-user.ts";
 import { userTemplate, type UserPromptKind } from "./prompts.ts";
 import { originalTauBenchPrompts, originalUserTemplate } from "../agents/original-prompts.ts";
+import { tauSupervisorPrompt, tauSupervisorTranscript } from "../engine/tau-bench-prompts.ts";
+import type { SupervisorPrompts } from "./llm-user.ts";
 import { ReactUser } from "./react-user.ts";
 import { ReflectionUser } from "./reflection-user.ts";
 import { VerifyUser } from "./verify-user.ts";
@@ -34,13 +36,24 @@ function templateFor(context: BuildContext, kind: UserPromptKind): string | unde
   return perRun.get(kind);
 }
 
+/** τ-bench's own verify / reflect prompts, when its sources are in the data directory. */
+function originalSupervisor(context: BuildContext): SupervisorPrompts | undefined {
+  const original = originalTauBenchPrompts(context.domain);
+  if (!original) return undefined;
+  return {
+    verify: (history, response) => tauSupervisorPrompt(original, "verify", tauSupervisorTranscript(original, history), response),
+    reflect: (history, response) => tauSupervisorPrompt(original, "reflect", tauSupervisorTranscript(original, history), response),
+  };
+}
+
 function llmFactory(description: string, kind: UserPromptKind, make: (options: LlmUserOptions) => LlmUser): UserFactory {
   return {
     description,
     requiresModel: true,
     create: (context: BuildContext, episode: EpisodeIdentity) => {
       const template = templateFor(context, kind);
-      return make({ client: context.models.user(), episode, ...(template !== undefined ? { template } : {}) });
+      const supervisor = context.config.userPromptFile ? undefined : originalSupervisor(context);
+      return make({ client: context.models.user(), episode, ...(template !== undefined ? { template } : {}), ...(supervisor ? { supervisor } : {}) });
     },
   };
 }

@@ -5,8 +5,14 @@
 import type { ChatMessage } from "../core/types.ts";
 import type { AssistantMessage, CompletionResult } from "../model/types.ts";
 import { pyStrRepr } from "../value/index.ts";
-import { LlmUser, UserSimulatorError, type UserHistoryMessage } from "./llm-user.ts";
+import { LlmUser, type SupervisorPrompts, UserSimulatorError, type UserHistoryMessage } from "./llm-user.ts";
 import { reflectPrompt, transcriptOf, verifyPrompt } from "./prompts.ts";
+
+/** taubridge's own supervisor wording (used where τ-bench's sources are not in the data directory). */
+const OUR_SUPERVISOR: SupervisorPrompts = {
+  verify: (history, response) => verifyPrompt(transcriptOf(history), response),
+  reflect: (history, response) => reflectPrompt(transcriptOf(history), response),
+};
 
 /** How a simulator makes one completion (counted in its usage). */
 export type CompleteFunction = (messages: readonly ChatMessage[]) => Promise<CompletionResult>;
@@ -25,8 +31,8 @@ export function pythonMessageStr(message: AssistantMessage): string {
  * The supervisor check: one completion with a single `user` message (the transcript of `history`
  * and the response); true iff the answer contains `true`, case-insensitively.
  */
-export async function verifyResponse(complete: CompleteFunction, response: string, history: readonly ChatMessage[]): Promise<boolean> {
-  const result = await complete([{ role: "user", content: verifyPrompt(transcriptOf(history as { role: string; content: string | null }[]), response) }]);
+export async function verifyResponse(complete: CompleteFunction, response: string, history: readonly ChatMessage[], prompts: SupervisorPrompts = OUR_SUPERVISOR): Promise<boolean> {
+  const result = await complete([{ role: "user", content: prompts.verify(history as { role: string; content: string | null }[], response) }]);
   return (result.message.content ?? "").toLowerCase().includes("true");
 }
 
@@ -34,8 +40,8 @@ export async function verifyResponse(complete: CompleteFunction, response: strin
  * The reflection call: the supervisor writes a `Reflection:` and a new `Response:`; the text after
  * `Response:` (which must occur exactly once, as in the original's tuple unpacking) is returned.
  */
-export async function reflectOnResponse(complete: CompleteFunction, response: string, history: readonly ChatMessage[]): Promise<string> {
-  const result = await complete([{ role: "user", content: reflectPrompt(transcriptOf(history as { role: string; content: string | null }[]), response) }]);
+export async function reflectOnResponse(complete: CompleteFunction, response: string, history: readonly ChatMessage[], prompts: SupervisorPrompts = OUR_SUPERVISOR): Promise<string> {
+  const result = await complete([{ role: "user", content: prompts.reflect(history as { role: string; content: string | null }[], response) }]);
   const text = result.message.content ?? "";
   const parts = text.split("Response:");
   if (parts.length !== 2) {
@@ -59,7 +65,7 @@ export class VerifyUser extends LlmUser {
       const result = await this.complete(messages);
       current = result.message;
       this.lastCost = result.cost;
-      if (await verifyResponse((request) => this.complete(request), pythonMessageStr(current), messages)) {
+      if (await verifyResponse((request) => this.complete(request), pythonMessageStr(current), messages, this.options.supervisor)) {
         this.messages.push({ content: current.content, role: "assistant" } as UserHistoryMessage);
         return current.content ?? "";
       }
