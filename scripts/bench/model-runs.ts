@@ -14,7 +14,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { startLatencyServer } from "./support/latency-worker.ts";
 import OpenAI from "openai";
 import { registerModelStrategies } from "../../src/agents/register.ts";
 import { loadDomain } from "../../src/engine/domain.ts";
@@ -25,26 +25,7 @@ import "../../app/registries.ts"; // the bundled domains and strategies, as the 
 
 const TURNS = 10;
 
-async function startServer(latencyMs: number): Promise<{ baseURL: string; count(): Promise<number>; close(): Promise<void> }> {
-  // Workers do not inherit tsx's loader on Node 20: a tiny ESM bootstrap registers it first.
-  const entry = new URL("./support/latency-server.ts", import.meta.url).href;
-  const tsxApi = import.meta.resolve("tsx/esm/api");
-  const bootstrap = `import { register } from ${JSON.stringify(tsxApi)}; register(); await import(${JSON.stringify(entry)});`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { workerData: { latencyMs, turns: TURNS } });
-  const next = () => new Promise<Record<string, unknown>>((resolve) => worker.once("message", resolve));
-  const { baseURL } = (await next()) as { baseURL: string };
-  return {
-    baseURL,
-    async count() {
-      worker.postMessage("count");
-      return ((await next()) as { count: number }).count;
-    },
-    async close() {
-      worker.postMessage("close");
-      await new Promise((resolve) => worker.once("exit", resolve));
-    },
-  };
-}
+const startServer = (latencyMs: number) => startLatencyServer(latencyMs, TURNS);
 
 type BenchServer = Awaited<ReturnType<typeof startServer>>;
 

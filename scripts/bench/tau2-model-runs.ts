@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { startLatencyServer } from "./support/latency-worker.ts";
 import { offlineRegistries } from "../../app/offline-registries.ts";
 import { createTau2Models } from "../../src/runner/tau2-models.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/runner/tau2-run.ts";
@@ -22,25 +22,7 @@ if (!shared || !existsSync(root)) {
   process.exit(0);
 }
 
-async function startServer(latencyMs: number) {
-  const entry = new URL("./support/latency-server.ts", import.meta.url).href;
-  const tsxApi = import.meta.resolve("tsx/esm/api");
-  const bootstrap = `import { register } from ${JSON.stringify(tsxApi)}; register(); await import(${JSON.stringify(entry)});`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { workerData: { latencyMs, turns: TURNS } });
-  const next = () => new Promise<Record<string, unknown>>((resolve) => worker.once("message", resolve));
-  const { baseURL } = (await next()) as { baseURL: string };
-  return {
-    baseURL,
-    async count() {
-      worker.postMessage("count");
-      return ((await next()) as { count: number }).count;
-    },
-    async close() {
-      worker.postMessage("close");
-      await new Promise((resolve) => worker.once("exit", resolve));
-    },
-  };
-}
+const startServer = (latencyMs: number) => startLatencyServer(latencyMs, TURNS);
 
 async function batch(latencyMs: number, simulations: number, concurrency: number) {
   const server = await startServer(latencyMs);

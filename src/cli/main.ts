@@ -7,6 +7,7 @@ import type { Registries } from "../runner/registries.ts";
 import { optionName, parseRunFlags, RUN_FLAGS, runConfigFromFlags, type RunFlag } from "../runner/run-flags.ts";
 import { registerCliExtensions } from "./extensions.ts";
 import { registerTau2Command } from "./tau2-command.ts";
+import { withInterrupts } from "./interrupt.ts";
 
 /*
  * Start-up: this module imports only commander, the flag table and the small command modules;
@@ -57,9 +58,8 @@ function isTau2ResultsFile(path: string): boolean {
 
 /** `report` for τ² results files: τ²'s metrics per file and the flagged tasks. */
 async function reportTau2Command(paths: string[], format: string): Promise<void> {
-  const [{ readTau2Results, rewardOf }, { computeTau2Metrics }, { tau2ReportText }, { flagTau2Tasks }, { validateTau2Tasks }, { toJs }] = await Promise.all([
+  const [{ readTau2Results, simulationMetrics }, { tau2ReportText }, { flagTau2Tasks }, { validateTau2Tasks }, { toJs }] = await Promise.all([
     import("../runner/tau2-results.ts"),
-    import("../metrics/tau2-metrics.ts"),
     import("../report/tau2-report.ts"),
     import("../runner/tau2-task-flags.ts"),
     import("../tasks/tau2-tasks.ts"),
@@ -67,15 +67,7 @@ async function reportTau2Command(paths: string[], format: string): Promise<void>
   ]);
   const reports = paths.map((path) => {
     const results = readTau2Results(path);
-    const metrics = computeTau2Metrics(
-      results.simulations.map((simulation) => ({
-        taskId: simulation.task_id,
-        reward: rewardOf(simulation.reward_info),
-        termination: simulation.termination_reason,
-        agentCost: simulation.agent_cost,
-        userCost: simulation.user_cost,
-      })),
-    );
+    const metrics = simulationMetrics(results.simulations);
     const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
     const info = results.info;
     const agent = info.get("agent_info") instanceof Map ? (info.get("agent_info") as Map<string, unknown>).get("implementation") : "agent";
@@ -253,23 +245,8 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     ]);
     await ensureTypeScriptModules(input.agentOptions);
     const built = buildRun(input, { registries });
-    const controller = new AbortController();
-    const onSignal = () => {
-      if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
-      process.stderr.write("\n[taubridge] interrupted: finishing nothing new; rerun the same command to resume (Ctrl-C again to quit now)\n");
-      controller.abort();
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
     const progress = createProgressObserver({ quiet: values.quiet as boolean });
-    let outcome;
-    try {
-      outcome = await runBatch(built, progress, controller.signal);
-    } finally {
-      progress.stop();
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    }
+    const { value: outcome, interrupted } = await withInterrupts((signal) => runBatch(built, progress, signal)).finally(() => progress.stop());
     const report = buildReport(`${built.config.agentStrategy} (${built.config.model ?? "no model"}) on ${built.config.env}/${built.split}`, outcome.summaries, {
       expectedEpisodes: outcome.expectedEpisodes,
       interrupted: outcome.interrupted,
@@ -280,7 +257,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       const format = values.format === "markdown" ? "markdown" : "text";
       process.stdout.write(`${leaderboardText([report], format)}\n${detailsText(report)}\n\n📄 Results saved to ${outcome.resultsPath}\n`);
     }
-    if (controller.signal.aborted) process.exitCode = EXIT_CODES.interrupted;
+    if (interrupted) process.exitCode = EXIT_CODES.interrupted;
     else if (report.infraErrors > 0) {
       process.stderr.write(`taubridge: ${report.infraErrors} episode(s) ended in infrastructure errors (not scored); run the same command again to retry them (exit code ${EXIT_CODES.infraErrors})\n`);
       process.exitCode = EXIT_CODES.infraErrors;

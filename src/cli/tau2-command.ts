@@ -8,6 +8,8 @@ import { type Command, Option } from "commander";
 import { ConfigError } from "../core/errors.ts";
 import type { Registries } from "../runner/registries.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
+import { withInterrupts } from "./interrupt.ts";
+import type { Tau2Progress } from "../runner/tau2-run.ts";
 
 /** Loads the registries; `agent` is the `--agent` name (a taubridge strategy such as an adapter needs the full set). */
 type LoadRegistries = (agent: string) => Promise<Registries>;
@@ -116,10 +118,11 @@ export function registerTau2Command(program: Command, loadRegistries: LoadRegist
 async function runTau2Command(options: Record<string, unknown>, loadRegistries: LoadRegistries): Promise<void> {
   const registries = await loadRegistries(options.agent as string);
   if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
-  const [{ buildTau2Run, runTau2Batch }, { tau2DataRoot }, { tau2ReportText }] = await Promise.all([
+  const [{ buildTau2Run, runTau2Batch }, { tau2DataRoot }, { tau2ReportText }, { rewardOf }] = await Promise.all([
     import("../runner/tau2-run.ts"),
     import("../runner/tau2-data-root.ts"),
     import("../report/tau2-report.ts"),
+    import("../runner/tau2-results.ts"),
   ]);
   const dataDir = tau2DataRoot(options.dataDir as string | undefined);
   const built = await buildTau2Run(
@@ -155,29 +158,13 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
   const quiet = options.quiet === true;
   if (!quiet)
     process.stderr.write(`[taubridge] τ²-bench ${built.options.domain}: ${built.units.length} simulation(s) to run${built.resumed ? `, ${built.resumed} resumed from ${built.outputPath}` : ""}\n`);
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
-    process.stderr.write("\n[taubridge] interrupted: finishing nothing new; rerun the same command to resume (Ctrl-C again to quit now)\n");
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  let result: Awaited<ReturnType<typeof runTau2Batch>>;
-  try {
-    result = await runTau2Batch(built, {
-      signal: controller.signal,
-      onProgress: quiet
-        ? undefined
-        : ({ done, total, record }) =>
-            process.stderr.write(
-              `[${done}/${total}] task ${record.task_id} trial ${record.trial}: ${record.termination_reason}, reward ${record.reward_info === null ? "-" : Number((record.reward_info as { reward: { valueOf(): number } }).reward.valueOf()).toFixed(2)}\n`,
-            ),
-    });
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  }
+  const onProgress: Tau2Progress | undefined = quiet
+    ? undefined
+    : ({ done, total, record }) =>
+        process.stderr.write(
+          `[${done}/${total}] task ${record.task_id} trial ${record.trial}: ${record.termination_reason}, reward ${record.reward_info === null ? "-" : rewardOf(record.reward_info).toFixed(2)}\n`,
+        );
+  const { value: result } = await withInterrupts((signal) => runTau2Batch(built, { signal, onProgress }));
   if (options.format === "json")
     process.stdout.write(
       `${JSON.stringify({ resultsPath: result.outputPath, metrics: result.metrics, judgeUsage: result.judgeUsage, flaggedTasks: result.flags, interrupted: result.interrupted }, null, 2)}\n`,

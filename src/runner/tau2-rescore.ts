@@ -8,10 +8,10 @@
 import type { LoadedTau2Domain } from "../engine/tau2/domain.ts";
 import { evaluateTau2Simulation } from "../evaluators/tau2-evaluator.ts";
 import type { Tau2NlJudge } from "../evaluators/tau2-judge.ts";
-import { computeTau2Metrics, type Tau2Metrics } from "../metrics/tau2-metrics.ts";
+import { type Tau2Metrics } from "../metrics/tau2-metrics.ts";
 import type { Tau2Task } from "../tasks/tau2-tasks.ts";
 import { PyException, type PyDict, type PyValue } from "../value/index.ts";
-import { type LoadedTau2Results, type Tau2SimulationRecord, rewardOf } from "./tau2-results.ts";
+import { type LoadedTau2Results, type Tau2SimulationRecord, rewardOf, simulationMetrics } from "./tau2-results.ts";
 
 export interface Tau2RescoreItem {
   taskId: string;
@@ -78,14 +78,6 @@ export async function rescoreTau2Results(domain: LoadedTau2Domain, results: Load
       items.push({ taskId: simulation.task_id, trial: simulation.trial, recordedReward, reward: null, agree: false, note });
     }
   }
-  const metrics = computeTau2Metrics(
-    rescored.map((simulation) => ({
-      taskId: simulation.task_id,
-      reward: rewardOf(simulation.reward_info),
-      termination: simulation.termination_reason,
-      agentCost: simulation.agent_cost,
-      userCost: simulation.user_cost,
-    })),
-  );
+  const metrics = simulationMetrics(rescored);
   return { total: items.length, agree: items.filter((item) => item.agree).length, items, metrics, judge: judge ? "model" : "recorded" };
 }

@@ -7,6 +7,7 @@
  */
 import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { DataError } from "../core/errors.ts";
+import { computeTau2Metrics, type Tau2Metrics } from "../metrics/tau2-metrics.ts";
 import { parsePythonJsonText } from "../engine/data-files.ts";
 import { z } from "zod";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "../tasks/tau2-simulation.ts";
@@ -43,6 +44,19 @@ export function rewardOf(info: Tau2RewardInfo | PyDict | null): number {
   const reward = info instanceof Map ? info.get("reward") : info.reward;
   if (reward instanceof PyFloat) return reward.value;
   return typeof reward === "number" ? reward : 0;
+}
+
+/** τ²'s metrics of stored simulations (infrastructure errors counted, left out of the scores). */
+export function simulationMetrics(simulations: readonly Tau2SimulationRecord[]): Tau2Metrics {
+  return computeTau2Metrics(
+    simulations.map((simulation) => ({
+      taskId: simulation.task_id,
+      reward: rewardOf(simulation.reward_info),
+      termination: simulation.termination_reason,
+      agentCost: simulation.agent_cost,
+      userCost: simulation.user_cost,
+    })),
+  );
 }
 
 /** `SimulationRun.model_dump(mode="json")` (HEAD field order). */

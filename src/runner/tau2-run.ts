@@ -18,7 +18,7 @@ import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from
 import { readTau2FirstAgentMessage } from "../engine/tau2/upstream-text.ts";
 import { evaluateTau2Simulation } from "../evaluators/tau2-evaluator.ts";
 import { type Tau2JudgeUsage, type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "../evaluators/tau2-judge.ts";
-import { computeTau2Metrics, type Tau2Metrics } from "../metrics/tau2-metrics.ts";
+import { type Tau2Metrics } from "../metrics/tau2-metrics.ts";
 import { runTau2Episode } from "../orchestrator/tau2-orchestrator.ts";
 import { TAU2_BENCH_RULES } from "../orchestrator/suite-rules.ts";
 import type { Tau2SimulationMessage } from "../tasks/tau2-simulation.ts";
@@ -33,7 +33,7 @@ import {
   readTau2Checkpoint,
   readTau2Results,
   removeTau2Checkpoint,
-  rewardOf,
+  simulationMetrics,
   tau2CheckpointPath,
   writeTau2Results,
 } from "./tau2-results.ts";
@@ -421,15 +421,7 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
   writeTau2Results(run.outputPath, run.document);
   removeTau2Checkpoint(run.outputPath);
   const simulations = run.document.simulations;
-  const metrics = computeTau2Metrics(
-    simulations.map((simulation) => ({
-      taskId: simulation.task_id,
-      reward: rewardOf(simulation.reward_info),
-      termination: simulation.termination_reason,
-      agentCost: simulation.agent_cost,
-      userCost: simulation.user_cost,
-    })),
-  );
+  const metrics = simulationMetrics(simulations);
   return { outputPath: run.outputPath, judgeUsage: run.judge?.usage?.() ?? null, simulations, metrics, flags: run.flags, interrupted: signal.aborted, resumed: run.resumed };
 }
 

@@ -30,30 +30,25 @@ export const tau2ToolCallSchema = z.object({
 
 const messageCommon = { turn_idx: z.number().int().nullish(), timestamp: optionalString };
 
+/** An assistant or user message: text and/or tool calls, with the generating call's cost and usage. */
+function participantMessageSchema<Role extends "assistant" | "user">(role: Role) {
+  return z
+    .object({
+      role: z.literal(role),
+      content: optionalString,
+      tool_calls: z.array(tau2ToolCallSchema).nullish(),
+      cost: z.number().nullish(),
+      usage: z.record(z.string(), z.unknown()).nullish(),
+      raw_data: z.unknown().optional(),
+      ...messageCommon,
+    })
+    .passthrough();
+}
+
 export const tau2MessageSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: optionalString, ...messageCommon }).passthrough(),
-  z
-    .object({
-      role: z.literal("assistant"),
-      content: optionalString,
-      tool_calls: z.array(tau2ToolCallSchema).nullish(),
-      cost: z.number().nullish(),
-      usage: z.record(z.string(), z.unknown()).nullish(),
-      raw_data: z.unknown().optional(),
-      ...messageCommon,
-    })
-    .passthrough(),
-  z
-    .object({
-      role: z.literal("user"),
-      content: optionalString,
-      tool_calls: z.array(tau2ToolCallSchema).nullish(),
-      cost: z.number().nullish(),
-      usage: z.record(z.string(), z.unknown()).nullish(),
-      raw_data: z.unknown().optional(),
-      ...messageCommon,
-    })
-    .passthrough(),
+  participantMessageSchema("assistant"),
+  participantMessageSchema("user"),
   z.object({ role: z.literal("tool"), id: z.string(), content: optionalString, requestor: requestor.default("assistant"), error: z.boolean().default(false), ...messageCommon }).passthrough(),
 ]);
 

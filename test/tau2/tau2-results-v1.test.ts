@@ -10,9 +10,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { offlineRegistries } from "../../app/offline-registries.ts";
 import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import { computeTau2Metrics } from "../../src/metrics/tau2-metrics.ts";
 import { rescoreTau2Results } from "../../src/runner/tau2-rescore.ts";
-import { readTau2Results, rewardOf } from "../../src/runner/tau2-results.ts";
+import { readTau2Results, simulationMetrics } from "../../src/runner/tau2-results.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/runner/tau2-run.ts";
 import { rawTau2Task, readTau2Tasks, validateTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
 import { type PyDict, parsePythonJson, pyJsonDumpsIndented } from "../../src/value/index.ts";
@@ -51,15 +50,7 @@ describe("frozen τ² results, schema version 1", () => {
   it("loads at schema version 1 with τ²'s fields and reports the same metrics", () => {
     expect(results.taubridge?.get("schemaVersion")).toBe(1);
     expect(results.simulations).toHaveLength(6);
-    const metrics = computeTau2Metrics(
-      results.simulations.map((simulation) => ({
-        taskId: simulation.task_id,
-        reward: rewardOf(simulation.reward_info),
-        termination: simulation.termination_reason,
-        agentCost: simulation.agent_cost,
-        userCost: simulation.user_cost,
-      })),
-    );
+    const metrics = simulationMetrics(results.simulations);
     expect(metrics.averageReward).toBeCloseTo(2 / 3, 10);
     expect(metrics.passK).toEqual({ 1: 2 / 3, 2: 2 / 3 });
     expect(results.tasks.map((task) => task.get("id")).sort()).toEqual(["create_task_1", "update_task_with_message_history", "update_task_with_user_tools"]);
