@@ -9,5 +9,7 @@ await main(async (needs?: RegistryNeeds) => {
   const { offlineRegistries } = await import("./offline-registries.ts");
   const offline =
     needs !== undefined && needs.agentStrategies.every((name) => offlineRegistries.agentStrategies.has(name)) && needs.userStrategies.every((name) => offlineRegistries.userStrategies.has(name));
-  return offline ? offlineRegistries : (await import("./registries.ts")).bundledRegistries;
+  if (!offline) return (await import("./registries.ts")).bundledRegistries;
+  // τ²'s domains and participants load only for the commands that need them.
+  return needs?.tau2 ? { ...offlineRegistries, tau2: (await import("./tau2-registries.ts")).tau2Registries } : offlineRegistries;
 });

@@ -2,17 +2,15 @@
  * The cheap part of the bundled registries: every domain plus the strategies that need no model
  * (oracle agent, scripted user). The CLI loads only this for runs that name nothing else, so an
  * offline run does not load the model SDKs, the framework adapters or the Python bridge's process
- * tooling. `app/registries.ts` adds the rest to the same registries.
+ * tooling. `app/registries.ts` adds the rest to the same registries; τ²'s set is
+ * `app/tau2-registries.ts`, loaded only for τ² commands.
  */
 import { DEFAULT_DOMAIN, domainRegistry } from "../domains/index.ts";
 import { registerOfflineStrategies } from "../src/runner/builtin-strategies.ts";
 import type { Registries } from "../src/runner/registries.ts";
 import { agentStrategies, userStrategies } from "../src/runner/strategies.ts";
-import { registerOfflineTau2Participants, tau2Agents, tau2Users } from "../src/runner/tau2-strategies.ts";
-import { tau2DomainRegistry } from "../domains/tau2.ts";
 
 registerOfflineStrategies();
-registerOfflineTau2Participants();
 
 /** Domains and offline strategies; the strategy registries are the process-wide ones. */
 export const offlineRegistries: Registries = {
@@ -20,5 +18,4 @@ export const offlineRegistries: Registries = {
   agentStrategies,
   userStrategies,
   defaultDomain: DEFAULT_DOMAIN,
-  tau2: { domains: tau2DomainRegistry, agents: tau2Agents, users: tau2Users },
 };

@@ -13,6 +13,7 @@ import { offlineRegistries } from "./offline-registries.ts";
 import { agentStrategies } from "../src/runner/strategies.ts";
 import { registerTau2AgentStrategies } from "../src/runner/tau2-agent-strategies.ts";
 import { tau2Agents } from "../src/runner/tau2-strategies.ts";
+import { tau2Registries } from "./tau2-registries.ts";
 
 registerModelStrategies();
 registerAdapterStrategies();
@@ -24,6 +25,6 @@ registerTau2AgentStrategies(agentStrategies, tau2Agents);
  * Every bundled domain and strategy. The strategy registries are the process-wide ones, so a
  * strategy registered by the embedding program (`agentStrategies.register("mine", …)`) is found too.
  */
-export const bundledRegistries: Registries = { ...offlineRegistries, createModels: createRunModels };
+export const bundledRegistries: Registries = { ...offlineRegistries, createModels: createRunModels, tau2: tau2Registries };
 
 setDefaultRegistries(bundledRegistries);

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLatencyServer } from "./support/latency-worker.ts";
-import { offlineRegistries } from "../../app/offline-registries.ts";
+import { tau2Registries } from "../../app/tau2-registries.ts";
 import { createTau2Models } from "../../src/runner/tau2-models.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/runner/tau2-run.ts";
 
@@ -45,7 +45,7 @@ async function batch(latencyMs: number, simulations: number, concurrency: number
       dataDir: root,
       saveTo: join(mkdtempSync(join(tmpdir(), "tau2-bench-")), "results.json"),
     };
-    const run = await buildTau2Run(options, offlineRegistries.tau2!, models);
+    const run = await buildTau2Run(options, tau2Registries, models);
     const started = performance.now();
     const loop = performance.eventLoopUtilization();
     const result = await runTau2Batch(run);

@@ -23,6 +23,8 @@ import { withInterrupts } from "./interrupt.ts";
 export interface RegistryNeeds {
   agentStrategies: string[];
   userStrategies: string[];
+  /** τ²'s domains and participants are needed too. */
+  tau2?: boolean;
 }
 
 /** Supplies the registries a command resolves names in. */
@@ -281,7 +283,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
         throw new DataError(`cannot read actions file ${options.actions}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
       }
       if (options.suite === "tau2") {
-        await replayTau2Command(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options, text);
+        await replayTau2Command(await loadRegistries({ agentStrategies: [], userStrategies: [], tau2: true }), options, text);
         return;
       }
       if (options.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");
@@ -311,7 +313,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .option("--details", "list every disagreement", false)
     .action(async (path: string, options) => {
       if (isTau2ResultsFile(path)) {
-        await rescoreTau2Command(await loadRegistries({ agentStrategies: [], userStrategies: [] }), path, options);
+        await rescoreTau2Command(await loadRegistries({ agentStrategies: [], userStrategies: [], tau2: true }), path, options);
         return;
       }
       if (!options.env) throw new ConfigError("rescore needs --env <domain> for a τ-bench results file");
@@ -433,7 +435,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     });
 
   // τ²'s own participants are in the offline set; a taubridge strategy (an adapter, `module`) needs the full one.
-  registerTau2Command(program, (agent) => loadRegistries({ agentStrategies: TAU2_OFFLINE_AGENTS.has(agent) ? [] : [agent], userStrategies: [] }));
+  registerTau2Command(program, (agent) => loadRegistries({ agentStrategies: TAU2_OFFLINE_AGENTS.has(agent) ? [] : [agent], userStrategies: [], tau2: true }));
   registerCliExtensions(program);
   oneLineUsageErrors(program);
   return program;

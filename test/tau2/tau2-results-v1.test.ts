@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { offlineRegistries } from "../../app/offline-registries.ts";
+import { tau2Registries } from "../../app/tau2-registries.ts";
 import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
 import { rescoreTau2Results } from "../../src/runner/tau2-rescore.ts";
 import { readTau2Results, simulationMetrics } from "../../src/runner/tau2-results.ts";
@@ -79,7 +79,7 @@ describe("frozen τ² results, schema version 1", () => {
         dataDir: data as string,
         saveTo: copy,
       },
-      offlineRegistries.tau2!,
+      tau2Registries,
     );
     expect(run.resumed).toBe(6);
     expect(run.units).toHaveLength(0);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { offlineRegistries } from "../../app/offline-registries.ts";
+import { tau2Registries } from "../../app/tau2-registries.ts";
 import type { Tau2Participant } from "../../src/core/contracts.ts";
 import { Registry } from "../../src/core/registry.ts";
 import { readTau2Results, resultsText } from "../../src/runner/tau2-results.ts";
@@ -120,8 +120,8 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     };
     const agents = new Registry<Tau2ParticipantFactory>("τ² agent");
     agents.register("crashing", () => crashing);
-    agents.register("oracle", offlineRegistries.tau2!.agents.get("oracle"));
-    const registries = { ...offlineRegistries.tau2!, agents };
+    agents.register("oracle", tau2Registries.agents.get("oracle"));
+    const registries = { ...tau2Registries, agents };
     const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
     const options = {
       ...TAU2_RUN_DEFAULTS,
