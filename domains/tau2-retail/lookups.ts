@@ -82,7 +82,7 @@ export function firstMissingItem(order: PyModel, itemIds: PyValue): PyValue | un
   return undefined;
 }
 
-/** `next((item for item in order.items if item.item_id == item_id), None)`. */
+/** The first item of the order with this item id, or null (the original's first-match lookup, Python equality). */
 export function findOrderItem(order: PyModel, itemId: PyValue): PyModel | null {
   for (const item of pyIterate(pyGetAttr(order, "items"))) if (pyEquals(pyGetAttr(item, "item_id"), itemId)) return item as PyModel;
   return null;

@@ -176,6 +176,8 @@ class Tau2Episode {
   /** Aborted when a step inside the agent's turn ends the episode, so the framework's run stops. */
   readonly turnStop = new AbortController();
   private insideCalls = 0;
+  /** The tool calls the current tool results answer (their names go to the participant). */
+  private answeredCalls: readonly Tau2ToolCall[] = [];
   /** Calls a framework planned in dry-run mode (not executed, not in the trajectory). */
   readonly planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }> = [];
 
@@ -312,6 +314,7 @@ class Tau2Episode {
       this.agent = await this.parts.agent.start(this.context("assistant", this.to === "agent" ? before : history, signal));
       this.user = await this.parts.user.start(this.context("user", this.to === "agent" ? history : before, signal));
       this.current = [last];
+      this.answeredCalls = before.filter(isToolCallMessage).at(-1)?.tool_calls ?? [];
     } else {
       throw new Tau2ProtocolError("the last message of a task's history must be an assistant, user or tool message");
     }
@@ -320,8 +323,7 @@ class Tau2Episode {
   private incoming(): Tau2Incoming {
     const current = this.current;
     if (Array.isArray(current)) {
-      const names = new Map<string, string>();
-      for (const message of this.trajectory) if (isToolCallMessage(message)) for (const call of message.tool_calls) names.set(call.id, call.name);
+      const names = new Map(this.answeredCalls.map((call) => [call.id, call.name]));
       return { type: "tool_results", results: current.map((message) => ({ id: message.id, name: names.get(message.id) ?? "", content: message.content, error: message.error })) };
     }
     return { type: "text", content: current && current.role !== "tool" ? current.content : null };
@@ -358,6 +360,7 @@ class Tau2Episode {
     } else {
       const message = this.current as Tau2ParticipantMessage;
       if (!message.tool_calls) throw new Tau2ProtocolError("Agent or User should send tool call to environment");
+      this.answeredCalls = message.tool_calls;
       this.current = message.tool_calls.map((call) => this.stepper.call(call));
       this.to = this.from;
       this.from = "env";
