@@ -1,18 +1,15 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { parsePythonJson } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
+import { runCli } from "./support/cli.ts";
 
 warnIfMissingShared();
 // The CLI from the sources (tests run on the sources; the built bin is tested by the package test).
-const cli = join(import.meta.dirname, "..", "app", "cli.ts");
 
-function taubridge(args: string[], options: { cwd?: string } = {}) {
-  return execa("node", ["--import", "tsx", cli, ...args], { reject: false, cwd: options.cwd, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } });
-}
+const taubridge = runCli;
 
 describe("taubridge CLI on the bundled domain (offline, no data directory)", () => {
   it("runs the main job with no options and prints the leaderboard", async () => {

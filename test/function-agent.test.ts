@@ -6,7 +6,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { registerModelStrategies } from "../src/agents/register.ts";
 import { ConfigError } from "../src/core/errors.ts";
@@ -14,11 +13,11 @@ import { buildRun, runBatch } from "../src/runner/batch.ts";
 import { runEpisode } from "../src/orchestrator/index.ts";
 import { loadFunctionAgent } from "../src/agents/function-agent.ts";
 import { ScriptedUser } from "../src/users/scripted-user.ts";
+import { runCli } from "./support/cli.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "function-agent");
 const RENEWAL = join(FIXTURES, "renewal-agent.mjs");
 // The sources, not dist/ (which `npm run build` may not have refreshed).
-const cli = join(import.meta.dirname, "..", "app", "cli.ts");
 registerModelStrategies();
 
 describe("function agent", () => {
@@ -87,11 +86,11 @@ describe("function agent", () => {
 
   it("runs from the command line", async () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-fn-"));
-    const result = await execa("node", ["--import", "tsx", cli, "run", "--agent-strategy", "module", "--agent-module", RENEWAL, "--task-ids", "2", "--log-dir", logDir, "--quiet"], { reject: false });
+    const result = await runCli(["run", "--agent-strategy", "module", "--agent-module", RENEWAL, "--task-ids", "2", "--log-dir", logDir, "--quiet"]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/1\.000/);
-    const missing = await execa("node", ["--import", "tsx", cli, "run", "--agent-strategy", "module", "--log-dir", logDir], { reject: false });
+    const missing = await runCli(["run", "--agent-strategy", "module", "--log-dir", logDir]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr.trim()).toBe("taubridge: --agent-strategy module needs --agent-module <path to a module exporting respond()>");
   });

@@ -7,7 +7,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { ToolCrashError } from "../src/core/errors.ts";
 import type { Task } from "../src/core/types.ts";
@@ -29,6 +28,7 @@ import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } fr
 import { loadResultsFile } from "../src/runner/results-file.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../src/testing/index.ts";
 import { libraryDomain } from "../domains/library/index.ts";
+import { runCli } from "./support/cli.ts";
 
 const CRASHING_TOOL = "pay_fine";
 
@@ -249,7 +249,6 @@ describe("resume and reports", () => {
 
 describe("CLI exit codes for infrastructure errors", () => {
   // The sources, not dist/ (which `npm run build` may not have refreshed).
-  const cli = join(import.meta.dirname, "..", "app", "cli.ts");
   const KEY_ENV = "TAUBRIDGE_INFRA_TEST_KEY";
   let server: ScriptedModelServer | undefined;
   afterEach(async () => {
@@ -257,12 +256,7 @@ describe("CLI exit codes for infrastructure errors", () => {
     server = undefined;
   });
 
-  function taubridge(args: string[]) {
-    return execa("node", ["--import", "tsx", cli, ...args], {
-      reject: false,
-      env: { [KEY_ENV]: "sk-infra-test", TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
-    });
-  }
+  const taubridge = (args: string[]) => runCli(args, { env: { [KEY_ENV]: "sk-infra-test" } });
 
   it("exits 3 while infra errors remain, shows them, and 0 once a resumed run re-ran them", async () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-cli-infra-"));

@@ -6,18 +6,15 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../src/cli/main.ts";
 import { RUN_FLAGS, type RunFlag } from "../src/runner/run-flags.ts";
 import { missingSharedReason, tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
+import { runCli } from "./support/cli.ts";
 
 warnIfMissingShared();
-const cli = join(import.meta.dirname, "..", "app", "cli.ts");
 
-function taubridge(args: string[]) {
-  return execa("node", ["--import", "tsx", cli, ...args], { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } });
-}
+const taubridge = runCli;
 
 /** A τ-bench-shaped results entry (the original's fields only). */
 function entry(taskId: number, trial: number, groundTruth: string[], agentCalls: string[], instruction = `task ${taskId}`) {

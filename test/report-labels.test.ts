@@ -6,13 +6,11 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { resultsLabels } from "../src/report/labels.ts";
+import { runCli } from "./support/cli.ts";
 
-const cli = join(import.meta.dirname, "..", "app", "cli.ts");
 /** tsx's loader by URL, so the CLI runs from any working directory. */
-const tsx = import.meta.resolve("tsx");
 
 describe("report labels", () => {
   it("one file keeps its name; several are numbered and told apart by their folders", () => {
@@ -22,13 +20,13 @@ describe("report labels", () => {
 
   it("the CLI labels rows and footers", async () => {
     const root = mkdtempSync(join(tmpdir(), "taubridge-report-"));
-    const run = await execa("node", ["--import", tsx, cli, "run", "--log-dir", join(root, "first"), "--quiet", "--task-ids", "0", "1"], { reject: false });
+    const run = await runCli(["run", "--log-dir", join(root, "first"), "--quiet", "--task-ids", "0", "1"]);
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
     const file = readdirSync(join(root, "first")).find((name) => name.endsWith(".json"))!;
     mkdirSync(join(root, "second"));
     copyFileSync(join(root, "first", file), join(root, "second", file));
-    const report = await execa("node", ["--import", tsx, cli, "report", join("first", file), join("second", file)], { reject: false, cwd: root });
+    const report = await runCli(["report", join("first", file), join("second", file)], { cwd: root });
     expect(report.stderr).toBe("");
     expect(report.exitCode).toBe(0);
     const stem = file.replace(/\.json$/, "");

@@ -1,12 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { parsePythonJson } from "../src/value/index.ts";
+import { runCli } from "./support/cli.ts";
 
 // The sources, not dist/ (which `npm run build` may not have refreshed).
-const cli = join(import.meta.dirname, "..", "app", "cli.ts");
 
 function checkpointLines(logDir: string): number {
   const file = existsSync(logDir) ? readdirSync(logDir).find((name) => name.endsWith(".checkpoint.jsonl")) : undefined;
@@ -18,7 +17,7 @@ describe("a run killed with SIGKILL and resumed", () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-kill-"));
     const trials = 150; // 11 bundled tasks × 150 trials = 1650 episodes
     const args = ["run", "--log-dir", logDir, "--num-trials", String(trials), "--max-concurrency", "4", "--quiet", "--format", "json"];
-    const first = execa("node", ["--import", "tsx", cli, ...args], { reject: false });
+    const first = runCli(args);
     const deadline = Date.now() + 60_000;
     while (checkpointLines(logDir) < 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     first.kill("SIGKILL");
@@ -28,7 +27,7 @@ describe("a run killed with SIGKILL and resumed", () => {
     expect(linesAtKill).toBeGreaterThan(1);
     expect(linesAtKill).toBeLessThan(1 + 11 * trials); // it really died mid-run
 
-    const second = await execa("node", ["--import", "tsx", cli, ...args.filter((arg) => arg !== "--quiet")], { reject: false });
+    const second = await runCli([...args.filter((arg) => arg !== "--quiet")]);
     expect(second.exitCode).toBe(0);
     expect(second.stderr).toMatch(/resumed \d+ finished episodes, running \d+ /);
     const report = JSON.parse(second.stdout);

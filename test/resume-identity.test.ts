@@ -8,13 +8,13 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
 import { ConfigError } from "../src/core/errors.ts";
 import { buildRun, runBatch } from "../src/runner/batch.ts";
 import type { RunConfigInput } from "../src/runner/run-config.ts";
 import { identityChanges, ResumeMismatchError, runIdentity } from "../src/runner/run-identity.ts";
+import { runCli } from "./support/cli.ts";
 
 const FUNCTION_AGENT = join(import.meta.dirname, "fixtures", "function-agent", "renewal-agent.mjs");
 const LIBRARY_DATA = libraryDomain.bundledDataDirectory!;
@@ -126,7 +126,7 @@ describe("resume refuses a checkpoint written by a different run", () => {
 describe("the command line", () => {
   it("exits 2 with the one-line refusal; says how many episodes were resumed even with --quiet", async () => {
     const logDir = scratch();
-    const cli = (args: string[]) => execa("node", ["--import", "tsx", join(root, "app", "cli.ts"), "run", "--log-dir", logDir, "--quiet", ...args], { reject: false, cwd: root });
+    const cli = (args: string[]) => runCli(["run", "--log-dir", logDir, "--quiet", ...args], { cwd: root });
     expect((await cli([])).exitCode).toBe(0);
     const resumed = await cli(["--num-trials", "2"]);
     expect(resumed.exitCode).toBe(0);

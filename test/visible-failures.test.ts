@@ -6,7 +6,6 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } from "../src/report/leaderboard.ts";
 import { readCheckpoint, summaryFromResult, type EpisodeSummary } from "../src/runner/checkpoint.ts";
@@ -15,16 +14,9 @@ import { resultEntry } from "../src/runner/results-file.ts";
 import type { EpisodeResult } from "../src/runner/episode.ts";
 import { readRunStatus, runStatusPath } from "../src/runner/run-status.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../src/testing/index.ts";
+import { runCli } from "./support/cli.ts";
 
-const cli = join(import.meta.dirname, "..", "app", "cli.ts");
-
-function taubridge(args: string[], options: { cwd?: string } = {}) {
-  return execa("node", ["--import", "tsx", cli, ...args], {
-    reject: false,
-    cwd: options.cwd,
-    env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
-  });
-}
+const taubridge = runCli;
 
 const usage = { agent: null, user: null };
 const summary = (taskId: number, termination: EpisodeSummary["termination"], extra: Partial<EpisodeSummary> = {}): EpisodeSummary => ({

@@ -9,15 +9,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { readTau2Results, rewardOf } from "../../src/runner/tau2-results.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { runCli } from "../support/cli.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
-const cli = join(import.meta.dirname, "..", "..", "app", "cli.ts");
 const TASK = "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]";
 
 async function run(userSteps: unknown[]) {
@@ -35,31 +34,21 @@ async function run(userSteps: unknown[]) {
     const file = join(mkdtempSync(join(tmpdir(), "tau2-model-")), "results.json");
     const args = ["tau2", "run", "--domain", "telecom", "--task-set-name", "telecom_small", "--task-ids", TASK, "--data-dir", data as string, "--save-to", file, "--quiet"];
     const endpoint = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
-    const result = await execa(
-      "node",
-      [
-        "--import",
-        "tsx",
-        cli,
-        ...args,
-        "--agent",
-        "llm_agent",
-        "--agent-llm",
-        "agent-model",
-        "--agent-llm-args",
-        endpoint,
-        "--user",
-        "user_simulator",
-        "--user-llm",
-        "user-model",
-        "--user-llm-args",
-        endpoint,
-      ],
-      {
-        reject: false,
-        env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
-      },
-    );
+    const result = await runCli([
+      ...args,
+      "--agent",
+      "llm_agent",
+      "--agent-llm",
+      "agent-model",
+      "--agent-llm-args",
+      endpoint,
+      "--user",
+      "user_simulator",
+      "--user-llm",
+      "user-model",
+      "--user-llm-args",
+      endpoint,
+    ]);
     return { result, file, server };
   } finally {
     await server.close();
@@ -112,38 +101,28 @@ describe.skipIf(!data)("τ² solo mode (llm_agent_solo + dummy_user, scripted mo
         const file = join(mkdtempSync(join(tmpdir(), "tau2-solo-")), "results.json");
         const endpoint = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
         const taskSet = domain === "telecom" ? ["--task-set-name", "telecom_small"] : [];
-        const result = await execa(
-          "node",
-          [
-            "--import",
-            "tsx",
-            cli,
-            "tau2",
-            "run",
-            "--domain",
-            domain,
-            ...taskSet,
-            "--task-ids",
-            taskId,
-            "--agent",
-            "llm_agent_solo",
-            "--agent-llm",
-            "solo",
-            "--agent-llm-args",
-            endpoint,
-            "--user",
-            "dummy_user",
-            "--data-dir",
-            data as string,
-            "--save-to",
-            file,
-            "--quiet",
-          ],
-          {
-            reject: false,
-            env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) },
-          },
-        );
+        const result = await runCli([
+          "tau2",
+          "run",
+          "--domain",
+          domain,
+          ...taskSet,
+          "--task-ids",
+          taskId,
+          "--agent",
+          "llm_agent_solo",
+          "--agent-llm",
+          "solo",
+          "--agent-llm-args",
+          endpoint,
+          "--user",
+          "dummy_user",
+          "--data-dir",
+          data as string,
+          "--save-to",
+          file,
+          "--quiet",
+        ]);
         expect(result.stderr).toBe("");
         expect(result.exitCode).toBe(0);
         const [simulation] = readTau2Results(file).simulations;
@@ -159,12 +138,11 @@ describe.skipIf(!data)("τ² solo mode (llm_agent_solo + dummy_user, scripted mo
   }
 
   it("refuses a solo agent with a talking user, and dummy_user with a non-solo agent", async () => {
-    const env = { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) };
-    const base = ["--import", "tsx", cli, "tau2", "run", "--domain", "mock", "--data-dir", data as string, "--save-to", join(mkdtempSync(join(tmpdir(), "tau2-solo-")), "r.json")];
-    const soloWithUser = await execa("node", [...base, "--agent", "llm_agent_solo", "--user", "scripted"], { reject: false, env });
+    const base = ["tau2", "run", "--domain", "mock", "--data-dir", data as string, "--save-to", join(mkdtempSync(join(tmpdir(), "tau2-solo-")), "r.json")];
+    const soloWithUser = await runCli([...base, "--agent", "llm_agent_solo", "--user", "scripted"]);
     expect(soloWithUser.exitCode).toBe(2);
     expect(soloWithUser.stderr).toMatch(/solo agent: run it with --user dummy_user/);
-    const dummyAlone = await execa("node", [...base, "--agent", "oracle", "--user", "dummy_user"], { reject: false, env });
+    const dummyAlone = await runCli([...base, "--agent", "oracle", "--user", "dummy_user"]);
     expect(dummyAlone.exitCode).toBe(2);
     expect(dummyAlone.stderr).toMatch(/dummy_user is only valid with a solo agent/);
   });

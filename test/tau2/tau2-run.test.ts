@@ -8,7 +8,6 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { tau2Registries } from "../../app/tau2-registries.ts";
 import type { Tau2Participant } from "../../src/core/contracts.ts";
@@ -17,14 +16,12 @@ import { readTau2Results, resultsText } from "../../src/runner/tau2-results.ts";
 import { type Tau2ParticipantFactory, TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/runner/tau2-run.ts";
 import type { Tau2Task } from "../../src/tasks/tau2-tasks.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { runCli } from "../support/cli.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
-const cli = join(import.meta.dirname, "..", "..", "app", "cli.ts");
 
-function taubridge(args: string[]) {
-  return execa("node", ["--import", "tsx", cli, ...args], { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } });
-}
+const taubridge = runCli;
 
 const offline = ["--domain", "mock", "--agent", "oracle", "--user", "scripted", "--data-dir", data ?? ""];
 
@@ -195,7 +192,7 @@ describe.skipIf(!data)("taubridge tau2 run killed mid-run", () => {
       "--save-to",
       file,
     ];
-    const first = execa("node", ["--import", "tsx", cli, ...args], { reject: false, env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")) } });
+    const first = runCli(args);
     // Kill it hard once a few simulations have finished (progress lines on stderr).
     await new Promise<void>((resolve) => {
       let finished = 0;

@@ -1,0 +1,23 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa, type Options } from "execa";
+
+/** The CLI's TypeScript entry: tests run the sources, not the build. */
+export const CLI_SOURCE = join(import.meta.dirname, "..", "..", "app", "cli.ts");
+/** tsx resolved from here, so a child started in any working directory (a temporary one) finds it. */
+const TSX = import.meta.resolve("tsx");
+
+/**
+ * Runs `taubridge <args>` from the sources in a child process (through tsx), never rejecting: tests
+ * assert on the exit code and output. Each call gets its own empty `TAUBRIDGE_CACHE_DIR`, so no
+ * test reads or fills the user's data cache. Returns the execa subprocess (awaitable, killable).
+ */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; nodeArgs?: readonly string[] } = {}) {
+  const execaOptions = {
+    reject: false,
+    cwd: options.cwd,
+    env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), ...options.env },
+  } satisfies Options;
+  return execa("node", [...(options.nodeArgs ?? []), "--import", TSX, CLI_SOURCE, ...args], execaOptions);
+}
