@@ -6,8 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect } from "vitest";
-import type { LoadedTau2Domain } from "../../src/engine/tau2/domain.ts";
+import { expect, it } from "vitest";
+import type { LoadedTau2Domain, Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
+import { toolsOf } from "../../src/engine/tau2/toolkit.ts";
 import type { Tau2Assertion, Tau2DatabaseHash, Tau2Requestor, Tau2ToolCall } from "../../src/engine/tau2/environment.ts";
 import { applyTaskInitialState, environmentHop } from "../../src/engine/tau2/task-state.ts";
 import type { Tau2Task } from "../../src/tasks/tau2-tasks.ts";
@@ -89,4 +90,30 @@ export function checkToolProbes(domain: LoadedTau2Domain, tasks: ReadonlyMap<str
 /** Fails with every mismatch listed (so one run shows all of them). */
 export function expectNoProblems(problems: string[]): void {
   expect(problems.join("\n")).toBe("");
+}
+
+/**
+ * The fixture checks of a τ² domain with one task set (mock, airline, retail), as `it` blocks in the
+ * caller's `describe`: every ground-truth step of `gt_replay_<name>.json`, every probe of
+ * `tool_probes_<name>.json`, and the agent and user tools' names, order, types and mutates_state
+ * (`tools_<name>.json`; a domain without user tools has no user database either).
+ */
+export function itMatchesTheReferenceFixtures(name: string, tau2Data: string, definition: Tau2DomainDefinition, domain: LoadedTau2Domain, tasks: ReadonlyMap<string, Tau2Task>): void {
+  it("replays every ground-truth action with the original's results, error flags and hashes", () => {
+    const entries = get(readFixture(tau2Data, `gt_replay_${name}.json`).get("sets") as PyDict, "tasks") as PyValue[];
+    expectNoProblems(entries.flatMap((entry) => checkGroundTruthReplay(domain, tasks.get(get(entry, "id") as string) as Tau2Task, entry as PyDict)));
+  });
+
+  it("answers every tool probe as the original does", () => {
+    expectNoProblems(checkToolProbes(domain, tasks, readFixture(tau2Data, `tool_probes_${name}.json`)));
+  });
+
+  it("lists the agent and user tools with τ²'s names, order, tool types and mutates_state", () => {
+    const fixture = readFixture(tau2Data, `tools_${name}.json`);
+    const expected = (key: string) => (fixture.get(key) as PyDict[] | null)?.map((info) => [info.get("name"), info.get("tool_type"), info.get("mutates_state")]) ?? null;
+    const actual = (kit: Tau2DomainDefinition["userToolkit"]) => (kit ? toolsOf(kit).map((tool) => [tool.name, tool.tool?.type, tool.tool?.mutatesState]) : null);
+    expect(actual(definition.agentToolkit)).toEqual(expected("agent_tool_info"));
+    expect(actual(definition.userToolkit)).toEqual(expected("user_tool_info"));
+    if (!definition.userToolkit) expect(definition.databases.user).toBeUndefined();
+  });
 }

@@ -2,14 +2,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
 import type { Tau2Environment, Tau2ToolResult } from "../../src/engine/tau2/environment.ts";
-import { toolsOf } from "../../src/engine/tau2/toolkit.ts";
 import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
-import { type PyDict, type PyModel, type PyValue, parsePythonJson, pyGetAttr, pyRepr } from "../../src/value/index.ts";
+import { type PyDict, type PyModel, parsePythonJson, pyGetAttr, pyRepr } from "../../src/value/index.ts";
 import { pythonCalculate } from "../../domains/common/index.ts";
 import { tau2Calculate } from "../../domains/tau2-airline/calculate.ts";
 import { tau2AirlineDomain } from "../../domains/tau2-airline/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
-import { checkGroundTruthReplay, checkToolProbes, expectNoProblems, readFixture } from "./fixture-checks.ts";
+import { itMatchesTheReferenceFixtures } from "./fixture-checks.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
@@ -42,25 +41,7 @@ describe.skipIf(!data)("τ² airline domain against the reference fixtures", () 
   const domain = loadTau2Domain(tau2AirlineDomain, data as string);
   const tasks = new Map(readTau2Tasks(join(data as string, "airline", "tasks.json")).map((task) => [task.id, task]));
 
-  it("replays every ground-truth action with the original's results, error flags and hashes", () => {
-    const fixture = readFixture(data as string, "gt_replay_airline.json");
-    const entries = (fixture.get("sets") as PyDict).get("tasks") as PyValue[];
-    expectNoProblems(entries.flatMap((entry) => checkGroundTruthReplay(domain, tasks.get((entry as PyDict).get("id") as string)!, entry as PyDict)));
-  });
-
-  it("answers every tool probe as the original does", () => {
-    expectNoProblems(checkToolProbes(domain, tasks, readFixture(data as string, "tool_probes_airline.json")));
-  });
-
-  it("lists the agent tools with τ²'s names, order, tool types and mutates_state, and has no user tools", () => {
-    const fixture = readFixture(data as string, "tools_airline.json");
-    const expected = (fixture.get("agent_tool_info") as PyDict[]).map((info) => [info.get("name"), info.get("tool_type"), info.get("mutates_state")]);
-    const actual = toolsOf(tau2AirlineDomain.agentToolkit).map((tool) => [tool.name, tool.tool?.type, tool.tool?.mutatesState]);
-    expect(actual).toEqual(expected);
-    expect(fixture.get("user_tool_info")).toBeNull();
-    expect(tau2AirlineDomain.userToolkit).toBeUndefined();
-    expect(tau2AirlineDomain.databases.user).toBeUndefined();
-  });
+  itMatchesTheReferenceFixtures("airline", data as string, tau2AirlineDomain, domain, tasks);
 
   // The expected values below came from running the original AirlineTools (CPython 3.11.7, pydantic 2.13,
   // error links written as the fixtures' 2.12) on the same calls.

@@ -1,11 +1,10 @@
 import { join } from "node:path";
-import { describe, it } from "vitest";
+import { describe } from "vitest";
 import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
 import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
-import { type PyDict, type PyValue } from "../../src/value/index.ts";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
-import { checkGroundTruthReplay, checkToolProbes, expectNoProblems, readFixture } from "./fixture-checks.ts";
+import { itMatchesTheReferenceFixtures } from "./fixture-checks.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
@@ -14,13 +13,5 @@ describe.skipIf(!data)("τ² mock domain against the reference fixtures", () => 
   const domain = loadTau2Domain(tau2MockDomain, data as string);
   const tasks = new Map(readTau2Tasks(join(data as string, "mock", "tasks.json")).map((task) => [task.id, task]));
 
-  it("replays every ground-truth action with the original's results, error flags and hashes", () => {
-    const fixture = readFixture(data as string, "gt_replay_mock.json");
-    const entries = (fixture.get("sets") as PyDict).get("tasks") as PyValue[];
-    expectNoProblems(entries.flatMap((entry) => checkGroundTruthReplay(domain, tasks.get((entry as PyDict).get("id") as string)!, entry as PyDict)));
-  });
-
-  it("answers every tool probe as the original does", () => {
-    expectNoProblems(checkToolProbes(domain, tasks, readFixture(data as string, "tool_probes_mock.json")));
-  });
+  itMatchesTheReferenceFixtures("mock", data as string, tau2MockDomain, domain, tasks);
 });
