@@ -7,7 +7,7 @@
  * them as templates read from the source and fills them exactly as Python would.
  */
 import { PythonSourceError } from "./modules.ts";
-import type { FStringPart, PyExpr, PythonSourceFile } from "./syntax.ts";
+import type { FStringPart, PyBlock, PyExpr, PyFunctionDef, PythonSourceFile } from "./syntax.ts";
 
 /** A string template: literal text and replacement fields (f-string fields keep their expression source). */
 export type StringTemplate = readonly FStringPart[];
@@ -120,4 +120,32 @@ export function formatFields(template: string): string[] {
   const names: string[] = [];
   for (const match of template.matchAll(/\{\{|\}\}|\{([^{}]*)\}/g)) if (match[1] !== undefined && !names.includes(match[1])) names.push(match[1]);
   return names;
+}
+
+/**
+ * Every string literal in a function's body, in source order, as templates: adjacent literals
+ * joined as Python joins them, f-strings with their fields, the docstring left out. Why: τ²'s tools
+ * word their results and errors in literals inside the methods; a domain reads them from here by
+ * position instead of writing the original's sentences again.
+ */
+export function stringLiteralsOf(file: PythonSourceFile, definition: PyFunctionDef): StringTemplate[] {
+  const literals: StringTemplate[] = [];
+  const body = file.docstringOf(definition.body) === undefined ? definition.body : definition.body.slice(1);
+  const visit = (blocks: readonly PyBlock[]): void => {
+    for (const block of blocks) {
+      let index = block.line.start;
+      while (index < block.line.end) {
+        if (file.tokens[index].type !== "string") {
+          index++;
+          continue;
+        }
+        const start = index;
+        while (index < block.line.end && file.tokens[index].type === "string") index++;
+        literals.push(stringTemplateOf(file, file.expressionIn(start, index)));
+      }
+      visit(block.children);
+    }
+  };
+  visit(body);
+  return literals;
 }

@@ -30,6 +30,8 @@ export interface Tau2DomainDefinition extends Tau2EnvironmentSpec {
   policy(read: Tau2PolicyReader, solo: boolean): string;
   /** Whether the domain has solo-mode policies (mock, telecom). */
   supportsSolo: boolean;
+  /** The tools' sentences, read from τ²'s sources when the domain loads (see upstream-messages.ts). */
+  messages?: readonly { load(dataRoot: string): void }[];
 }
 
 /** A domain loaded from a data directory. */
@@ -53,6 +55,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   const user = definition.databases.user ? readDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema) : null;
   prepareShared(agent);
   if (user !== null) prepareShared(user);
+  for (const messages of definition.messages ?? []) messages.load(dataRoot);
   const policies = new Map<boolean, string>();
   const read: Tau2PolicyReader = (fileName) => readText(join(directory, fileName));
   return {
