@@ -1,6 +1,7 @@
 /** τ²-bench's `retail` domain: products with variants, users and orders of an online shop; no user tools, no solo mode. */
 import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
 import { retailDbModel } from "./data-model.ts";
+import { retailMessages } from "./messages.ts";
 import { retailTools } from "./tools.ts";
 
 export const tau2RetailDomain: Tau2DomainDefinition = {
@@ -10,6 +11,7 @@ export const tau2RetailDomain: Tau2DomainDefinition = {
   agentToolkit: retailTools,
   supportsSolo: false,
   policy: (read) => read("policy.md"),
+  messages: [retailMessages],
 };
 
 export { retailTools };

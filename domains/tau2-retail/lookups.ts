@@ -6,6 +6,7 @@
  * `_get_item` walks the 50 products, as the original does.
  */
 import { PyModel, type PyDict, type PyModelSchema, type PyValue, pyContains, pyCount, pyEquals, pyGetAttr, pyGetItem, pyGreaterThan, pyIterate, pyValueError } from "../../src/value/index.ts";
+import { retailMessages } from "./messages.ts";
 import { giftCardModel } from "./data-model.ts";
 
 /** `isinstance(value, Model)`. */
@@ -26,17 +27,17 @@ function lookUp(db: PyModel, table: string, key: PyValue, missing: string): PyMo
 
 /** `_get_order`. */
 export function getOrder(db: PyModel, orderId: PyValue): PyModel {
-  return lookUp(db, "orders", orderId, "Order not found");
+  return lookUp(db, "orders", orderId, retailMessages.text("orderNotFound"));
 }
 
 /** `_get_user`. */
 export function getUser(db: PyModel, userId: PyValue): PyModel {
-  return lookUp(db, "users", userId, "User not found");
+  return lookUp(db, "users", userId, retailMessages.text("userNotFound"));
 }
 
 /** `_get_product`. */
 export function getProduct(db: PyModel, productId: PyValue): PyModel {
-  return lookUp(db, "products", productId, "Product not found");
+  return lookUp(db, "products", productId, retailMessages.text("productNotFound"));
 }
 
 /**
@@ -48,20 +49,20 @@ export function getItem(db: PyModel, itemId: PyValue): PyValue {
     const variants = pyGetAttr(product, "variants");
     if (pyContains(variants, itemId)) return pyGetItem(variants, itemId);
   }
-  throw pyValueError("Item not found");
+  throw pyValueError(retailMessages.text("itemNotFound"));
 }
 
 /** `_get_variant`. */
 export function getVariant(db: PyModel, productId: PyValue, variantId: PyValue): PyModel {
   const variants = pyGetAttr(getProduct(db, productId), "variants");
-  if (!pyContains(variants, variantId)) throw pyValueError("Variant not found");
+  if (!pyContains(variants, variantId)) throw pyValueError(retailMessages.text("variantNotFound"));
   return pyGetItem(variants, variantId) as PyModel;
 }
 
 /** `_get_payment_method`. */
 export function getPaymentMethod(db: PyModel, userId: PyValue, paymentMethodId: PyValue): PyModel {
   const methods = pyGetAttr(getUser(db, userId), "payment_methods");
-  if (!pyContains(methods, paymentMethodId)) throw pyValueError("Payment method not found");
+  if (!pyContains(methods, paymentMethodId)) throw pyValueError(retailMessages.text("paymentMethodNotFound"));
   return pyGetItem(methods, paymentMethodId) as PyModel;
 }
 

@@ -38,6 +38,7 @@ import {
   pyZip,
 } from "../../src/value/index.ts";
 import { tau2Calculate } from "../tau2-airline/calculate.ts";
+import { retailMessages } from "./messages.ts";
 import { orderPaymentModel, userAddressModel } from "./data-model.ts";
 import { findOrderItem, firstMissingItem, getItem, getOrder, getPaymentMethod, getProduct, getUser, getVariant, isGiftCard, isPendingOrder } from "./lookups.ts";
 
@@ -77,10 +78,10 @@ function adjustBalance(giftCard: PyModel, delta: (balance: PyValue) => PyValue):
 /** `cancel_pending_order`: refunds every payment (gift cards at once), then marks the order cancelled. */
 function cancelPendingOrder(db: PyModel, args: Record<string, PyValue>): PyModel {
   const order = getOrder(db, args.order_id);
-  if (pyNotEquals(pyGetAttr(order, "status"), "pending")) throw pyValueError("Non-pending order cannot be cancelled");
+  if (pyNotEquals(pyGetAttr(order, "status"), "pending")) throw pyValueError(retailMessages.text("cancelNeedsPending"));
   // `reason not in {…}`: a set lookup, so an unhashable reason raises.
   pyRequireHashable(args.reason);
-  if (!CANCEL_REASONS.some((reason) => pyEquals(reason, args.reason))) throw pyValueError("Invalid reason");
+  if (!CANCEL_REASONS.some((reason) => pyEquals(reason, args.reason))) throw pyValueError(retailMessages.text("invalidCancelReason"));
   const refunds: PyModel[] = [];
   for (const payment of pyIterate(pyGetAttr(order, "payment_history"))) {
     const paymentId = pyGetAttr(payment, "payment_method_id");
@@ -100,11 +101,11 @@ function priceDifference(db: PyModel, order: PyModel, pairs: Array<[PyValue, PyV
   let difference: PyValue = 0;
   let lastVariant: PyModel | undefined;
   for (const [itemId, newItemId] of pairs) {
-    if (refuseSameItem && pyEquals(itemId, newItemId)) throw pyValueError("The new item id should be different from the old item id");
+    if (refuseSameItem && pyEquals(itemId, newItemId)) throw pyValueError(retailMessages.text("sameItemRefused"));
     const item = findOrderItem(order, itemId);
-    if (item === null) throw pyValueError(`Item ${pyStr(itemId)} not found`);
+    if (item === null) throw pyValueError(retailMessages.format("orderItemNotFound", { item_id: pyStr(itemId) }));
     lastVariant = getVariant(db, pyGetAttr(item, "product_id"), newItemId);
-    if (!pyBool(pyGetAttr(lastVariant, "available"))) throw pyValueError(`New item ${pyStr(newItemId)} not found or available`);
+    if (!pyBool(pyGetAttr(lastVariant, "available"))) throw pyValueError(retailMessages.format("newItemUnavailable", { new_item_id: pyStr(newItemId) }));
     difference = pyIAdd(difference, pySub(pyGetAttr(lastVariant, "price"), pyGetAttr(item, "price")));
   }
   return { difference, lastVariant };
@@ -113,14 +114,14 @@ function priceDifference(db: PyModel, order: PyModel, pairs: Array<[PyValue, PyV
 /** `exchange_delivered_order_items`: records the requested exchange and its rounded price difference. */
 function exchangeDeliveredOrderItems(db: PyModel, args: Record<string, PyValue>): PyModel {
   const order = getOrder(db, args.order_id);
-  if (pyNotEquals(pyGetAttr(order, "status"), "delivered")) throw pyValueError("Non-delivered order cannot be exchanged");
+  if (pyNotEquals(pyGetAttr(order, "status"), "delivered")) throw pyValueError(retailMessages.text("exchangeNeedsDelivered"));
   const missing = firstMissingItem(order, args.item_ids);
-  if (missing !== undefined) throw pyValueError(`Number of ${pyStr(missing)} not found.`);
-  if (pyLen(args.item_ids) !== pyLen(args.new_item_ids)) throw pyValueError("The number of items to be exchanged should match.");
+  if (missing !== undefined) throw pyValueError(retailMessages.format("exchangeItemCountMissing", { item_id: pyStr(missing) }));
+  if (pyLen(args.item_ids) !== pyLen(args.new_item_ids)) throw pyValueError(retailMessages.text("exchangeCountsDiffer"));
   const difference = pyRound(priceDifference(db, order, pyZip(args.item_ids, args.new_item_ids), false).difference, 2);
   const paymentMethod = getPaymentMethod(db, pyGetAttr(order, "user_id"), args.payment_method_id);
   if (isGiftCard(paymentMethod) && pyLessThan(pyGetAttr(paymentMethod, "balance"), difference)) {
-    throw pyValueError("Insufficient gift card balance to pay for the price difference");
+    throw pyValueError(retailMessages.text("giftCardShortForDifference"));
   }
   pySetAttr(order, "status", "exchange requested");
   pySetAttr(order, "exchange_items", pySorted(args.item_ids));
@@ -142,7 +143,7 @@ function findUserIdByNameZip(db: PyModel, args: Record<string, PyValue>): string
       return userId;
     }
   }
-  throw pyValueError("User not found");
+  throw pyValueError(retailMessages.text("noUserMatches"));
 }
 
 /** `find_user_id_by_email`: case-insensitive. */
@@ -150,7 +151,7 @@ function findUserIdByEmail(db: PyModel, args: Record<string, PyValue>): string {
   for (const [userId, user] of pyGetAttr(db, "users") as PyDict) {
     if (pyEquals(pyLower(pyGetAttr(user, "email")), pyLower(args.email))) return userId;
   }
-  throw pyValueError("User not found");
+  throw pyValueError(retailMessages.text("noUserMatches"));
 }
 
 /** `list_all_product_types`: `json.dumps({name: product_id}, sort_keys=True)`, a str result. */
@@ -167,7 +168,7 @@ function listAllProductTypes(db: PyModel): string {
 /** `modify_pending_order_address`. */
 function modifyPendingOrderAddress(db: PyModel, args: Record<string, PyValue>): PyModel {
   const order = getOrder(db, args.order_id);
-  if (!isPendingOrder(order)) throw pyValueError("Non-pending order cannot be modified");
+  if (!isPendingOrder(order)) throw pyValueError(retailMessages.text("modifyNeedsPending"));
   pySetAttr(order, "address", userAddress(args));
   return order;
 }
@@ -179,18 +180,18 @@ function modifyPendingOrderAddress(db: PyModel, args: Record<string, PyValue>): 
  */
 function modifyPendingOrderItems(db: PyModel, args: Record<string, PyValue>): PyModel {
   const order = getOrder(db, args.order_id);
-  if (pyNotEquals(pyGetAttr(order, "status"), "pending")) throw pyValueError("Non-pending order cannot be modified");
+  if (pyNotEquals(pyGetAttr(order, "status"), "pending")) throw pyValueError(retailMessages.text("modifyNeedsPending"));
   const missing = firstMissingItem(order, args.item_ids);
-  if (missing !== undefined) throw pyValueError(`${pyStr(missing)} not found`);
-  if (pyLen(args.item_ids) !== pyLen(args.new_item_ids)) throw pyValueError("The number of items to be exchanged should match");
+  if (missing !== undefined) throw pyValueError(retailMessages.format("modifyItemMissing", { item_id: pyStr(missing) }));
+  if (pyLen(args.item_ids) !== pyLen(args.new_item_ids)) throw pyValueError(retailMessages.text("modifyCountsDiffer"));
   const { difference, lastVariant } = priceDifference(db, order, pyZip(args.item_ids, args.new_item_ids), true);
   const paymentMethod = getPaymentMethod(db, pyGetAttr(order, "user_id"), args.payment_method_id);
-  if (isGiftCard(paymentMethod) && pyLessThan(pyGetAttr(paymentMethod, "balance"), difference)) throw pyValueError("Insufficient gift card balance to pay for the new item");
+  if (isGiftCard(paymentMethod) && pyLessThan(pyGetAttr(paymentMethod, "balance"), difference)) throw pyValueError(retailMessages.text("giftCardShortForNewItem"));
   pyAppend(pyGetAttr(order, "payment_history"), orderPayment(pyGreaterThan(difference, 0) ? "payment" : "refund", pyAbs(difference), args.payment_method_id));
   if (isGiftCard(paymentMethod)) adjustBalance(paymentMethod, (balance) => pyISub(balance, difference));
   for (const [itemId, newItemId] of pyZip(args.item_ids, args.new_item_ids)) {
     const item = findOrderItem(order, itemId);
-    if (item === null) throw pyValueError(`Item ${pyStr(itemId)} not found`);
+    if (item === null) throw pyValueError(retailMessages.format("orderItemNotFound", { item_id: pyStr(itemId) }));
     const variant = lastVariant as PyModel;
     pySetAttr(item, "item_id", newItemId);
     pySetAttr(item, "price", pyGetAttr(variant, "price"));
@@ -203,16 +204,16 @@ function modifyPendingOrderItems(db: PyModel, args: Record<string, PyValue>): Py
 /** `modify_pending_order_payment`: a payment with the new method and a refund to the old one. */
 function modifyPendingOrderPayment(db: PyModel, args: Record<string, PyValue>): PyModel {
   const order = getOrder(db, args.order_id);
-  if (!isPendingOrder(order)) throw pyValueError("Non-pending order cannot be modified");
+  if (!isPendingOrder(order)) throw pyValueError(retailMessages.text("modifyNeedsPending"));
   const paymentMethod = getPaymentMethod(db, pyGetAttr(order, "user_id"), args.payment_method_id);
   const history = pyGetAttr(order, "payment_history");
   if (pyLen(history) !== 1 || pyNotEquals(pyGetAttr(pyGetItem(history, 0), "transaction_type"), "payment")) {
-    throw pyValueError("There should be exactly one payment for a pending order");
+    throw pyValueError(retailMessages.text("notExactlyOnePayment"));
   }
   const first = () => pyGetItem(history, 0);
-  if (pyEquals(pyGetAttr(first(), "payment_method_id"), args.payment_method_id)) throw pyValueError("The new payment method should be different from the current one");
+  if (pyEquals(pyGetAttr(first(), "payment_method_id"), args.payment_method_id)) throw pyValueError(retailMessages.text("samePaymentMethodRefused"));
   const amount = pyGetAttr(first(), "amount");
-  if (isGiftCard(paymentMethod) && pyLessThan(pyGetAttr(paymentMethod, "balance"), amount)) throw pyValueError("Insufficient gift card balance to pay for the order");
+  if (isGiftCard(paymentMethod) && pyLessThan(pyGetAttr(paymentMethod, "balance"), amount)) throw pyValueError(retailMessages.text("giftCardShortForOrder"));
   pyExtend(history, [orderPayment("payment", amount, args.payment_method_id), orderPayment("refund", amount, pyGetAttr(first(), "payment_method_id"))]);
   if (isGiftCard(paymentMethod)) adjustBalance(paymentMethod, (balance) => pyISub(balance, amount));
   const oldPaymentMethod = getPaymentMethod(db, pyGetAttr(order, "user_id"), pyGetAttr(first(), "payment_method_id"));
@@ -230,13 +231,13 @@ function modifyUserAddress(db: PyModel, args: Record<string, PyValue>): PyModel 
 /** `return_delivered_order_items`: to the original payment method or any gift card of the user. */
 function returnDeliveredOrderItems(db: PyModel, args: Record<string, PyValue>): PyModel {
   const order = getOrder(db, args.order_id);
-  if (pyNotEquals(pyGetAttr(order, "status"), "delivered")) throw pyValueError("Non-delivered order cannot be returned");
+  if (pyNotEquals(pyGetAttr(order, "status"), "delivered")) throw pyValueError(retailMessages.text("returnNeedsDelivered"));
   const user = getUser(db, pyGetAttr(order, "user_id"));
   const paymentMethod = getPaymentMethod(db, pyGetAttr(user, "user_id"), args.payment_method_id);
   if (!isGiftCard(paymentMethod) && pyNotEquals(args.payment_method_id, pyGetAttr(pyGetItem(pyGetAttr(order, "payment_history"), 0), "payment_method_id"))) {
-    throw pyValueError("Payment method should be the original payment method");
+    throw pyValueError(retailMessages.text("returnNeedsOriginalPayment"));
   }
-  if (firstMissingItem(order, args.item_ids) !== undefined) throw pyValueError("Some item not found");
+  if (firstMissingItem(order, args.item_ids) !== undefined) throw pyValueError(retailMessages.text("returnItemMissing"));
   pySetAttr(order, "status", "return requested");
   pySetAttr(order, "return_items", pySorted(args.item_ids));
   pySetAttr(order, "return_payment_method_id", args.payment_method_id);
@@ -261,6 +262,6 @@ export const retailTools: Tau2ToolkitDefinition = {
     tau2Tool("modify_pending_order_payment", "write", ["order_id", "payment_method_id"], ({ db }, args) => modifyPendingOrderPayment(db, args)),
     tau2Tool("modify_user_address", "write", ["user_id", "address1", "address2", "city", "state", "country", "zip"], ({ db }, args) => modifyUserAddress(db, args)),
     tau2Tool("return_delivered_order_items", "write", ["order_id", "item_ids", "payment_method_id"], ({ db }, args) => returnDeliveredOrderItems(db, args)),
-    tau2Tool("transfer_to_human_agents", "generic", ["summary"], () => "Transfer successful"),
+    tau2Tool("transfer_to_human_agents", "generic", ["summary"], () => retailMessages.text("transferred")),
   ],
 };

@@ -5,6 +5,7 @@ import type { Tau2Environment, Tau2ToolResult } from "../../src/engine/tau2/envi
 import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
 import { type PyDict, type PyModel, parsePythonJson, pyGetAttr, pyRepr } from "../../src/value/index.ts";
 import { tau2RetailDomain } from "../../domains/tau2-retail/index.ts";
+import { retailMessages } from "../../domains/tau2-retail/messages.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { itMatchesTheReferenceFixtures } from "./fixture-checks.ts";
 
@@ -55,19 +56,19 @@ describe.skipIf(!data)("τ² retail domain against the reference fixtures", () =
       expect(environment.hash().agent).toBe("9b71b4cd564c8d7ebe59a0a184d3d160d8695c47e6e1543fd90c38c6b76b3fc8");
       const other = domain.createEnvironment();
       expect(call(other, "modify_pending_order_items", `{"order_id": "#W9318778", "item_ids": ["2143041831"], "new_item_ids": ["3624655057"], "payment_method_id": "gift_card_7728021"}`).content).toBe(
-        "Error: Insufficient gift card balance to pay for the new item",
+        `Error: ${retailMessages.text("giftCardShortForNewItem")}`,
       );
     });
 
     it("treats 'pending (item modified)' as pending for the address and payment tools only", () => {
       const environment = domain.createEnvironment();
       call(environment, "modify_pending_order_items", `{"order_id": "#W9318778", "item_ids": ["6342039236"], "new_item_ids": ["7706410293"], "payment_method_id": "gift_card_7728021"}`);
-      expect(call(environment, "cancel_pending_order", `{"order_id": "#W9318778", "reason": "no longer needed"}`).content).toBe("Error: Non-pending order cannot be cancelled");
+      expect(call(environment, "cancel_pending_order", `{"order_id": "#W9318778", "reason": "no longer needed"}`).content).toBe(`Error: ${retailMessages.text("cancelNeedsPending")}`);
       expect(call(environment, "modify_pending_order_payment", `{"order_id": "#W9318778", "payment_method_id": "credit_card_7862034"}`).content).toBe(
-        "Error: There should be exactly one payment for a pending order",
+        `Error: ${retailMessages.text("notExactlyOnePayment")}`,
       );
       expect(call(environment, "return_delivered_order_items", `{"order_id": "#W9318778", "item_ids": ["6342039236"], "payment_method_id": "gift_card_7728021"}`).content).toBe(
-        "Error: Non-delivered order cannot be returned",
+        `Error: ${retailMessages.text("returnNeedsDelivered")}`,
       );
       expect(call(environment, "get_item_details", `{"item_id": ["x"]}`).content).toBe("Error: unhashable type: 'list'");
       const address = call(environment, "modify_pending_order_address", `{"order_id": "#W9318778", "address1": "a", "address2": "", "city": "c", "state": "s", "country": "USA", "zip": "1"}`);
