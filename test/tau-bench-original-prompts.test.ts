@@ -16,11 +16,11 @@ import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts
 warnIfMissingShared();
 
 describe.skipIf(!tauBenchDirectory)("τ-bench's original prompts", () => {
-  const built = (agentStrategy: string) =>
+  const built = (agentStrategy: string, userStrategy = "llm") =>
     buildRun({
       env: "retail",
       agentStrategy,
-      userStrategy: "llm",
+      userStrategy,
       model: "m",
       modelProvider: "openai-compatible",
       baseUrl: "http://127.0.0.1:9/v1",
@@ -47,20 +47,7 @@ describe.skipIf(!tauBenchDirectory)("τ-bench's original prompts", () => {
 
   it("the verify user's supervisor prompt is the original's", async () => {
     const templates = extractTauBenchPrompts(tauBenchDirectory as string);
-    const run = buildRun({
-      env: "retail",
-      agentStrategy: "act",
-      userStrategy: "verify",
-      model: "m",
-      modelProvider: "openai-compatible",
-      baseUrl: "http://127.0.0.1:9/v1",
-      userModel: "u",
-      userModelProvider: "openai-compatible",
-      userBaseUrl: "http://127.0.0.1:9/v1",
-      dataDir: tauBenchDirectory,
-      logDir: tmpdir(),
-      taskIds: [0],
-    });
+    const run = built("act", "verify");
     const scripted = createScriptedModels({ steps: [{ content: "I want a refund." }, { content: "true" }] });
     const user = run.userFactory.create({ ...run.context, models: { ...run.context.models, user: () => scripted.client("u", "user") as never } }, { taskIndex: 0, trial: 0 });
     await user.reset("You want a refund.");

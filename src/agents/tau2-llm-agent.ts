@@ -34,7 +34,8 @@ export function chatFromTurn(role: "assistant" | "user", content: string | null,
   return calls.length > 0 ? { role: "assistant", content, tool_calls: calls } : { role: "assistant", content };
 }
 
-function toolMessage(id: string, content: string): ChatMessage {
+/** A tool result in chat-completions form (the agent's and the role-flipped user's histories share it). */
+export function toolMessage(id: string, content: string): ChatMessage {
   return { role: "tool", tool_call_id: id, content } as ChatMessage;
 }
 

@@ -10,7 +10,7 @@ import type { ChatModel, Tau2Incoming, Tau2Participant, Tau2ParticipantContext, 
 import { ConfigError } from "../core/errors.ts";
 import type { ToolDefinition } from "../core/model-types.ts";
 import type { ChatMessage } from "../core/types.ts";
-import { chatFromTurn, requestArguments, turnFromCompletion } from "../agents/tau2-llm-agent.ts";
+import { chatFromTurn, requestArguments, toolMessage, turnFromCompletion } from "../agents/tau2-llm-agent.ts";
 import type { Tau2Task } from "../tasks/tau2-tasks.ts";
 
 /** What the simulator sends the model: its system prompt and (for dual-control domains) its tools. */
@@ -31,7 +31,7 @@ class Tau2UserSession implements Tau2ParticipantSession {
   ) {
     this.messages = [{ role: "system", content: setup.systemPrompt }];
     for (const entry of context.history) {
-      if (entry.role === "tool") this.messages.push({ role: "tool", tool_call_id: entry.id ?? "", content: entry.content ?? "" } as ChatMessage);
+      if (entry.role === "tool") this.messages.push(toolMessage(entry.id ?? "", entry.content ?? ""));
       else if (entry.role === "user")
         this.messages.push(chatFromTurn("assistant", entry.content, entry.toolCalls)); // its own words, flipped
       else this.messages.push({ role: "user", content: entry.content ?? "" });
@@ -39,7 +39,7 @@ class Tau2UserSession implements Tau2ParticipantSession {
   }
 
   async next(incoming: Tau2Incoming | null, signal: AbortSignal): Promise<Tau2Turn> {
-    if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push({ role: "tool", tool_call_id: result.id, content: result.content } as ChatMessage);
+    if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push(toolMessage(result.id, result.content));
     else if (incoming?.type === "text" && incoming.content !== null && incoming.content !== "") this.messages.push({ role: "user", content: incoming.content });
     const tools = this.setup.tools.length > 0 ? this.setup.tools : undefined;
     const completion = await this.model.complete({ messages: this.messages, tools, toolChoice: tools ? "auto" : undefined, temperature: this.temperature, params: this.params, signal });

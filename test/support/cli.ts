@@ -21,3 +21,11 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
   } satisfies Options;
   return execa("node", [...(options.nodeArgs ?? []), "--import", TSX, CLI_SOURCE, ...args], execaOptions);
 }
+
+/**
+ * `taubridge tau2 run <args> --data-dir <data> --save-to <saveTo> --quiet` through {@link runCli}:
+ * the form every τ² end-to-end test takes.
+ */
+export function runTau2(args: readonly string[], options: { data: string; saveTo: string; env?: Record<string, string> }) {
+  return runCli(["tau2", "run", ...args, "--data-dir", options.data, "--save-to", options.saveTo, "--quiet"], { env: options.env });
+}

@@ -16,7 +16,7 @@ import { type Tau2Task, readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { pyJsonDumps } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
-import { runCli } from "../support/cli.ts";
+import { runTau2 } from "../support/cli.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
@@ -41,10 +41,8 @@ describe.skipIf(!data)("framework adapters on τ² domains", () => {
       const server = await startScriptedModelServer({ steps: [...groundTruthSteps(tasks.get("0") as Tau2Task, "t0"), ...groundTruthSteps(tasks.get("5") as Tau2Task, "t5")] });
       try {
         const file = join(mkdtempSync(join(tmpdir(), "tau2-adapter-")), "results.json");
-        const result = await runCli(
+        const result = await runTau2(
           [
-            "tau2",
-            "run",
             "--domain",
             "retail",
             "--task-ids",
@@ -64,13 +62,8 @@ describe.skipIf(!data)("framework adapters on τ² domains", () => {
             "scripted",
             "--max-concurrency",
             "1",
-            "--data-dir",
-            data as string,
-            "--save-to",
-            file,
-            "--quiet",
           ],
-          { env: { RETAIL_BACKEND_URL: "http://127.0.0.1:9/never-called" } },
+          { data: data as string, saveTo: file, env: { RETAIL_BACKEND_URL: "http://127.0.0.1:9/never-called" } },
         );
         expect(result.stderr).toBe("");
         expect(result.exitCode).toBe(0);
@@ -96,27 +89,23 @@ describe.skipIf(!data)("the function agent on τ² telecom", () => {
   it("a respond() module enables roaming; the scripted user turns it on with their own tool: 1.0", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "tau2-module-")), "results.json");
     const module = fileURLToPath(new URL("../fixtures/tau2/roaming-agent.mjs", import.meta.url));
-    const result = await runCli([
-      "tau2",
-      "run",
-      "--domain",
-      "telecom",
-      "--task-set-name",
-      "telecom_small",
-      "--task-ids",
-      "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]",
-      "--agent",
-      "module",
-      "--agent-option",
-      `module=${module}`,
-      "--user",
-      "scripted",
-      "--data-dir",
-      data as string,
-      "--save-to",
-      file,
-      "--quiet",
-    ]);
+    const result = await runTau2(
+      [
+        "--domain",
+        "telecom",
+        "--task-set-name",
+        "telecom_small",
+        "--task-ids",
+        "[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]",
+        "--agent",
+        "module",
+        "--agent-option",
+        `module=${module}`,
+        "--user",
+        "scripted",
+      ],
+      { data: data as string, saveTo: file },
+    );
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     const [simulation] = readTau2Results(file).simulations;
@@ -134,29 +123,25 @@ describe.skipIf(!data)("τ-bench model strategies on τ² domains", () => {
     });
     try {
       const file = join(mkdtempSync(join(tmpdir(), "tau2-tool-calling-")), "results.json");
-      const result = await runCli([
-        "tau2",
-        "run",
-        "--domain",
-        "mock",
-        "--task-ids",
-        "create_task_1",
-        "--agent",
-        "tool-calling",
-        "--agent-llm",
-        "m",
-        "--agent-base-url",
-        server.baseURL,
-        "--agent-provider",
-        "openai-compatible",
-        "--user",
-        "scripted",
-        "--data-dir",
-        data as string,
-        "--save-to",
-        file,
-        "--quiet",
-      ]);
+      const result = await runTau2(
+        [
+          "--domain",
+          "mock",
+          "--task-ids",
+          "create_task_1",
+          "--agent",
+          "tool-calling",
+          "--agent-llm",
+          "m",
+          "--agent-base-url",
+          server.baseURL,
+          "--agent-provider",
+          "openai-compatible",
+          "--user",
+          "scripted",
+        ],
+        { data: data as string, saveTo: file },
+      );
       expect(result.exitCode).toBe(0);
       const [simulation] = readTau2Results(file).simulations;
       expect([simulation.termination_reason, rewardOf(simulation.reward_info)]).toEqual(["user_stop", 1]);
@@ -182,10 +167,8 @@ describe.skipIf(!data)("framework adapters on τ² telecom (dual control)", () =
       try {
         const file = join(mkdtempSync(join(tmpdir(), "tau2-adapter-telecom-")), "results.json");
         const module = fileURLToPath(new URL(`../../adapters/${framework}/example/telecom-agent.ts`, import.meta.url));
-        const result = await runCli(
+        const result = await runTau2(
           [
-            "tau2",
-            "run",
             "--domain",
             "telecom",
             "--task-set-name",
@@ -202,13 +185,8 @@ describe.skipIf(!data)("framework adapters on τ² telecom (dual control)", () =
             server.baseURL,
             "--user",
             "scripted",
-            "--data-dir",
-            data as string,
-            "--save-to",
-            file,
-            "--quiet",
           ],
-          { env: { TELECOM_ACCOUNTS_URL: "http://127.0.0.1:9/never-called" } },
+          { data: data as string, saveTo: file, env: { TELECOM_ACCOUNTS_URL: "http://127.0.0.1:9/never-called" } },
         );
         expect(result.stderr).toBe("");
         expect(result.exitCode).toBe(0);
@@ -233,8 +211,8 @@ describe.skipIf(!data)("dry-run on τ²", () => {
     const server = await startScriptedModelServer({ steps: groundTruthSteps(tasks.get("5") as Tau2Task, "t5") });
     try {
       const file = join(mkdtempSync(join(tmpdir(), "tau2-dry-")), "results.json");
-      const args = ["tau2", "run", "--domain", "retail", "--task-ids", "5", "--agent", "vercel-ai", "--agent-option", `module=${example("vercel-ai")}`, "--agent-option", "bridgeMode=dry-run"];
-      const result = await runCli([...args, "--agent-llm", "scripted-model", "--agent-base-url", server.baseURL, "--user", "scripted", "--data-dir", data as string, "--save-to", file, "--quiet"]);
+      const args = ["--domain", "retail", "--task-ids", "5", "--agent", "vercel-ai", "--agent-option", `module=${example("vercel-ai")}`, "--agent-option", "bridgeMode=dry-run"];
+      const result = await runTau2([...args, "--agent-llm", "scripted-model", "--agent-base-url", server.baseURL, "--user", "scripted"], { data: data as string, saveTo: file });
       expect(result.exitCode).toBe(0);
       const [simulation] = readTau2Results(file).simulations;
       expect(simulation.messages.some((message) => message.role === "tool")).toBe(false);
@@ -262,24 +240,7 @@ describe.skipIf(!data || !pythonAvailable)("the Python bridge on τ²", () => {
     ].join(",");
     const file = join(mkdtempSync(join(tmpdir(), "tau2-python-")), "results.json");
     const options = ["entry=toy_retail_agent:ToyRetailAgent", `patchTargets=${targets}`, "native=store_hours", `pythonPath=${agentDir}`].flatMap((option) => ["--agent-option", option]);
-    const result = await runCli([
-      "tau2",
-      "run",
-      "--domain",
-      "retail",
-      "--task-ids",
-      "5",
-      "--agent",
-      "python-bridge",
-      ...options,
-      "--user",
-      "scripted",
-      "--data-dir",
-      data as string,
-      "--save-to",
-      file,
-      "--quiet",
-    ]);
+    const result = await runTau2(["--domain", "retail", "--task-ids", "5", "--agent", "python-bridge", ...options, "--user", "scripted"], { data: data as string, saveTo: file });
     expect(result.exitCode).toBe(0);
     const [simulation] = readTau2Results(file).simulations;
     expect([simulation.termination_reason, rewardOf(simulation.reward_info)]).toEqual(["user_stop", 1]);

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { readTau2Results, rewardOf } from "../../src/runner/tau2-results.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
-import { runCli } from "../support/cli.ts";
+import { runCli, runTau2 } from "../support/cli.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
@@ -32,23 +32,12 @@ async function run(userSteps: unknown[]) {
   });
   try {
     const file = join(mkdtempSync(join(tmpdir(), "tau2-model-")), "results.json");
-    const args = ["tau2", "run", "--domain", "telecom", "--task-set-name", "telecom_small", "--task-ids", TASK, "--data-dir", data as string, "--save-to", file, "--quiet"];
+    const args = ["--domain", "telecom", "--task-set-name", "telecom_small", "--task-ids", TASK];
     const endpoint = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
-    const result = await runCli([
-      ...args,
-      "--agent",
-      "llm_agent",
-      "--agent-llm",
-      "agent-model",
-      "--agent-llm-args",
-      endpoint,
-      "--user",
-      "user_simulator",
-      "--user-llm",
-      "user-model",
-      "--user-llm-args",
-      endpoint,
-    ]);
+    const result = await runTau2(
+      [...args, "--agent", "llm_agent", "--agent-llm", "agent-model", "--agent-llm-args", endpoint, "--user", "user_simulator", "--user-llm", "user-model", "--user-llm-args", endpoint],
+      { data: data as string, saveTo: file },
+    );
     return { result, file, server };
   } finally {
     await server.close();
@@ -101,28 +90,10 @@ describe.skipIf(!data)("τ² solo mode (llm_agent_solo + dummy_user, scripted mo
         const file = join(mkdtempSync(join(tmpdir(), "tau2-solo-")), "results.json");
         const endpoint = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
         const taskSet = domain === "telecom" ? ["--task-set-name", "telecom_small"] : [];
-        const result = await runCli([
-          "tau2",
-          "run",
-          "--domain",
-          domain,
-          ...taskSet,
-          "--task-ids",
-          taskId,
-          "--agent",
-          "llm_agent_solo",
-          "--agent-llm",
-          "solo",
-          "--agent-llm-args",
-          endpoint,
-          "--user",
-          "dummy_user",
-          "--data-dir",
-          data as string,
-          "--save-to",
-          file,
-          "--quiet",
-        ]);
+        const result = await runTau2(["--domain", domain, ...taskSet, "--task-ids", taskId, "--agent", "llm_agent_solo", "--agent-llm", "solo", "--agent-llm-args", endpoint, "--user", "dummy_user"], {
+          data: data as string,
+          saveTo: file,
+        });
         expect(result.stderr).toBe("");
         expect(result.exitCode).toBe(0);
         const [simulation] = readTau2Results(file).simulations;
