@@ -5,6 +5,7 @@
  * is the product over the task's `reward_basis`. The reward info it returns is τ²'s `RewardInfo`,
  * field for field, so results files and `rescore` agree with the original's.
  */
+import { evaluatorMessages } from "../engine/tau2/engine-messages.ts";
 import type { LoadedTau2Domain } from "../engine/tau2/domain.ts";
 import type { Tau2Environment } from "../engine/tau2/environment.ts";
 import { toReplayMessage } from "../engine/tau2/task-state.ts";
@@ -43,7 +44,7 @@ const float = (value: number) => new PyFloat(value);
 export async function evaluateTau2Simulation(input: Tau2EvaluationInput): Promise<Tau2RewardInfo> {
   if (!SCORED.includes(input.termination)) return emptyRewardInfo(0, { note: `Simulation terminated prematurely. Termination reason: ${input.termination}` });
   const criteria = input.task.evaluation_criteria;
-  if (!criteria) return emptyRewardInfo(1, { note: "No evaluation criteria" });
+  if (!criteria) return emptyRewardInfo(1, { note: evaluatorMessages.text("noCriteria") });
   const basis = criteria.reward_basis as Tau2RewardType[];
   const environment = environmentCheck(input, basis);
   const action = actionCheck(input.task, input.messages, toolTypes(input.domain));
@@ -185,7 +186,7 @@ function pyLowerIncludes(haystack: string, needle: string): boolean {
 
 async function nlCheck(input: Tau2EvaluationInput): Promise<Partial<Tau2RewardInfo>> {
   const assertions = input.task.evaluation_criteria?.nl_assertions;
-  if (!assertions || assertions.length === 0) return { reward: float(1), nl_assertions: [], info: { note: "No nl_assertions to evaluate" }, reward_breakdown: { NL_ASSERTION: float(1) } };
+  if (!assertions || assertions.length === 0) return { reward: float(1), nl_assertions: [], info: { note: evaluatorMessages.text("noNlAssertions") }, reward_breakdown: { NL_ASSERTION: float(1) } };
   if (!input.judge) throw new MissingJudgeError(`task ${input.task.id} needs the NL-assertion judge (its reward basis has NL_ASSERTION); configure --judge-model`);
   const checks = await input.judge.judge(input.messages, assertions, input.signal);
   const reward = checks.every((check) => check.met) ? 1 : 0;

@@ -8,6 +8,7 @@
  * A participant that throws or sends an empty message crashes the attempt (the batch layer retries
  * it and finally records an `infrastructure_error`), as in τ².
  */
+import { orchestratorMessages } from "../engine/tau2/engine-messages.ts";
 import type { StepOutcome, StepRequest, StepTarget, Tau2CallRequest, Tau2HistoryEntry, Tau2Incoming, Tau2Participant, Tau2ParticipantSession, Tau2Turn } from "../core/contracts.ts";
 import { TaubridgeError, errorMarker } from "../core/errors.ts";
 import type { LoadedTau2Domain } from "../engine/tau2/domain.ts";
@@ -141,13 +142,13 @@ function validateHistory(messages: readonly Tau2SimulationMessage[]): void {
   let requestor: string | null = null;
   for (const message of messages) {
     if (message.role === "tool") {
-      if (expected === 0 || requestor === null) throw new Tau2ProtocolError("No tool messages expected.");
-      if (requestor !== message.requestor) throw new Tau2ProtocolError(`Got tool message from ${message.requestor}, expected ${requestor}.`);
+      if (expected === 0 || requestor === null) throw new Tau2ProtocolError(orchestratorMessages.text("noToolMessagesExpected"));
+      if (requestor !== message.requestor) throw new Tau2ProtocolError(orchestratorMessages.format("toolMessageFromOtherSide", { "msg.requestor": String(message.requestor), requestor }));
       expected--;
     } else if (message.role !== "system") {
       if (!hasTextContent(message) && !isToolCallMessage(message)) throw new Tau2ProtocolError("a history message has neither content nor tool calls");
       if (isToolCallMessage(message)) {
-        if (expected > 0) throw new Tau2ProtocolError(`${expected} tool messages are missing. Got ${message.role} message.`);
+        if (expected > 0) throw new Tau2ProtocolError(orchestratorMessages.format("toolMessagesMissing", { num_expected_tool_messages: String(expected), "msg.role": message.role }));
         expected = message.tool_calls.length;
         requestor = message.role;
       } else {
@@ -359,7 +360,7 @@ class Tau2Episode {
       if (!message.tool_calls && this.solo && !this.agent.isStop?.(turn)) this.end("agent_error");
     } else {
       const message = this.current as Tau2ParticipantMessage;
-      if (!message.tool_calls) throw new Tau2ProtocolError("Agent or User should send tool call to environment");
+      if (!message.tool_calls) throw new Tau2ProtocolError(orchestratorMessages.text("environmentNeedsToolCalls"));
       this.answeredCalls = message.tool_calls;
       this.current = message.tool_calls.map((call) => this.stepper.call(call));
       this.to = this.from;

@@ -7,6 +7,7 @@
  * product over the basis, premature terminations; dual-control routing, the protocol checks, and
  * `max_steps` overriding a stop on the same hop.
  */
+import { evaluatorMessages } from "../../src/engine/tau2/engine-messages.ts";
 import { describe, expect, it } from "vitest";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
 import { tau2TelecomDomain } from "../../domains/tau2-telecom/index.ts";
@@ -96,7 +97,7 @@ describe.skipIf(!data)("τ² evaluator on hand-built trajectories", () => {
     const premature = await evaluateTau2Simulation({ domain, task: task(criteria), termination: "too_many_errors", messages: [] });
     expect(premature.reward.value).toBe(0);
     expect(premature.info).toEqual({ note: "Simulation terminated prematurely. Termination reason: too_many_errors" });
-    expect((await evaluateTau2Simulation({ domain, task: task(null), termination: "user_stop", messages: [] })).info).toEqual({ note: "No evaluation criteria" });
+    expect((await evaluateTau2Simulation({ domain, task: task(null), termination: "user_stop", messages: [] })).info).toEqual({ note: evaluatorMessages.text("noCriteria") });
   });
 });
 

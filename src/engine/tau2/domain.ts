@@ -5,6 +5,7 @@
  * A loaded domain parses and validates its databases once; every environment gets its own deep
  * copy, so episodes never share state (τ² builds a fresh environment per simulation).
  */
+import { TAU2_ENGINE_MESSAGES } from "./engine-messages.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml, TomlDate } from "smol-toml";
@@ -55,7 +56,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   const user = definition.databases.user ? readDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema) : null;
   prepareShared(agent);
   if (user !== null) prepareShared(user);
-  for (const messages of definition.messages ?? []) messages.load(dataRoot);
+  for (const messages of [...TAU2_ENGINE_MESSAGES, ...(definition.messages ?? [])]) messages.load(dataRoot);
   const policies = new Map<boolean, string>();
   const read: Tau2PolicyReader = (fileName) => readText(join(directory, fileName));
   return {

@@ -1,4 +1,5 @@
 import { ToolCrashError } from "../../core/errors.ts";
+import { environmentMessages, toolkitMessages } from "./engine-messages.ts";
 import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
 import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, methodOf, toolsOf } from "./toolkit.ts";
@@ -91,7 +92,7 @@ export class Tau2Environment {
     if (this.user === null) return;
     const userNames = new Set(toolsOf(this.user.definition).map((tool) => tool.name));
     const overlap = toolsOf(this.agent.definition).filter((tool) => userNames.has(tool.name));
-    if (overlap.length > 0) throw new Error(`Tool names overlap: ${overlap.map((tool) => tool.name).join(", ")}`);
+    if (overlap.length > 0) throw new Error(environmentMessages.format("toolNamesOverlap", { overlap: overlap.map((tool) => tool.name).join(", ") }));
   }
 
   /** `sync_tools()`: lets a dual-control domain carry state between the two databases. */
@@ -120,8 +121,8 @@ export class Tau2Environment {
    */
   makeToolCall(name: string, requestor: Tau2Requestor, kwargs: PyDict): PyValue {
     if (requestor === "user") {
-      if (this.solo) throw pyValueError("User tool calls are not allowed in solo mode");
-      if (this.user === null) throw pyValueError("User tools not available");
+      if (this.solo) throw pyValueError(environmentMessages.text("userCallsInSolo"));
+      if (this.user === null) throw pyValueError(environmentMessages.text("userToolsUnavailable"));
       return useTool(this.user, name, kwargs);
     }
     if (this.solo && this.user !== null && isTool(this.user, name)) return useTool(this.user, name, kwargs);
@@ -158,7 +159,7 @@ export class Tau2Environment {
   /** `run_env_assertion` without raising on failure: whether the function's bool equals `assert_value`. */
   runAssertion(assertion: Tau2Assertion): boolean {
     const result = this.runFunctionCall(assertion);
-    if (typeof result !== "boolean") throw pyValueError(`Function ${assertion.func_name} returned <class '${pyTypeName(result)}'> instead of bool`);
+    if (typeof result !== "boolean") throw pyValueError(environmentMessages.format("assertionNotBool", { "assertion.func_name": assertion.func_name, "type(res)": `<class '${pyTypeName(result)}'>` }));
     return result === assertion.assert_value;
   }
 
@@ -182,7 +183,9 @@ export class Tau2Environment {
       if (!this.hasTool(call.name) || !this.mutatesState(call.name)) continue;
       const response = this.getResponse(call);
       if (strict && !pyEquals(parseContent(response.content), parseContent(recorded.content))) {
-        throw pyValueError(`Tool call:\n${call.name}(${pyRepr(call.arguments)})\n\nReturned:\n${response.content}\n\nExpected:\n${recorded.content}`);
+        throw pyValueError(
+          environmentMessages.format("replayedResultDiffers", { tool_call: `${call.name}(${pyRepr(call.arguments)})`, response: response.content, expected_response: recorded.content }),
+        );
       }
     }
     this.sync();
@@ -200,7 +203,7 @@ function isTool(kit: Tau2ToolkitInstance, name: string): boolean {
 
 function useTool(kit: Tau2ToolkitInstance, name: string, kwargs: PyDict): PyValue {
   const method = methodOf(kit.definition, name);
-  if (method?.tool === undefined) throw pyValueError(`Tool '${name}' not found.`);
+  if (method?.tool === undefined) throw pyValueError(toolkitMessages.format("toolNotFound", { tool_name: name }));
   return callMethod(kit, method, kwargs);
 }
 
@@ -217,12 +220,12 @@ function pairToolCalls(messages: readonly Tau2ReplayMessage[]): Array<[Tau2ToolC
   const pairs: Array<[Tau2ToolCall, Tau2ToolResult]> = [];
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index];
-    if (message.role === "tool") throw pyValueError("Tool message not expected. Tool messages should always follow a tool call.");
+    if (message.role === "tool") throw pyValueError(environmentMessages.text("toolMessageUnexpected"));
     for (const call of message.tool_calls ?? []) {
       const answer = messages[++index];
-      if (answer === undefined) throw pyValueError("Tool message expected. Got None.");
-      if (answer.role !== "tool") throw pyValueError(`Tool message expected. Got ${answer.role} message`);
-      if (answer.id !== call.id) throw pyValueError(`Tool call id mismatch. Got ${call.id} and ${answer.id}`);
+      if (answer === undefined) throw pyValueError(environmentMessages.text("toolMessageAbsent"));
+      if (answer.role !== "tool") throw pyValueError(environmentMessages.format("toolMessageOfOtherKind", { "type(tm)": `${answer.role} message` }));
+      if (answer.id !== call.id) throw pyValueError(environmentMessages.format("toolCallIdMismatch", { "tc.id": call.id, "tm.id": answer.id }));
       pairs.push([call, answer]);
     }
   }
