@@ -78,6 +78,9 @@ export class UpstreamMessages<Key extends string> {
   }
 }
 
+/** Target path → SHA-256 of the τ² manifest, read once. */
+let pinnedHashes: Map<string, string> | undefined;
+
 /** The file's text, after checking it is the version the manifest pins (positions depend on it). */
 function readPinnedSource(path: string, sourceFile: string): string {
   let bytes: Buffer;
@@ -87,9 +90,10 @@ function readPinnedSource(path: string, sourceFile: string): string {
     throw new DataError(`τ²'s source file ${path} is missing from the data directory; ${TAU2_SOURCE_HINT}`, { cause: error });
   }
   const target = `upstream-src/src/tau2/${sourceFile}`;
-  const pinned = loadTau2BenchManifest().files.find((entry) => entry.target === target);
+  pinnedHashes ??= new Map(loadTau2BenchManifest().files.map((entry) => [entry.target, entry.sha256]));
+  const pinned = pinnedHashes.get(target);
   if (!pinned) throw new Error(`${target} is not in the τ² data manifest`);
-  if (sha256Hex(bytes) !== pinned.sha256) {
+  if (sha256Hex(bytes) !== pinned) {
     throw new DataError(`${path} differs from the pinned τ²-bench sources (the tools' messages are read from it by position); ${TAU2_SOURCE_HINT}`);
   }
   return bytes.toString("utf8");
