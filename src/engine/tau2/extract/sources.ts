@@ -7,7 +7,7 @@ import { PythonSourceError, PythonSourceTree } from "../../../data/python-source
 import type { SchemaOptions } from "../../../data/python-source/pydantic-schema.ts";
 
 /** What to do when a τ² source is missing or not as expected. */
-export const TAU2_SOURCE_HINT = "run `taubridge data pull tau2-bench` (it fetches the τ² sources the tool schemas and prompts are read from, at the pinned commit)";
+export const TAU2_SOURCE_HINT = "run `taubridge data pull tau2-bench` (it fetches the τ² sources the tool schemas, prompts and tool messages are read from, at the pinned commit)";
 
 /** The directory holding the `tau2` package of the sources: `<dataRoot>/upstream-src/src`. */
 export function tau2SourceRoot(dataRoot: string): string {
