@@ -1,6 +1,7 @@
 /** τ²-bench's `airline` domain: flights, users and reservations of a fictional airline; no user tools, no solo mode. */
 import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
 import { flightDbModel } from "./data-model.ts";
+import { airlineMessages, airportLiterals } from "./messages.ts";
 import { airlineTools } from "./tools.ts";
 
 export const tau2AirlineDomain: Tau2DomainDefinition = {
@@ -10,6 +11,7 @@ export const tau2AirlineDomain: Tau2DomainDefinition = {
   agentToolkit: airlineTools,
   supportsSolo: false,
   policy: (read) => read("policy.md"),
+  messages: [airlineMessages, airportLiterals],
 };
 
 export { airlineTools };

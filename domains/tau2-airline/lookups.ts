@@ -4,6 +4,7 @@
  * database model. Every lookup is a dict lookup as in the original; only the flight search walks
  * the 300 flights, as the original does.
  */
+import { airlineMessages } from "./messages.ts";
 import {
   PyModel,
   type PyDict,
@@ -60,44 +61,45 @@ function table(db: PyModel, name: string): PyDict {
   return pyGetAttr(db, name) as PyDict;
 }
 
-function lookUp(db: PyModel, name: string, key: PyValue, label: string): PyModel {
+function lookUp(db: PyModel, name: string, key: PyValue, missing: () => string): PyModel {
   const records = table(db, name);
-  if (!pyContains(records, key)) throw pyValueError(`${label} ${pyStr(key)} not found`);
+  if (!pyContains(records, key)) throw pyValueError(missing());
   return pyGetItem(records, key) as PyModel;
 }
 
 /** `_get_user`. */
 export function getUser(db: PyModel, userId: PyValue): PyModel {
-  return lookUp(db, "users", userId, "User");
+  return lookUp(db, "users", userId, () => airlineMessages.format("userNotFound", { user_id: pyStr(userId) }));
 }
 
 /** `_get_reservation`. */
 export function getReservation(db: PyModel, reservationId: PyValue): PyModel {
-  return lookUp(db, "reservations", reservationId, "Reservation");
+  return lookUp(db, "reservations", reservationId, () => airlineMessages.format("reservationNotFound", { reservation_id: pyStr(reservationId) }));
 }
 
 /** `_get_flight`. */
 export function getFlight(db: PyModel, flightNumber: PyValue): PyModel {
-  return lookUp(db, "flights", flightNumber, "Flight");
+  return lookUp(db, "flights", flightNumber, () => airlineMessages.format("flightNotFound", { flight_number: pyStr(flightNumber) }));
 }
 
 /** `_get_flight_instance`: the flight's status object on a date. */
 export function getFlightInstance(db: PyModel, flightNumber: PyValue, date: PyValue): PyModel {
   const dates = attr(getFlight(db, flightNumber), "dates");
-  if (!pyContains(dates, date)) throw pyValueError(`Flight ${pyStr(flightNumber)} not found on date ${pyStr(date)}`);
+  if (!pyContains(dates, date)) throw pyValueError(airlineMessages.format("flightNotOnDate", { flight_number: pyStr(flightNumber), date: pyStr(date) }));
   return pyGetItem(dates, date) as PyModel;
 }
 
 /** The "available" check the write tools make before using a flight date. */
 export function requireAvailable(instance: PyModel, flightNumber: PyValue, date: PyValue): void {
-  if (!isModelOf(instance, flightDateStatusAvailableModel)) throw pyValueError(`Flight ${pyStr(flightNumber)} not available on date ${pyStr(date)}`);
+  if (!isModelOf(instance, flightDateStatusAvailableModel))
+    throw pyValueError(airlineMessages.format("flightUnavailableOnDate", { flight_number: pyStr(flightNumber), "flight_info.date": pyStr(date) }));
 }
 
 /** `_get_new_reservation_id`. */
 export function newReservationId(db: PyModel): string {
   const reservations = table(db, "reservations");
   for (const id of NEW_RESERVATION_IDS) if (!pyContains(reservations, id)) return id;
-  throw pyValueError("Too many reservations");
+  throw pyValueError(airlineMessages.text("reservationIdsExhausted"));
 }
 
 /** `_search_direct_flight(date, origin, destination, leave_after)`: `null` filters nothing. */
@@ -142,11 +144,11 @@ function matches(flight: PyModel, date: PyValue, origin: PyValue, destination: P
  */
 export function paymentForUpdate(user: PyModel, paymentId: PyValue, totalPrice: PyValue): PyModel | null {
   const methods = attr(user, "payment_methods");
-  if (!pyContains(methods, paymentId)) throw pyValueError("Payment method not found");
+  if (!pyContains(methods, paymentId)) throw pyValueError(airlineMessages.text("updatePaymentNotFound"));
   const method = pyGetItem(methods, paymentId) as PyModel;
   const source = attr(method, "source");
-  if (pyEquals(source, "certificate")) throw pyValueError("Certificate cannot be used to update reservation");
-  if (pyEquals(source, "gift_card") && pyLessThan(attr(method, "amount"), totalPrice)) throw pyValueError("Gift card balance is not enough");
+  if (pyEquals(source, "certificate")) throw pyValueError(airlineMessages.text("certificateRefusedForUpdate"));
+  if (pyEquals(source, "gift_card") && pyLessThan(attr(method, "amount"), totalPrice)) throw pyValueError(airlineMessages.text("giftCardShortForUpdate"));
   if (pyEquals(source, "gift_card")) method.set("amount", pyISub(attr(method, "amount"), totalPrice));
   if (!pyNotEquals(totalPrice, 0)) return null;
   return pyModelValidate(

@@ -5,6 +5,7 @@
  * baggages fail at `"3" - 1`, `3.0` is stored as `3.0`), and only values that pass through a model
  * constructor are coerced (`Payment.amount` 100.0 → 100, a certificate's `"100"` → 100.0).
  */
+import { airlineMessages, airportTable } from "./messages.ts";
 import { type Tau2ToolkitDefinition, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
 import {
   type PyDict,
@@ -54,30 +55,6 @@ import {
   searchDirectFlights,
 } from "./lookups.ts";
 
-/** `list_all_airports`' fixed table (IATA code, city), in the original's order. */
-const AIRPORTS: readonly (readonly [string, string])[] = [
-  ["SFO", "San Francisco"],
-  ["JFK", "New York"],
-  ["LAX", "Los Angeles"],
-  ["ORD", "Chicago"],
-  ["DFW", "Dallas"],
-  ["DEN", "Denver"],
-  ["SEA", "Seattle"],
-  ["ATL", "Atlanta"],
-  ["MIA", "Miami"],
-  ["BOS", "Boston"],
-  ["PHX", "Phoenix"],
-  ["IAH", "Houston"],
-  ["LAS", "Las Vegas"],
-  ["MCO", "Orlando"],
-  ["EWR", "Newark"],
-  ["CLT", "Charlotte"],
-  ["MSP", "Minneapolis"],
-  ["DTW", "Detroit"],
-  ["PHL", "Philadelphia"],
-  ["LGA", "LaGuardia"],
-];
-
 function record(entries: [string, PyValue][]): PyDict {
   return new Map(entries);
 }
@@ -116,7 +93,7 @@ function bookReservation(db: PyModel, args: Record<string, PyValue>): PyModel {
     const date = attr(flightInfo, "date");
     const flightDate = getFlightInstance(db, flightNumber, date);
     requireAvailable(flightDate, flightNumber, date);
-    if (pyLessThan(pyGetItem(attr(flightDate, "available_seats"), cabin), pyLen(passengers))) throw pyValueError(`Not enough seats on flight ${pyStr(flightNumber)}`);
+    if (pyLessThan(pyGetItem(attr(flightDate, "available_seats"), cabin), pyLen(passengers))) throw pyValueError(airlineMessages.format("notEnoughSeats", { flight_number: pyStr(flightNumber) }));
     const price = pyGetItem(attr(flightDate, "prices"), cabin);
     const reservationFlight = record([
       ["origin", attr(flight, "origin")],
@@ -135,15 +112,15 @@ function bookReservation(db: PyModel, args: Record<string, PyValue>): PyModel {
   for (const paymentMethod of pyIterate(paymentMethods)) {
     const paymentId = attr(paymentMethod, "payment_id");
     const amount = attr(paymentMethod, "amount");
-    if (!pyContains(userMethods, paymentId)) throw pyValueError(`Payment method ${pyStr(paymentId)} not found`);
+    if (!pyContains(userMethods, paymentId)) throw pyValueError(airlineMessages.format("bookingPaymentNotFound", { payment_id: pyStr(paymentId) }));
     const userMethod = pyGetItem(userMethods, paymentId);
     const source = attr(userMethod, "source");
     if ((source === "gift_card" || source === "certificate") && pyLessThan(attr(userMethod, "amount"), amount)) {
-      throw pyValueError(`Not enough balance in payment method ${pyStr(paymentId)}`);
+      throw pyValueError(airlineMessages.format("paymentMethodShort", { payment_id: pyStr(paymentId) }));
     }
   }
   const totalPayment = pySum(pyIterate(paymentMethods).map((payment) => attr(payment, "amount")));
-  if (pyNotEquals(totalPayment, totalPrice)) throw pyValueError(`Payment amount does not add up, total price is ${pyStr(totalPrice)}, but paid ${pyStr(totalPayment)}`);
+  if (pyNotEquals(totalPayment, totalPrice)) throw pyValueError(airlineMessages.format("paymentsDoNotAddUp", { total_price: pyStr(totalPrice), total_payment: pyStr(totalPayment) }));
   for (const paymentMethod of pyIterate(paymentMethods)) {
     const paymentId = attr(paymentMethod, "payment_id");
     const amount = attr(paymentMethod, "amount");
@@ -209,9 +186,9 @@ function sendCertificate(db: PyModel, args: Record<string, PyValue>): string {
       ["source", "certificate"],
     ]);
     pySetItem(methods, paymentId, pyModelValidate(certificateModel, certificate));
-    return `Certificate ${paymentId} added to user ${pyStr(args.user_id)} with amount ${pyStr(args.amount)}.`;
+    return airlineMessages.format("certificateAdded", { payment_id: paymentId, user_id: pyStr(args.user_id), amount: pyStr(args.amount) });
   }
-  throw pyValueError("Too many certificates");
+  throw pyValueError(airlineMessages.text("certificateIdsExhausted"));
 }
 
 /** `update_reservation_baggages`: charges 50 per added non-free bag; stores the counts as given. */
@@ -255,7 +232,7 @@ function updateReservationFlights(db: PyModel, args: Record<string, PyValue>): P
     const flightDate = getFlightInstance(db, attr(flightInfo, "flight_number"), attr(flightInfo, "date"));
     requireAvailable(flightDate, attr(flightInfo, "flight_number"), attr(flightInfo, "date"));
     if (pyLessThan(pyGetItem(attr(flightDate, "available_seats"), cabin), pyLen(attr(reservation, "passengers")))) {
-      throw pyValueError(`Not enough seats on flight ${pyStr(attr(flightInfo, "flight_number"))}`);
+      throw pyValueError(airlineMessages.format("notEnoughSeats", { flight_number: pyStr(attr(flightInfo, "flight_number")) }));
     }
     const reservationFlight = pyModelValidate(
       reservationFlightModel,
@@ -283,7 +260,7 @@ function updateReservationFlights(db: PyModel, args: Record<string, PyValue>): P
 function updateReservationPassengers(db: PyModel, args: Record<string, PyValue>): PyModel {
   const passengers = modelsFromDicts(args.passengers, passengerModel);
   const reservation = getReservation(db, args.reservation_id);
-  if (pyLen(passengers) !== pyLen(attr(reservation, "passengers"))) throw pyValueError("Number of passengers does not match");
+  if (pyLen(passengers) !== pyLen(attr(reservation, "passengers"))) throw pyValueError(airlineMessages.text("passengerCountDiffers"));
   reservation.set("passengers", pyDeepCopy(passengers));
   return reservation;
 }
@@ -297,12 +274,12 @@ export const airlineTools: Tau2ToolkitDefinition = {
       ["user_id", "origin", "destination", "flight_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"],
       ({ db }, args) => bookReservation(db, args),
     ),
-    tau2Tool("calculate", "generic", ["expression"], (_self, { expression }) => tau2Calculate(expression)),
+    tau2Tool("calculate", "generic", ["expression"], (_self, { expression }) => tau2Calculate(expression, airlineMessages.text("invalidCharacters"))),
     tau2Tool("cancel_reservation", "write", ["reservation_id"], ({ db }, args) => cancelReservation(db, args)),
     tau2Tool("get_reservation_details", "read", ["reservation_id"], ({ db }, { reservation_id }) => getReservation(db, reservation_id)),
     tau2Tool("get_user_details", "read", ["user_id"], ({ db }, { user_id }) => getUser(db, user_id)),
     tau2Tool("list_all_airports", "read", [], () =>
-      AIRPORTS.map(([iata, city]) =>
+      airportTable().map(([iata, city]) =>
         pyModelValidate(
           airportCodeModel,
           record([
@@ -315,7 +292,7 @@ export const airlineTools: Tau2ToolkitDefinition = {
     tau2Tool("search_direct_flight", "read", ["origin", "destination", "date"], ({ db }, { origin, destination, date }) => searchDirectFlights(db, date, origin, destination, null)),
     tau2Tool("search_onestop_flight", "read", ["origin", "destination", "date"], ({ db }, args) => searchOnestopFlight(db, args)),
     tau2Tool("send_certificate", "write", ["user_id", "amount"], ({ db }, args) => sendCertificate(db, args)),
-    tau2Tool("transfer_to_human_agents", "generic", ["summary"], () => "Transfer successful"),
+    tau2Tool("transfer_to_human_agents", "generic", ["summary"], () => airlineMessages.text("transferred")),
     tau2Tool("update_reservation_baggages", "write", ["reservation_id", "total_baggages", "nonfree_baggages", "payment_id"], ({ db }, args) => updateReservationBaggages(db, args)),
     tau2Tool("update_reservation_flights", "write", ["reservation_id", "cabin", "flights", "payment_id"], ({ db }, args) => updateReservationFlights(db, args)),
     tau2Tool("update_reservation_passengers", "write", ["reservation_id", "passengers"], ({ db }, args) => updateReservationPassengers(db, args)),

@@ -13,6 +13,7 @@ export const retailMessages = new UpstreamMessages("domains/retail/tools.py", {
   variantNotFound: { in: "RetailTools._get_variant", at: 0 },
   paymentMethodNotFound: { in: "RetailTools._get_payment_method", at: 0 },
   noUserMatches: { in: "RetailTools.find_user_id_by_name_zip", at: 0 },
+  invalidCharacters: { in: "RetailTools.calculate", at: 1 },
   cancelNeedsPending: { in: "RetailTools.cancel_pending_order", at: 1 },
   invalidCancelReason: { in: "RetailTools.cancel_pending_order", at: 4 },
   exchangeNeedsDelivered: { in: "RetailTools.exchange_delivered_order_items", at: 1 },

@@ -247,7 +247,7 @@ function returnDeliveredOrderItems(db: PyModel, args: Record<string, PyValue>): 
 export const retailTools: Tau2ToolkitDefinition = {
   className: "RetailTools",
   methods: [
-    tau2Tool("calculate", "generic", ["expression"], (_self, { expression }) => tau2Calculate(expression)),
+    tau2Tool("calculate", "generic", ["expression"], (_self, { expression }) => tau2Calculate(expression, retailMessages.text("invalidCharacters"))),
     tau2Tool("cancel_pending_order", "write", ["order_id", "reason"], ({ db }, args) => cancelPendingOrder(db, args)),
     tau2Tool("exchange_delivered_order_items", "write", ["order_id", "item_ids", "new_item_ids", "payment_method_id"], ({ db }, args) => exchangeDeliveredOrderItems(db, args)),
     tau2Tool("find_user_id_by_name_zip", "read", ["first_name", "last_name", "zip"], ({ db }, args) => findUserIdByNameZip(db, args)),

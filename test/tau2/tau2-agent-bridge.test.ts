@@ -6,6 +6,7 @@
  * counted as two hops, and a step that spends the budget ends the episode inside the turn and
  * refuses the next one.
  */
+import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
@@ -23,7 +24,7 @@ import { type PyDict, toJs } from "../../src/value/index.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
-const greeting = "Hi! How can I help you today?";
+const greeting = data ? readTau2FirstAgentMessage(data) : "";
 
 describe.skipIf(!data)("taubridge agents on τ² domains", () => {
   const domain = () => loadTau2Domain(tau2MockDomain, data as string);

@@ -7,6 +7,7 @@ import { type PyDict, type PyModel, parsePythonJson, pyGetAttr, pyRepr } from ".
 import { pythonCalculate } from "../../domains/common/index.ts";
 import { tau2Calculate } from "../../domains/tau2-airline/calculate.ts";
 import { tau2AirlineDomain } from "../../domains/tau2-airline/index.ts";
+import { airlineMessages } from "../../domains/tau2-airline/messages.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { itMatchesTheReferenceFixtures } from "./fixture-checks.ts";
 
@@ -26,14 +27,29 @@ function row(environment: Tau2Environment, table: string, key: string): PyModel 
 const PYDANTIC_LINK = "For further information visit https://errors.pydantic.dev/2.12/v/";
 
 describe("τ² airline calculate", () => {
-  it("says τ²'s capitalized character-check error, where τ-bench's is lower-case, and evaluates alike otherwise", () => {
-    expect(() => tau2Calculate("two + 2")).toThrow("Invalid characters in expression");
-    expect(() => pythonCalculate("two + 2")).toThrow("invalid characters in expression");
-    expect(tau2Calculate("(1000 - 200) / 3")).toBe("266.67");
-    expect(tau2Calculate("10 / 4 + 0.005")).toBe("2.5");
+  it("raises the character-check message it is given, and evaluates as τ-bench's calculate otherwise", () => {
+    expect(() => tau2Calculate("two + 2", "refused characters")).toThrow("refused characters");
+    expect(tau2Calculate("(1000 - 200) / 3", "")).toBe("266.67");
+    expect(tau2Calculate("10 / 4 + 0.005", "")).toBe("2.5");
     // Python iterates whatever it gets: a list of allowed strs passes the check, then eval refuses it.
-    expect(() => tau2Calculate(["1", "+"])).toThrow("eval() arg 1 must be a string, bytes or code object");
-    expect(() => tau2Calculate(null)).toThrow("'NoneType' object is not iterable");
+    expect(() => tau2Calculate(["1", "+"], "")).toThrow("eval() arg 1 must be a string, bytes or code object");
+    expect(() => tau2Calculate(null, "")).toThrow("'NoneType' object is not iterable");
+  });
+});
+
+describe.skipIf(!data)("τ² airline calculate's message", () => {
+  it("is τ-bench's character-check message, capitalized, read from τ²'s airline tools", () => {
+    loadTau2Domain(tau2AirlineDomain, data as string);
+    const tauBench = (() => {
+      try {
+        pythonCalculate("two + 2");
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("τ-bench's calculate accepted letters");
+    })();
+    expect(airlineMessages.text("invalidCharacters")).toBe(tauBench.charAt(0).toUpperCase() + tauBench.slice(1));
+    expect(() => tau2Calculate("two + 2", airlineMessages.text("invalidCharacters"))).toThrow(airlineMessages.text("invalidCharacters"));
   });
 });
 

@@ -7,6 +7,7 @@
  * product over the basis, premature terminations; dual-control routing, the protocol checks, and
  * `max_steps` overriding a stop on the same hop.
  */
+import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
 import { evaluatorMessages } from "../../src/engine/tau2/engine-messages.ts";
 import { describe, expect, it } from "vitest";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
@@ -102,7 +103,7 @@ describe.skipIf(!data)("τ² evaluator on hand-built trajectories", () => {
 });
 
 describe.skipIf(!data)("τ² orchestrator rules on hand-built participants", () => {
-  const greeting = "Hi! How can I help you today?";
+  const greeting = data ? readTau2FirstAgentMessage(data) : "";
 
   it("routes the user's tool calls to the user's device and the agent's to the agent's tools (dual control)", async () => {
     const domain = loadTau2Domain(tau2TelecomDomain, data as string);

@@ -14,6 +14,8 @@ import { type Tau2Task, tau2TaskSchema } from "../../src/tasks/tau2-tasks.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { PyFloat } from "../../src/value/index.ts";
 
+/** Any agent opening line (the orchestrator's real one is read from the data directory). */
+const OPENING = "Hello, what can I do for you?";
 const task = tau2TaskSchema.parse({ id: "t", user_scenario: { instructions: "x" } }) as Tau2Task;
 const tools = [{ type: "function" as const, function: { name: "refuel_data", parameters: { type: "object", properties: {} } } }];
 
@@ -21,7 +23,7 @@ function context(seed: number | null): Tau2ParticipantContext<Tau2Task> {
   return {
     task,
     domain: { name: "telecom", policy: "", agentToolNames: [], userToolNames: [] },
-    history: [{ role: "assistant", content: "Hi! How can I help you today?" }],
+    history: [{ role: "assistant", content: OPENING }],
     seed,
     solo: false,
     episode: { taskId: "t", trial: 0 },
@@ -50,7 +52,7 @@ describe("τ² model agent", () => {
       expect(firstBody).toMatchObject({ model: "gpt-4.1-2025-04-14", temperature: 0, max_tokens: 500, seed: 626729, tool_choice: "auto" });
       expect(firstBody.messages).toEqual([
         { role: "system", content: "SYSTEM" },
-        { role: "assistant", content: "Hi! How can I help you today?" },
+        { role: "assistant", content: OPENING },
         { role: "user", content: "I need data." },
       ]);
       expect((secondBody.messages as unknown[]).slice(3)).toEqual([
@@ -92,14 +94,14 @@ describe("τ² model agent", () => {
         () => ({ systemPrompt: "GUIDELINES", tools }),
       );
       const session = await user.start({ ...context(7), history: [] });
-      const first = await session.next({ type: "text", content: "Hi! How can I help you today?" }, new AbortController().signal);
+      const first = await session.next({ type: "text", content: OPENING }, new AbortController().signal);
       expect(first.toolCalls.map((call) => call.name)).toEqual(["check_status_bar"]);
       await session.next({ type: "tool_results", results: [{ id: "u1", name: "check_status_bar", content: "📶 No Signal", error: false }] }, new AbortController().signal);
       const second = server.requests[1].body as { messages: unknown[]; seed: number };
       expect(second.seed).toBe(7);
       expect(second.messages).toEqual([
         { role: "system", content: "GUIDELINES" },
-        { role: "user", content: "Hi! How can I help you today?" },
+        { role: "user", content: OPENING },
         { role: "assistant", content: null, tool_calls: [{ id: "u1", type: "function", function: { name: "check_status_bar", arguments: "{}" } }] },
         { role: "tool", tool_call_id: "u1", content: "📶 No Signal" },
       ]);

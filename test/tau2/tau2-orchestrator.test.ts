@@ -5,6 +5,7 @@
  * termination — including the runs cut by `max_steps=4` and by three tool errors with
  * `max_errors=3` — and, evaluated, the recorded reward.
  */
+import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
@@ -61,7 +62,7 @@ describe.skipIf(!data)("τ² orchestrator against the fixtures' real runs", () =
             seed: null,
             agent: recordedParticipant(recorded, "assistant", skip("assistant")),
             user: recordedParticipant(recorded, "user", skip("user")),
-            firstAgentMessage: recorded[0].role === "assistant" ? (recorded[0].content as string) : "Hi! How can I help you today?",
+            firstAgentMessage: recorded[0].role === "assistant" ? (recorded[0].content as string) : readTau2FirstAgentMessage(data as string),
             ...BUDGETS[get(variant, "variant") as string],
           });
           runs++;

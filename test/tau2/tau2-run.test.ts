@@ -5,6 +5,7 @@
  * flags refused by name, report and rescore of the written file; and, in process, a crashing
  * participant saved as `infrastructure_error` after τ²'s retries.
  */
+import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,7 +60,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     expect(new Set(stored.simulations.map((simulation) => `${simulation.trial}:${simulation.seed}`))).toEqual(new Set(["0:626729", "1:373753"]));
     expect([...stored.info.keys()].slice(0, 5)).toEqual(["git_commit", "num_trials", "max_steps", "max_errors", "user_info"]);
     const first = stored.simulations.find((simulation) => simulation.task_id === "create_task_1")!;
-    expect(first.messages[0]).toMatchObject({ role: "assistant", content: "Hi! How can I help you today?", turn_idx: 0 });
+    expect(first.messages[0]).toMatchObject({ role: "assistant", content: readTau2FirstAgentMessage(data as string), turn_idx: 0 });
     expect(first.termination_reason).toBe("user_stop");
     const report = await taubridge(["report", file, "--format", "json"]);
     expect(report.exitCode).toBe(0);
