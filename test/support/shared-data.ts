@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { describe, it } from "vitest";
 
 /**
  * Where the official data lives for data-dependent tests: `TAUBRIDGE_SHARED` (set by `.ci/run`).
@@ -30,3 +31,14 @@ export const tau2BenchDirectory = sharedDirectory && existsSync(join(sharedDirec
 
 /** The reason printed when the τ² data is absent. */
 export const missingTau2Reason = "skipped: TAUBRIDGE_SHARED does not point at a directory with tau2-bench/ (set it to ../shared, as .ci/run does)";
+
+/**
+ * A `describe` whose body needs the τ² data (it loads domains or fixtures while tests are
+ * collected, which happens even for a skipped describe). Without the data it registers one skipped
+ * test named by the reason, so the report says why and nothing is loaded.
+ */
+export function describeWithTau2Data(name: string, body: (tau2Data: string) => void): void {
+  const directory = tau2BenchDirectory;
+  if (directory) describe(name, () => body(directory));
+  else describe(name, () => it.skip(missingTau2Reason, () => undefined));
+}

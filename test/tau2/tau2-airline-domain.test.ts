@@ -8,7 +8,7 @@ import { pythonCalculate } from "../../domains/common/index.ts";
 import { tau2Calculate } from "../../domains/tau2-airline/calculate.ts";
 import { tau2AirlineDomain } from "../../domains/tau2-airline/index.ts";
 import { airlineMessages } from "../../domains/tau2-airline/messages.ts";
-import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { describeWithTau2Data, missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { itMatchesTheReferenceFixtures } from "./fixture-checks.ts";
 
 const data = tau2BenchDirectory;
@@ -37,7 +37,7 @@ describe("τ² airline calculate", () => {
   });
 });
 
-describe.skipIf(!data)("τ² airline calculate's message", () => {
+describeWithTau2Data("τ² airline calculate's message", () => {
   it("is τ-bench's character-check message, capitalized, read from τ²'s airline tools", () => {
     loadTau2Domain(tau2AirlineDomain, data as string);
     const tauBench = (() => {
@@ -53,7 +53,7 @@ describe.skipIf(!data)("τ² airline calculate's message", () => {
   });
 });
 
-describe.skipIf(!data)("τ² airline domain against the reference fixtures", () => {
+describeWithTau2Data("τ² airline domain against the reference fixtures", () => {
   const domain = loadTau2Domain(tau2AirlineDomain, data as string);
   const tasks = new Map(readTau2Tasks(join(data as string, "airline", "tasks.json")).map((task) => [task.id, task]));
 

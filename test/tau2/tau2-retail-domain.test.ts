@@ -6,7 +6,7 @@ import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
 import { type PyDict, type PyModel, parsePythonJson, pyGetAttr, pyRepr } from "../../src/value/index.ts";
 import { tau2RetailDomain } from "../../domains/tau2-retail/index.ts";
 import { retailMessages } from "../../domains/tau2-retail/messages.ts";
-import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { describeWithTau2Data, missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { itMatchesTheReferenceFixtures } from "./fixture-checks.ts";
 
 const data = tau2BenchDirectory;
@@ -22,7 +22,7 @@ function row(environment: Tau2Environment, table: string, key: string): PyModel 
   return (pyGetAttr(environment.agent.db, table) as PyDict).get(key) as PyModel;
 }
 
-describe.skipIf(!data)("τ² retail domain against the reference fixtures", () => {
+describeWithTau2Data("τ² retail domain against the reference fixtures", () => {
   const domain = loadTau2Domain(tau2RetailDomain, data as string);
   const tasks = new Map(readTau2Tasks(join(data as string, "retail", "tasks.json")).map((task) => [task.id, task]));
 

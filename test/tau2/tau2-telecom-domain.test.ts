@@ -9,7 +9,7 @@ import { applyTaskInitialState, environmentHop, toReplayMessage } from "../../sr
 import { toolsOf } from "../../src/engine/tau2/toolkit.ts";
 import { readTau2Splits, readTau2Tasks, type Tau2Task } from "../../src/tasks/tau2-tasks.ts";
 import { PyException, type PyDict, type PyValue, fromJs, pyFloat } from "../../src/value/index.ts";
-import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { describeWithTau2Data, missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { checkGroundTruthReplay, checkToolProbes, expectNoProblems, readFixture } from "./fixture-checks.ts";
 
 const data = tau2BenchDirectory;
@@ -19,7 +19,7 @@ function get(value: PyValue | undefined, key: string): PyValue {
   return (value as PyDict).get(key) as PyValue;
 }
 
-describe.skipIf(!data)("τ² telecom domain against the reference fixtures", () => {
+describeWithTau2Data("τ² telecom domain against the reference fixtures", () => {
   const domain = loadTau2Domain(tau2TelecomDomain, data as string);
   const allTasks = readTau2Tasks(join(data as string, "telecom", "tasks.json"));
   const smallTasks = readTau2Tasks(join(data as string, "telecom", "tasks_small.json"));
@@ -165,7 +165,7 @@ describe.skipIf(!data)("τ² telecom domain against the reference fixtures", () 
   });
 });
 
-describe.skipIf(!data)("τ² telecom domain: behaviour checked against the original code", () => {
+describeWithTau2Data("τ² telecom domain: behaviour checked against the original code", () => {
   const domain = loadTau2Domain(tau2TelecomDomain, data as string);
   const directory = join(data as string, "telecom");
   const databases = () => ({ agent: readDatabase(join(directory, "db.toml"), telecomDbModel), user: readDatabase(join(directory, "user_db.toml"), telecomUserDbModel) });
