@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { describe } from "vitest";
 import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
 import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";

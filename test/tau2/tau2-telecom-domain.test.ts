@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { tau2TelecomDomain, tau2TelecomWorkflowDomain } from "../../domains/tau2-telecom/index.ts";
 import { telecomDbModel } from "../../domains/tau2-telecom/data-model.ts";
 import { telecomUserDbModel } from "../../domains/tau2-telecom/user-data-model.ts";
