@@ -3,6 +3,7 @@
  * the bill and line-item models are built through pydantic (so `total_due=0` becomes `0.0`), the
  * running total is updated with Python arithmetic, and dates follow the fixed "today".
  */
+import { telecomMessages } from "./messages.ts";
 import type { Tau2ToolkitInstance } from "../../src/engine/tau2/toolkit.ts";
 import { randomHex } from "../../src/engine/tau2/random.ts";
 import {
@@ -79,14 +80,14 @@ export function applyOneTimeCharge(self: Tau2ToolkitInstance, customerId: PyValu
 /** `suspend_line_for_overdue_bill` (a setup function): last month's plan charge as an Overdue bill, and the line suspended. */
 export function suspendLineForOverdueBill(self: Tau2ToolkitInstance, customerId: PyValue, lineId: PyValue, newBillId: PyValue, contractEnded: PyValue): string {
   const line = lineById(self.db, lineId);
-  if (!pyEquals(pyGetAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError("Line must be active to suspend for unpaid bill");
+  if (!pyEquals(pyGetAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError(telecomMessages.text("overdueSuspendNeedsActive"));
   const plan = planById(self.db, pyGetAttr(line, "plan_id"));
   const amount = pyGetAttr(plan, "price_per_month");
-  const description = `Charge for line ${pyStr(pyGetAttr(line, "line_id"))}`;
-  if (pyLessOrEqual(amount, 0)) throw pyValueError("Amount must be positive for overdue bill");
+  const description = telecomMessages.format("overdueCharge", { "line.line_id": pyStr(pyGetAttr(line, "line_id")) });
+  if (pyLessOrEqual(amount, 0)) throw pyValueError(telecomMessages.text("overdueNeedsPositive"));
   const customer = customerById(self.db, customerId);
   for (const billId of pyIterate(pyGetAttr(customer, "bill_ids"))) {
-    if (pyEquals(pyGetAttr(billById(self.db, billId), "status"), BillStatus.members.OVERDUE)) throw pyValueError("Customer already has an overdue bill");
+    if (pyEquals(pyGetAttr(billById(self.db, billId), "status"), BillStatus.members.OVERDUE)) throw pyValueError(telecomMessages.text("overdueAlreadyExists"));
   }
   const lastDayOfLastMonth = addDays(firstOfMonth(TODAY), -1);
   const firstDayOfLastMonth = firstOfMonth(lastDayOfLastMonth);
@@ -107,5 +108,5 @@ export function suspendLineForOverdueBill(self: Tau2ToolkitInstance, customerId:
   pySetAttr(line, "status", LineStatus.members.SUSPENDED);
   pySetAttr(line, "suspension_start_date", TODAY);
   if (pyBool(contractEnded)) pySetAttr(line, "contract_end_date", lastDayOfLastMonth);
-  return `Line ${pyStr(lineId)} suspended for unpaid bill ${pyStr(newBillId)}. Contract ended: ${pyStr(contractEnded)}`;
+  return telecomMessages.format("suspendedForOverdue", { line_id: pyStr(lineId), new_bill_id: pyStr(newBillId), contract_ended: pyStr(contractEnded) });
 }

@@ -3,6 +3,7 @@
  * the original does them (the data are lists, not dicts), with its `ValueError` texts. Shared by
  * the agent toolkit and `sync_tools`.
  */
+import { telecomMessages } from "./messages.ts";
 import { type PyModel, type PyValue, pyContains, pyEquals, pyGetAttr, pyIterate, pyStr, pyValueError } from "../../src/value/index.ts";
 import { BillStatus } from "./data-model.ts";
 
@@ -16,42 +17,42 @@ function findBy(db: PyModel, collection: string, field: string, wanted: PyValue 
 /** `_get_line_by_phone`. */
 export function lineByPhone(db: PyModel, phoneNumber: PyValue | undefined): PyModel {
   const line = findBy(db, "lines", "phone_number", phoneNumber);
-  if (line === undefined) throw pyValueError(`Line with phone number ${pyStr(phoneNumber)} not found`);
+  if (line === undefined) throw pyValueError(telecomMessages.format("lineWithPhoneNotFound", { phone_number: pyStr(phoneNumber) }));
   return line;
 }
 
 /** `_get_line_by_id`. */
 export function lineById(db: PyModel, lineId: PyValue | undefined): PyModel {
   const line = findBy(db, "lines", "line_id", lineId);
-  if (line === undefined) throw pyValueError(`Line with ID ${pyStr(lineId)} not found`);
+  if (line === undefined) throw pyValueError(telecomMessages.format("lineWithIdNotFound", { line_id: pyStr(lineId) }));
   return line;
 }
 
 /** `_get_plan_by_id`. */
 export function planById(db: PyModel, planId: PyValue | undefined): PyModel {
   const plan = findBy(db, "plans", "plan_id", planId);
-  if (plan === undefined) throw pyValueError(`Plan with ID ${pyStr(planId)} not found`);
+  if (plan === undefined) throw pyValueError(telecomMessages.format("planNotFound", { plan_id: pyStr(planId) }));
   return plan;
 }
 
 /** `_get_device_by_id`. */
 export function deviceById(db: PyModel, deviceId: PyValue | undefined): PyModel {
   const device = findBy(db, "devices", "device_id", deviceId);
-  if (device === undefined) throw pyValueError(`Device with ID ${pyStr(deviceId)} not found`);
+  if (device === undefined) throw pyValueError(telecomMessages.format("deviceNotFound", { device_id: pyStr(deviceId) }));
   return device;
 }
 
 /** `_get_bill_by_id`. */
 export function billById(db: PyModel, billId: PyValue | undefined): PyModel {
   const bill = findBy(db, "bills", "bill_id", billId);
-  if (bill === undefined) throw pyValueError(`Bill with ID ${pyStr(billId)} not found`);
+  if (bill === undefined) throw pyValueError(telecomMessages.format("billNotFound", { bill_id: pyStr(billId) }));
   return bill;
 }
 
 /** `get_customer_by_id`. */
 export function customerById(db: PyModel, customerId: PyValue | undefined): PyModel {
   const customer = findBy(db, "customers", "customer_id", customerId);
-  if (customer === undefined) throw pyValueError(`Customer with ID ${pyStr(customerId)} not found`);
+  if (customer === undefined) throw pyValueError(telecomMessages.format("customerWithIdNotFound", { customer_id: pyStr(customerId) }));
   return customer;
 }
 
@@ -63,13 +64,13 @@ export function customerByPhone(db: PyModel, phoneNumber: PyValue | undefined): 
       if (pyEquals(pyGetAttr(lineById(db, lineId), "phone_number"), phoneNumber)) return customer as PyModel;
     }
   }
-  throw pyValueError(`Customer with phone number ${pyStr(phoneNumber)} not found`);
+  throw pyValueError(telecomMessages.format("customerWithPhoneNotFound", { phone_number: pyStr(phoneNumber) }));
 }
 
 /** `_get_target_line`: a line of the customer's. */
 export function targetLine(db: PyModel, customerId: PyValue | undefined, lineId: PyValue | undefined): PyModel {
   const customer = customerById(db, customerId);
-  if (!pyContains(pyGetAttr(customer, "line_ids"), lineId)) throw pyValueError(`Line ${pyStr(lineId)} not found for customer ${pyStr(customerId)}`);
+  if (!pyContains(pyGetAttr(customer, "line_ids"), lineId)) throw pyValueError(telecomMessages.format("lineNotCustomers", { line_id: pyStr(lineId), customer_id: pyStr(customerId) }));
   return lineById(db, lineId);
 }
 

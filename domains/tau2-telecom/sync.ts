@@ -4,6 +4,7 @@
  * exceeded), a paid payment request marks its bill paid, and a bill awaiting payment becomes the
  * user's payment request.
  */
+import { environmentMessages } from "../../src/engine/tau2/engine-messages.ts";
 import type { Tau2Environment } from "../../src/engine/tau2/environment.ts";
 import { type PyValue, pyAdd, pyBool, pyEquals, pyGetAttr, pyGreaterOrEqual, pyModelValidate, pySetAttr, pyValueError } from "../../src/value/index.ts";
 import { BillStatus, LineStatus } from "./data-model.ts";
@@ -11,7 +12,7 @@ import { billById, billsAwaitingPayment, customerByPhone, lineByPhone, planById 
 import { paymentRequestModel } from "./user-data-model.ts";
 
 export function syncTelecom(environment: Tau2Environment): void {
-  if (environment.user === null) throw pyValueError("User tools not available");
+  if (environment.user === null) throw pyValueError(environmentMessages.text("userToolsUnavailable"));
   const agentDb = environment.agent.db;
   const around = pyGetAttr(environment.user.db, "surroundings");
   const phoneNumber = pyGetAttr(around, "phone_number");

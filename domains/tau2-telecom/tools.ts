@@ -2,6 +2,7 @@
  * The telecom agent toolkit (τ² `TelecomTools`): tools in the order τ² lists them, then the public
  * setup and assertion functions that `initialization_actions` and `env_assertions` call.
  */
+import { telecomMessages } from "./messages.ts";
 import { type Tau2ToolkitDefinition, tau2Function, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
 import {
   PyException,
@@ -55,25 +56,25 @@ export const telecomTools: Tau2ToolkitDefinition = {
       if (pyStartsWith(id, "B")) return billById(db, id);
       if (pyStartsWith(id, "C")) return customerById(db, id);
       if (pyStartsWith(id, "P")) return planById(db, id);
-      throw pyValueError(`Unknown ID format or type: ${pyStr(id)}`);
+      throw pyValueError(telecomMessages.format("unknownIdFormat", { id: pyStr(id) }));
     }),
     tau2Tool("suspend_line", "write", ["customer_id", "line_id", "reason"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (pyNotEquals(pyGetAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError("Line must be active to suspend");
+      if (pyNotEquals(pyGetAttr(line, "status"), LineStatus.members.ACTIVE)) throw pyValueError(telecomMessages.text("suspendNeedsActive"));
       pySetAttr(line, "status", LineStatus.members.SUSPENDED);
       pySetAttr(line, "suspension_start_date", TODAY);
       return new Map<string, PyValue>([
-        ["message", "Line suspended successfully. $5/month holding fee will apply."],
+        ["message", telecomMessages.text("suspended")],
         ["line", line],
       ]);
     }),
     tau2Tool("resume_line", "write", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (!pyContains([LineStatus.members.SUSPENDED, LineStatus.members.PENDING_ACTIVATION], pyGetAttr(line, "status"))) throw pyValueError("Line must be suspended to resume");
+      if (!pyContains([LineStatus.members.SUSPENDED, LineStatus.members.PENDING_ACTIVATION], pyGetAttr(line, "status"))) throw pyValueError(telecomMessages.text("resumeNeedsSuspended"));
       pySetAttr(line, "status", LineStatus.members.ACTIVE);
       pySetAttr(line, "suspension_start_date", null);
       return new Map<string, PyValue>([
-        ["message", "Line resumed successfully"],
+        ["message", telecomMessages.text("resumed")],
         ["line", line],
       ]);
     }),
@@ -84,11 +85,11 @@ export const telecomTools: Tau2ToolkitDefinition = {
     }),
     tau2Tool("send_payment_request", "write", ["customer_id", "bill_id"], ({ db }, { customer_id, bill_id }) => {
       const customer = customerById(db, customer_id);
-      if (billsAwaitingPayment(db, customer).length !== 0) throw pyValueError("A bill is already awaiting payment for this customer");
-      if (!pyContains(pyGetAttr(customer, "bill_ids"), bill_id)) throw pyValueError(`Bill ${pyStr(bill_id)} not found for customer ${pyStr(customer_id)}`);
+      if (billsAwaitingPayment(db, customer).length !== 0) throw pyValueError(telecomMessages.text("billAlreadyAwaiting"));
+      if (!pyContains(pyGetAttr(customer, "bill_ids"), bill_id)) throw pyValueError(telecomMessages.format("billNotCustomers", { bill_id: pyStr(bill_id), customer_id: pyStr(customer_id) }));
       const bill = billById(db, bill_id);
       pySetAttr(bill, "status", BillStatus.members.AWAITING_PAYMENT);
-      return `Payment request sent to the customer for bill ${pyStr(pyGetAttr(bill, "bill_id"))}`;
+      return telecomMessages.format("paymentRequestSent", { "bill.bill_id": pyStr(pyGetAttr(bill, "bill_id")) });
     }),
     tau2Tool("get_data_usage", "read", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
@@ -103,27 +104,27 @@ export const telecomTools: Tau2ToolkitDefinition = {
     }),
     tau2Tool("enable_roaming", "write", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (pyBool(pyGetAttr(line, "roaming_enabled"))) return "Roaming was already enabled";
+      if (pyBool(pyGetAttr(line, "roaming_enabled"))) return telecomMessages.text("roamingAlreadyOn");
       pySetAttr(line, "roaming_enabled", true);
-      return "Roaming enabled successfully";
+      return telecomMessages.text("roamingEnabled");
     }),
     tau2Tool("disable_roaming", "write", ["customer_id", "line_id"], ({ db }, { customer_id, line_id }) => {
       const line = targetLine(db, customer_id, line_id);
-      if (!pyBool(pyGetAttr(line, "roaming_enabled"))) return "Roaming was already disabled";
+      if (!pyBool(pyGetAttr(line, "roaming_enabled"))) return telecomMessages.text("roamingAlreadyOff");
       pySetAttr(line, "roaming_enabled", false);
-      return "Roaming disabled successfully";
+      return telecomMessages.text("roamingDisabled");
     }),
-    tau2Tool("transfer_to_human_agents", "generic", ["summary"], () => "Transfer successful"),
+    tau2Tool("transfer_to_human_agents", "generic", ["summary"], () => telecomMessages.text("transferred")),
     tau2Tool("refuel_data", "write", ["customer_id", "line_id", "gb_amount"], (self, { customer_id, line_id, gb_amount }) => {
       const line = targetLine(self.db, customer_id, line_id);
-      if (pyLessOrEqual(gb_amount, 0)) throw pyValueError("Refuel amount must be positive");
+      if (pyLessOrEqual(gb_amount, 0)) throw pyValueError(telecomMessages.text("refuelNeedsPositive"));
       const plan = planById(self.db, pyGetAttr(line, "plan_id"));
       const price = pyGetAttr(plan, "data_refueling_price_per_gb");
       const charge = pyMul(gb_amount, price);
       pySetAttr(line, "data_refueling_gb", pyIAdd(pyGetAttr(line, "data_refueling_gb"), gb_amount));
-      applyOneTimeCharge(self, customer_id, charge, `Data refueling: ${pyStr(gb_amount)} GB at $${pyStr(price)}/GB`);
+      applyOneTimeCharge(self, customer_id, charge, telecomMessages.format("refuelCharge", { gb_amount: pyStr(gb_amount), "plan.data_refueling_price_per_gb": pyStr(price) }));
       return new Map<string, PyValue>([
-        ["message", `Successfully added ${pyStr(gb_amount)} GB of data for line ${pyStr(line_id)} for $${pyFormatFixed(charge, 2)}`],
+        ["message", telecomMessages.format("refueled", { gb_amount: pyStr(gb_amount), line_id: pyStr(line_id), charge_amount: pyFormatFixed(charge, 2) })],
         ["new_data_refueling_gb", pyGetAttr(line, "data_refueling_gb")],
         ["charge", charge],
       ]);
@@ -131,7 +132,7 @@ export const telecomTools: Tau2ToolkitDefinition = {
     tau2Function("get_available_plan_ids", [], ({ db }) => pyIterate(pyGetAttr(db, "plans")).map((plan) => pyGetAttr(plan, "plan_id"))),
     tau2Function("set_data_usage", ["customer_id", "line_id", "data_used_gb"], ({ db }, { customer_id, line_id, data_used_gb }) => {
       pySetAttr(targetLine(db, customer_id, line_id), "data_used_gb", data_used_gb);
-      return `Data usage set to ${pyStr(data_used_gb)} GB for line ${pyStr(line_id)}`;
+      return telecomMessages.format("dataUsageSet", { data_used_gb: pyStr(data_used_gb), line_id: pyStr(line_id) });
     }),
     tau2Function("suspend_line_for_overdue_bill", ["customer_id", "line_id", "new_bill_id", "contract_ended"], (self, args) =>
       suspendLineForOverdueBill(self, args.customer_id, args.line_id, args.new_bill_id, args.contract_ended),
@@ -145,8 +146,9 @@ export const telecomTools: Tau2ToolkitDefinition = {
     ),
     tau2Function("assert_overdue_bill_exists", ["customer_id", "overdue_bill_id"], ({ db }, { customer_id, overdue_bill_id }) => {
       const customer = customerById(db, customer_id);
-      if (!pyContains(pyGetAttr(customer, "bill_ids"), overdue_bill_id)) throw pyValueError(`Overdue bill ${pyStr(overdue_bill_id)} not found`);
-      if (pyNotEquals(pyGetAttr(billById(db, overdue_bill_id), "status"), BillStatus.members.OVERDUE)) throw pyValueError(`Overdue bill ${pyStr(overdue_bill_id)} is not overdue`);
+      if (!pyContains(pyGetAttr(customer, "bill_ids"), overdue_bill_id)) throw pyValueError(telecomMessages.format("overdueBillNotFound", { overdue_bill_id: pyStr(overdue_bill_id) }));
+      if (pyNotEquals(pyGetAttr(billById(db, overdue_bill_id), "status"), BillStatus.members.OVERDUE))
+        throw pyValueError(telecomMessages.format("overdueBillNotOverdue", { overdue_bill_id: pyStr(overdue_bill_id) }));
       return true;
     }),
     tau2Function("assert_no_overdue_bill", ["overdue_bill_id"], ({ db }, { overdue_bill_id }) => {
