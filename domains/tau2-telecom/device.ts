@@ -6,6 +6,7 @@
  * Field values are read with Python truthiness and equality, because assignments are not
  * validated and setup functions store whatever they are given.
  */
+import { phoneMessages } from "./user-messages.ts";
 import type { Tau2ToolkitInstance } from "../../src/engine/tau2/toolkit.ts";
 import {
   PyFloat,
@@ -155,39 +156,44 @@ export function canSendMms(self: Tau2ToolkitInstance): PyValue {
   return pyBool(storage) ? getPath(messaging, "permissions", "sms") : storage;
 }
 
-const SIGNAL_ICON: Readonly<Record<string, string>> = {
-  [SignalStrength.members.NONE]: "\u{1f4f5} No Signal",
-  [SignalStrength.members.POOR]: "\u{1f4f6}\u00b9 Poor",
-  [SignalStrength.members.FAIR]: "\u{1f4f6}\u00b2 Fair",
-  [SignalStrength.members.GOOD]: "\u{1f4f6}\u00b3 Good",
-  [SignalStrength.members.EXCELLENT]: "\u{1f4f6}\u2074 Excellent",
-};
+/** The status bar's signal label of each strength (`signal_map`). */
+function signalLabel(strength: PyValue): string {
+  const labels = [
+    [SignalStrength.members.NONE, "barSignalNone"],
+    [SignalStrength.members.POOR, "barSignalPoor"],
+    [SignalStrength.members.FAIR, "barSignalFair"],
+    [SignalStrength.members.GOOD, "barSignalGood"],
+    [SignalStrength.members.EXCELLENT, "barSignalExcellent"],
+  ] as const;
+  const match = labels.find(([member]) => pyEquals(member, strength));
+  return phoneMessages.text(match ? match[1] : "barSignalUnknown");
+}
 
 /** `_check_status_bar`: the indicators joined by ` | ` (raw emoji, as the original returns them). */
 export function statusBar(self: Tau2ToolkitInstance): string {
   const phone = device(self);
   const indicators: string[] = [];
   if (pyBool(pyGetAttr(phone, "airplane_mode"))) {
-    indicators.push("\u2708\ufe0f Airplane Mode");
+    indicators.push(phoneMessages.text("barAirplane"));
   } else {
-    indicators.push(lookup(SIGNAL_ICON, pyGetAttr(phone, "network_signal_strength"), "\u{1f4f5} No Signal"));
+    indicators.push(signalLabel(pyGetAttr(phone, "network_signal_strength")));
     const technology = pyGetAttr(phone, "network_technology_connected");
     const hasTechnology = pyNotEquals(technology, NetworkTechnology.members.NONE);
     if (hasTechnology) indicators.push(pyEnumValue(technology));
     if (pyBool(pyGetAttr(phone, "data_enabled")) && hasTechnology) {
-      indicators.push("\u{1f4f1} Data Enabled");
-      if (pyBool(pyGetAttr(phone, "data_saver_mode"))) indicators.push("\u{1f53d} Data Saver");
+      indicators.push(phoneMessages.text("barDataEnabled"));
+      if (pyBool(pyGetAttr(phone, "data_saver_mode"))) indicators.push(phoneMessages.text("barDataSaver"));
     } else {
-      indicators.push("\u{1f4f5} Data Disabled");
+      indicators.push(phoneMessages.text("barDataDisabled"));
     }
   }
   if (pyBool(pyGetAttr(phone, "wifi_enabled")) && pyBool(pyGetAttr(phone, "wifi_connected"))) {
     const ssid = pyGetAttr(phone, "wifi_ssid");
-    indicators.push(pyBool(ssid) ? `\u{1f4e1} Connected to ${pyStr(ssid)}` : "\u{1f4e1} Enabled");
+    indicators.push(pyBool(ssid) ? phoneMessages.formatInOrder("barWifiConnectedTo", pyStr(ssid)) : phoneMessages.text("barWifiEnabled"));
   }
-  if (pyBool(pyGetAttr(phone, "vpn_connected"))) indicators.push("\u{1f512} VPN Connected");
-  indicators.push(`\u{1f50b} ${pyStr(pyGetAttr(phone, "battery_level"))}%`);
-  return indicators.join(" | ");
+  if (pyBool(pyGetAttr(phone, "vpn_connected"))) indicators.push(phoneMessages.text("barVpn"));
+  indicators.push(phoneMessages.formatInOrder("barBattery", pyStr(pyGetAttr(phone, "battery_level"))));
+  return indicators.join(phoneMessages.text("barSeparator"));
 }
 
 /** `_toggle_airplane_mode`: flips airplane mode (turning it on drops Wi-Fi and the VPN), then searches; returns the new state. */

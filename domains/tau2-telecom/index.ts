@@ -6,6 +6,7 @@
 import type { Tau2DomainDefinition, Tau2PolicyReader } from "../../src/engine/tau2/domain.ts";
 import { telecomDbModel } from "./data-model.ts";
 import { telecomMessages } from "./messages.ts";
+import { phoneMessages } from "./user-messages.ts";
 import { syncTelecom } from "./sync.ts";
 import { telecomTools } from "./tools.ts";
 import { telecomUserDbModel } from "./user-data-model.ts";
@@ -25,7 +26,7 @@ const telecomBase = {
   userToolkit: telecomUserTools,
   sync: syncTelecom,
   supportsSolo: true,
-  messages: [telecomMessages],
+  messages: [telecomMessages, phoneMessages],
 } satisfies Omit<Tau2DomainDefinition, "name" | "policy">;
 
 /** `--domain telecom`: the tech-support manual. */

@@ -3,6 +3,7 @@
  * in the order τ² lists the tools, then the setup functions `initialization_actions` call to break
  * the phone and the assertion functions of `env_assertions`. The phone's behaviour is in device.ts.
  */
+import { phoneMessages } from "./user-messages.ts";
 import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, tau2Function, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
 import {
   PyException,
@@ -50,7 +51,7 @@ const yesNo = (state: PyValue) => (pyBool(state) ? "Yes" : "No");
 
 /** A tool's answer followed by the status bar, as most user tools report. */
 function withStatusBar(self: Tau2ToolkitInstance, message: string): string {
-  return `${message}\nStatus Bar: ${statusBar(self)}`;
+  return phoneMessages.formatInOrder("withStatusBar", message, statusBar(self));
 }
 
 /** Flips a boolean setting of the phone (optionally re-running the network search); returns the new state. */
@@ -101,20 +102,30 @@ function setNetworkModePreference(self: Tau2ToolkitInstance, mode: PyValue): PyV
   }
 }
 
-const SPEED_ADVICE: Readonly<Record<string, string>> = {
-  "Very Poor": "Connection is very slow. Basic web browsing might be difficult.",
-  Poor: "Connection is slow. Web browsing may be sluggish, streaming difficult.",
-  Fair: "Connection is okay for web browsing and some standard definition streaming.",
-  Good: "Connection is good for most activities, including HD streaming.",
-  Excellent: "Connection is very fast.",
-};
+/** `run_speed_test`'s advice for a speed description (none for a description it does not list). */
+function speedAdvice(description: string): string {
+  const pairs = [
+    ["speedVeryPoor", "adviceVeryPoor"],
+    ["speedPoor", "advicePoor"],
+    ["speedFair", "adviceFair"],
+    ["speedGood", "adviceGood"],
+    ["speedExcellent", "adviceExcellent"],
+  ] as const;
+  const match = pairs.find(([speed]) => phoneMessages.text(speed) === description);
+  return match ? phoneMessages.text(match[1]) : "";
+}
 
-const SIM_STATUS_TEXT: Readonly<Record<string, string>> = {
-  [SimStatus.members.ACTIVE]: "Your SIM card is active and working.",
-  [SimStatus.members.MISSING]: "No SIM card detected in the phone.",
-  [SimStatus.members.LOCKED_PIN]: "The SIM card is locked with a PIN code.",
-  [SimStatus.members.LOCKED_PUK]: "The SIM card is locked with a PUK code.",
-};
+/** `check_sim_status`' sentence for each SIM status it lists. */
+function simStatusText(status: PyValue): string | undefined {
+  const texts = [
+    [SimStatus.members.ACTIVE, "simActive"],
+    [SimStatus.members.MISSING, "simMissing"],
+    [SimStatus.members.LOCKED_PIN, "simLockedPin"],
+    [SimStatus.members.LOCKED_PUK, "simLockedPuk"],
+  ] as const;
+  const match = texts.find(([member]) => member === status);
+  return match ? phoneMessages.text(match[1]) : undefined;
+}
 
 /** `f"{vpn_details.model_dump()}"`: a dict repr in which the performance prints as an enum member. */
 function vpnDetailsRepr(details: PyModel): string {
@@ -164,24 +175,24 @@ const PYDANTIC_MODEL_ATTRIBUTES = new Set([
 function setPermission(self: Tau2ToolkitInstance, appName: PyValue, permission: PyValue, granted: boolean): [boolean, string] {
   const app = appStatus(self, appName);
   const name = pyLower(permission);
-  if (!pyBool(app)) return [false, `App '${pyStr(appName)}' not found. Cannot ${granted ? "grant" : "remove"} permission.`];
+  if (!pyBool(app)) return [false, phoneMessages.format(granted ? "grantAppNotFound" : "removeAppNotFound", { app_name: pyStr(appName) })];
   const permissions = pyGetAttr(app, "permissions");
   if (granted) {
     const available = [...requireModel(permissions, "model_dump").keys()];
-    if (!available.includes(name)) return [false, `Permission '${name}' not tracked for app '${pyStr(appName)}', available permissions: ${pyRepr(available)}`];
+    if (!available.includes(name)) return [false, phoneMessages.format("permissionNotTrackedListing", { permission: name, app_name: pyStr(appName), available_permissions: pyRepr(available) })];
     pySetAttr(permissions, name, true);
-    return [true, `Permission '${name}' granted to app '${pyStr(appName)}'.`];
+    return [true, phoneMessages.format("permissionGranted", { permission: name, app_name: pyStr(appName) })];
   }
   const isAttribute = permissions instanceof PyModel && (permissions.has(name) || PYDANTIC_MODEL_ATTRIBUTES.has(name));
-  if (!isAttribute) return [false, `Permission '${name}' not tracked for app '${pyStr(appName)}'.`];
+  if (!isAttribute) return [false, phoneMessages.format("permissionNotTracked", { permission: name, app_name: pyStr(appName) })];
   pySetAttr(permissions, name, false); // a pydantic method name passes `hasattr` and then fails: no such field
-  return [true, `Permission '${name}' removed from app '${pyStr(appName)}'.`];
+  return [true, phoneMessages.format("permissionRemoved", { permission: name, app_name: pyStr(appName) })];
 }
 
 export const telecomUserTools: Tau2ToolkitDefinition = {
   className: "TelecomUserTools",
   methods: [
-    tau2Tool("check_status_bar", "read", [], (self) => `Status Bar: ${statusBar(self)}`),
+    tau2Tool("check_status_bar", "read", [], (self) => phoneMessages.formatInOrder("statusBar", statusBar(self))),
     tau2Tool("check_network_status", "read", [], (self) => {
       const phone = device(self);
       const status = {
@@ -197,84 +208,84 @@ export const telecomUserTools: Tau2ToolkitDefinition = {
         ssid: pyGetAttr(phone, "wifi_ssid"),
       };
       const lines = [
-        `Airplane Mode: ${onOff(status.airplane)}`,
-        `SIM Card Status: ${pyEnumValue(status.sim)}`,
-        `Cellular Connection: ${pyEnumValue(status.connection)}`,
-        `Cellular Signal: ${pyEnumValue(status.signal)}`,
-        `Cellular Network Type: ${pyEnumValue(status.technology)}`,
-        `Mobile Data Enabled: ${yesNo(status.data)}`,
-        `Data Roaming Enabled: ${yesNo(status.roaming)}`,
-        `Wi-Fi Radio: ${onOff(status.wifiEnabled)}`,
-        `Wi-Fi Connected: ${yesNo(status.wifiConnected)}`,
+        phoneMessages.formatInOrder("networkAirplane", onOff(status.airplane)),
+        phoneMessages.formatInOrder("networkSim", pyEnumValue(status.sim)),
+        phoneMessages.formatInOrder("networkConnection", pyEnumValue(status.connection)),
+        phoneMessages.formatInOrder("networkSignal", pyEnumValue(status.signal)),
+        phoneMessages.formatInOrder("networkTechnology", pyEnumValue(status.technology)),
+        phoneMessages.formatInOrder("networkMobileData", yesNo(status.data)),
+        phoneMessages.formatInOrder("networkRoaming", yesNo(status.roaming)),
+        phoneMessages.formatInOrder("networkWifiRadio", onOff(status.wifiEnabled)),
+        phoneMessages.formatInOrder("networkWifiConnected", yesNo(status.wifiConnected)),
       ];
-      if (pyBool(status.wifiConnected)) lines.push(`Connected Wi-Fi Network: ${pyStr(status.ssid)}`);
+      if (pyBool(status.wifiConnected)) lines.push(phoneMessages.formatInOrder("networkWifiName", pyStr(status.ssid)));
       return lines.join("\n");
     }),
-    tau2Tool("check_network_mode_preference", "read", [], (self) => `Network Mode Preference: ${pyEnumValue(pyGetAttr(device(self), "network_mode_preference"))}`),
+    tau2Tool("check_network_mode_preference", "read", [], (self) => phoneMessages.formatInOrder("modePreference", pyEnumValue(pyGetAttr(device(self), "network_mode_preference")))),
     tau2Tool("set_network_mode_preference", "write", ["mode"], (self, { mode }) => {
       const preference = setNetworkModePreference(self, mode);
       if (preference === null) {
-        return withStatusBar(self, `Failed to set network mode: '${pyStr(mode)}' is not a valid option. Please use one of: ${pyEnumValues(NetworkModePreference).join(", ")}`);
+        return phoneMessages.formatInOrder("modeRefused", pyStr(mode), pyEnumValues(NetworkModePreference).join(", "), statusBar(self));
       }
-      return withStatusBar(self, `Preferred Network Mode set to: ${pyEnumValue(preference)}`);
+      return withStatusBar(self, phoneMessages.formatInOrder("modeSet", pyEnumValue(preference)));
     }),
     tau2Tool("run_speed_test", "read", [], (self) => {
       const [speed, description] = speedTest(self);
-      if (speed === null) return `Speed test failed: ${description || "Could not determine speed"}.`;
-      return `Speed Test Result: ${pyFormatFixed(speed, 2)} Mbps (${description}). ${SPEED_ADVICE[description] ?? ""}`;
+      // The original's `description or …` fallback never applies: a failed test always says why.
+      if (speed === null) return phoneMessages.formatInOrder("speedTestFailed", description);
+      return phoneMessages.formatInOrder("speedTestResult", pyFormatFixed(speed, 2), description, speedAdvice(description));
     }),
-    tau2Tool("toggle_airplane_mode", "write", [], (self) => withStatusBar(self, `Airplane Mode is now ${onOff(toggleAirplaneMode(self))}.`)),
+    tau2Tool("toggle_airplane_mode", "write", [], (self) => withStatusBar(self, phoneMessages.formatInOrder("airplaneToggled", onOff(toggleAirplaneMode(self))))),
     tau2Tool("check_sim_status", "read", [], (self) => {
       const status = simStatus(self);
-      const fallback = `Unknown SIM status: ${pyEnumValue(status)}`;
-      return typeof status === "string" && Object.hasOwn(SIM_STATUS_TEXT, status) ? SIM_STATUS_TEXT[status] : fallback;
+      return simStatusText(status) ?? phoneMessages.formatInOrder("simUnknown", pyEnumValue(status));
     }),
     tau2Tool("reseat_sim_card", "write", [], (self) => {
       pySetAttr(device(self), "sim_card_missing", false);
       simulateNetworkSearch(self);
       pyAssert(!pyBool(pyGetAttr(device(self), "sim_card_missing")));
       pyAssert(pyNotEquals(simStatus(self), SimStatus.members.MISSING));
-      return withStatusBar(self, "SIM card re-seated successfully.");
+      return withStatusBar(self, phoneMessages.text("simReseated"));
     }),
-    tau2Tool("toggle_data", "write", [], (self) => withStatusBar(self, `Mobile Data is now ${onOff(toggle(self, "data_enabled", true))}.`)),
-    tau2Tool("toggle_roaming", "write", [], (self) => withStatusBar(self, `Data Roaming is now ${onOff(toggle(self, "roaming_enabled", true))}.`)),
-    tau2Tool("check_data_restriction_status", "read", [], (self) => (pyBool(pyGetAttr(device(self), "data_saver_mode")) ? "Data Saver mode is ON (limits data usage)." : "Data Saver mode is OFF.")),
-    tau2Tool("toggle_data_saver_mode", "write", [], (self) => withStatusBar(self, `Data Saver Mode is now ${onOff(toggle(self, "data_saver_mode", false))}.`)),
+    tau2Tool("toggle_data", "write", [], (self) => withStatusBar(self, phoneMessages.formatInOrder("dataToggled", onOff(toggle(self, "data_enabled", true))))),
+    tau2Tool("toggle_roaming", "write", [], (self) => withStatusBar(self, phoneMessages.formatInOrder("roamingToggled", onOff(toggle(self, "roaming_enabled", true))))),
+    tau2Tool("check_data_restriction_status", "read", [], (self) => phoneMessages.text(pyBool(pyGetAttr(device(self), "data_saver_mode")) ? "dataSaverIsOn" : "dataSaverIsOff")),
+    tau2Tool("toggle_data_saver_mode", "write", [], (self) => withStatusBar(self, phoneMessages.formatInOrder("dataSaverToggled", onOff(toggle(self, "data_saver_mode", false))))),
     tau2Tool("check_apn_settings", "read", [], (self) => {
       const settings = requireModel(pyGetAttr(device(self), "active_apn_settings"), "model_copy");
-      const apnName = pyEnumValue(pyGetAttr(settings, "apn_name")) || "Not Set";
+      const apnName = pyEnumValue(pyGetAttr(settings, "apn_name")) || phoneMessages.text("apnNotSet");
       const mmscUrl = pyGetAttr(settings, "mmsc_url");
-      return `Current APN Name: ${apnName}\nMMSC URL (for picture messages): ${pyBool(mmscUrl) ? pyStr(mmscUrl) : "Not Set"}\n(These are technical settings, usually best left unchanged.)`;
+      return phoneMessages.formatInOrder("apnSettings", apnName, pyBool(mmscUrl) ? pyStr(mmscUrl) : phoneMessages.text("apnNotSet"));
     }),
     tau2Tool("set_apn_settings", "write", ["apn_settings"], (self, { apn_settings }) => {
       const settings = apn_settings instanceof Map && !(apn_settings instanceof PyModel) ? pyModelValidate(apnSettingsModel, apn_settings) : apn_settings;
       pySetAttr(device(self), "active_apn_settings", settings);
-      const message = `APN settings set to: ${pyEnumValue(pyGetAttr(settings, "apn_name"))}`;
+      const message = phoneMessages.formatInOrder("apnSet", pyEnumValue(pyGetAttr(settings, "apn_name")));
       simulateNetworkSearch(self);
       return withStatusBar(self, message);
     }),
     tau2Tool("reset_apn_settings", "write", [], (self) => {
       pySetAttr(pyGetAttr(device(self), "active_apn_settings"), "reset_at_reboot", true);
       simulateNetworkSearch(self);
-      return withStatusBar(self, "APN settings will reset at reboot.");
+      return withStatusBar(self, phoneMessages.text("apnResetAtReboot"));
     }),
     tau2Tool("check_wifi_status", "read", [], (self) => {
       const phone = device(self);
-      if (!pyBool(pyGetAttr(phone, "wifi_enabled"))) return "Wi-Fi is turned OFF.";
+      if (!pyBool(pyGetAttr(phone, "wifi_enabled"))) return phoneMessages.text("wifiOff");
       if (pyBool(pyGetAttr(phone, "wifi_connected"))) {
-        return `Wi-Fi is ON and connected to '${pyStr(pyGetAttr(phone, "wifi_ssid"))}'. Signal strength: ${pyEnumValue(pyGetAttr(phone, "wifi_signal_strength"))}.`;
+        return phoneMessages.formatInOrder("wifiConnected", pyStr(pyGetAttr(phone, "wifi_ssid")), pyEnumValue(pyGetAttr(phone, "wifi_signal_strength")));
       }
-      return "Wi-Fi is ON but not connected to any network.";
+      return phoneMessages.text("wifiNotConnected");
     }),
     tau2Tool("toggle_wifi", "write", [], (self) => {
       const phone = device(self);
-      if (pyBool(pyGetAttr(phone, "airplane_mode"))) return withStatusBar(self, "Cannot change Wi-Fi settings while Airplane Mode is ON.");
+      if (pyBool(pyGetAttr(phone, "airplane_mode"))) return phoneMessages.formatInOrder("wifiLockedByAirplane", statusBar(self));
       const state = toggle(self, "wifi_enabled", false);
       if (!state) dropWifi(phone);
-      return withStatusBar(self, `Wi-Fi is now ${onOff(state)}.`);
+      return withStatusBar(self, phoneMessages.formatInOrder("wifiToggled", onOff(state)));
     }),
-    tau2Tool("check_wifi_calling_status", "read", [], (self) => `Wi-Fi Calling is currently turned ${onOff(pyGetAttr(device(self), "wifi_calling_enabled"))}.`),
-    tau2Tool("toggle_wifi_calling", "write", [], (self) => withStatusBar(self, `Wi-Fi Calling is now ${onOff(toggle(self, "wifi_calling_enabled", false))}.`)),
+    tau2Tool("check_wifi_calling_status", "read", [], (self) => phoneMessages.formatInOrder("wifiCallingState", onOff(pyGetAttr(device(self), "wifi_calling_enabled")))),
+    tau2Tool("toggle_wifi_calling", "write", [], (self) => withStatusBar(self, phoneMessages.formatInOrder("wifiCallingToggled", onOff(toggle(self, "wifi_calling_enabled", false))))),
     tau2Tool("check_vpn_status", "read", [], (self) => {
       const phone = device(self);
       const enabledSetting = pyGetAttr(phone, "vpn_enabled_setting");
@@ -282,59 +293,59 @@ export const telecomUserTools: Tau2ToolkitDefinition = {
       const details = pyGetAttr(phone, "vpn_details");
       const dumped = pyBool(details) && pyBool(connected) ? requireModel(details, "model_dump") : null;
       if (pyBool(connected)) {
-        return dumped !== null ? `VPN is ON and connected. Details: ${vpnDetailsRepr(dumped)}` : "VPN is ON and connected (no specific details available).";
+        return dumped !== null ? phoneMessages.formatInOrder("vpnDetails", vpnDetailsRepr(dumped)) : phoneMessages.text("vpnNoDetails");
       }
-      return pyBool(enabledSetting) ? "VPN is turned ON in settings, but currently not connected." : "VPN is turned OFF.";
+      return phoneMessages.text(pyBool(enabledSetting) ? "vpnEnabledNotConnected" : "vpnOff");
     }),
     tau2Tool("connect_vpn", "write", [], (self) => connectVpnText(self)),
-    tau2Tool("disconnect_vpn", "write", [], (self) => withStatusBar(self, disconnectVpn(self) ? "VPN disconnected successfully." : "No active VPN connection to disconnect.")),
+    tau2Tool("disconnect_vpn", "write", [], (self) => withStatusBar(self, phoneMessages.text(disconnectVpn(self) ? "vpnDisconnected" : "vpnNothingToDisconnect"))),
     tau2Tool("check_installed_apps", "read", [], (self) => {
       const apps = requireModelOrDict(pyGetAttr(device(self), "app_statuses"));
-      return `The following apps are installed on the phone: ${[...apps.keys()].join(", ")}`;
+      return phoneMessages.formatInOrder("appsInstalled", [...apps.keys()].join(", "));
     }),
     tau2Tool("check_app_status", "read", ["app_name"], (self, { app_name }) => {
       const app = appStatus(self, app_name);
-      if (!pyBool(app)) return `App '${pyStr(app_name)}' not found on this phone.`;
+      if (!pyBool(app)) return phoneMessages.format("appNotFound", { app_name: pyStr(app_name) });
       const granted = grantedPermissions(pyGetAttr(requireModel(app, "model_copy"), "permissions"));
-      const lines = [`Status for App: ${pyStr(app_name)}`];
-      if (granted.length === 0) lines.push(" - Permissions: None granted.");
-      else lines.push(" - Permissions Granted:", ...granted.map((permission) => `   - ${permission}`));
+      const lines = [phoneMessages.format("appStatus", { app_name: pyStr(app_name) })];
+      if (granted.length === 0) lines.push(phoneMessages.text("appNoPermissions"));
+      else lines.push(phoneMessages.text("appPermissionsHeader"), ...granted.map((permission) => phoneMessages.format("appPermissionLine", { perm: permission })));
       return lines.join("\n");
     }),
     tau2Tool("check_app_permissions", "read", ["app_name"], (self, { app_name }) => {
       const app = appStatus(self, app_name);
-      if (!pyBool(app)) return `App '${pyStr(app_name)}' not found on this phone.`;
+      if (!pyBool(app)) return phoneMessages.format("appNotFound", { app_name: pyStr(app_name) });
       const granted = grantedPermissions(pyGetAttr(app, "permissions"));
-      if (granted.length === 0) return `App '${pyStr(app_name)}' currently has no permissions granted.`;
-      return `App '${pyStr(app_name)}' has permission for: ${granted.join(", ")}.`;
+      if (granted.length === 0) return phoneMessages.format("appHasNoPermissions", { app_name: pyStr(app_name) });
+      return phoneMessages.formatInOrder("appHasPermissions", pyStr(app_name), granted.join(", "));
     }),
     tau2Tool("grant_app_permission", "write", ["app_name", "permission"], (self, { app_name, permission }) => {
       const [success, message] = setPermission(self, app_name, permission, true);
-      return withStatusBar(self, `${success ? "Success. " : "Error. "}${message}`);
+      return withStatusBar(self, `${phoneMessages.text(success ? "grantSucceeded" : "grantFailed")}${message}`);
     }),
-    tau2Tool("can_send_mms", "read", [], (self) => (pyBool(canSendMms(self)) ? "Your messaging app can send MMS messages." : "Your messaging app cannot send MMS messages.")),
+    tau2Tool("can_send_mms", "read", [], (self) => phoneMessages.text(pyBool(canSendMms(self)) ? "mmsWorks" : "mmsFails")),
     tau2Tool("reboot_device", "write", [], (self) => {
       const phone = device(self);
       const lines: string[] = [];
       if (pyBool(getPath(phone, "active_apn_settings", "reset_at_reboot"))) {
-        lines.push("Resetting APN settings...");
+        lines.push(phoneMessages.text("rebootResettingApn"));
         pySetAttr(phone, "active_apn_settings", defaultApnSettings());
       }
-      lines.push("Restarting network services...");
+      lines.push(phoneMessages.text("rebootRestarting"));
       pySetAttr(phone, "network_connection_status", NetworkStatus.members.SEARCHING);
       simulateNetworkSearch(self);
       return withStatusBar(self, lines.join("\n"));
     }),
     tau2Tool("check_payment_request", "read", [], (self) => {
       const request = paymentRequest(self);
-      if (request === null) return "No payment request has been made.";
-      return `You have a payment request for bill ${pyStr(pyGetAttr(request, "bill_id"))} of ${pyStr(pyGetAttr(request, "amount_due"))} USD.`;
+      if (request === null) return phoneMessages.text("noPaymentRequest");
+      return phoneMessages.formatInOrder("paymentRequested", pyStr(pyGetAttr(request, "bill_id")), pyStr(pyGetAttr(request, "amount_due")));
     }),
     tau2Tool("make_payment", "write", [], (self) => {
       const request = paymentRequest(self);
-      if (request === null) return "You do not have a payment request.";
+      if (request === null) return phoneMessages.text("nothingToPay");
       pySetAttr(request, "paid", true);
-      return `Payment of ${pyStr(pyGetAttr(request, "amount_due"))} USD has been made for bill ${pyStr(pyGetAttr(request, "bill_id"))}.`;
+      return phoneMessages.formatInOrder("paymentMade", pyStr(pyGetAttr(request, "amount_due")), pyStr(pyGetAttr(request, "bill_id")));
     }),
 
     // --- setup functions (initialization_actions) ---
@@ -349,74 +360,74 @@ export const telecomUserTools: Tau2ToolkitDefinition = {
     }),
     tau2Function("turn_airplane_mode_on", [], (self) => {
       turnAirplaneMode(self, true);
-      return "Airplane Mode is now ON.";
+      return phoneMessages.text("airplaneOn");
     }),
     tau2Function("turn_airplane_mode_off", [], (self) => {
       turnAirplaneMode(self, false);
-      return "Airplane Mode is now OFF.";
+      return phoneMessages.text("airplaneOff");
     }),
     tau2Function("unseat_sim_card", [], (self) => {
       pySetAttr(device(self), "sim_card_missing", true);
       simulateNetworkSearch(self);
       pyAssert(pyBool(pyGetAttr(device(self), "sim_card_missing")));
       pyAssert(pyEquals(simStatus(self), SimStatus.members.MISSING));
-      return "SIM card un-seated successfully.";
+      return phoneMessages.text("simUnseated");
     }),
     tau2Function("lock_sim_card", ["mode"], (self, { mode }) => {
       const locked = pyEquals(mode, "pin") ? SimStatus.members.LOCKED_PIN : pyEquals(mode, "puk") ? SimStatus.members.LOCKED_PUK : null;
       if (locked !== null) pySetAttr(device(self), "sim_card_status", locked);
       simulateNetworkSearch(self);
       if (locked !== null) pyAssert(pyEquals(pyGetAttr(device(self), "sim_card_status"), locked));
-      return `SIM card locked successfully in ${pyStr(mode)} mode.`;
+      return phoneMessages.format("simLocked", { mode: pyStr(mode) });
     }),
     tau2Function("turn_data_on", [], (self) => {
       pySetAttr(device(self), "data_enabled", true);
-      return "Data connection restored.";
+      return phoneMessages.text("dataOn");
     }),
     tau2Function("turn_data_off", [], (self) => {
       turn(self, "data_enabled", true, false);
-      return "Data connection broken.";
+      return phoneMessages.text("dataOff");
     }),
     tau2Function("turn_roaming_on", [], (self) => {
       turn(self, "roaming_enabled", true, true);
-      return "Data Roaming is now ON.";
+      return phoneMessages.text("roamingOn");
     }),
     tau2Function("turn_roaming_off", [], (self) => {
       turn(self, "roaming_enabled", true, false);
-      return "Data Roaming is now OFF.";
+      return phoneMessages.text("roamingOff");
     }),
     tau2Function("turn_data_saver_mode_on", [], (self) => {
       turn(self, "data_saver_mode", false, true);
-      return "Data Saver Mode is now ON.";
+      return phoneMessages.text("dataSaverOn");
     }),
     tau2Function("turn_data_saver_mode_off", [], (self) => {
       turn(self, "data_saver_mode", false, false);
-      return "Data Saver Mode is now OFF.";
+      return phoneMessages.text("dataSaverOff");
     }),
     tau2Function("break_apn_settings", [], (self) => {
       pySetAttr(pyGetAttr(device(self), "active_apn_settings"), "apn_name", APNNames.members.BROKEN);
       simulateNetworkSearch(self);
       pyAssert(pyEquals(pyGetAttr(device(self), "network_connection_status"), NetworkStatus.members.NO_SERVICE));
-      return "APN settings broken. Please call reset_apn_settings() to fix.";
+      return phoneMessages.text("apnBroken");
     }),
     tau2Function("break_apn_mms_setting", [], (self) => {
       pySetAttr(pyGetAttr(device(self), "active_apn_settings"), "mmsc_url", null);
       pyAssert(!pyBool(canSendMms(self)));
-      return "APN MMS setting broken. Please call reset_apn_settings() to fix.";
+      return phoneMessages.text("apnMmsBroken");
     }),
     tau2Function("set_wifi_calling", ["enabled", ["mms_over_wifi", null]], (self, { enabled, mms_over_wifi }) => {
       if (pyNotEquals(pyGetAttr(device(self), "wifi_calling_enabled"), enabled)) toggle(self, "wifi_calling_enabled", false);
-      let message = `Wi-Fi Calling is now ${onOff(enabled)}.`;
+      let message = phoneMessages.formatInOrder("wifiCallingSet", onOff(enabled));
       if (mms_over_wifi !== null) {
         pySetAttr(device(self), "wifi_calling_mms_over_wifi", mms_over_wifi);
-        message += `\nMMS over Wi-Fi is now ${onOff(mms_over_wifi)}.`;
+        message += phoneMessages.formatInOrder("mmsOverWifiSet", onOff(mms_over_wifi));
       }
       return message;
     }),
     tau2Function("break_vpn", [], (self) => {
       connectVpnText(self);
       pySetAttr(pyGetAttr(device(self), "vpn_details"), "server_performance", PerformanceLevel.members.POOR);
-      return "VPN connection broken.";
+      return phoneMessages.text("vpnBroken");
     }),
     tau2Function("remove_app_permission", ["app_name", "permission"], (self, { app_name, permission }) => setPermission(self, app_name, permission, false)),
     tau2Function("simulate_network_search", [], (self) => {
@@ -447,8 +458,8 @@ export const telecomUserTools: Tau2ToolkitDefinition = {
 /** The `connect_vpn` tool's text (`break_vpn` calls the tool itself, status bar included). */
 function connectVpnText(self: Tau2ToolkitInstance): string {
   const connected = connectVpn(self);
-  if (connected === null) return "VPN already connected.";
-  return withStatusBar(self, connected ? "VPN connected successfully." : "No VPN connection to connect.");
+  if (connected === null) return phoneMessages.text("vpnAlreadyConnected");
+  return withStatusBar(self, phoneMessages.text(connected ? "vpnConnected" : "vpnNothingToConnect"));
 }
 
 function requireModelOrDict(value: PyValue): Map<string, PyValue> {

@@ -22,7 +22,7 @@ class Shop:
             order_id: the order
         """
         if amount <= 0:
-            raise ValueError("amount must be " "positive")
+            raise ValueError("the amount " "is too small")
         for item in ("a", 'b'):
             if item == order_id:
                 raise ValueError(
@@ -45,7 +45,7 @@ function texts(name: string): string[] {
 
 describe("stringLiteralsOf", () => {
   it("lists a body's literals in source order: adjacent ones joined, f-string fields kept, the docstring left out", () => {
-    expect(texts("Shop.refund")).toEqual(["amount must be positive", "a", "b", "Order {order_id} cannot take {amount:.2f}", "status", "refunded"]);
+    expect(texts("Shop.refund")).toEqual(["the amount is too small", "a", "b", "Order {order_id} cannot take {amount:.2f}", "status", "refunded"]);
     expect(texts("helper")).toEqual(["plain"]);
   });
 });

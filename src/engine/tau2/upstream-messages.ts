@@ -72,6 +72,18 @@ export class UpstreamMessages<Key extends string> {
     });
   }
 
+  /**
+   * An f-string message with its fields filled in order: for fields whose upstream expressions are
+   * long (`{'ON' if new_state else 'OFF'}`). The number of values must match the fields.
+   */
+  formatInOrder(key: Key, ...values: string[]): string {
+    const template = this.template(key);
+    const count = templateFields(template).length;
+    if (count !== values.length) throw new Error(`upstream message "${key}" has ${count} fields; ${values.length} values given`);
+    let next = 0;
+    return fillTemplate(template, () => values[next++]);
+  }
+
   private template(key: Key): StringTemplate {
     if (!this.templates) throw new Error(`the messages of ${this.sourceFile} are not loaded: load the domain with loadTau2Domain first`);
     return this.templates.get(key)!;
