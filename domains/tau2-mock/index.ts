@@ -1,6 +1,7 @@
 /** τ²-bench's `mock` domain: a small task tracker with a user-side notification inbox (dual control). */
 import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
 import { mockDbModel, mockUserDbModel } from "./data-model.ts";
+import { mockMessages, mockUserMessages } from "./messages.ts";
 import { mockTools } from "./tools.ts";
 import { mockUserTools } from "./user-tools.ts";
 
@@ -12,6 +13,7 @@ export const tau2MockDomain: Tau2DomainDefinition = {
   userToolkit: mockUserTools,
   supportsSolo: true,
   policy: (read, solo) => read(solo ? "policy_solo.md" : "policy.md"),
+  messages: [mockMessages, mockUserMessages],
 };
 
 export { mockTools, mockUserTools };
