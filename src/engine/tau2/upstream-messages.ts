@@ -26,6 +26,8 @@ export interface UpstreamMessageSource {
  */
 export class UpstreamMessages<Key extends string> {
   private templates: ReadonlyMap<Key, StringTemplate> | undefined;
+  /** The messages without fields, as text (tools ask for them on every call). */
+  private plain = new Map<Key, string>();
   private loadedFrom: string | undefined;
 
   constructor(
@@ -51,14 +53,16 @@ export class UpstreamMessages<Key extends string> {
       templates.set(key, template);
     }
     this.templates = templates;
+    this.plain = new Map([...templates].filter(([, template]) => templateFields(template).length === 0).map(([key, template]) => [key, fillTemplate(template, () => "")]));
     this.loadedFrom = path;
   }
 
   /** A message without fields, as the original writes it. */
   text(key: Key): string {
-    const template = this.template(key);
-    if (templateFields(template).length > 0) throw new Error(`upstream message "${key}" has fields: use format()`);
-    return fillTemplate(template, () => "");
+    const text = this.plain.get(key);
+    if (text !== undefined) return text;
+    this.template(key); // not loaded: says so
+    throw new Error(`upstream message "${key}" has fields: use format()`);
   }
 
   /**
