@@ -63,7 +63,7 @@ describe.skipIf(!data)("UpstreamMessages over the pinned τ² sources", () => {
     expect(() => retailMessages.text("newItemUnavailable")).toThrow("has fields");
   });
 
-  it("refuses a source that differs from the pinned commit, and a position the method does not have", () => {
+  it("refuses a missing source, a source that differs from the pinned commit, and a position the method does not have", () => {
     const root = mkdtempSync(join(tmpdir(), "tau2-sources-"));
     cpSync(join(data as string, "upstream-src"), join(root, "upstream-src"), { recursive: true });
     const messages = new UpstreamMessages("domains/retail/tools.py", { beyond: { in: "RetailTools._get_order", at: 5 } });
@@ -73,5 +73,7 @@ describe.skipIf(!data)("UpstreamMessages over the pinned τ² sources", () => {
     expect(() => edited.load(root)).toThrow(DataError);
     expect(() => edited.load(root)).toThrow("differs from the pinned τ²-bench sources");
     expect(() => edited.text("orderNotFound")).toThrow("not loaded");
+    const empty = mkdtempSync(join(tmpdir(), "tau2-no-sources-"));
+    expect(() => edited.load(empty)).toThrow(/domains\/retail\/tools\.py is missing from the data directory; run `taubridge data pull tau2-bench`/);
   });
 });
