@@ -25,16 +25,19 @@ async function listFiles(directory: string): Promise<string[]> {
     .sort();
 }
 
+/** The export's own notes: its READMEs and the checksum list of the banking_knowledge folder. */
+const EXPORT_NOTES = new Set(["README.md", "upstream-src/README.md", "banking_knowledge.sha256"]);
+
 /** The files of the shared export that are upstream files (its READMEs and the Python-made fixtures are not). */
 async function sharedUpstreamFiles(shared: string): Promise<string[]> {
-  return (await listFiles(shared)).filter((path) => !path.startsWith("fixtures/") && path !== "README.md" && path !== "upstream-src/README.md");
+  return (await listFiles(shared)).filter((path) => !path.startsWith("fixtures/") && !EXPORT_NOTES.has(path));
 }
 
 describe("the τ²-bench manifest", () => {
   it("pins sierra-research/tau2-bench at the export's commit and maps each upstream path to its data-directory target", () => {
     expect(manifest).toMatchObject({ dataset: "tau2-bench", repository: "sierra-research/tau2-bench", commit: COMMIT });
     expect(manifest.outputs).toBeUndefined();
-    expect(manifest.files).toHaveLength(63);
+    expect(manifest.files).toHaveLength(912);
     for (const file of manifest.files) {
       expect(file.kind).toBe("copy");
       const expected =
@@ -48,7 +51,10 @@ describe("the τ²-bench manifest", () => {
       expect(file.target).toBe(expected);
     }
     const counts = (prefix: string) => manifest.files.filter((file) => file.target.startsWith(prefix)).length;
-    expect([counts("mock/"), counts("airline/"), counts("retail/"), counts("telecom/"), counts("user_simulator/"), counts("upstream-src/src/tau2/")]).toEqual([6, 4, 4, 11, 4, 33]);
+    expect([counts("mock/"), counts("airline/"), counts("retail/"), counts("telecom/"), counts("banking_knowledge/"), counts("user_simulator/"), counts("upstream-src/src/tau2/")]).toEqual([
+      6, 4, 4, 11, 813, 4, 69,
+    ]);
+    expect([counts("banking_knowledge/documents/"), counts("banking_knowledge/tasks/"), counts("banking_knowledge/prompts/")]).toEqual([698, 97, 17]);
   });
 
   it.skipIf(!tau2BenchDirectory)("lists exactly the upstream files of the shared export", async () => {
@@ -196,10 +202,10 @@ describe.skipIf(!tau2BenchDirectory)("pulling τ²-bench from a loopback mirror 
     });
     expect(source.files).toEqual(manifest.files.map((file) => ({ target: file.target, sha256: file.sha256, bytes: file.bytes })));
     expect(out.join("")).toContain(
-      `tau2-bench data installed at ${dataDir}\n  sierra-research/tau2-bench@${COMMIT} via pull from ${baseUrl}\n  63 upstream files (39.2 MB), all sha256 verified; 63 data files written\n`,
+      `tau2-bench data installed at ${dataDir}\n  sierra-research/tau2-bench@${COMMIT} via pull from ${baseUrl}\n  912 upstream files (41.9 MB), all sha256 verified; 912 data files written\n`,
     );
-    expect(err.join("")).toContain(`pulling sierra-research/tau2-bench@a2c024725189 from ${baseUrl} (63 files)`);
-    expect(err.join("")).toContain("[63/63]");
+    expect(err.join("")).toContain(`pulling sierra-research/tau2-bench@a2c024725189 from ${baseUrl} (912 files)`);
+    expect(err.join("")).toContain("[912/912]");
 
     const path = cli(["data", "path", "tau2-bench", "--cache-dir", cacheDir]);
     await path.promise;
@@ -260,7 +266,7 @@ describe.skipIf(!tau2BenchDirectory)("pulling τ²-bench from a loopback mirror 
     await promise;
     const dataDir = join(cacheDir, "tau2-bench");
     expect(out.join("")).toContain(`tau2-bench data installed at ${dataDir}`);
-    expect(out.join("")).toContain("an export of the upstream files (39.2 MB), JSON files parsed, all sha256 verified; 63 data files written");
+    expect(out.join("")).toContain("an export of the upstream files (41.9 MB), JSON files parsed, all sha256 verified; 912 data files written");
     const source = JSON.parse(await readFile(join(dataDir, "SOURCE.json"), "utf8"));
     expect(source).toMatchObject({ dataset: "tau2-bench", method: "import", from: "export", source: shared, verified: true });
     expect(await listFiles(dataDir)).toEqual([...(await sharedUpstreamFiles(shared)), "SOURCE.json"].sort());

@@ -48,7 +48,7 @@ DATASETS.register("tau2-bench", {
   manifestUrl: new URL("../../tasks/manifests/tau2-bench.json", import.meta.url),
   defaultSource: DEFAULT_TAU2_BENCH_SOURCE,
   sourceEnvVar: "TAUBRIDGE_TAU2_BENCH_SOURCE",
-  contents: "mock, airline, retail and telecom domains, user_simulator/ guidelines and upstream-src/ (verbatim copies)",
+  contents: "mock, airline, retail, telecom and banking_knowledge domains, user_simulator/ guidelines and upstream-src/ (verbatim copies)",
 });
 
 /** The dataset called `name`; an unknown name is a `ConfigError` listing the known ones. */

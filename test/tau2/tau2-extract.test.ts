@@ -149,7 +149,7 @@ describe.skipIf(!data)("τ² extraction errors", () => {
   });
 
   it("an unknown domain lists the domains that have sources", () => {
-    expect(() => extractTau2Tools(data as string, "banking")).toThrow(/domain 'banking'.*airline, mock, retail, telecom/);
+    expect(() => extractTau2Tools(data as string, "banking")).toThrow(/domain 'banking'.*airline, banking_knowledge, mock, retail, telecom/);
   });
 
   it("an unexpected construct names the file, line and the symbol", () => {
