@@ -45,17 +45,17 @@ module.exports = {
     },
     {
       name: "domains-import-only-contracts",
-      comment: "a domain reads like the original tools: it may use src/core, src/value and src/engine, never the runner, agents, bridge or adapters",
+      comment: "a domain reads like the original tools: it may use src/core, src/value and its suite's engine, never the run layer, participants, bridge or adapters",
       severity: "error",
       from: { path: "^domains/", pathNot: TEST_FILE },
-      to: { path: "^(app|src|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|engine)/" },
+      to: { path: "^(app|src|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|suites/[^/]+/engine)/" },
     },
     {
-      name: "orchestrator-imports-no-runner-or-strategies",
-      comment: "the orchestrator gets agents, users and evaluators through the contracts",
+      name: "kernel-imports-no-run-layer-or-participants",
+      comment: "the episode kernel and the suites' loops get agents, users and evaluators through the contracts",
       severity: "error",
-      from: { path: "^src/orchestrator/" },
-      to: { path: "^src/(runner|agents|users|cli|api)/" },
+      from: { path: "^src/(kernel|suites/[^/]+/loop\\.ts$)" },
+      to: { path: "^src/(run|participants|cli|api)/" },
     },
   ],
   options: {

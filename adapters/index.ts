@@ -8,14 +8,14 @@
  * Adapter modules import their framework lazily (after the bridge's hooks are installed), so
  * registering them costs nothing and needs none of the frameworks installed.
  */
-import { agentStrategies } from "../src/runner/strategies.ts";
+import { agentStrategies } from "../src/run/strategies.ts";
 import { adapterStrategy } from "./common/strategy.ts";
 import { langChainAdapter } from "./langchain/adapter.ts";
 import { mastraAdapter } from "./mastra/adapter.ts";
 import { openAIAgentsAdapter } from "./openai-agents/adapter.ts";
 import { vercelAIAdapter } from "./vercel-ai/adapter.ts";
 
-export type { AgentFactoryOptions } from "../src/agents/user-module.ts";
+export type { AgentFactoryOptions } from "../src/participants/user-module.ts";
 
 /** Registers `openai-agents`, `vercel-ai`, `langchain` and `mastra` (idempotent). */
 export function registerAdapterStrategies(): void {

@@ -6,13 +6,13 @@
  *   import { runBenchmark } from "taubridge";
  *   const { metrics } = await runBenchmark({ env: "library", numTrials: 2 });
  */
-import { loadDomain as loadDomainFrom, type DomainDefinition, type LoadedDomain } from "../src/engine/domain.ts";
+import { loadDomain as loadDomainFrom, type DomainDefinition, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
 import { runBenchmarkWith, type BenchmarkHooks, type BenchmarkResult } from "../src/api/run-benchmark.ts";
-import { defaultDataRoot } from "../src/runner/data-root.ts";
-import type { RunOptions } from "../src/runner/run-flags.ts";
+import { defaultDataRoot } from "../src/run/data-root.ts";
+import type { RunOptions } from "../src/run/run-flags.ts";
 import { bundledRegistries } from "./registries.ts";
-import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch, type Tau2BatchResult, type Tau2RunModels, type Tau2RunOptions } from "../src/runner/tau2-run.ts";
-import { tau2DataRoot } from "../src/runner/tau2-data-root.ts";
+import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch, type Tau2BatchResult, type Tau2RunModels, type Tau2RunOptions } from "../src/suites/tau2/run.ts";
+import { tau2DataRoot } from "../src/suites/tau2/data-root.ts";
 
 export * from "../src/index.ts";
 export { bundledRegistries };

@@ -6,9 +6,9 @@
  * `app/tau2-registries.ts`, loaded only for τ² commands.
  */
 import { DEFAULT_DOMAIN, domainRegistry } from "../domains/index.ts";
-import { registerOfflineStrategies } from "../src/runner/builtin-strategies.ts";
-import type { Registries } from "../src/runner/registries.ts";
-import { agentStrategies, userStrategies } from "../src/runner/strategies.ts";
+import { registerOfflineStrategies } from "../src/suites/tau-bench/participants/register-offline.ts";
+import type { Registries } from "../src/run/registries.ts";
+import { agentStrategies, userStrategies } from "../src/run/strategies.ts";
 
 registerOfflineStrategies();
 

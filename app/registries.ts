@@ -6,13 +6,13 @@
  */
 import { registerAdapterStrategies } from "../adapters/index.ts";
 import { registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
-import { registerModelStrategies } from "../src/agents/register.ts";
-import { createRunModels } from "../src/runner/model-clients.ts";
-import { setDefaultRegistries, type Registries } from "../src/runner/registries.ts";
+import { registerModelStrategies } from "../src/participants/register.ts";
+import { createRunModels } from "../src/run/model-clients.ts";
+import { setDefaultRegistries, type Registries } from "../src/run/registries.ts";
 import { offlineRegistries } from "./offline-registries.ts";
-import { agentStrategies } from "../src/runner/strategies.ts";
-import { registerTau2AgentStrategies } from "../src/runner/tau2-agent-strategies.ts";
-import { tau2Agents } from "../src/runner/tau2-strategies.ts";
+import { agentStrategies } from "../src/run/strategies.ts";
+import { registerTau2AgentStrategies } from "../src/suites/tau2/participants/strategy-participants.ts";
+import { tau2Agents } from "../src/suites/tau2/participants/registry.ts";
 import { tau2Registries } from "./tau2-registries.ts";
 
 registerModelStrategies();

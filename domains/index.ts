@@ -1,5 +1,5 @@
 import { Registry } from "../src/core/registry.ts";
-import type { DomainDefinition } from "../src/engine/domain.ts";
+import type { DomainDefinition } from "../src/suites/tau-bench/engine/domain.ts";
 import { airlineDomain } from "./airline/index.ts";
 import { libraryDomain } from "./library/index.ts";
 import { retailDomain } from "./retail/index.ts";

@@ -3,7 +3,7 @@
  * separate from the τ-bench domains of `domains/index.ts`: other tools, data model and scoring.
  */
 import { Registry } from "../src/core/registry.ts";
-import type { Tau2DomainDefinition } from "../src/engine/tau2/domain.ts";
+import type { Tau2DomainDefinition } from "../src/suites/tau2/engine/domain.ts";
 import { tau2AirlineDomain } from "./tau2-airline/index.ts";
 import { tau2MockDomain } from "./tau2-mock/index.ts";
 import { tau2RetailDomain } from "./tau2-retail/index.ts";

@@ -11,51 +11,51 @@ export * from "./core/errors.ts";
 export { Registry } from "./core/registry.ts";
 export type * from "./core/contracts.ts";
 export type * from "./core/model-types.ts";
-export type { ToolSchemas } from "./engine/domain.ts";
-export type { EpisodeResult } from "./runner/episode.ts";
-export type { EpisodeSummary } from "./runner/checkpoint.ts";
+export type { ToolSchemas } from "./suites/tau-bench/engine/domain.ts";
+export type { EpisodeResult } from "./suites/tau-bench/episode.ts";
+export type { EpisodeSummary } from "./run/checkpoint.ts";
 
 // Registries and strategies
-export { defaultRegistries, setDefaultRegistries, type Registries } from "./runner/registries.ts";
-export { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type EpisodeIdentity, type EpisodeUser, type UserFactory } from "./runner/strategies.ts";
+export { defaultRegistries, setDefaultRegistries, type Registries } from "./run/registries.ts";
+export { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type EpisodeIdentity, type EpisodeUser, type UserFactory } from "./run/strategies.ts";
 
 // Domains
-export { loadDomain, LoadedDomain, domainDirectory } from "./engine/domain.ts";
+export { loadDomain, LoadedDomain, domainDirectory } from "./suites/tau-bench/engine/domain.ts";
 
 // Episodes: the orchestrator (one owner of an episode) and the environment
-export { runEpisode, EpisodeStepper, standaloneStepper, EpisodeRecorder, TAU_BENCH_RULES, EPISODE_ENDED_OUTPUT, STEP_LIMIT_OUTPUT, type EpisodeParts, type SuiteRules } from "./orchestrator/index.ts";
-export { Environment } from "./engine/environment.ts";
+export { runEpisode, EpisodeStepper, standaloneStepper, EpisodeRecorder, TAU_BENCH_RULES, EPISODE_ENDED_OUTPUT, STEP_LIMIT_OUTPUT, type EpisodeParts, type SuiteRules } from "./kernel/index.ts";
+export { Environment } from "./suites/tau-bench/engine/environment.ts";
 
 // Agents you write yourself: a respond() function (`--agent-strategy module`)
-export { FunctionAgent, loadFunctionAgent, type FunctionAgentReply, type FunctionAgentRequest, type FunctionToolCall, type RespondFunction } from "./agents/function-agent.ts";
+export { FunctionAgent, loadFunctionAgent, type FunctionAgentReply, type FunctionAgentRequest, type FunctionToolCall, type RespondFunction } from "./participants/function-agent.ts";
 
 // Running
 export { formatReport, runBenchmarkWith, type BenchmarkEpisode, type BenchmarkHooks, type BenchmarkMetrics, type BenchmarkResult } from "./api/run-benchmark.ts";
-export { buildRun, runBatch, type BatchObserver, type BatchOutcome, type BuiltRun } from "./runner/batch.ts";
-export { parseRunConfig, type RunConfig, type RunConfigInput } from "./runner/run-config.ts";
-export { RUN_FLAGS, optionName, parseRunFlags, runConfigFromFlags, type RunFlag, type RunFlagType, type RunOptions } from "./runner/run-flags.ts";
+export { buildRun, runBatch, type BatchObserver, type BatchOutcome, type BuiltRun } from "./run/batch.ts";
+export { parseRunConfig, type RunConfig, type RunConfigInput } from "./run/run-config.ts";
+export { RUN_FLAGS, optionName, parseRunFlags, runConfigFromFlags, type RunFlag, type RunFlagType, type RunOptions } from "./run/run-flags.ts";
 
 // Scoring: the suite's evaluator over a finished episode (`evaluate`), and `rescoreResults`, which
 // runs the orchestrator and the evaluator over the trajectories of a results file.
-export { evaluate, evaluatorFor, groundTruthHashFor, TauBenchEvaluator } from "./evaluators/index.ts";
-export { rescoreResults, replayActions, parseActionsFile, type RescoreItem, type RescoreReport, type ReplayStep } from "./runner/replay.ts";
-export { loadResultsFile, type LoadedResultEntry } from "./runner/results-file.ts";
+export { evaluate, evaluatorFor, groundTruthHashFor, TauBenchEvaluator } from "./suites/tau-bench/evaluator-index.ts";
+export { rescoreResults, replayActions, parseActionsFile, type RescoreItem, type RescoreReport, type ReplayStep } from "./suites/tau-bench/replay.ts";
+export { loadResultsFile, type LoadedResultEntry } from "./suites/tau-bench/codec.ts";
 export { computePassK as passHatK, computePassK, isSuccess, type PassKReport, type ScoredEpisode } from "./metrics/pass-k.ts";
 
 // Reports
 export { buildReport, detailsText, leaderboardText, perTaskText, reportJson, type RoleTotals, type RunReport } from "./report/leaderboard.ts";
 
 // τ²-bench: domains, environments, the orchestrator, the evaluator, runs and results files
-export { loadTau2Domain, type LoadedTau2Domain, type Tau2DomainDefinition } from "./engine/tau2/domain.ts";
-export { Tau2Environment, type Tau2ToolCall, type Tau2ToolResult, type Tau2DatabaseHash } from "./engine/tau2/environment.ts";
-export { runTau2Episode, Tau2Stepper, type Tau2EpisodeParts, type Tau2EpisodeOutcome } from "./orchestrator/tau2-orchestrator.ts";
-export { TAU2_BENCH_RULES } from "./orchestrator/suite-rules.ts";
-export { evaluateTau2Simulation, type Tau2EvaluationInput } from "./evaluators/tau2-evaluator.ts";
-export { createTau2NlJudge, readTau2JudgeTemplates, type Tau2NlJudge } from "./evaluators/tau2-judge.ts";
-export { buildTau2Run, runTau2Batch, TAU2_RUN_DEFAULTS, type Tau2RunOptions, type Tau2Registries, type Tau2BatchResult, type Tau2ParticipantFactory } from "./runner/tau2-run.ts";
-export { readTau2Results, writeTau2Results, type Tau2SimulationRecord } from "./runner/tau2-results.ts";
-export { rescoreTau2Results } from "./runner/tau2-rescore.ts";
-export { replayTau2, parseTau2ActionsFile } from "./runner/tau2-replay.ts";
-export { computeTau2Metrics, type Tau2Metrics } from "./metrics/tau2-metrics.ts";
-export { readTau2Tasks, type Tau2Task } from "./tasks/tau2-tasks.ts";
-export { tau2Agents, tau2Users } from "./runner/tau2-strategies.ts";
+export { loadTau2Domain, type LoadedTau2Domain, type Tau2DomainDefinition } from "./suites/tau2/engine/domain.ts";
+export { Tau2Environment, type Tau2ToolCall, type Tau2ToolResult, type Tau2DatabaseHash } from "./suites/tau2/engine/environment.ts";
+export { runTau2Episode, Tau2Stepper, type Tau2EpisodeParts, type Tau2EpisodeOutcome } from "./suites/tau2/loop.ts";
+export { TAU2_BENCH_RULES } from "./kernel/suite-rules.ts";
+export { evaluateTau2Simulation, type Tau2EvaluationInput } from "./suites/tau2/evaluator.ts";
+export { createTau2NlJudge, readTau2JudgeTemplates, type Tau2NlJudge } from "./suites/tau2/judge.ts";
+export { buildTau2Run, runTau2Batch, TAU2_RUN_DEFAULTS, type Tau2RunOptions, type Tau2Registries, type Tau2BatchResult, type Tau2ParticipantFactory } from "./suites/tau2/run.ts";
+export { readTau2Results, writeTau2Results, type Tau2SimulationRecord } from "./suites/tau2/codec.ts";
+export { rescoreTau2Results } from "./suites/tau2/rescore.ts";
+export { replayTau2, parseTau2ActionsFile } from "./suites/tau2/replay.ts";
+export { computeTau2Metrics, type Tau2Metrics } from "./suites/tau2/metrics.ts";
+export { readTau2Tasks, type Tau2Task } from "./suites/tau2/tasks.ts";
+export { tau2Agents, tau2Users } from "./suites/tau2/participants/registry.ts";

@@ -13,9 +13,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { airlineTools } from "../domains/airline/tools.ts";
-import { loadBaseDatabase } from "../src/engine/data-files.ts";
-import { BaseDatabase, EpisodeDatabase } from "../src/engine/database.ts";
-import { ToolReturnedNoneError, invokeTool, type ToolImplementation } from "../src/engine/tool.ts";
+import { loadBaseDatabase } from "../src/data/data-files.ts";
+import { BaseDatabase, EpisodeDatabase } from "../src/suites/tau-bench/engine/database.ts";
+import { ToolReturnedNoneError, invokeTool, type ToolImplementation } from "../src/suites/tau-bench/engine/tool.ts";
 import { parsePythonJson, PyFloat, fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 

@@ -10,8 +10,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BaseDatabase, EpisodeDatabase } from "../src/engine/database.ts";
-import { invokeTool, type ToolImplementation } from "../src/engine/tool.ts";
+import { BaseDatabase, EpisodeDatabase } from "../src/suites/tau-bench/engine/database.ts";
+import { invokeTool, type ToolImplementation } from "../src/suites/tau-bench/engine/tool.ts";
 import { parsePythonJson, pyFloat, pyRound, type PyDict, type PyFloat, type PyValue } from "../src/value/index.ts";
 import { calculateTool, pythonCalculate, thinkTool, transferToHumanAgentsTool } from "../domains/common/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";

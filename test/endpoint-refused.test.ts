@@ -15,12 +15,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { registerModelStrategies } from "../src/agents/register.ts";
+import { registerModelStrategies } from "../src/participants/register.ts";
 import { ConfigError, InfraError } from "../src/core/errors.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../src/model/errors.ts";
 import { createModelClient } from "../src/model/model-client.ts";
-import { buildRun, runBatch } from "../src/runner/batch.ts";
-import type { RunConfigInput } from "../src/runner/run-config.ts";
+import { buildRun, runBatch } from "../src/run/batch.ts";
+import type { RunConfigInput } from "../src/run/run-config.ts";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
 
 const KEY_ENV = "TAUBRIDGE_ENDPOINT_REFUSED_TEST_KEY";

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, DataError, InfraError, TaubridgeError, ToolCrashError, UnknownNameError, errorMarker } from "../src/core/errors.ts";
 import { ModelCallError, ModelTimeoutError } from "../src/model/errors.ts";
 import { PythonBridgeSetupError, PythonAgentError } from "../bridge/transport/errors.ts";
-import { ToolReturnedNoneError } from "../src/engine/tool.ts";
+import { ToolReturnedNoneError } from "../src/suites/tau-bench/engine/tool.ts";
 import { PyException } from "../src/value/index.ts";
-import { MissingRespondContentError } from "../src/orchestrator/index.ts";
+import { MissingRespondContentError } from "../src/kernel/index.ts";
 import { JsonSyntaxError, parsePythonJson } from "../src/value/index.ts";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
 

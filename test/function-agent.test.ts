@@ -7,12 +7,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { registerModelStrategies } from "../src/agents/register.ts";
+import { registerModelStrategies } from "../src/participants/register.ts";
 import { ConfigError } from "../src/core/errors.ts";
-import { buildRun, runBatch } from "../src/runner/batch.ts";
-import { runEpisode } from "../src/orchestrator/index.ts";
-import { loadFunctionAgent } from "../src/agents/function-agent.ts";
-import { ScriptedUser } from "../src/users/scripted-user.ts";
+import { buildRun, runBatch } from "../src/run/batch.ts";
+import { runEpisode } from "../src/kernel/index.ts";
+import { loadFunctionAgent } from "../src/participants/function-agent.ts";
+import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 import { runCli } from "./support/cli.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "function-agent");

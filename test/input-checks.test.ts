@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../src/cli/main.ts";
-import { RUN_FLAGS, type RunFlag } from "../src/runner/run-flags.ts";
+import { RUN_FLAGS, type RunFlag } from "../src/run/run-flags.ts";
 import { missingSharedReason, tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 import { runCli } from "./support/cli.ts";
 

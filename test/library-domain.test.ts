@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
 import { addDays, daysBetween } from "../domains/library/tools.ts";
 import type { Action, Task } from "../src/core/types.ts";
-import { loadBaseDatabase, readPythonJsonFile } from "../src/engine/data-files.ts";
-import { loadDomain, type LoadedDomain } from "../src/engine/domain.ts";
+import { loadBaseDatabase, readPythonJsonFile } from "../src/data/data-files.ts";
+import { loadDomain, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
 import type { Agent, AgentTurn, UserSimulator } from "../src/core/contracts.ts";
-import { runEpisode } from "../src/orchestrator/index.ts";
-import { invokeTool } from "../src/engine/tool.ts";
+import { runEpisode } from "../src/kernel/index.ts";
+import { invokeTool } from "../src/suites/tau-bench/engine/tool.ts";
 import { pyFloat, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 
 /** A user simulator that says the instruction, then stops at the agent's first message. */

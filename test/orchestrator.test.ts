@@ -8,9 +8,9 @@ import { libraryDomain } from "../domains/library/index.ts";
 import type { Agent, AgentEpisodeContext, AgentTurn, Evaluation, Evaluator, FinishedEpisode, UserSimulator } from "../src/core/contracts.ts";
 import { InfraError } from "../src/core/errors.ts";
 import type { Action } from "../src/core/types.ts";
-import { loadDomain } from "../src/engine/domain.ts";
-import { EPISODE_ENDED_OUTPUT, runEpisode, STEP_LIMIT_OUTPUT } from "../src/orchestrator/index.ts";
-import { ScriptedUser } from "../src/users/scripted-user.ts";
+import { loadDomain } from "../src/suites/tau-bench/engine/domain.ts";
+import { EPISODE_ENDED_OUTPUT, runEpisode, STEP_LIMIT_OUTPUT } from "../src/kernel/index.ts";
+import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 
 const domain = loadDomain(libraryDomain, undefined);
 const task = domain.tasks()[2];

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
-const bridgeDirectory = fileURLToPath(new URL("../bridge/python/", import.meta.url));
+const bridgeDirectory = fileURLToPath(new URL("../bridge/python", import.meta.url));
 const available = spawnSync(python, ["-c", "import sys; assert sys.version_info >= (3, 8)"]).status === 0;
 if (!available) console.warn(`skipped: no usable Python 3.8+ interpreter (${python}); set TAUBRIDGE_PYTHON`);
 

@@ -17,9 +17,9 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { PythonBridgeChild } from "../bridge/transport/index.ts";
 import { FastWorkflowAgent, parseFastWorkflowOptions } from "../adapters/fastworkflow/index.ts";
-import { loadDomain } from "../src/engine/domain.ts";
-import { runEpisode } from "../src/runner/episode.ts";
-import { ScriptedUser } from "../src/users/scripted-user.ts";
+import { loadDomain } from "../src/suites/tau-bench/engine/domain.ts";
+import { runEpisode } from "../src/suites/tau-bench/episode.ts";
+import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 import { tauBenchDirectory } from "./support/shared-data.ts";
 
 const python = process.env.TAUBRIDGE_PYTHON ?? "python3";

@@ -26,11 +26,11 @@ import { libraryDomain } from "../domains/library/index.ts";
 import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions, registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
 import { ConfigError } from "../src/core/errors.ts";
 import type { StepEvent } from "../src/core/types.ts";
-import { loadDomain, type LoadedDomain } from "../src/engine/domain.ts";
+import { loadDomain, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
 import type { UserSimulator } from "../src/core/contracts.ts";
-import { runEpisode, type EpisodeResult } from "../src/runner/episode.ts";
-import { agentStrategies } from "../src/runner/strategies.ts";
-import { ScriptedUser } from "../src/users/scripted-user.ts";
+import { runEpisode, type EpisodeResult } from "../src/suites/tau-bench/episode.ts";
+import { agentStrategies } from "../src/run/strategies.ts";
+import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 import { isPyFloat, pyJsonDumps } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
@@ -40,7 +40,7 @@ const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
 const pythonAvailable = spawnSync(python, ["-c", "import sys; assert sys.version_info >= (3, 8)"]).status === 0;
 if (!pythonAvailable) console.warn(`skipped: no usable Python 3.8+ interpreter (${python}); set TAUBRIDGE_PYTHON`);
 
-const FIXTURES = fileURLToPath(new URL("../adapters/fastworkflow/test-fixtures/", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("../adapters/fastworkflow/test-fixtures", import.meta.url));
 const STANDIN = join(FIXTURES, "standin");
 const RETAIL_WORKFLOW = join(FIXTURES, "retail_workflow");
 const LIBRARY_WORKFLOW = join(FIXTURES, "library_workflow");

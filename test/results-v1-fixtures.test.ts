@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildReport, reportJson } from "../src/report/leaderboard.ts";
-import { buildRun, runBatch } from "../src/runner/batch.ts";
-import { readCheckpoint, type EpisodeSummary } from "../src/runner/checkpoint.ts";
-import { rescoreResults } from "../src/runner/replay.ts";
-import { loadResultsFile, type LoadedResultEntry } from "../src/runner/results-file.ts";
+import { buildRun, runBatch } from "../src/run/batch.ts";
+import { readCheckpoint, type EpisodeSummary } from "../src/run/checkpoint.ts";
+import { rescoreResults } from "../src/suites/tau-bench/replay.ts";
+import { loadResultsFile, type LoadedResultEntry } from "../src/suites/tau-bench/codec.ts";
 
-const directory = fileURLToPath(new URL("./fixtures/results/v1/", import.meta.url));
+const directory = fileURLToPath(new URL("./fixtures/results/v1", import.meta.url));
 const ORACLE = "library-test-oracle-none-0.0_ids_0-6_user-none-scripted";
 const WITH_ERROR = "library-test-tool-calling-agent-model-0.0_ids_0-1-2_user-user-model-llm";
 

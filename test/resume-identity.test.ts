@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
 import { ConfigError } from "../src/core/errors.ts";
-import { buildRun, runBatch } from "../src/runner/batch.ts";
-import type { RunConfigInput } from "../src/runner/run-config.ts";
-import { identityChanges, ResumeMismatchError, runIdentity } from "../src/runner/run-identity.ts";
+import { buildRun, runBatch } from "../src/run/batch.ts";
+import type { RunConfigInput } from "../src/run/run-config.ts";
+import { identityChanges, ResumeMismatchError, runIdentity } from "../src/run/run-identity.ts";
 import { runCli } from "./support/cli.ts";
 
 const FUNCTION_AGENT = join(import.meta.dirname, "fixtures", "function-agent", "renewal-agent.mjs");

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, RUN_FLAGS, formatReport, loadDomain, optionName, runBenchmark, type EpisodeResult, type RunFlag } from "../app/index.ts";
 import { createProgram } from "../src/cli/main.ts";
 import { modelClientConfigSchema } from "../src/model/model-client.ts";
-import { parseRunConfig } from "../src/runner/run-config.ts";
+import { parseRunConfig } from "../src/run/run-config.ts";
 import { bundledRegistries } from "../app/registries.ts";
 
 const logDir = () => mkdtempSync(join(tmpdir(), "taubridge-api-"));

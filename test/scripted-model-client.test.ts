@@ -7,12 +7,12 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { registerModelStrategies } from "../src/agents/register.ts";
+import { registerModelStrategies } from "../src/participants/register.ts";
 import { ConfigError, InfraError } from "../src/core/errors.ts";
 import type { ChatMessage } from "../src/core/types.ts";
 import { ModelCallError } from "../src/model/errors.ts";
 import type { ToolDefinition } from "../src/model/types.ts";
-import { buildRun, runBatch } from "../src/runner/batch.ts";
+import { buildRun, runBatch } from "../src/run/batch.ts";
 import { createScriptedModelClient, createScriptedModels, UnconsumedStepsError, UnexpectedModelCallError } from "../src/testing/index.ts";
 
 const messages: ChatMessage[] = [

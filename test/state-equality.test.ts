@@ -10,8 +10,8 @@ import { retailDomain } from "../domains/retail/index.ts";
 import { airlineDomain } from "../domains/airline/index.ts";
 import type { DomainDefinition } from "../src/core/contracts.ts";
 import type { Task } from "../src/core/types.ts";
-import { loadDomain, type LoadedDomain } from "../src/engine/domain.ts";
-import { Environment } from "../src/engine/environment.ts";
+import { loadDomain, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
+import { Environment } from "../src/suites/tau-bench/engine/environment.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();

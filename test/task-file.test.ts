@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DataError } from "../src/core/errors.ts";
-import { parseTaskFile, selectTaskIndices } from "../src/tasks/task-file.ts";
+import { parseTaskFile, selectTaskIndices } from "../src/suites/tau-bench/tasks.ts";
 import { PyFloat } from "../src/value/index.ts";
 
 const valid = {
@@ -53,7 +53,7 @@ describe("task selection (run.py semantics)", () => {
 
 describe("ground-truth actions are checked against the domain's tools", () => {
   it("names the file, the task and the field of an action whose tool the domain does not have", async () => {
-    const { loadDomain } = await import("../src/engine/domain.ts");
+    const { loadDomain } = await import("../src/suites/tau-bench/engine/domain.ts");
     const { libraryDomain } = await import("../domains/library/index.ts");
     const { mkdtempSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

@@ -6,9 +6,9 @@
  */
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { ChatReActAgent } from "../src/agents/chat-react-agent.ts";
-import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauSupervisorPrompt, tauSupervisorTranscript, tauUserSystemPrompt } from "../src/engine/tau-bench-prompts.ts";
-import { buildRun } from "../src/runner/batch.ts";
+import { ChatReActAgent } from "../src/participants/chat-react-agent.ts";
+import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauSupervisorPrompt, tauSupervisorTranscript, tauUserSystemPrompt } from "../src/suites/tau-bench/engine/original-prompts.ts";
+import { buildRun } from "../src/run/batch.ts";
 import { createScriptedModels } from "../src/testing/index.ts";
 import { parsePythonJson } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";

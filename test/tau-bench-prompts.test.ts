@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatFewShotExamples } from "../src/agents/prompts.ts";
+import { formatFewShotExamples } from "../src/participants/prompts.ts";
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME } from "../src/core/types.ts";
 import { PythonSourceError } from "../src/data/python-source/modules.ts";
 import {
@@ -19,8 +19,8 @@ import {
   tauSupervisorPrompt,
   tauSupervisorTranscript,
   tauUserSystemPrompt,
-} from "../src/engine/tau-bench-prompts.ts";
-import { transcriptOf } from "../src/users/prompts.ts";
+} from "../src/suites/tau-bench/engine/original-prompts.ts";
+import { transcriptOf } from "../src/suites/tau-bench/participants/user-prompts.ts";
 import { parsePythonJson, pyJsonDumps } from "../src/value/index.ts";
 import { missingSharedReason, tauBenchDirectory } from "./support/shared-data.ts";
 

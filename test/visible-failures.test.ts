@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } from "../src/report/leaderboard.ts";
-import { readCheckpoint, summaryFromResult, type EpisodeSummary } from "../src/runner/checkpoint.ts";
-import { CheckpointWriter } from "../src/runner/checkpoint.ts";
-import { resultEntry } from "../src/runner/results-file.ts";
-import type { EpisodeResult } from "../src/runner/episode.ts";
-import { readRunStatus, runStatusPath } from "../src/runner/run-status.ts";
+import { readCheckpoint, summaryFromResult, type EpisodeSummary } from "../src/run/checkpoint.ts";
+import { CheckpointWriter } from "../src/run/checkpoint.ts";
+import { resultEntry } from "../src/suites/tau-bench/codec.ts";
+import type { EpisodeResult } from "../src/suites/tau-bench/episode.ts";
+import { readRunStatus, runStatusPath } from "../src/run/run-status.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../src/testing/index.ts";
 import { runCli } from "./support/cli.ts";
 

@@ -8,7 +8,7 @@ import { createBridgeScope, runInBridgeScope, type BridgeScope, type Intercepted
 import { installModuleHooks } from "../../bridge/node/hooks.ts";
 import type { AdapterSettings } from "./settings.ts";
 import { frameworkEndpoint } from "./endpoint.ts";
-import { agentForEpisode, loadUserAgentModule, type AgentFactoryOptions, type UserAgentSource } from "../../src/agents/user-module.ts";
+import { agentForEpisode, loadUserAgentModule, type AgentFactoryOptions, type UserAgentSource } from "../../src/participants/user-module.ts";
 
 export type { FrameworkAdapter, FrameworkConversation, FrameworkSettings, ConversationContext, TurnOutcome, UsageDelta } from "../../src/core/contracts.ts";
 

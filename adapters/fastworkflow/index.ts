@@ -1,4 +1,4 @@
-import { agentStrategies } from "../../src/runner/strategies.ts";
+import { agentStrategies } from "../../src/run/strategies.ts";
 import { FastWorkflowAgent } from "./agent.ts";
 import { parseFastWorkflowOptions } from "./options.ts";
 

@@ -6,7 +6,7 @@
  */
 import { ConfigError } from "../../src/core/errors.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome } from "../common/driver.ts";
-import type { UserAgentSource } from "../../src/agents/user-module.ts";
+import type { UserAgentSource } from "../../src/participants/user-module.ts";
 import { trajectoryFromModelMessages } from "../vercel-ai/adapter.ts";
 import { FRAMEWORK, mastraHook, patchMastraAgentPrototype } from "./patch.ts";
 import { OPENAI_PUBLIC_API } from "../common/endpoint.ts";

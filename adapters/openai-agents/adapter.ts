@@ -7,7 +7,7 @@ import type * as Sdk from "@openai/agents";
 import { ConfigError } from "../../src/core/errors.ts";
 import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome, UsageDelta } from "../common/driver.ts";
-import type { UserAgentSource } from "../../src/agents/user-module.ts";
+import type { UserAgentSource } from "../../src/participants/user-module.ts";
 import { FRAMEWORK, openAIAgentsHook, prepareOpenAIAgent } from "./patch.ts";
 import { openAIClientDefault } from "../common/endpoint.ts";
 

@@ -8,7 +8,7 @@
 import { ConfigError } from "../../src/core/errors.ts";
 import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome } from "../common/driver.ts";
-import type { UserAgentSource } from "../../src/agents/user-module.ts";
+import type { UserAgentSource } from "../../src/participants/user-module.ts";
 import { FRAMEWORK, patchToolLoopAgentPrototype, vercelAIHook } from "./patch.ts";
 import { OPENAI_PUBLIC_API } from "../common/endpoint.ts";
 

@@ -8,7 +8,7 @@ import { PythonAgentError, PythonBridgeError, PythonBridgeSetupError } from "./e
 import { PROTOCOL_VERSION, RPC_ERROR, type BridgeReady } from "./protocol.ts";
 
 /** `bridge/python`: the directory holding `taubridge_bridge/` and `sitecustomize.py`. */
-export const BRIDGE_PYTHON_DIRECTORY = fileURLToPath(new URL("../python/", import.meta.url));
+export const BRIDGE_PYTHON_DIRECTORY = fileURLToPath(new URL("../python", import.meta.url));
 
 /** A handler for a request the Python side sends to the harness (`tool.execute`). */
 export type ParentMethod = (params: unknown) => unknown;

@@ -1,4 +1,4 @@
-import type { DomainDefinition } from "../../src/engine/domain.ts";
+import type { DomainDefinition } from "../../src/suites/tau-bench/engine/domain.ts";
 import { airlineTools } from "./tools.ts";
 
 /**

@@ -4,8 +4,8 @@
  * note or hand over, and the environment reacts to the name (`transfer_to_human_agents` is the
  * terminating tool, see `Env.terminate_tools`), not to anything these return.
  */
-import type { EpisodeDatabase } from "../../src/engine/database.ts";
-import type { ToolImplementation } from "../../src/engine/tool.ts";
+import type { EpisodeDatabase } from "../../src/suites/tau-bench/engine/database.ts";
+import type { ToolImplementation } from "../../src/suites/tau-bench/engine/tool.ts";
 import type { PyValue } from "../../src/value/index.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { DomainDefinition } from "../../src/engine/domain.ts";
+import type { DomainDefinition } from "../../src/suites/tau-bench/engine/domain.ts";
 import { libraryTools } from "./tools.ts";
 
 /**

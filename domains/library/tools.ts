@@ -11,8 +11,8 @@
  * Everything is deterministic: "today" is the fixed date {@link LIBRARY_TODAY} (also stated in the
  * policy), dates are `YYYY-MM-DD` strings, and no tool reads the clock.
  */
-import type { EpisodeDatabase } from "../../src/engine/database.ts";
-import type { ToolImplementation } from "../../src/engine/tool.ts";
+import type { EpisodeDatabase } from "../../src/suites/tau-bench/engine/database.ts";
+import type { ToolImplementation } from "../../src/suites/tau-bench/engine/tool.ts";
 import {
   PyException,
   isPyNumber,

@@ -15,8 +15,8 @@
  * `calculate`, `think` and `transfer_to_human_agents` are the implementations shared with the
  * airline domain (`domains/common`).
  */
-import type { EpisodeDatabase } from "../../src/engine/database.ts";
-import type { ToolImplementation } from "../../src/engine/tool.ts";
+import type { EpisodeDatabase } from "../../src/suites/tau-bench/engine/database.ts";
+import type { ToolImplementation } from "../../src/suites/tau-bench/engine/tool.ts";
 import {
   pyAbs,
   pyAdd,

@@ -1,5 +1,5 @@
 /** τ²-bench's `airline` domain: flights, users and reservations of a fictional airline; no user tools, no solo mode. */
-import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
+import type { Tau2DomainDefinition } from "../../src/suites/tau2/engine/domain.ts";
 import { flightDbModel } from "./data-model.ts";
 import { airlineMessages, airportLiterals } from "./messages.ts";
 import { airlineTools } from "./tools.ts";

@@ -1,9 +1,9 @@
 /**
  * The airline tools' result and error sentences, and `list_all_airports`' table, read from τ²'s
  * `domains/airline/tools.py` in the data directory when the domain loads (see
- * src/engine/tau2/upstream-messages.ts): each key says where the original writes it.
+ * src/suites/tau2/engine/upstream-messages.ts): each key says where the original writes it.
  */
-import { UpstreamMessages } from "../../src/engine/tau2/upstream-messages.ts";
+import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";
 
 export const airlineMessages = new UpstreamMessages("domains/airline/tools.py", {
   userNotFound: { in: "AirlineTools._get_user", at: 0 },

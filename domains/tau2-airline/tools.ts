@@ -6,7 +6,7 @@
  * constructor are coerced (`Payment.amount` 100.0 → 100, a certificate's `"100"` → 100.0).
  */
 import { airlineMessages, airportTable } from "./messages.ts";
-import { type Tau2ToolkitDefinition, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
+import { type Tau2ToolkitDefinition, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
 import {
   type PyDict,
   type PyModel,

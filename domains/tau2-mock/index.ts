@@ -1,5 +1,5 @@
 /** τ²-bench's `mock` domain: a small task tracker with a user-side notification inbox (dual control). */
-import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
+import type { Tau2DomainDefinition } from "../../src/suites/tau2/engine/domain.ts";
 import { mockDbModel, mockUserDbModel } from "./data-model.ts";
 import { mockMessages, mockUserMessages } from "./messages.ts";
 import { mockTools } from "./tools.ts";

@@ -1,8 +1,8 @@
 /**
  * The mock tools' sentences, read from τ²'s `domains/mock/tools.py` and `user_tools.py` in the data
- * directory when the domain loads (see src/engine/tau2/upstream-messages.ts).
+ * directory when the domain loads (see src/suites/tau2/engine/upstream-messages.ts).
  */
-import { UpstreamMessages } from "../../src/engine/tau2/upstream-messages.ts";
+import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";
 
 export const mockMessages = new UpstreamMessages("domains/mock/tools.py", {
   userNotFound: { in: "MockTools.create_task", at: 0 },

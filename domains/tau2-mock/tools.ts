@@ -1,6 +1,6 @@
 /** The mock domain's agent toolkit (τ² `MockTools`): tasks of users, in the original's definition order. */
 import { mockMessages } from "./messages.ts";
-import { type Tau2ToolkitDefinition, tau2Function, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
+import { type Tau2ToolkitDefinition, tau2Function, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
 import { type PyDict, type PyModel, pyAppend, pyContains, pyGetAttr, pyGetItem, pyLen, pyModelValidate, pyEquals, pyStr, pyValueError } from "../../src/value/index.ts";
 import { taskModel } from "./data-model.ts";
 

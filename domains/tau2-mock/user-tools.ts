@@ -1,6 +1,6 @@
 /** The mock domain's user toolkit (τ² `MockUserTools`): the user's notification inbox. */
 import { mockUserMessages } from "./messages.ts";
-import { type Tau2ToolkitDefinition, tau2Function, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
+import { type Tau2ToolkitDefinition, tau2Function, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
 import { type PyDict, type PyModel, pyContains, pyEquals, pyGetAttr, pyGetItem, pyModelValidate, pyStr, pyValueError } from "../../src/value/index.ts";
 import { notificationModel } from "./data-model.ts";
 

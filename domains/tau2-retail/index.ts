@@ -1,5 +1,5 @@
 /** τ²-bench's `retail` domain: products with variants, users and orders of an online shop; no user tools, no solo mode. */
-import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
+import type { Tau2DomainDefinition } from "../../src/suites/tau2/engine/domain.ts";
 import { retailDbModel } from "./data-model.ts";
 import { retailMessages } from "./messages.ts";
 import { retailTools } from "./tools.ts";

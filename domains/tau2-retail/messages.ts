@@ -1,9 +1,9 @@
 /**
  * The retail tools' result and error sentences, read from τ²'s `domains/retail/tools.py` in the
- * data directory when the domain loads (see src/engine/tau2/upstream-messages.ts): each key says
+ * data directory when the domain loads (see src/suites/tau2/engine/upstream-messages.ts): each key says
  * where the original writes the sentence (method, position among its string literals).
  */
-import { UpstreamMessages } from "../../src/engine/tau2/upstream-messages.ts";
+import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";
 
 export const retailMessages = new UpstreamMessages("domains/retail/tools.py", {
   orderNotFound: { in: "RetailTools._get_order", at: 0 },

@@ -6,7 +6,7 @@
  * model constructor are coerced (`OrderPayment.amount`, `UserAddress`). Assignments to model fields
  * are not validated, as in pydantic (`exchange_price_difference` keeps an int `0`).
  */
-import { type Tau2ToolkitDefinition, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
+import { type Tau2ToolkitDefinition, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
 import {
   type PyModel,
   type PyDict,

@@ -4,8 +4,8 @@
  * running total is updated with Python arithmetic, and dates follow the fixed "today".
  */
 import { telecomMessages } from "./messages.ts";
-import type { Tau2ToolkitInstance } from "../../src/engine/tau2/toolkit.ts";
-import { randomHex } from "../../src/engine/tau2/random.ts";
+import type { Tau2ToolkitInstance } from "../../src/suites/tau2/engine/toolkit.ts";
+import { randomHex } from "../../src/suites/tau2/engine/random.ts";
 import {
   type PyModel,
   type PyValue,

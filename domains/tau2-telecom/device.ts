@@ -7,7 +7,7 @@
  * validated and setup functions store whatever they are given.
  */
 import { phoneMessages } from "./user-messages.ts";
-import type { Tau2ToolkitInstance } from "../../src/engine/tau2/toolkit.ts";
+import type { Tau2ToolkitInstance } from "../../src/suites/tau2/engine/toolkit.ts";
 import {
   PyFloat,
   type PyModel,

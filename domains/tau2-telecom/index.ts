@@ -3,7 +3,7 @@
  * (user), dual control. Two registry names share the toolkits and data and differ in the
  * tech-support half of the policy: `telecom` (the manual) and `telecom-workflow` (the workflow).
  */
-import type { Tau2DomainDefinition, Tau2PolicyReader } from "../../src/engine/tau2/domain.ts";
+import type { Tau2DomainDefinition, Tau2PolicyReader } from "../../src/suites/tau2/engine/domain.ts";
 import { telecomDbModel } from "./data-model.ts";
 import { telecomMessages } from "./messages.ts";
 import { phoneMessages } from "./user-messages.ts";

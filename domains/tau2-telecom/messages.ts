@@ -1,9 +1,9 @@
 /**
  * The telecom agent tools' result and error sentences, read from τ²'s `domains/telecom/tools.py`
- * in the data directory when the domain loads (see src/engine/tau2/upstream-messages.ts): each
+ * in the data directory when the domain loads (see src/suites/tau2/engine/upstream-messages.ts): each
  * key says where the original writes the sentence.
  */
-import { UpstreamMessages } from "../../src/engine/tau2/upstream-messages.ts";
+import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";
 
 export const telecomMessages = new UpstreamMessages("domains/telecom/tools.py", {
   customerWithPhoneNotFound: { in: "TelecomTools.get_customer_by_phone", at: 0 },

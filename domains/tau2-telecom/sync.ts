@@ -4,8 +4,8 @@
  * exceeded), a paid payment request marks its bill paid, and a bill awaiting payment becomes the
  * user's payment request.
  */
-import { environmentMessages } from "../../src/engine/tau2/engine-messages.ts";
-import type { Tau2Environment } from "../../src/engine/tau2/environment.ts";
+import { environmentMessages } from "../../src/suites/tau2/engine/engine-messages.ts";
+import type { Tau2Environment } from "../../src/suites/tau2/engine/environment.ts";
 import { type PyValue, pyAdd, pyBool, pyEquals, pyGetAttr, pyGreaterOrEqual, pyModelValidate, pySetAttr, pyValueError } from "../../src/value/index.ts";
 import { BillStatus, LineStatus } from "./data-model.ts";
 import { billById, billsAwaitingPayment, customerByPhone, lineByPhone, planById } from "./lookups.ts";

@@ -3,7 +3,7 @@
  * setup and assertion functions that `initialization_actions` and `env_assertions` call.
  */
 import { telecomMessages } from "./messages.ts";
-import { type Tau2ToolkitDefinition, tau2Function, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
+import { type Tau2ToolkitDefinition, tau2Function, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
 import {
   PyException,
   type PyModel,

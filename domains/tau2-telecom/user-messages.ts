@@ -1,9 +1,9 @@
 /**
  * What the phone says: the telecom user tools' result sentences, status-bar labels and speed-test
  * advice, read from τ²'s `domains/telecom/user_tools.py` in the data directory when the domain
- * loads (see src/engine/tau2/upstream-messages.ts). Each key says where the original writes it.
+ * loads (see src/suites/tau2/engine/upstream-messages.ts). Each key says where the original writes it.
  */
-import { UpstreamMessages } from "../../src/engine/tau2/upstream-messages.ts";
+import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";
 
 const TOOLS = "TelecomUserTools";
 

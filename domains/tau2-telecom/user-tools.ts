@@ -4,7 +4,7 @@
  * the phone and the assertion functions of `env_assertions`. The phone's behaviour is in device.ts.
  */
 import { phoneMessages } from "./user-messages.ts";
-import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, tau2Function, tau2Tool } from "../../src/engine/tau2/toolkit.ts";
+import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, tau2Function, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
 import {
   PyException,
   PyFloat,

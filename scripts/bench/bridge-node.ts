@@ -16,9 +16,9 @@ import { createBridgeScope, runInBridgeScope } from "../../bridge/node/context.t
 import { installModuleHooks } from "../../bridge/node/hooks.ts";
 import { frameworkHooks } from "../../adapters/hooks.ts";
 import { bridgedToolSet } from "../../adapters/vercel-ai/patch.ts";
-import { loadDomain, type DomainDefinition } from "../../src/engine/domain.ts";
-import { Environment } from "../../src/engine/environment.ts";
-import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/orchestrator/index.ts";
+import { loadDomain, type DomainDefinition } from "../../src/suites/tau-bench/engine/domain.ts";
+import { Environment } from "../../src/suites/tau-bench/engine/environment.ts";
+import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/kernel/index.ts";
 
 // Hooks first: the frameworks below are imported dynamically afterwards, as the harness does.
 await installModuleHooks(Object.values(frameworkHooks));

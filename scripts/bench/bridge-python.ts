@@ -16,9 +16,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BridgeSession, NameMapping } from "../../bridge/session.ts";
 import { PythonBridgeChild, type ToolExecuteParams, type ToolExecuteResult } from "../../bridge/transport/index.ts";
-import { loadDomain, type DomainDefinition } from "../../src/engine/domain.ts";
-import { Environment } from "../../src/engine/environment.ts";
-import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/orchestrator/index.ts";
+import { loadDomain, type DomainDefinition } from "../../src/suites/tau-bench/engine/domain.ts";
+import { Environment } from "../../src/suites/tau-bench/engine/environment.ts";
+import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/kernel/index.ts";
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;

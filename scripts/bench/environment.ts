@@ -6,17 +6,17 @@
  * task on this machine class, measured the same way.
  */
 import { join } from "node:path";
-import { Environment } from "../../src/engine/environment.ts";
-import { loadDomain } from "../../src/engine/domain.ts";
-import { ScriptedUser } from "../../src/users/scripted-user.ts";
-import { TauBenchEvaluator } from "../../src/evaluators/tau-bench-evaluator.ts";
-import { OracleAgent } from "../../src/agents/oracle-agent.ts";
-import { runEpisode } from "../../src/orchestrator/index.ts";
-import type { LoadedDomain } from "../../src/engine/domain.ts";
+import { Environment } from "../../src/suites/tau-bench/engine/environment.ts";
+import { loadDomain } from "../../src/suites/tau-bench/engine/domain.ts";
+import { ScriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
+import { TauBenchEvaluator } from "../../src/suites/tau-bench/evaluator.ts";
+import { OracleAgent } from "../../src/suites/tau-bench/participants/oracle-agent.ts";
+import { runEpisode } from "../../src/kernel/index.ts";
+import type { LoadedDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 import type { Task } from "../../src/core/types.ts";
 import { airlineDomain } from "../../domains/airline/index.ts";
 import { retailDomain } from "../../domains/retail/index.ts";
-import type { DomainDefinition } from "../../src/engine/domain.ts";
+import type { DomainDefinition } from "../../src/suites/tau-bench/engine/domain.ts";
 
 const REFERENCE_MS: Record<string, number> = { retail: 300, airline: 800 };
 

@@ -16,11 +16,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLatencyServer } from "./support/latency-worker.ts";
 import OpenAI from "openai";
-import { registerModelStrategies } from "../../src/agents/register.ts";
-import { loadDomain } from "../../src/engine/domain.ts";
+import { registerModelStrategies } from "../../src/participants/register.ts";
+import { loadDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 import { libraryDomain } from "../../domains/library/index.ts";
 import { keepAliveFetch } from "../../src/model/http-transport.ts";
-import { buildRun, runBatch } from "../../src/runner/batch.ts";
+import { buildRun, runBatch } from "../../src/run/batch.ts";
 import "../../app/registries.ts"; // the bundled domains and strategies, as the CLI has them
 
 const TURNS = 10;

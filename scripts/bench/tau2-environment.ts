@@ -9,15 +9,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { tau2DomainRegistry } from "../../domains/tau2.ts";
-import { tau2OracleAgent } from "../../src/agents/tau2-oracle.ts";
-import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
-import { evaluateTau2Simulation } from "../../src/evaluators/tau2-evaluator.ts";
-import type { Tau2NlJudge } from "../../src/evaluators/tau2-judge.ts";
-import { runTau2Episode } from "../../src/orchestrator/tau2-orchestrator.ts";
-import { loadTau2TaskSet } from "../../src/tasks/tau2-task-sets.ts";
-import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
-import { tau2ScriptedUser } from "../../src/users/tau2-scripted-user.ts";
+import { tau2OracleAgent } from "../../src/suites/tau2/participants/oracle.ts";
+import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";
+import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
+import type { Tau2NlJudge } from "../../src/suites/tau2/judge.ts";
+import { runTau2Episode } from "../../src/suites/tau2/loop.ts";
+import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
+import { readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
+import { tau2ScriptedUser } from "../../src/suites/tau2/participants/scripted-user.ts";
 
 const REFERENCE_MS: Record<string, number> = { telecom: 110, retail: 640 };
 const shared = process.env.TAUBRIDGE_SHARED;

@@ -1,6 +1,6 @@
 /**
  * Lists the string literals of τ² source functions with their positions, the way
- * `UpstreamMessages` (src/engine/tau2/upstream-messages.ts) addresses them. For writing a domain's
+ * `UpstreamMessages` (src/suites/tau2/engine/upstream-messages.ts) addresses them. For writing a domain's
  * message table: `npx tsx scripts/dev/list-upstream-literals.ts <file.py> [Class.method ...]`.
  */
 import { readFileSync } from "node:fs";

@@ -1,11 +1,11 @@
 import { buildReport, detailsText, leaderboardText, reportJson, type RoleTotals } from "../report/leaderboard.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
-import { buildRun, runBatch } from "../runner/batch.ts";
-import type { EpisodeResult } from "../runner/episode.ts";
-import type { RunConfig } from "../runner/run-config.ts";
-import { parseRunFlags, runConfigFromFlags, type RunOptions } from "../runner/run-flags.ts";
-import type { Registries } from "../runner/registries.ts";
-import { ensureTypeScriptModules } from "../runner/typescript-modules.ts";
+import { buildRun, runBatch } from "../run/batch.ts";
+import type { EpisodeResult } from "../suites/tau-bench/episode.ts";
+import type { RunConfig } from "../run/run-config.ts";
+import { parseRunFlags, runConfigFromFlags, type RunOptions } from "../run/run-flags.ts";
+import type { Registries } from "../run/registries.ts";
+import { ensureTypeScriptModules } from "../participants/typescript-modules.ts";
 
 /** One finished episode of a benchmark run (resumed episodes included). */
 export interface BenchmarkEpisode {

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { ConfigError, DataError } from "../core/errors.ts";
-import { taubridgeVersion } from "../runner/run-identity.ts";
+import { taubridgeVersion } from "../run/run-identity.ts";
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
-import type { Registries } from "../runner/registries.ts";
-import { optionName, parseRunFlags, RUN_FLAGS, runConfigFromFlags, type RunFlag } from "../runner/run-flags.ts";
+import type { Registries } from "../run/registries.ts";
+import { optionName, parseRunFlags, RUN_FLAGS, runConfigFromFlags, type RunFlag } from "../run/run-flags.ts";
 import { registerCliExtensions } from "./extensions.ts";
 import { registerTau2Command } from "./tau2-command.ts";
 import { withInterrupts } from "./interrupt.ts";
@@ -35,7 +35,7 @@ function printJson(value: unknown): void {
 }
 
 async function resolveDomain(registries: Registries, name: string, dataDir: string | undefined) {
-  const [{ loadDomain }, { defaultDataRoot }] = await Promise.all([import("../engine/domain.ts"), import("../runner/data-root.ts")]);
+  const [{ loadDomain }, { defaultDataRoot }] = await Promise.all([import("../suites/tau-bench/engine/domain.ts"), import("../run/data-root.ts")]);
   const definition = registries.domains.get(name);
   return loadDomain(definition, dataDir ?? defaultDataRoot(definition));
 }
@@ -61,10 +61,10 @@ function isTau2ResultsFile(path: string): boolean {
 /** `report` for τ² results files: τ²'s metrics per file and the flagged tasks. */
 async function reportTau2Command(paths: string[], format: string): Promise<void> {
   const [{ readTau2Results, simulationMetrics }, { tau2ReportText }, { flagTau2Tasks }, { validateTau2Tasks }, { toJs }] = await Promise.all([
-    import("../runner/tau2-results.ts"),
-    import("../report/tau2-report.ts"),
-    import("../runner/tau2-task-flags.ts"),
-    import("../tasks/tau2-tasks.ts"),
+    import("../suites/tau2/codec.ts"),
+    import("../suites/tau2/report.ts"),
+    import("../suites/tau2/task-flags.ts"),
+    import("../suites/tau2/tasks.ts"),
     import("../value/index.ts"),
   ]);
   const reports = paths.map((path) => {
@@ -93,11 +93,11 @@ async function rescoreTau2Command(
 ): Promise<void> {
   if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
   const [{ readTau2Results }, { rescoreTau2Results }, { loadTau2Domain }, { tau2DataRoot }, { validateTau2Tasks }] = await Promise.all([
-    import("../runner/tau2-results.ts"),
-    import("../runner/tau2-rescore.ts"),
-    import("../engine/tau2/domain.ts"),
-    import("../runner/tau2-data-root.ts"),
-    import("../tasks/tau2-tasks.ts"),
+    import("../suites/tau2/codec.ts"),
+    import("../suites/tau2/rescore.ts"),
+    import("../suites/tau2/engine/domain.ts"),
+    import("../suites/tau2/data-root.ts"),
+    import("../suites/tau2/tasks.ts"),
   ]);
   const results = readTau2Results(path);
   const environmentInfo = results.info.get("environment_info");
@@ -108,7 +108,7 @@ async function rescoreTau2Command(
   const tasks = new Map(validateTau2Tasks(results.tasks, path).map((task) => [task.id, task]));
   let judge;
   if (options.judgeModel) {
-    const [{ createModelClient }, { createTau2NlJudge, readTau2JudgeTemplates }] = await Promise.all([import("../model/model-client.ts"), import("../evaluators/tau2-judge.ts")]);
+    const [{ createModelClient }, { createTau2NlJudge, readTau2JudgeTemplates }] = await Promise.all([import("../model/model-client.ts"), import("../suites/tau2/judge.ts")]);
     judge = createTau2NlJudge(createModelClient({ role: "judge", model: options.judgeModel, provider: options.judgeProvider, baseURL: options.judgeBaseUrl }), readTau2JudgeTemplates(dataRoot));
   }
   const report = await rescoreTau2Results(domain, results, tasks, judge);
@@ -134,10 +134,10 @@ async function rescoreTau2Command(
 async function replayTau2Command(registries: Registries, options: { env: string; actions: string; dataDir?: string; taskId?: string; format: string }, text: string): Promise<void> {
   if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
   const [{ loadTau2Domain }, { tau2DataRoot }, { parseTau2ActionsFile, replayTau2 }, { readTau2Tasks }, { join }] = await Promise.all([
-    import("../engine/tau2/domain.ts"),
-    import("../runner/tau2-data-root.ts"),
-    import("../runner/tau2-replay.ts"),
-    import("../tasks/tau2-tasks.ts"),
+    import("../suites/tau2/engine/domain.ts"),
+    import("../suites/tau2/data-root.ts"),
+    import("../suites/tau2/replay.ts"),
+    import("../suites/tau2/tasks.ts"),
     import("node:path"),
   ]);
   const definition = registries.tau2.domains.get(options.env);
@@ -239,11 +239,11 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     const registries = await loadRegistries({ agentStrategies: [strategies.agentStrategy], userStrategies: [strategies.userStrategy] });
     const input = runConfigFromFlags(values, registries.defaultDomain);
     const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }, { runStatusPath }] = await Promise.all([
-      import("../runner/batch.ts"),
+      import("../run/batch.ts"),
       import("../report/leaderboard.ts"),
       import("./progress.ts"),
-      import("../runner/typescript-modules.ts"),
-      import("../runner/run-status.ts"),
+      import("../participants/typescript-modules.ts"),
+      import("../run/run-status.ts"),
     ]);
     await ensureTypeScriptModules(input.agentOptions);
     const built = buildRun(input, { registries });
@@ -288,7 +288,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       }
       if (options.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");
       const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
-      const { parseActionsFile, replayActions } = await import("../runner/replay.ts");
+      const { parseActionsFile, replayActions } = await import("../suites/tau-bench/replay.ts");
       const result = await replayActions(domain, parseActionsFile(text, options.actions));
       if (options.format === "json") {
         process.stdout.write(`${JSON.stringify({ steps: result.steps, dataHash: result.dataHash })}\n`);
@@ -319,9 +319,9 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
       if (!options.env) throw new ConfigError("rescore needs --env <domain> for a τ-bench results file");
       const domain = await resolveDomain(await loadRegistries({ agentStrategies: [], userStrategies: [] }), options.env, options.dataDir);
       const [{ loadResultsFile }, { rescoreResults }, { checkResultsMatchDomain }] = await Promise.all([
-        import("../runner/results-file.ts"),
-        import("../runner/replay.ts"),
-        import("../runner/results-check.ts"),
+        import("../suites/tau-bench/codec.ts"),
+        import("../suites/tau-bench/replay.ts"),
+        import("../suites/tau-bench/results-check.ts"),
       ]);
       const entries = loadResultsFile(path);
       const { tasks, taskSetName } = taskSet(domain, options.taskSplit, options.taskFile);
@@ -377,10 +377,10 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
         { isRunStatusPath, readRunStatus },
         { resultsLabels },
       ] = await Promise.all([
-        import("../runner/results-file.ts"),
+        import("../suites/tau-bench/codec.ts"),
         import("../report/leaderboard.ts"),
-        import("../runner/results-check.ts"),
-        import("../runner/run-status.ts"),
+        import("../suites/tau-bench/results-check.ts"),
+        import("../run/run-status.ts"),
         import("../report/labels.ts"),
       ]);
       // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.

@@ -6,10 +6,10 @@
  */
 import { type Command, Option } from "commander";
 import { ConfigError } from "../core/errors.ts";
-import type { Registries } from "../runner/registries.ts";
+import type { Registries } from "../run/registries.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { withInterrupts } from "./interrupt.ts";
-import type { Tau2Progress } from "../runner/tau2-run.ts";
+import type { Tau2Progress } from "../suites/tau2/run.ts";
 
 /** Loads the registries; `agent` is the `--agent` name (a taubridge strategy such as an adapter needs the full set). */
 type LoadRegistries = (agent: string) => Promise<Registries>;
@@ -119,10 +119,10 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
   const registries = await loadRegistries(options.agent as string);
   if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
   const [{ buildTau2Run, runTau2Batch }, { tau2DataRoot }, { tau2ReportText }, { rewardOf }] = await Promise.all([
-    import("../runner/tau2-run.ts"),
-    import("../runner/tau2-data-root.ts"),
-    import("../report/tau2-report.ts"),
-    import("../runner/tau2-results.ts"),
+    import("../suites/tau2/run.ts"),
+    import("../suites/tau2/data-root.ts"),
+    import("../suites/tau2/report.ts"),
+    import("../suites/tau2/codec.ts"),
   ]);
   const dataDir = tau2DataRoot(options.dataDir as string | undefined);
   const built = await buildTau2Run(
@@ -181,7 +181,7 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
 
 /** The agent's and user's model clients (made only when a model-driven participant asks). */
 async function participantModels(options: Record<string, unknown>) {
-  const { createTau2Models } = await import("../runner/tau2-models.ts");
+  const { createTau2Models } = await import("../suites/tau2/models.ts");
   const role = (prefix: "agent" | "user") => ({
     llm: options[`${prefix}Llm`] as string,
     llmArgs: options[`${prefix}LlmArgs`] as Record<string, unknown>,
@@ -194,7 +194,7 @@ async function participantModels(options: Record<string, unknown>) {
 
 /** The judge's model client (made only when a selected task needs it): `--judge-model`, else τ²'s default from its config.py. */
 async function judgeModel(options: Record<string, unknown>, dataDir: string) {
-  const [{ createModelClient }, { readTau2JudgeTemplates }] = await Promise.all([import("../model/model-client.ts"), import("../evaluators/tau2-judge.ts")]);
+  const [{ createModelClient }, { readTau2JudgeTemplates }] = await Promise.all([import("../model/model-client.ts"), import("../suites/tau2/judge.ts")]);
   const model = (options.judgeModel as string | undefined) ?? readTau2JudgeTemplates(dataDir).defaultModel;
   return createModelClient({ role: "judge", model, provider: options.judgeProvider as string, baseURL: options.judgeBaseUrl as string | undefined });
 }

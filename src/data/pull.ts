@@ -17,8 +17,8 @@ import { ConfigError, DataError, InfraError, TaubridgeError, errorMarker } from 
 import { convertUpstream, type ConvertedFile } from "./convert.ts";
 import { datasetDefinition, datasetNames } from "./datasets.ts";
 import { loadDatasetManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
-import { parsePythonJsonText } from "../engine/data-files.ts";
-import { parseTaskFile } from "../tasks/task-file.ts";
+import { parsePythonJsonText } from "./data-files.ts";
+import { parseTaskFile } from "../suites/tau-bench/tasks.ts";
 import { toJs } from "../value/index.ts";
 
 export { DEFAULT_TAU2_BENCH_SOURCE, DEFAULT_TAU_BENCH_SOURCE } from "./datasets.ts";

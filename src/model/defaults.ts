@@ -1,5 +1,5 @@
 /**
- * Model-call defaults shared by the `run` flag table (`src/runner/run-flags.ts`) and the model
+ * Model-call defaults shared by the `run` flag table (`src/run/run-flags.ts`) and the model
  * client's own config schema, so the CLI, the library API and a directly built client agree.
  * Dependency-free on purpose: the CLI reads it at start-up without loading the SDK.
  */

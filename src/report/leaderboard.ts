@@ -1,7 +1,7 @@
 import Table from "cli-table3";
 import { TERMINATION_REASONS, type RoleUsage, type TerminationReason } from "../core/types.ts";
 import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
-import type { EpisodeSummary } from "../runner/checkpoint.ts";
+import type { EpisodeSummary } from "../run/checkpoint.ts";
 
 /** Everything a report shows, computed once from episode summaries. */
 export interface RunReport {

@@ -18,10 +18,10 @@ import type { FrameworkAdapter } from "../../adapters/common/driver.ts";
 import { defaultEndpointNotice, frameworkEndpoint, OPENAI_PUBLIC_API, openAIClientDefault } from "../../adapters/common/endpoint.ts";
 import { adapterStrategy } from "../../adapters/common/strategy.ts";
 import { registerAdapterStrategies } from "../../adapters/index.ts";
-import { buildRun, runBatch } from "../../src/runner/batch.ts";
-import { runEpisode } from "../../src/runner/episode.ts";
-import { agentStrategies } from "../../src/runner/strategies.ts";
-import { ScriptedUser } from "../../src/users/scripted-user.ts";
+import { buildRun, runBatch } from "../../src/run/batch.ts";
+import { runEpisode } from "../../src/suites/tau-bench/episode.ts";
+import { agentStrategies } from "../../src/run/strategies.ts";
+import { ScriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
 
 const STAND_IN = "stand-in-framework";
 const STAND_IN_DEFAULT = "https://models.stand-in.invalid/v1 (the stand-in's default)";

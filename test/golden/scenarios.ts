@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { Responder, ScriptStep, ScriptedRequest } from "../../src/testing/index.ts";
 import { tau2AgentResponder, tau2JudgeResponder, tau2PlanTasks, tau2UserResponder, tauAgentResponder, tauBenchPlanTasks, tauUserResponder, type AgentStyle } from "./responders.ts";
 
-export const REPOSITORY = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
+export const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const LIBRARY_TASKS = join(REPOSITORY, "domains", "library", "data", "tasks_test.json");
 const FASTWORKFLOW_FIXTURES = join(REPOSITORY, "adapters", "fastworkflow", "test-fixtures");
 

@@ -3,7 +3,7 @@ import { tau2AirlineDomain } from "../../domains/tau2-airline/index.ts";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
 import { tau2RetailDomain } from "../../domains/tau2-retail/index.ts";
 import { tau2TelecomDomain } from "../../domains/tau2-telecom/index.ts";
-import type { Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
+import type { Tau2DomainDefinition } from "../../src/suites/tau2/engine/domain.ts";
 
 export const FIXTURE_DOMAINS: Array<[string, Tau2DomainDefinition, string]> = [
   ["mock", tau2MockDomain, "tasks.json"],

@@ -7,11 +7,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import type { LoadedTau2Domain, Tau2DomainDefinition } from "../../src/engine/tau2/domain.ts";
-import { toolsOf } from "../../src/engine/tau2/toolkit.ts";
-import type { Tau2Assertion, Tau2DatabaseHash, Tau2Requestor, Tau2ToolCall } from "../../src/engine/tau2/environment.ts";
-import { applyTaskInitialState, environmentHop } from "../../src/engine/tau2/task-state.ts";
-import type { Tau2Task } from "../../src/tasks/tau2-tasks.ts";
+import type { LoadedTau2Domain, Tau2DomainDefinition } from "../../src/suites/tau2/engine/domain.ts";
+import { toolsOf } from "../../src/suites/tau2/engine/toolkit.ts";
+import type { Tau2Assertion, Tau2DatabaseHash, Tau2Requestor, Tau2ToolCall } from "../../src/suites/tau2/engine/environment.ts";
+import { applyTaskInitialState, environmentHop } from "../../src/suites/tau2/engine/task-state.ts";
+import type { Tau2Task } from "../../src/suites/tau2/tasks.ts";
 import { PyException, type PyDict, type PyValue, parsePythonJson, pyEquals } from "../../src/value/index.ts";
 
 export function readFixture(tau2Data: string, file: string): PyDict {

@@ -5,8 +5,8 @@
  * recording: same hops, same tool results, same termination.
  */
 import type { Tau2Participant, Tau2Turn } from "../../src/core/contracts.ts";
-import type { Tau2SimulationMessage } from "../../src/tasks/tau2-simulation.ts";
-import type { Tau2Task } from "../../src/tasks/tau2-tasks.ts";
+import type { Tau2SimulationMessage } from "../../src/suites/tau2/simulation.ts";
+import type { Tau2Task } from "../../src/suites/tau2/tasks.ts";
 
 function turnsOf(messages: readonly Tau2SimulationMessage[], role: "assistant" | "user", skip: number): Tau2Turn[] {
   return messages

@@ -6,18 +6,18 @@
  * counted as two hops, and a step that spends the budget ends the episode inside the turn and
  * refuses the next one.
  */
-import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
+import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
-import { tau2AgentFrom } from "../../src/agents/tau2-agent-bridge.ts";
-import { FunctionAgent } from "../../src/agents/function-agent.ts";
+import { tau2AgentFrom } from "../../src/suites/tau2/participants/agent-bridge.ts";
+import { FunctionAgent } from "../../src/participants/function-agent.ts";
 import type { Agent, DomainView } from "../../src/core/contracts.ts";
-import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import { evaluateTau2Simulation } from "../../src/evaluators/tau2-evaluator.ts";
-import { runTau2Episode } from "../../src/orchestrator/tau2-orchestrator.ts";
-import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
-import { tau2ScriptedUser } from "../../src/users/tau2-scripted-user.ts";
+import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
+import { runTau2Episode } from "../../src/suites/tau2/loop.ts";
+import { readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
+import { tau2ScriptedUser } from "../../src/suites/tau2/participants/scripted-user.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { readFixture } from "./fixture-checks.ts";
 import { type PyDict, toJs } from "../../src/value/index.ts";

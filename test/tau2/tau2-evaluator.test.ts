@@ -7,11 +7,11 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type LoadedTau2Domain, loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import type { Tau2NlJudge } from "../../src/evaluators/tau2-judge.ts";
-import { evaluateTau2Simulation } from "../../src/evaluators/tau2-evaluator.ts";
-import { type Tau2TerminationReason, messageFromJson } from "../../src/tasks/tau2-simulation.ts";
-import { type Tau2Task, readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
+import { type LoadedTau2Domain, loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import type { Tau2NlJudge } from "../../src/suites/tau2/judge.ts";
+import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
+import { type Tau2TerminationReason, messageFromJson } from "../../src/suites/tau2/simulation.ts";
+import { type Tau2Task, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { PyException, type PyDict, type PyValue, pyJsonDumps, pyJsonDumpsLine } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { FIXTURE_DOMAINS } from "./domains.ts";

@@ -20,8 +20,8 @@ import {
   tau2GtSystemPrompt,
   tau2SoloSystemPrompt,
   tau2UserSystemPrompt,
-} from "../../src/engine/tau2/extract/index.ts";
-import { readTau2Tasks, type Tau2Task } from "../../src/tasks/tau2-tasks.ts";
+} from "../../src/suites/tau2/engine/extract/index.ts";
+import { readTau2Tasks, type Tau2Task } from "../../src/suites/tau2/tasks.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 
 const data = tau2BenchDirectory;

@@ -7,17 +7,17 @@
  * product over the basis, premature terminations; dual-control routing, the protocol checks, and
  * `max_steps` overriding a stop on the same hop.
  */
-import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
-import { evaluatorMessages } from "../../src/engine/tau2/engine-messages.ts";
+import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";
+import { evaluatorMessages } from "../../src/suites/tau2/engine/engine-messages.ts";
 import { describe, expect, it } from "vitest";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
 import { tau2TelecomDomain } from "../../domains/tau2-telecom/index.ts";
 import type { Tau2Participant, Tau2Turn } from "../../src/core/contracts.ts";
-import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import { evaluateTau2Simulation } from "../../src/evaluators/tau2-evaluator.ts";
-import { runTau2Episode, Tau2ProtocolError } from "../../src/orchestrator/tau2-orchestrator.ts";
-import type { Tau2SimulationMessage } from "../../src/tasks/tau2-simulation.ts";
-import { type Tau2Task, tau2TaskSchema } from "../../src/tasks/tau2-tasks.ts";
+import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
+import { runTau2Episode, Tau2ProtocolError } from "../../src/suites/tau2/loop.ts";
+import type { Tau2SimulationMessage } from "../../src/suites/tau2/simulation.ts";
+import { type Tau2Task, tau2TaskSchema } from "../../src/suites/tau2/tasks.ts";
 import { PyFloat, type PyDict, type PyValue } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 

@@ -7,10 +7,10 @@
  * attempt as τ² does.
  */
 import { describe, expect, it } from "vitest";
-import { Tau2ToolArgumentsError, requestArguments, tau2LlmAgent } from "../../src/agents/tau2-llm-agent.ts";
+import { Tau2ToolArgumentsError, requestArguments, tau2LlmAgent } from "../../src/suites/tau2/participants/llm-agent.ts";
 import type { Tau2ParticipantContext } from "../../src/core/contracts.ts";
 import { createModelClient } from "../../src/model/model-client.ts";
-import { type Tau2Task, tau2TaskSchema } from "../../src/tasks/tau2-tasks.ts";
+import { type Tau2Task, tau2TaskSchema } from "../../src/suites/tau2/tasks.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { PyFloat } from "../../src/value/index.ts";
 
@@ -84,7 +84,7 @@ describe("τ² model agent", () => {
   });
 
   it("user simulator: flips roles, calls its own tools, and sees its tool results", async () => {
-    const { tau2UserSimulator } = await import("../../src/users/tau2-user-simulator.ts");
+    const { tau2UserSimulator } = await import("../../src/suites/tau2/participants/user-simulator.ts");
     const server = await startScriptedModelServer({ steps: [{ tool_calls: [{ id: "u1", name: "check_status_bar", arguments: "{}" }] }, { content: "It shows no bars." }] });
     try {
       const model = createModelClient({ role: "user", model: "m", provider: "openai-compatible", baseURL: server.baseURL, maxAttempts: 1 });

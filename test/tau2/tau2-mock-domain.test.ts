@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
+import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import { readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
 import { describeWithTau2Data, missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { itMatchesTheReferenceFixtures } from "./fixture-checks.ts";

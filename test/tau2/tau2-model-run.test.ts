@@ -10,7 +10,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTau2Results, rewardOf } from "../../src/runner/tau2-results.ts";
+import { readTau2Results, rewardOf } from "../../src/suites/tau2/codec.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { runCli, runTau2 } from "../support/cli.ts";

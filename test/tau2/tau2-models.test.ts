@@ -1,6 +1,6 @@
 /** τ²'s model strings and LLM arguments map onto our providers and endpoints as τ²'s users mean them. */
 import { describe, expect, it } from "vitest";
-import { resolveTau2Model } from "../../src/runner/tau2-models.ts";
+import { resolveTau2Model } from "../../src/suites/tau2/models.ts";
 
 describe("τ² model strings", () => {
   it("reads litellm prefixes and api_base; our base-URL flag wins", () => {

@@ -5,14 +5,14 @@
  * termination — including the runs cut by `max_steps=4` and by three tool errors with
  * `max_errors=3` — and, evaluated, the recorded reward.
  */
-import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
+import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import { evaluateTau2Simulation } from "../../src/evaluators/tau2-evaluator.ts";
-import { runTau2Episode } from "../../src/orchestrator/tau2-orchestrator.ts";
-import { type Tau2SimulationMessage, messageFromJson } from "../../src/tasks/tau2-simulation.ts";
-import { type Tau2Task, readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
+import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
+import { runTau2Episode } from "../../src/suites/tau2/loop.ts";
+import { type Tau2SimulationMessage, messageFromJson } from "../../src/suites/tau2/simulation.ts";
+import { type Tau2Task, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { type PyDict, type PyValue, PyFloat, pyJsonDumpsLine } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { FIXTURE_DOMAINS } from "./domains.ts";

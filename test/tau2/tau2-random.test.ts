@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TAU2_SEED, createSeededRandom, randomHex } from "../../src/engine/tau2/random.ts";
+import { DEFAULT_TAU2_SEED, createSeededRandom, randomHex } from "../../src/suites/tau2/engine/random.ts";
 
 describe("the τ² environment's seeded random source", () => {
   it("gives the same stream for the same seed and different streams for different seeds", () => {

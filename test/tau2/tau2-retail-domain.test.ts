@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadTau2Domain } from "../../src/engine/tau2/domain.ts";
-import type { Tau2Environment, Tau2ToolResult } from "../../src/engine/tau2/environment.ts";
-import { readTau2Tasks } from "../../src/tasks/tau2-tasks.ts";
+import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import type { Tau2Environment, Tau2ToolResult } from "../../src/suites/tau2/engine/environment.ts";
+import { readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { type PyDict, type PyModel, parsePythonJson, pyGetAttr, pyRepr } from "../../src/value/index.ts";
 import { tau2RetailDomain } from "../../domains/tau2-retail/index.ts";
 import { retailMessages } from "../../domains/tau2-retail/messages.ts";

@@ -5,7 +5,7 @@
  * flags refused by name, report and rescore of the written file; and, in process, a crashing
  * participant saved as `infrastructure_error` after τ²'s retries.
  */
-import { readTau2FirstAgentMessage } from "../../src/engine/tau2/upstream-text.ts";
+import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,9 +13,9 @@ import { describe, expect, it } from "vitest";
 import { tau2Registries } from "../../app/tau2-registries.ts";
 import type { Tau2Participant } from "../../src/core/contracts.ts";
 import { Registry } from "../../src/core/registry.ts";
-import { readTau2Results, resultsText } from "../../src/runner/tau2-results.ts";
-import { type Tau2ParticipantFactory, TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/runner/tau2-run.ts";
-import type { Tau2Task } from "../../src/tasks/tau2-tasks.ts";
+import { readTau2Results, resultsText } from "../../src/suites/tau2/codec.ts";
+import { type Tau2ParticipantFactory, TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/suites/tau2/run.ts";
+import type { Tau2Task } from "../../src/suites/tau2/tasks.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { runCli } from "../support/cli.ts";
 

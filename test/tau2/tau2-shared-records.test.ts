@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { databaseHash, databaseHashText, prepareShared, shareDatabase, SharedRecordMap } from "../../src/engine/tau2/shared-records.ts";
+import { databaseHash, databaseHashText, prepareShared, shareDatabase, SharedRecordMap } from "../../src/suites/tau2/engine/shared-records.ts";
 import { PyFloat, type PyDict, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyModelSchema, pyModelValidate, pyT } from "../../src/value/index.ts";
 
 const recordModel = pyModelSchema("Record", [

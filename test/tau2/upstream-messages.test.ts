@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { DataError } from "../../src/core/errors.ts";
 import { stringLiteralsOf } from "../../src/data/python-source/strings.ts";
 import { PythonSourceFile } from "../../src/data/python-source/syntax.ts";
-import { UpstreamMessages } from "../../src/engine/tau2/upstream-messages.ts";
+import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";
 import { retailMessages } from "../../domains/tau2-retail/messages.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 

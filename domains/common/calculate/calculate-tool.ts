@@ -3,8 +3,8 @@
  * `str(round(float(eval(expression)), 2))`. See `index.ts` for what is reproduced and where it
  * deliberately diverges.
  */
-import type { EpisodeDatabase } from "../../../src/engine/database.ts";
-import type { ToolImplementation } from "../../../src/engine/tool.ts";
+import type { EpisodeDatabase } from "../../../src/suites/tau-bench/engine/database.ts";
+import type { ToolImplementation } from "../../../src/suites/tau-bench/engine/tool.ts";
 import { PyException, pyContains, pyFloat, pyIterate, pyRound, pyStr, type PyValue } from "../../../src/value/index.ts";
 import { compileExpression } from "./compile.ts";
 import { evaluate, pyFloatOf } from "./evaluate.ts";

@@ -7,8 +7,8 @@ const flags = JSON.parse(flagsJson ?? "{}");
 const moduleStart = performance.now();
 const [{ offlineRegistries }, { buildRun, runBatch }, { parseRunFlags, runConfigFromFlags }, { buildReport, leaderboardText }] = await Promise.all([
   import(`${dist}/app/offline-registries.js`),
-  import(`${dist}/src/runner/batch.js`),
-  import(`${dist}/src/runner/run-flags.js`),
+  import(`${dist}/src/run/batch.js`),
+  import(`${dist}/src/run/run-flags.js`),
   import(`${dist}/src/report/leaderboard.js`),
 ]);
 const modulesLoaded = performance.now();

@@ -1,8 +1,0 @@
-/**
- * The orchestrator: the one owner of an episode (turn loop, step path, budgets, termination).
- * See README.md in this folder for the contract.
- */
-export { runEpisode, terminationForError, EpisodeStop, EpisodeTimeoutError, type EpisodeParts, type EpisodeResult } from "./orchestrator.ts";
-export { EpisodeStepper, standaloneStepper, MissingRespondContentError, EPISODE_ENDED_OUTPUT, STEP_LIMIT_OUTPUT } from "./episode-stepper.ts";
-export { EpisodeRecorder } from "./episode-recorder.ts";
-export { TAU_BENCH_RULES, type SuiteRules } from "./suite-rules.ts";

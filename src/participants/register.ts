@@ -1,0 +1,84 @@
+/**
+ * Registers the model-driven agent strategies of τ-bench's `--agent-strategy` (tool-calling, act,
+ * react, few-shot) plus the human agent, and the user simulators (llm, react, verify, reflection,
+ * human). The runner only knows the registries; the CLI and tests call
+ * {@link registerModelStrategies} once before `buildRun`.
+ */
+import type { AgentFactory, BuildContext } from "../run/strategies.ts";
+import { agentStrategies } from "../run/strategies.ts";
+import { registerUserStrategies } from "../suites/tau-bench/participants/register-users.ts";
+import { ConfigError } from "../core/errors.ts";
+import { ChatReActAgent } from "./chat-react-agent.ts";
+import { loadFunctionAgent } from "./function-agent.ts";
+import { checkAgentOptionKeys } from "./user-module.ts";
+import { FewShotAgent, loadFewShotDisplays } from "./few-shot-agent.ts";
+import { HumanAgent, type TerminalIO } from "./human-agent.ts";
+import { agentTemplate } from "./prompts.ts";
+import { originalChatReactTemplate, originalTauBenchPrompts } from "./original-prompts.ts";
+import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
+import { ToolCallingAgent } from "./tool-calling-agent.ts";
+
+/** A human-agent factory over the given terminal (default: the process's stdin/stdout); tests pass streams. */
+export function humanAgentFactory(io?: TerminalIO): AgentFactory {
+  return {
+    description: "a person types the agent's replies and tool calls (/tool name {json}) in the terminal",
+    requiresModel: false,
+    create: () => new HumanAgent(io),
+  };
+}
+
+/** `--agent-prompt-file` when given; else τ-bench's original prompt from its sources; else our wording. */
+function chatReactTemplate(kind: "act" | "react", promptFile: string | undefined, domain: LoadedDomain, warn?: (message: string) => void): string {
+  if (promptFile) return agentTemplate(kind, promptFile);
+  const original = originalTauBenchPrompts(domain, warn);
+  return original ? originalChatReactTemplate(original, domain, kind === "react") : agentTemplate(kind, undefined);
+}
+
+const factories: Record<string, AgentFactory> = {
+  "tool-calling": {
+    description: "τ-bench's tool-calling agent: policy as system prompt, tools via the API, first tool call used (needs --model)",
+    requiresModel: true,
+    create: ({ config, domain, models }: BuildContext) => new ToolCallingAgent({ client: models.agent(), domain, template: agentTemplate("tool-calling", config.agentPromptFile) }),
+  },
+  act: {
+    description: "τ-bench's act agent: tools described in the prompt, replies `Action: {json}` (needs --model)",
+    requiresModel: true,
+    create: ({ config, domain, models, warn }: BuildContext) =>
+      new ChatReActAgent({ client: models.agent(), domain, useReasoning: false, template: chatReactTemplate("act", config.agentPromptFile, domain, warn) }),
+  },
+  react: {
+    description: "τ-bench's react agent: like act, with a `Thought:` line before each Action (needs --model)",
+    requiresModel: true,
+    create: ({ config, domain, models, warn }: BuildContext) =>
+      new ChatReActAgent({ client: models.agent(), domain, useReasoning: true, template: chatReactTemplate("react", config.agentPromptFile, domain, warn) }),
+  },
+  "few-shot": {
+    description: "τ-bench's few-shot agent: tool-calling with 5 sampled example conversations (needs --model and --few-shot-displays-path)",
+    requiresModel: true,
+    create: ({ config, domain, models }: BuildContext) => {
+      const displays = loadFewShotDisplays(config.fewShotDisplaysPath);
+      return new FewShotAgent({ client: models.agent(), domain, displays, seed: config.seed, template: agentTemplate("few-shot", config.agentPromptFile) });
+    },
+  },
+  human: humanAgentFactory(),
+  module: {
+    description: "your own agent function: --agent-module ./my-agent.{ts,js} exporting respond({messages, tools, signal}) → {content} | {toolCalls}",
+    requiresModel: false,
+    create: ({ config }: BuildContext) => {
+      checkAgentOptionKeys(config.agentOptions, ["module", "export"], "module");
+      const modulePath = config.agentOptions.module;
+      if (typeof modulePath !== "string" || modulePath === "") throw new ConfigError("--agent-strategy module needs --agent-module <path to a module exporting respond()>");
+      const exportName = config.agentOptions.export;
+      return loadFunctionAgent(modulePath, typeof exportName === "string" ? exportName : undefined);
+    },
+  },
+};
+
+/**
+ * Registers every model-driven agent strategy and every user simulator. Idempotent: names that are
+ * already registered are left alone, so the CLI and several test files may all call it.
+ */
+export function registerModelStrategies(): void {
+  for (const [name, factory] of Object.entries(factories)) if (!agentStrategies.has(name)) agentStrategies.register(name, factory);
+  registerUserStrategies();
+}

@@ -1,0 +1,191 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError, errorMarker } from "../core/errors.ts";
+import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
+import type { RunConfig } from "./run-config.ts";
+
+/**
+ * Options that never change an episode's outcome: where files go, how many episodes run at once,
+ * which `(task, trial)` pairs are selected (resume keeps the finished ones of any selection),
+ * output format. Every other option is part of a run's identity, so a new flag is covered by default.
+ */
+const NOT_OUTCOME_FIELDS = new Set<keyof RunConfig>([
+  "logDir",
+  "resume",
+  "quiet",
+  "maxConcurrency",
+  "numTrials",
+  "taskIds",
+  "startIndex",
+  "endIndex",
+  "shuffle",
+  "dataDir",
+  "cacheDir",
+  "acceptChanges",
+]);
+
+/** Agent options that name files or directories whose content decides the agent's behaviour. */
+const FILE_OPTIONS = ["module", "mapping", "workflowPath", "entry"] as const;
+
+/** What decides the outcome of a run's episodes, as comparable values (content hashes, not paths). */
+export interface RunIdentity {
+  /** The identity format; checkpoints written before it carried only options. */
+  identityVersion: 2;
+  /** Every outcome-deciding option, with file paths left out (their content is below). */
+  options: Record<string, unknown>;
+  /** SHA-256 of the task set (the split's task file, or `--task-file`). */
+  taskSet: string;
+  /** SHA-256 of the domain's data files (collections, policy, tool schemas). */
+  data: string;
+  /** SHA-256 of each file the agent options and prompt flags name (module, mapping, workflow, templates). */
+  files: Record<string, string | null>;
+  taubridgeVersion: string;
+}
+
+/** Human names of the identity's parts, for the one-line error. */
+const PART_NAMES: Record<string, string> = {
+  taskSet: "the task set",
+  data: "the data files",
+  taubridgeVersion: "the taubridge version",
+  "files.module": "the agent module",
+  "files.mapping": "the mapping file",
+  "files.workflowPath": "the workflow",
+  "files.entry": "the Python entry",
+  "files.agentPromptFile": "the agent prompt template",
+  "files.userPromptFile": "the user prompt template",
+  "files.fewShotDisplaysPath": "the few-shot examples",
+  "files.priceFile": "the price file",
+};
+
+/** The checkpoint belongs to another configuration; the message names what changed and the way out. */
+export class ResumeMismatchError extends ConfigError {
+  static readonly marker: symbol = errorMarker("ResumeMismatchError");
+
+  constructor(
+    readonly checkpointPath: string,
+    readonly changed: readonly string[],
+  ) {
+    super(`the checkpoint ${checkpointPath} was written by a different run (changed: ${changed.join(", ")}); ` + "--no-resume starts over, --accept-changes keeps its finished episodes anyway");
+  }
+}
+
+function sha256(...parts: Array<string | Buffer>): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part);
+  return hash.digest("hex");
+}
+
+/** SHA-256 of a file, or of every file under a directory (names and contents, sorted); null when missing. */
+function contentHash(path: string): string | null {
+  if (!existsSync(path)) return null;
+  if (!statSync(path).isDirectory()) return sha256(readFileSync(path));
+  const hash = createHash("sha256");
+  const walk = (directory: string) => {
+    for (const name of readdirSync(directory).sort()) {
+      if (name === "__pycache__" || name.startsWith(".")) continue;
+      const full = join(directory, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else
+        hash
+          .update(`${relative(path, full)}\0`)
+          .update(readFileSync(full))
+          .update("\0");
+    }
+  };
+  walk(path);
+  return hash.digest("hex");
+}
+
+/** The file an agent option names: a path, or a Python `module:callable` entry (hashed by its module file when found). */
+function optionPath(key: string, value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  if (key === "entry") return undefined; // a Python import path, not a file: covered as an option
+  return resolve(value);
+}
+
+/** The taubridge version that wrote a checkpoint (from the package manifest above this module). */
+export function taubridgeVersion(): string {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(directory, "package.json");
+    if (existsSync(candidate)) {
+      const manifest = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (manifest.name === "taubridge" && manifest.version) return manifest.version;
+    }
+    const parent = dirname(directory);
+    if (parent === directory) return "unknown";
+    directory = parent;
+  }
+}
+
+/**
+ * The identity of a run: everything that decides its episodes' outcomes — every such option, the
+ * content of the task set, the data files, the agent module, mapping and workflow files and the
+ * prompt templates, and the taubridge version. Resume compares it with the checkpoint's.
+ */
+export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: string): RunIdentity {
+  const options: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config) as Array<[keyof RunConfig, unknown]>) {
+    if (NOT_OUTCOME_FIELDS.has(key) || value === undefined) continue;
+    if (key === "agentOptions") {
+      options.agentOptions = withoutFileOptions(value as Record<string, unknown>);
+    } else if (!["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile", "taskFile"].includes(key)) options[key] = value;
+  }
+  const files: Record<string, string | null> = {};
+  for (const key of FILE_OPTIONS) {
+    const path = optionPath(key, config.agentOptions[key]);
+    if (path) files[key] = contentHash(path);
+  }
+  for (const key of ["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile"] as const) {
+    const path = config[key];
+    if (path) files[key] = contentHash(resolve(path));
+  }
+  const definition = domain.definition;
+  const dataFiles = [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile].sort();
+  const data = sha256(...dataFiles.flatMap((name) => [`${name}\0`, existsSync(join(domain.dataDirectory, name)) ? readFileSync(join(domain.dataDirectory, name)) : "(missing)"]));
+  return { identityVersion: 2, options, taskSet: contentHash(taskFile) ?? "(missing)", data, files, taubridgeVersion: taubridgeVersion() };
+}
+
+/**
+ * Names what differs between the identity a checkpoint recorded and this run's (empty: same run).
+ * A checkpoint from before content hashing recorded only options: those are compared, and the
+ * content parts are reported as unknown rather than assumed equal.
+ */
+export function identityChanges(recorded: unknown, current: RunIdentity): { changed: string[]; unverified: boolean } {
+  const previous = (recorded ?? {}) as Record<string, unknown>;
+  if (previous.identityVersion !== 2) {
+    const changed = Object.keys(previous)
+      .filter((key) => !FILE_OPTION_KEYS.has(key))
+      .filter((key) => JSON.stringify(comparable(key, previous[key])) !== JSON.stringify(comparable(key, current.options[key])));
+    return { changed: changed.map((key) => (key === "agentOptions" ? "--agent-option values" : `--${kebab(key)}`)), unverified: true };
+  }
+  const changed: string[] = [];
+  const previousOptions = (previous.options ?? {}) as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(previousOptions), ...Object.keys(current.options)])) {
+    if (JSON.stringify(previousOptions[key]) !== JSON.stringify(current.options[key])) changed.push(key === "agentOptions" ? "--agent-option values" : `--${kebab(key)}`);
+  }
+  for (const part of ["taskSet", "data", "taubridgeVersion"] as const) if (previous[part] !== current[part]) changed.push(PART_NAMES[part]);
+  const previousFiles = (previous.files ?? {}) as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(previousFiles), ...Object.keys(current.files)])) {
+    if (previousFiles[key] !== current.files[key]) changed.push(PART_NAMES[`files.${key}`] ?? key);
+  }
+  return { changed, unverified: false };
+}
+
+const FILE_OPTION_KEYS = new Set(["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "taskFile", "priceFile"]);
+
+/** An option as identities compare it: agent options without the file paths (their content is compared instead). */
+function comparable(key: string, value: unknown): unknown {
+  if (key !== "agentOptions") return value;
+  return withoutFileOptions((value ?? {}) as Record<string, unknown>);
+}
+
+function withoutFileOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options).filter(([option]) => option === "entry" || !FILE_OPTIONS.includes(option as (typeof FILE_OPTIONS)[number])));
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`).replace(/-ms$/, "");
+}

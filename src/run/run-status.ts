@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { z } from "zod";
+import { DataError } from "../core/errors.ts";
+import { writeFileAtomic } from "../suites/tau-bench/codec.ts";
+
+/**
+ * A run's status beside its results file: `<stem>.meta.json` next to `<stem>.json`.
+ *
+ * Why a sidecar: the results file must stay the plain JSON list τ-bench's own tools read, so it
+ * cannot say "this run was cut short". The batch layer writes this file every time it writes the
+ * results file (complete or not), so a rerun that finishes replaces a stale "partial", and
+ * `taubridge report` reads it to mark the run's row as partial.
+ */
+export const RUN_STATUS_SCHEMA_VERSION = 1;
+
+const runStatusSchema = z.object({
+  kind: z.literal("taubridge.run-status"),
+  schemaVersion: z.number().int(),
+  status: z.enum(["complete", "partial"]),
+  episodes: z.number().int().nonnegative(),
+  expectedEpisodes: z.number().int().nonnegative(),
+  interrupted: z.boolean(),
+  resultsFile: z.string(),
+  checkpointFile: z.string(),
+  writtenAt: z.string(),
+});
+
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** `results/x.json` → `results/x.meta.json`. */
+export function runStatusPath(resultsPath: string): string {
+  return `${resultsPath.replace(/\.json$/, "")}.meta.json`;
+}
+
+/** True for a path that names a run-status sidecar rather than a results file. */
+export function isRunStatusPath(path: string): boolean {
+  return path.endsWith(".meta.json");
+}
+
+/** Writes the status of the run whose results file is `resultsPath` (atomically, like the results file). */
+export function writeRunStatus(resultsPath: string, run: { episodes: number; expectedEpisodes: number; interrupted: boolean; checkpointPath: string }): RunStatus {
+  const status: RunStatus = {
+    kind: "taubridge.run-status",
+    schemaVersion: RUN_STATUS_SCHEMA_VERSION,
+    status: run.interrupted || run.episodes < run.expectedEpisodes ? "partial" : "complete",
+    episodes: run.episodes,
+    expectedEpisodes: run.expectedEpisodes,
+    interrupted: run.interrupted,
+    resultsFile: basename(resultsPath),
+    checkpointFile: basename(run.checkpointPath),
+    writtenAt: new Date().toISOString(),
+  };
+  writeFileAtomic(runStatusPath(resultsPath), `${JSON.stringify(status, null, 2)}\n`);
+  return status;
+}
+
+/** The status beside a results file, or null when there is none (the original's files, copies). */
+export function readRunStatus(resultsPath: string): RunStatus | null {
+  const path = runStatusPath(resultsPath);
+  if (!existsSync(path)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new DataError(`${path}: not valid JSON (${(error as Error).message})`, { cause: error });
+  }
+  const parsed = runStatusSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DataError(`${path}: field ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
+  }
+  return parsed.data;
+}

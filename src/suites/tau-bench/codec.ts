@@ -1,0 +1,198 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { DataError } from "../../core/errors.ts";
+import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, type Task, type TerminationReason } from "../../core/types.ts";
+import { readPythonJsonFile } from "../../data/data-files.ts";
+import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
+import type { EpisodeResult } from "./episode.ts";
+
+/**
+ * Version of the `taubridge` block we add to each τ-bench result entry.
+ * 1: termination, rewardBreakdown (component → score; absent in files written before the
+ *    orchestrator), usage (agent/user), durationMs, steps (actions with origin), error.
+ */
+export const RESULT_SCHEMA_VERSION = 1;
+
+/** Writes a file atomically: a temp file in the same directory, then a rename. */
+export function writeFileAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
+function actionDump(action: Action): PyDict {
+  return new Map<string, PyValue>([
+    ["name", action.name],
+    ["kwargs", action.kwargs],
+  ]);
+}
+
+/** τ-bench's pydantic `Task.model_dump()` (annotator dropped). */
+export function taskDump(task: Task): PyDict {
+  return new Map<string, PyValue>([
+    ["user_id", task.user_id],
+    ["actions", task.actions.map(actionDump)],
+    ["instruction", task.instruction],
+    ["outputs", task.outputs],
+  ]);
+}
+
+function floatOrNull(value: unknown): PyFloat | null {
+  return typeof value === "number" ? new PyFloat(value) : value instanceof PyFloat ? value : null;
+}
+
+function rewardInfoDump(rewardInfo: RewardResult): PyDict {
+  const info = rewardInfo.info;
+  const infoDump: PyDict =
+    "r_actions" in info
+      ? new Map<string, PyValue>([
+          ["r_actions", new PyFloat(info.r_actions)],
+          ["gt_data_hash", info.gt_data_hash],
+        ])
+      : new Map<string, PyValue>([
+          ["r_outputs", new PyFloat(info.r_outputs)],
+          ["outputs", new Map(Object.entries(info.outputs))],
+        ]);
+  return new Map<string, PyValue>([
+    ["reward", new PyFloat(rewardInfo.reward)],
+    ["info", infoDump],
+    ["actions", rewardInfo.actions.map(actionDump)],
+  ]);
+}
+
+/** Normalises an `info` dict to what the original's pydantic dump prints (floats as floats, task dumped). */
+function infoDump(info: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(info)) {
+    if (key === "task" && value && typeof value === "object" && "instruction" in value && !(value instanceof Map)) out.task = taskDump(value as Task);
+    else if (key === "reward_info") out.reward_info = value && !(value instanceof Map) ? rewardInfoDump(value as RewardResult) : (value ?? null);
+    else if (key === "user_cost") out.user_cost = floatOrNull(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** One results-file entry: τ-bench's `{task_id, reward, info, traj, trial}` plus our `taubridge` block. */
+export function resultEntry(episode: EpisodeResult): Record<string, unknown> {
+  return {
+    task_id: episode.taskId,
+    reward: new PyFloat(episode.reward),
+    info: infoDump(episode.info),
+    traj: episode.traj,
+    trial: episode.trial,
+    taubridge: {
+      schemaVersion: RESULT_SCHEMA_VERSION,
+      termination: episode.termination,
+      rewardBreakdown: new Map(Object.entries(episode.rewardBreakdown).map(([component, score]) => [component, new PyFloat(score)])),
+      usage: episode.usage,
+      durationMs: Math.round(episode.durationMs * 1000) / 1000,
+      steps: episode.steps.map((step) => ({
+        action: actionDump(step.action),
+        origin: step.origin,
+        done: step.done,
+        ...(step.toolCallId ? { toolCallId: step.toolCallId } : {}),
+        ...(step.frameworkToolName ? { frameworkToolName: step.frameworkToolName } : {}),
+      })),
+      ...(episode.plannedOnly.length > 0 ? { plannedOnly: episode.plannedOnly.map((step) => ({ action: actionDump(step.action), origin: step.origin, toolCallId: step.toolCallId })) } : {}),
+      ...(episode.error ? { error: episode.error } : {}),
+      ...(episode.extra ? { extra: episode.extra } : {}),
+    },
+  };
+}
+
+/** The results file text: a JSON list with Python's `indent=2` formatting, as run.py writes it. */
+export function resultsFileText(episodes: readonly EpisodeResult[]): string {
+  return pyJsonDumpsIndented(episodes.map(resultEntry), 2);
+}
+
+const usageSchema = z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() }).nullable();
+
+/** Validates an entry read back from a results file (ours or the original's). */
+const resultEntrySchema = z.object({
+  task_id: z.number().int(),
+  reward: z.number(),
+  info: z.record(z.string(), z.unknown()),
+  traj: z.array(z.record(z.string(), z.unknown())),
+  trial: z.number().int(),
+  taubridge: z
+    .object({
+      schemaVersion: z.number().int(),
+      termination: z.enum(TERMINATION_REASONS),
+      usage: z.object({ agent: usageSchema, user: usageSchema }).optional(),
+      durationMs: z.number().optional(),
+      steps: z.array(z.unknown()).optional(),
+    })
+    .passthrough()
+    .optional(),
+});
+
+/** How an entry's episode failed and which framework tools the bridge refused, as the entry records them. */
+export interface EntryFailure {
+  /** The episode's error message (`taubridge.error.message`, or τ-bench's `info.error`); null when it ended without one. */
+  error: string | null;
+  /** Framework tools with no benchmark mapping (`taubridge.extra.unmappedTools`, or `extra.bridge.unmappedTools` for FastWorkflow). */
+  unmappedTools: string[];
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/**
+ * Reads the failure facts of a plain-JSON results entry (ours or the original's), so the run
+ * summary and `report` can show why episodes failed without re-reading trajectories.
+ */
+export function entryFailure(plain: Record<string, unknown>): EntryFailure {
+  const block = (plain.taubridge ?? {}) as Record<string, unknown>;
+  const info = (plain.info ?? {}) as Record<string, unknown>;
+  const recorded = block.error as { message?: unknown } | undefined;
+  const error = typeof recorded?.message === "string" ? recorded.message : typeof info.error === "string" ? info.error : null;
+  const extra = (block.extra ?? {}) as Record<string, unknown>;
+  const bridge = (extra.bridge ?? {}) as Record<string, unknown>;
+  return { error, unmappedTools: [...new Set([...stringList(extra.unmappedTools), ...stringList(bridge.unmappedTools)])] };
+}
+
+/** A results entry as read back: the plain-JSON view for reports plus the lossless one for replays. */
+export interface LoadedResultEntry extends EntryFailure {
+  taskId: number;
+  trial: number;
+  reward: number;
+  termination: TerminationReason | null;
+  usage: { agent: RoleUsage | null; user: RoleUsage | null } | null;
+  /** The lossless parse of the entry (tool-call arguments keep their Python types). */
+  raw: PyDict;
+  plain: z.infer<typeof resultEntrySchema>;
+}
+
+/**
+ * Reads a results file (ours or τ-bench's). Errors name the file, entry index and field; an entry
+ * from a newer taubridge schema is rejected rather than misread.
+ */
+export function loadResultsFile(path: string): LoadedResultEntry[] {
+  const parsed = readPythonJsonFile(path, "results file");
+  if (!Array.isArray(parsed)) throw new DataError(`${path}: expected a JSON list of results`);
+  return parsed.map((entry, index) => {
+    const result = resultEntrySchema.safeParse(toJs(entry));
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new DataError(`${path}: entry ${index}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`);
+    }
+    const block = result.data.taubridge;
+    if (block && block.schemaVersion > RESULT_SCHEMA_VERSION) {
+      throw new DataError(`${path}: entry ${index}: schemaVersion ${block.schemaVersion} is newer than this taubridge understands (${RESULT_SCHEMA_VERSION}); upgrade taubridge`);
+    }
+    return {
+      taskId: result.data.task_id,
+      trial: result.data.trial,
+      reward: result.data.reward,
+      termination: block?.termination ?? null,
+      usage: block?.usage ?? null,
+      ...entryFailure(result.data as Record<string, unknown>),
+      raw: entry as PyDict,
+      plain: result.data,
+    };
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Registers the user simulators of τ-bench's `--user-strategy` (llm, react, verify, reflection,
+ * human) in the runner's registry. Called by `registerModelStrategies()` (src/participants/register.ts).
+ */
+import type { RunConfig } from "../../../run/run-config.ts";
+import { userStrategies, type BuildContext, type EpisodeIdentity, type UserFactory } from "../../../run/strategies.ts";
+import type { TerminalIO } from "../../../participants/human-agent.ts";
+import { HumanUser } from "./human-user.ts";
+import { LlmUser, type LlmUserOptions } from "./llm-user.ts";
+import { userTemplate, type UserPromptKind } from "./user-prompts.ts";
+import { originalTauBenchPrompts, originalUserTemplate } from "../../../participants/original-prompts.ts";
+import { tauSupervisorPrompt, tauSupervisorTranscript } from "../engine/original-prompts.ts";
+import type { SupervisorPrompts } from "./llm-user.ts";
+import { ReactUser } from "./react-user.ts";
+import { ReflectionUser } from "./reflection-user.ts";
+import { VerifyUser } from "./verify-user.ts";
+
+// One validated template per run configuration (the file is read once, not per episode).
+const templates = new WeakMap<RunConfig, Map<UserPromptKind, string | undefined>>();
+
+/** `--user-prompt-file` when given; else τ-bench's original prompt from its sources; else the strategy's own wording (undefined). */
+function templateFor(context: BuildContext, kind: UserPromptKind): string | undefined {
+  const { config } = context;
+  let perRun = templates.get(config);
+  if (!perRun) {
+    perRun = new Map();
+    templates.set(config, perRun);
+  }
+  if (!perRun.has(kind)) {
+    if (config.userPromptFile) perRun.set(kind, userTemplate(kind, config.userPromptFile));
+    else {
+      const original = originalTauBenchPrompts(context.domain, context.warn);
+      perRun.set(kind, original ? originalUserTemplate(original, kind) : undefined);
+    }
+  }
+  return perRun.get(kind);
+}
+
+/** τ-bench's own verify / reflect prompts, when its sources are in the data directory. */
+function originalSupervisor(context: BuildContext): SupervisorPrompts | undefined {
+  const original = originalTauBenchPrompts(context.domain);
+  if (!original) return undefined;
+  return {
+    verify: (history, response) => tauSupervisorPrompt(original, "verify", tauSupervisorTranscript(original, history), response),
+    reflect: (history, response) => tauSupervisorPrompt(original, "reflect", tauSupervisorTranscript(original, history), response),
+  };
+}
+
+function llmFactory(description: string, kind: UserPromptKind, make: (options: LlmUserOptions) => LlmUser): UserFactory {
+  return {
+    description,
+    requiresModel: true,
+    create: (context: BuildContext, episode: EpisodeIdentity) => {
+      const template = templateFor(context, kind);
+      const supervisor = context.config.userPromptFile ? undefined : originalSupervisor(context);
+      return make({ client: context.models.user(), episode, ...(template !== undefined ? { template } : {}), ...(supervisor ? { supervisor } : {}) });
+    },
+  };
+}
+
+/** A human-user factory over the given terminal (default: the process's stdin/stdout); tests pass streams. */
+export function humanUserFactory(io?: TerminalIO): UserFactory {
+  return {
+    description: "a person types the user's replies in the terminal (readline; use --max-concurrency 1)",
+    requiresModel: false,
+    create: () => new HumanUser(io),
+  };
+}
+
+/** Registers llm, react, verify, reflection and human. Idempotent. */
+export function registerUserStrategies(): void {
+  const entries: [string, UserFactory][] = [
+    ["llm", llmFactory("τ-bench's LLM user simulator: one completion per turn (needs --user-model)", "llm", (options) => new LlmUser(options))],
+    ["react", llmFactory("τ-bench's react user: Thought + User Response, parsed (needs --user-model)", "react", (options) => new ReactUser(options))],
+    ["verify", llmFactory("τ-bench's verify user: each reply checked by a supervisor call, 3 attempts (needs --user-model)", "llm", (options) => new VerifyUser(options))],
+    ["reflection", llmFactory("τ-bench's reflection user: a rejected reply is reflected on and retried once (needs --user-model)", "llm", (options) => new ReflectionUser(options))],
+    ["human", humanUserFactory()],
+  ];
+  for (const [name, factory] of entries) if (!userStrategies.has(name)) userStrategies.register(name, factory);
+}

@@ -1,0 +1,265 @@
+/**
+ * τ²-bench results files (spec §1.3, §1.5): the monolithic `results.json` that `tau2 run` writes
+ * (`timestamp`, `info`, `tasks`, `simulations`, `simulation_index`), in τ²'s own field order and
+ * JSON text so the original's `Results` model and tools load ours, plus a `taubridge` block
+ * (ignored by τ²) with our schema version and notes. Reading accepts τ²'s own files, HEAD and
+ * June-2025 schemas alike.
+ */
+import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { DataError } from "../../core/errors.ts";
+import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
+import { parsePythonJsonText } from "../../data/data-files.ts";
+import { z } from "zod";
+import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
+import { plainView, tau2MessageSchema } from "./tasks.ts";
+import { PyFloat, type PyDict, type PyValue, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
+import { writeFileAtomic } from "../tau-bench/codec.ts";
+
+/** Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested. */
+export const TAU2_RESULTS_SCHEMA_VERSION = 1;
+
+/** One simulation (τ²'s `SimulationRun`) as we hold it. */
+export interface Tau2SimulationRecord {
+  id: string;
+  task_id: string;
+  timestamp: string;
+  start_time: string;
+  end_time: string;
+  duration: number;
+  termination_reason: Tau2TerminationReason;
+  agent_cost: number | null;
+  user_cost: number | null;
+  reward_info: Tau2RewardInfo | PyDict | null;
+  messages: Tau2SimulationMessage[];
+  trial: number;
+  seed: number | null;
+  policy: string | null;
+  /** Diagnostics; for infrastructure failures `{error, error_type, error_traceback, failed_after_attempts}`. */
+  info: Record<string, unknown> | null;
+}
+
+/** The reward of a stored reward info (ours or a parsed file's). */
+export function rewardOf(info: Tau2RewardInfo | PyDict | null): number {
+  if (info === null) return 0;
+  const reward = info instanceof Map ? info.get("reward") : info.reward;
+  if (reward instanceof PyFloat) return reward.value;
+  return typeof reward === "number" ? reward : 0;
+}
+
+/** τ²'s metrics of stored simulations (infrastructure errors counted, left out of the scores). */
+export function simulationMetrics(simulations: readonly Tau2SimulationRecord[]): Tau2Metrics {
+  return computeTau2Metrics(
+    simulations.map((simulation) => ({
+      taskId: simulation.task_id,
+      reward: rewardOf(simulation.reward_info),
+      termination: simulation.termination_reason,
+      agentCost: simulation.agent_cost,
+      userCost: simulation.user_cost,
+    })),
+  );
+}
+
+/** `SimulationRun.model_dump(mode="json")` (HEAD field order). */
+export function simulationToJson(record: Tau2SimulationRecord): Record<string, unknown> {
+  const float = (value: number | null) => (value === null ? null : new PyFloat(value));
+  return {
+    id: record.id,
+    task_id: record.task_id,
+    timestamp: record.timestamp,
+    start_time: record.start_time,
+    end_time: record.end_time,
+    duration: new PyFloat(record.duration),
+    termination_reason: record.termination_reason,
+    agent_cost: float(record.agent_cost),
+    user_cost: float(record.user_cost),
+    agent_usage: null,
+    reward_info: record.reward_info,
+    messages: record.messages.map(messageToJson),
+    ticks: null,
+    trial: record.trial,
+    seed: record.seed,
+    mode: "half_duplex",
+    speech_environment: null,
+    review: null,
+    user_only_review: null,
+    info: record.info,
+    auth_classification: null,
+    hallucination_retries_used: 0,
+    hallucination_check: null,
+    provider_session_id: null,
+    policy: record.policy,
+    effect_timeline: null,
+  };
+}
+
+/** A whole results document. `tasks` are the run's tasks as their file holds them. */
+export interface Tau2ResultsDocument {
+  timestamp: string;
+  info: Record<string, unknown>;
+  tasks: PyDict[];
+  simulations: Tau2SimulationRecord[];
+  /** Our block: schema version, suite, flagged tasks. */
+  taubridge: Record<string, unknown>;
+}
+
+/** The file's text: τ²'s 2-space-indented JSON (Python's float and escaping rules). */
+export function resultsText(document: Tau2ResultsDocument): string {
+  return pyJsonDumpsIndented({
+    timestamp: document.timestamp,
+    info: document.info,
+    tasks: document.tasks,
+    simulations: document.simulations.map(simulationToJson),
+    simulation_index: null,
+    taubridge: { schemaVersion: TAU2_RESULTS_SCHEMA_VERSION, suite: "tau2-bench", ...document.taubridge },
+  });
+}
+
+/** Writes the document atomically (temp file, then rename). */
+export function writeTau2Results(path: string, document: Tau2ResultsDocument): void {
+  writeFileAtomic(path, `${resultsText(document)}\n`);
+}
+
+/**
+ * The checkpoint beside a results file: one JSON line per finished simulation, appended as it
+ * finishes. τ² rewrites its whole results file after every simulation, which grows quadratically
+ * (a 114-task telecom run writes ~300 MB); we append a line instead, rewrite the results file now
+ * and then and at the end, and on resume read both, so nothing finished is lost.
+ */
+export function tau2CheckpointPath(resultsPath: string): string {
+  return `${resultsPath}.checkpoint.jsonl`;
+}
+
+/** Appends one finished simulation to the checkpoint. */
+export function appendTau2Checkpoint(resultsPath: string, record: Tau2SimulationRecord): void {
+  appendFileSync(tau2CheckpointPath(resultsPath), `${pyJsonDumpsLine(simulationToJson(record))}\n`);
+}
+
+/** The simulations of a checkpoint (a line cut short by a kill is ignored); none when there is no checkpoint. */
+export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] {
+  const path = tau2CheckpointPath(resultsPath);
+  if (!existsSync(path)) return [];
+  const lines = readFileSync(path, "utf8").split("\n");
+  const records: Tau2SimulationRecord[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === "") return;
+    let value: PyValue;
+    try {
+      value = parsePythonJsonText(line, path);
+    } catch (error) {
+      if (index >= lines.length - 2) return; // the last line, interrupted mid-write
+      throw error;
+    }
+    records.push(readSimulation(value as PyDict, path, index));
+  });
+  return records;
+}
+
+/** Removes the checkpoint once the results file holds everything. */
+export function removeTau2Checkpoint(resultsPath: string): void {
+  rmSync(tau2CheckpointPath(resultsPath), { force: true });
+}
+
+function text(value: PyValue | undefined): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+/** The shape of a stored simulation (HEAD and June-2025 schemas; unknown fields ignored), checked on a plain view of the lossless parse. */
+const simulationSchema = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  timestamp: z.string().nullish(),
+  start_time: z.string(),
+  end_time: z.string(),
+  duration: z.number(),
+  termination_reason: z.enum(TAU2_TERMINATION_REASONS),
+  agent_cost: z.number().nullish(),
+  user_cost: z.number().nullish(),
+  reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
+  messages: z.array(tau2MessageSchema).nullish(),
+  trial: z.number().int().nullish(),
+  seed: z.number().int().nullish(),
+  policy: z.string().nullish(),
+  info: z.record(z.string(), z.unknown()).nullish(),
+});
+
+function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  return out;
+}
+
+function readSimulation(value: PyDict, file: string, index: number): Tau2SimulationRecord {
+  const checked = simulationSchema.safeParse(plainView(value));
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const taskId = typeof value.get("task_id") === "string" ? ` (task ${String(value.get("task_id"))})` : "";
+    throw new DataError(`${file}: simulations[${index}]${taskId}: field ${fieldPath(issue.path) || "(simulation)"}: ${issue.message}`);
+  }
+  const simulation = checked.data;
+  const messages = value.get("messages");
+  const rewardInfo = value.get("reward_info");
+  return {
+    id: simulation.id,
+    task_id: simulation.task_id,
+    timestamp: simulation.timestamp ?? "",
+    start_time: simulation.start_time,
+    end_time: simulation.end_time,
+    duration: simulation.duration,
+    termination_reason: simulation.termination_reason,
+    agent_cost: simulation.agent_cost ?? null,
+    user_cost: simulation.user_cost ?? null,
+    reward_info: rewardInfo instanceof Map ? rewardInfo : null,
+    messages: Array.isArray(messages) ? messages.map((message) => messageFromJson(message as PyDict)) : [],
+    trial: simulation.trial ?? 0,
+    seed: simulation.seed ?? null,
+    policy: simulation.policy ?? null,
+    info: simulation.info ?? null,
+  };
+}
+
+/** A results file as read back: its parts, losslessly. */
+export interface LoadedTau2Results {
+  timestamp: string;
+  info: PyDict;
+  tasks: PyDict[];
+  simulations: Tau2SimulationRecord[];
+  taubridge: PyDict | null;
+}
+
+/** True when a parsed JSON document has τ²'s results shape (`info`, `tasks`, `simulations`). */
+export function isTau2ResultsDocument(value: PyValue): value is PyDict {
+  return value instanceof Map && value.get("simulations") !== undefined && value.get("tasks") !== undefined && value.get("info") !== undefined;
+}
+
+/** Reads a τ² results file (ours or the original's); errors name the file and field. */
+export function readTau2Results(path: string): LoadedTau2Results {
+  let raw: string;
+  try {
+    raw = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+  const value = parsePythonJsonText(raw, path);
+  if (!isTau2ResultsDocument(value)) throw new DataError(`${path}: not a τ²-bench results file (expected the keys info, tasks, simulations)`);
+  const simulations = value.get("simulations");
+  const tasks = value.get("tasks");
+  if (!Array.isArray(simulations)) throw new DataError(`${path}: field simulations: expected a list`);
+  if (!Array.isArray(tasks)) throw new DataError(`${path}: field tasks: expected a list`);
+  const block = value.get("taubridge");
+  return {
+    timestamp: text(value.get("timestamp")) ?? "",
+    info: value.get("info") as PyDict,
+    tasks: tasks as PyDict[],
+    simulations: simulations.map((simulation, index) => readSimulation(simulation as PyDict, path, index)),
+    taubridge: block instanceof Map ? block : null,
+  };
+}
+
+/** The run-identity text of an `info` block: everything but the policy text (τ² compares it so on resume). */
+export function infoIdentity(info: Record<string, unknown> | PyDict): string {
+  const plain = info instanceof Map ? new Map(info) : new Map(Object.entries(info));
+  const environment = plain.get("environment_info");
+  if (environment instanceof Map) plain.set("environment_info", new Map([...environment].filter(([key]) => key !== "policy")));
+  else if (environment && typeof environment === "object") plain.set("environment_info", Object.fromEntries(Object.entries(environment).filter(([key]) => key !== "policy")));
+  return pyJsonDumpsLine(plain);
+}

@@ -1,0 +1,240 @@
+/**
+ * Sharing a τ² domain's pristine database between environments, and hashing it incrementally.
+ *
+ * τ²'s databases are dicts of records (retail's 1,000 orders, airline's 2,000 reservations). An
+ * episode touches a handful of them, yet the original builds a fresh database per environment and
+ * serialises all of it for every hash (the evaluator builds two environments and hashes both). Here
+ * every environment's record dicts are {@link SharedRecordMap}s over the one loaded dict: a record
+ * is deep-copied into the environment the first time it is looked up by key, so untouched records
+ * stay shared; the hash reuses each shared record's JSON text, rendered once.
+ *
+ * Shared records are sealed: a tool that mutated a record it reached by iterating a collection
+ * (rather than looking it up by key) would otherwise change every environment, so it fails loudly
+ * instead (a JavaScript error, which ends the episode as an infrastructure error naming the tool).
+ */
+import { createHash, type Hash } from "node:crypto";
+import { type PyDict, type PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../../value/index.ts";
+
+function isContainer(value: PyValue | undefined): value is PyDict | PyValue[] {
+  return value instanceof Map || Array.isArray(value);
+}
+
+function refuseMutation(): never {
+  throw new TypeError("a record shared by every environment was mutated in place; look records up by key (pyGetItem) before changing them");
+}
+
+/** Seals a loaded value in place: its dicts refuse set/delete/clear and its lists are frozen. */
+export function sealShared(value: PyValue): void {
+  if (Array.isArray(value)) {
+    for (const item of value) sealShared(item);
+    Object.freeze(value);
+  } else if (value instanceof Map) {
+    for (const item of value.values()) sealShared(item);
+    for (const method of ["set", "delete", "clear"]) Object.defineProperty(value, method, { value: refuseMutation });
+  }
+}
+
+/** A dict of records whose values are the shared ones until a key is looked up (then copied in). */
+export class SharedRecordMap extends Map<string, PyValue> {
+  /** Keys whose value belongs to this map (copied in, assigned or added). */
+  readonly owned = new Set<string>();
+  readonly base: PyDict;
+
+  constructor(base: PyDict) {
+    super();
+    this.base = base;
+    for (const [key, value] of base) Map.prototype.set.call(this, key, value);
+  }
+
+  override get(key: string): PyValue | undefined {
+    const value = super.get(key);
+    if (value === undefined || this.owned.has(key) || !isContainer(value)) return value;
+    const copy = pyDeepCopy(value);
+    super.set(key, copy);
+    this.owned.add(key);
+    return copy;
+  }
+
+  override set(key: string, value: PyValue): this {
+    this.owned?.add(key);
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    this.owned.add(key);
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    for (const key of this.keys()) this.owned.add(key);
+    super.clear();
+  }
+}
+
+/** True for a dict whose every value is a dict or list (a collection of records). */
+function isRecordDict(value: PyValue): value is PyDict {
+  if (!(value instanceof Map) || value.size === 0) return false;
+  for (const item of value.values()) if (!isContainer(item)) return false;
+  return true;
+}
+
+/** Record dicts of loaded databases: their records are sealed, so their rendered texts can be cached. */
+const loadedRecordDicts = new WeakSet<PyDict>();
+
+/** Seals the record dicts' records of a loaded database (shared by every environment). */
+export function prepareShared(db: PyModel): void {
+  for (const value of db.values()) {
+    if (!isRecordDict(value)) continue;
+    for (const record of value.values()) sealShared(record);
+    loadedRecordDicts.add(value);
+  }
+}
+
+/** An environment's database over the shared one: record dicts shared record by record, everything else copied. */
+export function shareDatabase(db: PyModel): PyModel {
+  const copy = db.emptyClone();
+  for (const [field, value] of db) copy.set(field, isRecordDict(value) && !(value instanceof SharedRecordMap) ? new SharedRecordMap(value) : pyDeepCopy(value));
+  sharedFrom.set(copy, db);
+  return copy;
+}
+
+// ─── Hash ───────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The hash text is a sequence of pieces: the braces, each field's key, and for a shared record
+ * dict each record's `"key": <json>` (separators included), in sorted order. Unchanged records
+ * reuse the loaded database's piece (the same string); the SHA-256 of the loaded database is
+ * checkpointed every {@link CHECKPOINT_CHARS} characters, so an environment's hash resumes from the
+ * last checkpoint before its first changed piece.
+ */
+const CHECKPOINT_CHARS = 64 * 1024;
+
+interface BaseIndex {
+  sortedKeys: string[];
+  position: Map<string, number>;
+  /** `"key": <json>` per record, in sorted key order. */
+  entries: string[];
+}
+
+interface BaseHash {
+  pieces: string[];
+  checkpoints: Array<{ piece: number; state: Hash }>;
+  /** Digest by the pieces that differ from the loaded database (gold and predicted states are often the same). */
+  memo: Map<string, string>;
+}
+
+const baseIndexes = new WeakMap<PyDict, BaseIndex>();
+const baseHashes = new WeakMap<PyModel, BaseHash>();
+/** Which loaded database an environment's database shares. */
+const sharedFrom = new WeakMap<PyModel, PyModel>();
+
+function entryText(key: string, value: PyValue | undefined): string {
+  return `${pyJsonString(key)}: ${pyJsonDumpsSortedKeys(value)}`;
+}
+
+function baseIndex(base: PyDict): BaseIndex {
+  let index = baseIndexes.get(base);
+  if (!index) {
+    const sortedKeys = pySortedKeys(base);
+    const entries = sortedKeys.map((key) => entryText(key, base.get(key)));
+    index = { sortedKeys, position: new Map(sortedKeys.map((key, at) => [key, at])), entries };
+    baseIndexes.set(base, index);
+  }
+  return index;
+}
+
+/** The pieces of a record dict: the loaded database's piece for every record `map` does not own (all of them when `map` is null). */
+function recordPieces(base: PyDict, map: SharedRecordMap | null, out: string[]): void {
+  const index = baseIndex(base);
+  let keys = index.sortedKeys;
+  if (map) {
+    for (const key of map.owned) {
+      if (!index.position.has(key) || !map.has(key)) {
+        keys = pySortedKeys(map);
+        break;
+      }
+    }
+  }
+  out.push("{");
+  keys.forEach((key, at) => {
+    const own = map !== null && (map.owned.has(key) || !index.position.has(key));
+    const text = own ? entryText(key, (map as SharedRecordMap).get(key)) : (index.entries[index.position.get(key) as number] as string);
+    out.push(at === 0 ? text : `, ${text}`);
+  });
+  out.push("}");
+}
+
+function valuePieces(value: PyValue | undefined, out: string[]): void {
+  if (value instanceof SharedRecordMap) recordPieces(value.base, value, out);
+  else if (value instanceof Map && loadedRecordDicts.has(value)) recordPieces(value, null, out);
+  else out.push(pyJsonDumpsSortedKeys(value));
+}
+
+/** The pieces of `json.dumps(db.model_dump(), sort_keys=True)`. */
+function databasePieces(db: PyModel): string[] {
+  const out: string[] = ["{"];
+  pySortedKeys(db).forEach((field, at) => {
+    out.push(`${at === 0 ? "" : ", "}${pyJsonString(field)}: `);
+    valuePieces(db.get(field), out);
+  });
+  out.push("}");
+  return out;
+}
+
+function baseHash(base: PyModel): BaseHash {
+  let hash = baseHashes.get(base);
+  if (!hash) {
+    const pieces = databasePieces(base);
+    const state = createHash("sha256");
+    const checkpoints = [{ piece: 0, state: state.copy() }];
+    let since = 0;
+    pieces.forEach((piece, at) => {
+      state.update(piece);
+      since += piece.length;
+      if (since >= CHECKPOINT_CHARS && at + 1 < pieces.length) {
+        checkpoints.push({ piece: at + 1, state: state.copy() });
+        since = 0;
+      }
+    });
+    hash = { pieces, checkpoints, memo: new Map() };
+    baseHashes.set(base, hash);
+  }
+  return hash;
+}
+
+/** `json.dumps(db.model_dump(), sort_keys=True)` (the full text; tests compare it with τ²'s). */
+export function databaseHashText(db: PyModel): string {
+  return databasePieces(db).join("");
+}
+
+/** SHA-256 hex of {@link databaseHashText}, resumed from the loaded database's checkpoints when `db` shares one. */
+export function databaseHash(db: PyModel): string {
+  const base = sharedFrom.get(db);
+  const pieces = databasePieces(db);
+  if (!base) return createHash("sha256").update(pieces.join("")).digest("hex");
+  const reference = baseHash(base);
+  let first = 0;
+  while (first < pieces.length && first < reference.pieces.length && pieces[first] === reference.pieces[first]) first++;
+  if (pieces.length === reference.pieces.length && first === pieces.length) {
+    const whole = reference.memo.get("");
+    if (whole) return whole;
+  }
+  const key = pieces.length === reference.pieces.length ? differences(pieces, reference.pieces, first) : null;
+  const known = key === null ? undefined : reference.memo.get(key);
+  if (known) return known;
+  let checkpoint = reference.checkpoints[0];
+  for (const candidate of reference.checkpoints) {
+    if (candidate.piece > first) break;
+    checkpoint = candidate;
+  }
+  const digest = checkpoint.state.copy().update(pieces.slice(checkpoint.piece).join("")).digest("hex");
+  if (key !== null && reference.memo.size < 4096) reference.memo.set(key, digest);
+  return digest;
+}
+
+/** A key naming the pieces that differ from the loaded database's (same length). */
+function differences(pieces: string[], reference: string[], from: number): string {
+  const parts: string[] = [];
+  for (let at = from; at < pieces.length; at++) if (pieces[at] !== reference[at]) parts.push(`${at}\u0000${pieces[at]}`);
+  return parts.join("\u0001");
+}

@@ -1,0 +1,124 @@
+/**
+ * The sentences τ²'s tools answer with (results and error texts), read at run time from the tool
+ * sources in the data directory, never written into this project. A domain names each message in
+ * its own words and says where the original writes it: the method and the literal's position among
+ * that method's string literals (see `stringLiteralsOf`). Positions are only meaningful for the
+ * pinned sources, so loading checks the file's SHA-256 against the τ² data manifest first.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DataError } from "../../../core/errors.ts";
+import { loadTau2BenchManifest, sha256Hex } from "../../../data/manifest.ts";
+import { fillTemplate, stringLiteralsOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
+import { PythonSourceFile } from "../../../data/python-source/syntax.ts";
+import { TAU2_SOURCE_HINT, tau2SourceRoot } from "./extract/sources.ts";
+
+/** Where a message stands in the source: `Class.method` (or a module function's name) and the literal's index in it. */
+export interface UpstreamMessageSource {
+  readonly in: string;
+  readonly at: number;
+}
+
+/**
+ * A domain's messages from one τ² source file (`domains/retail/tools.py`, relative to
+ * `upstream-src/src/tau2/`). {@link load} (called by `loadTau2Domain`) reads them; {@link text}
+ * and {@link format} give them to the tools.
+ */
+export class UpstreamMessages<Key extends string> {
+  private templates: ReadonlyMap<Key, StringTemplate> | undefined;
+  /** The messages without fields, as text (tools ask for them on every call). */
+  private plain = new Map<Key, string>();
+  private loadedFrom: string | undefined;
+
+  constructor(
+    readonly sourceFile: string,
+    readonly sources: Readonly<Record<Key, UpstreamMessageSource>>,
+  ) {}
+
+  /** Reads every message from `<dataRoot>/upstream-src/src/tau2/<sourceFile>` (once per data root). */
+  load(dataRoot: string): void {
+    const path = join(tau2SourceRoot(dataRoot), "tau2", this.sourceFile);
+    if (this.loadedFrom === path) return;
+    const file = new PythonSourceFile(readPinnedSource(path, this.sourceFile), path);
+    const templates = new Map<Key, StringTemplate>();
+    const literalsByMethod = new Map<string, StringTemplate[]>();
+    for (const [key, source] of Object.entries(this.sources) as Array<[Key, UpstreamMessageSource]>) {
+      let literals = literalsByMethod.get(source.in);
+      if (!literals) {
+        literals = stringLiteralsOf(file, findFunction(file, source.in));
+        literalsByMethod.set(source.in, literals);
+      }
+      const template = literals[source.at];
+      if (!template) throw new DataError(`${path}: ${source.in} has ${literals.length} string literals, none at ${source.at} (message "${key}")`);
+      templates.set(key, template);
+    }
+    this.templates = templates;
+    this.plain = new Map([...templates].filter(([, template]) => templateFields(template).length === 0).map(([key, template]) => [key, fillTemplate(template, () => "")]));
+    this.loadedFrom = path;
+  }
+
+  /** A message without fields, as the original writes it. */
+  text(key: Key): string {
+    const text = this.plain.get(key);
+    if (text !== undefined) return text;
+    this.template(key); // not loaded: says so
+    throw new Error(`upstream message "${key}" has fields: use format()`);
+  }
+
+  /**
+   * An f-string message with its fields filled: `values` maps each field's expression as written
+   * upstream (`order_id`, `line.line_id`) to its text, formatted by the caller as Python would.
+   */
+  format(key: Key, values: Readonly<Record<string, string>>): string {
+    return fillTemplate(this.template(key), (field) => {
+      if (!Object.hasOwn(values, field.expression)) throw new Error(`upstream message "${key}": no value for the field {${field.expression}}`);
+      return values[field.expression];
+    });
+  }
+
+  /**
+   * An f-string message with its fields filled in order: for fields whose upstream expressions are
+   * long (`{'ON' if new_state else 'OFF'}`). The number of values must match the fields.
+   */
+  formatInOrder(key: Key, ...values: string[]): string {
+    const template = this.template(key);
+    const count = templateFields(template).length;
+    if (count !== values.length) throw new Error(`upstream message "${key}" has ${count} fields; ${values.length} values given`);
+    let next = 0;
+    return fillTemplate(template, () => values[next++]);
+  }
+
+  private template(key: Key): StringTemplate {
+    if (!this.templates) throw new Error(`the messages of ${this.sourceFile} are not loaded: load the domain with loadTau2Domain first`);
+    return this.templates.get(key)!;
+  }
+}
+
+/** Target path → SHA-256 of the τ² manifest, read once. */
+let pinnedHashes: Map<string, string> | undefined;
+
+/** The file's text, after checking it is the version the manifest pins (positions depend on it). */
+function readPinnedSource(path: string, sourceFile: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new DataError(`τ²'s source file ${path} is missing from the data directory; ${TAU2_SOURCE_HINT}`, { cause: error });
+  }
+  const target = `upstream-src/src/tau2/${sourceFile}`;
+  pinnedHashes ??= new Map(loadTau2BenchManifest().files.map((entry) => [entry.target, entry.sha256]));
+  const pinned = pinnedHashes.get(target);
+  if (!pinned) throw new Error(`${target} is not in the τ² data manifest`);
+  if (sha256Hex(bytes) !== pinned) {
+    throw new DataError(`${path} differs from the pinned τ²-bench sources (the tools' messages are read from it by position); ${TAU2_SOURCE_HINT}`);
+  }
+  return bytes.toString("utf8");
+}
+
+function findFunction(file: PythonSourceFile, name: string) {
+  const [owner, method] = name.includes(".") ? name.split(".") : [undefined, name];
+  const functions = owner === undefined ? file.functions() : file.findClass(owner)?.methods;
+  const found = functions?.find((candidate) => candidate.name === method);
+  if (!found) throw new DataError(`${file.file}: no ${owner ? `method ${name}` : `function ${name}`}; ${TAU2_SOURCE_HINT}`);
+  return found;
+}

@@ -1,0 +1,116 @@
+/**
+ * τ²'s model-driven agents (spec §5): `llm_agent`, `llm_agent_gt` (the ground-truth plan in its
+ * prompt) and `llm_agent_solo` (a ticket instead of a user, every tool plus `done`, tool calls
+ * required). One loop serves all three: the state is the system prompt plus the agent's view of the
+ * conversation; each turn appends what arrived (a user message, or the results of its tool calls),
+ * asks the model with the agent's tools, and returns its message. The prompts and tool schemas come
+ * from a {@link Tau2AgentSetup}, built from τ²'s own sources in the data directory.
+ */
+import type { ChatModel, Tau2Incoming, Tau2Participant, Tau2ParticipantContext, Tau2ParticipantSession, Tau2Turn } from "../../../core/contracts.ts";
+import { TaubridgeError, errorMarker } from "../../../core/errors.ts";
+import type { ToolDefinition } from "../../../core/model-types.ts";
+import type { ChatMessage } from "../../../core/types.ts";
+import type { Tau2Task } from "../tasks.ts";
+import { type PyDict, parsePythonJson, pyJsonDumps } from "../../../value/index.ts";
+
+/** What an agent kind sends the model: system prompt, tools, tool choice. */
+export interface Tau2AgentSetup {
+  systemPrompt: string;
+  tools: readonly ToolDefinition[];
+  toolChoice: "auto" | "required";
+  /** Solo mode: a call to this tool ends the run (`###STOP###`). */
+  stopTool?: { name: string; token: string };
+}
+
+/** A model answered with tool-call arguments that are not a JSON object (τ² parses them strictly: the attempt crashes). */
+export class Tau2ToolArgumentsError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("Tau2ToolArgumentsError");
+}
+
+/** A history or incoming message in chat-completions form (assistant tool-call arguments as Python's `json.dumps`). */
+export function chatFromTurn(role: "assistant" | "user", content: string | null, toolCalls: readonly { id: string; name: string; arguments: PyDict }[] | undefined): ChatMessage {
+  if (role === "user") return { role: "user", content: content ?? "" };
+  const calls = (toolCalls ?? []).map((call) => ({ id: call.id, type: "function" as const, function: { name: call.name, arguments: pyJsonDumps(call.arguments) } }));
+  return calls.length > 0 ? { role: "assistant", content, tool_calls: calls } : { role: "assistant", content };
+}
+
+/** A tool result in chat-completions form (the agent's and the role-flipped user's histories share it). */
+export function toolMessage(id: string, content: string): ChatMessage {
+  return { role: "tool", tool_call_id: id, content } as ChatMessage;
+}
+
+/** Parses the model's reply into a τ² turn (arguments strictly as JSON objects, losslessly). */
+export function turnFromCompletion(
+  message: { content: string | null; tool_calls?: readonly { id: string; function: { name: string; arguments: string } }[] },
+  cost: number | null,
+  usage: { promptTokens: number; completionTokens: number },
+  raw?: unknown,
+): Tau2Turn {
+  const toolCalls = (message.tool_calls ?? []).map((call) => {
+    let args: unknown;
+    try {
+      args = parsePythonJson(call.function.arguments || "{}");
+    } catch (error) {
+      throw new Tau2ToolArgumentsError(`the model's arguments for ${call.function.name} are not JSON: ${call.function.arguments.slice(0, 200)}`, { cause: error });
+    }
+    if (!(args instanceof Map)) throw new Tau2ToolArgumentsError(`the model's arguments for ${call.function.name} are not a JSON object`);
+    return { id: call.id, name: call.function.name, arguments: args as PyDict };
+  });
+  return { content: message.content, toolCalls, cost, usage: { completion_tokens: usage.completionTokens, prompt_tokens: usage.promptTokens }, raw };
+}
+
+class Tau2LlmAgentSession implements Tau2ParticipantSession {
+  private readonly messages: ChatMessage[];
+
+  constructor(
+    private readonly model: ChatModel,
+    private readonly setup: Tau2AgentSetup,
+    private readonly params: Record<string, unknown>,
+    private readonly temperature: number | undefined,
+    context: Tau2ParticipantContext<Tau2Task>,
+  ) {
+    this.messages = [{ role: "system", content: setup.systemPrompt }];
+    for (const entry of context.history) {
+      if (entry.role === "tool") this.messages.push(toolMessage(entry.id ?? "", entry.content ?? ""));
+      else this.messages.push(chatFromTurn(entry.role, entry.content, entry.toolCalls));
+    }
+  }
+
+  async next(incoming: Tau2Incoming | null, signal: AbortSignal): Promise<Tau2Turn> {
+    if (incoming?.type === "text") this.messages.push({ role: "user", content: incoming.content ?? "" });
+    else if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push(toolMessage(result.id, result.content));
+    const completion = await this.model.complete({ messages: this.messages, tools: this.setup.tools, toolChoice: this.setup.toolChoice, temperature: this.temperature, params: this.params, signal });
+    let turn = turnFromCompletion(completion.message, completion.cost, completion.usage);
+    if (this.setup.stopTool && turn.toolCalls.some((call) => call.name === this.setup.stopTool?.name)) turn = { ...turn, content: this.setup.stopTool.token, toolCalls: [] };
+    this.messages.push(chatFromTurn("assistant", completion.message.content, turnFromCompletion(completion.message, null, completion.usage).toolCalls));
+    return turn;
+  }
+
+  isStop(turn: Tau2Turn): boolean {
+    return this.setup.stopTool !== undefined && (turn.content ?? "").includes(this.setup.stopTool.token);
+  }
+}
+
+/** Splits τ²'s LLM arguments into the client's temperature and the other request-body fields; the trial's seed overrides any given one, as in τ². */
+export function requestArguments(llmArgs: Record<string, unknown>, seed: number | null): { temperature: number | undefined; params: Record<string, unknown> } {
+  const { temperature, api_base: _apiBase, api_key: _apiKey, num_retries: _retries, ...rest } = llmArgs;
+  const params: Record<string, unknown> = { ...rest };
+  if (seed !== null) params.seed = seed;
+  return { temperature: typeof temperature === "number" ? temperature : undefined, params };
+}
+
+/** A τ² model agent; `setupFor` builds the kind's prompt and tools for an episode. */
+export function tau2LlmAgent(
+  name: string,
+  model: () => ChatModel,
+  llmArgs: Record<string, unknown>,
+  setupFor: (context: Tau2ParticipantContext<Tau2Task>) => Tau2AgentSetup,
+): Tau2Participant<Tau2Task> {
+  return {
+    name,
+    start: (context) => {
+      const { temperature, params } = requestArguments(llmArgs, context.seed);
+      return new Tau2LlmAgentSession(model(), setupFor(context), params, temperature, context);
+    },
+  };
+}

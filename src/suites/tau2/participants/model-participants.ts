@@ -1,0 +1,101 @@
+/**
+ * τ²'s model-driven participants by their τ² names: `llm_agent`, `llm_agent_gt`, `llm_agent_solo`,
+ * `user_simulator` and `dummy_user`. Their prompts and tool schemas are extracted at run time from
+ * τ²'s sources in the data directory (`src/suites/tau2/engine/extract`), so what the model sees is the
+ * original's, and the project holds none of it.
+ */
+import type { ChatModel, Tau2ParticipantContext } from "../../../core/contracts.ts";
+import { ConfigError } from "../../../core/errors.ts";
+import type { ToolDefinition } from "../../../core/model-types.ts";
+import { tau2LlmAgent } from "./llm-agent.ts";
+import {
+  extractTau2Prompts,
+  extractTau2Tools,
+  readTau2UserGuidelines,
+  renderTau2UserScenario,
+  tau2AgentSystemPrompt,
+  tau2GtSystemPrompt,
+  tau2SoloSystemPrompt,
+  tau2UserSystemPrompt,
+} from "../engine/extract/index.ts";
+import type { Tau2Task } from "../tasks.ts";
+import { tau2DummyUser, tau2UserSimulator } from "./user-simulator.ts";
+import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "../run.ts";
+import type { Registry } from "../../../core/registry.ts";
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new ConfigError(`a τ² model participant needs ${what}`);
+  return value;
+}
+
+function model(options: Tau2FactoryOptions, role: "agent" | "user"): () => ChatModel {
+  const make = options.models?.[role];
+  if (!make) throw new ConfigError(`this τ² ${role} calls a model; the run has no ${role} model client`);
+  return make;
+}
+
+const asTools = (schemas: readonly unknown[]) => schemas as unknown as ToolDefinition[];
+
+function agentTools(options: Tau2FactoryOptions) {
+  const dataRoot = required(options.dataRoot, "the data root");
+  const domain = required(options.domain, "the domain");
+  return { dataRoot, domain, tools: extractTau2Tools(dataRoot, domain.definition.name), templates: extractTau2Prompts(dataRoot) };
+}
+
+const llmAgent: Tau2ParticipantFactory = (options) => {
+  const { tools, templates } = agentTools(options);
+  return tau2LlmAgent("llm_agent", model(options, "agent"), options.llmArgs, (context) => ({
+    systemPrompt: tau2AgentSystemPrompt(templates, context.domain.policy),
+    tools: asTools(tools.agent.schemas),
+    toolChoice: "auto",
+  }));
+};
+
+const hasActions = (task: Tau2Task) => (task.evaluation_criteria?.actions?.length ?? 0) > 0;
+
+const llmAgentGt: Tau2ParticipantFactory = Object.assign(
+  (options: Tau2FactoryOptions) => {
+    const { tools, templates } = agentTools(options);
+    return tau2LlmAgent("llm_agent_gt", model(options, "agent"), options.llmArgs, (context: Tau2ParticipantContext<Tau2Task>) => ({
+      systemPrompt: tau2GtSystemPrompt(templates, context.domain.policy, context.task.evaluation_criteria?.actions ?? []),
+      tools: asTools(tools.agent.schemas),
+      toolChoice: "auto",
+    }));
+  },
+  { taskFilter: hasActions },
+);
+
+const llmAgentSolo: Tau2ParticipantFactory = Object.assign(
+  (options: Tau2FactoryOptions) => {
+    const { tools, templates } = agentTools(options);
+    const all = asTools([...tools.agent.schemas, ...(tools.user?.schemas ?? []), templates.soloDoneTool]);
+    return tau2LlmAgent("llm_agent_solo", model(options, "agent"), options.llmArgs, (context: Tau2ParticipantContext<Tau2Task>) => ({
+      systemPrompt: tau2SoloSystemPrompt(templates, context.domain.policy, context.task.ticket ?? ""),
+      tools: all,
+      toolChoice: "required",
+      stopTool: { name: templates.soloStopFunctionName, token: templates.soloStopToken },
+    }));
+  },
+  { solo: true, taskFilter: (task: Tau2Task) => Boolean(task.ticket) && hasActions(task) },
+);
+
+const userSimulator: Tau2ParticipantFactory = (options) => {
+  const { dataRoot, tools, templates } = agentTools(options);
+  const withTools = tools.user !== null;
+  const guidelines = readTau2UserGuidelines(dataRoot, templates, withTools);
+  return tau2UserSimulator(model(options, "user"), options.llmArgs, (context) => {
+    const allowed = context.task.user_tools;
+    const userTools = (tools.user?.schemas ?? []).filter((schema) => allowed == null || allowed.includes(schema.function.name));
+    return { systemPrompt: tau2UserSystemPrompt(templates, guidelines, renderTau2UserScenario(context.task.user_scenario)), tools: asTools(userTools) };
+  });
+};
+
+/** Registers τ²'s model-driven participants (once). */
+export function registerModelTau2Participants(agents: Registry<Tau2ParticipantFactory>, users: Registry<Tau2ParticipantFactory>): void {
+  if (agents.has("llm_agent")) return;
+  agents.register("llm_agent", llmAgent);
+  agents.register("llm_agent_gt", llmAgentGt);
+  agents.register("llm_agent_solo", llmAgentSolo);
+  users.register("user_simulator", userSimulator);
+  users.register("dummy_user", () => tau2DummyUser);
+}

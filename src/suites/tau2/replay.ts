@@ -1,0 +1,51 @@
+/**
+ * `taubridge replay --suite tau2`: runs a recorded sequence of tool calls on a fresh τ² environment
+ * (optionally from a task's initial state), one orchestrator hop per call, and reports each result
+ * and the end state's hashes — the interface users (and the fixtures' checks) compare a sequence
+ * with the reference by.
+ */
+import { z } from "zod";
+import { DataError } from "../../core/errors.ts";
+import { parsePythonJsonText } from "../../data/data-files.ts";
+import type { LoadedTau2Domain } from "./engine/domain.ts";
+import type { Tau2DatabaseHash, Tau2ToolCall } from "./engine/environment.ts";
+import { applyTaskInitialState, environmentHop } from "./engine/task-state.ts";
+import { plainView } from "./tasks.ts";
+import type { Tau2Task } from "./tasks.ts";
+import type { PyDict } from "../../value/index.ts";
+
+const callSchema = z.object({
+  requestor: z.enum(["assistant", "user"]),
+  name: z.string(),
+  arguments: z.custom<PyDict>((value) => value instanceof Map, { message: "expected an object" }),
+});
+
+/** Reads the actions file: a JSON array of `{requestor, name, arguments}`, numbers kept lossless (`2.0` stays a float). */
+export function parseTau2ActionsFile(text: string, fileName: string): Tau2ToolCall[] {
+  const parsed = parsePythonJsonText(text, fileName);
+  if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of {"requestor", "name", "arguments"}`);
+  return parsed.map((entry, index) => {
+    const result = callSchema.safeParse(plainView(entry));
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new DataError(`${fileName}: action ${index}: field ${issue.path.join(".") || "(action)"}: ${issue.message}`);
+    }
+    return { id: `replay_${index}`, ...result.data };
+  });
+}
+
+export interface Tau2ReplayResult {
+  steps: Array<{ name: string; requestor: string; content: string; error: boolean }>;
+  dbHash: Tau2DatabaseHash;
+}
+
+/** Replays the calls; with a task, its initial state is applied first (what the orchestrator does before the first turn). */
+export function replayTau2(domain: LoadedTau2Domain, calls: readonly Tau2ToolCall[], task?: Tau2Task): Tau2ReplayResult {
+  const environment = domain.createEnvironment();
+  if (task) applyTaskInitialState(environment, task);
+  const steps = calls.map((call) => {
+    const result = environmentHop(environment, call);
+    return { name: call.name, requestor: call.requestor, content: result.content, error: result.error };
+  });
+  return { steps, dbHash: environment.hash() };
+}
