@@ -11,20 +11,17 @@ import { createRunModels } from "../src/run/model-clients.ts";
 import { setDefaultRegistries, type Registries } from "../src/run/registries.ts";
 import { offlineRegistries } from "./offline-registries.ts";
 import { agentStrategies } from "../src/run/strategies.ts";
-import { registerTau2AgentStrategies } from "../src/suites/tau2/participants/strategy-participants.ts";
-import { tau2Agents } from "../src/suites/tau2/participants/registry.ts";
 import { tau2Registries } from "./tau2-registries.ts";
 
 registerModelStrategies();
 registerAdapterStrategies();
 registerFastWorkflowStrategy();
-// Every taubridge agent strategy (adapters, `module`, model strategies) also runs on τ² domains.
-registerTau2AgentStrategies(agentStrategies, tau2Agents);
 
 /**
  * Every bundled domain and strategy. The strategy registries are the process-wide ones, so a
  * strategy registered by the embedding program (`agentStrategies.register("mine", …)`) is found too.
  */
-export const bundledRegistries: Registries = { ...offlineRegistries, createModels: createRunModels, tau2: tau2Registries };
+// Every taubridge agent strategy (adapters, `module`, model strategies) also runs on τ² domains.
+export const bundledRegistries: Registries = { ...offlineRegistries, createModels: createRunModels, tau2: { ...tau2Registries, strategies: agentStrategies } };
 
 setDefaultRegistries(bundledRegistries);

@@ -12,18 +12,22 @@ export { Registry } from "./core/registry.ts";
 export type * from "./core/contracts.ts";
 export type * from "./core/model-types.ts";
 export type { ToolSchemas } from "./suites/tau-bench/engine/domain.ts";
-export type { EpisodeResult } from "./suites/tau-bench/episode.ts";
+export type { EpisodeResult } from "./suites/tau-bench/loop.ts";
 export type { EpisodeSummary } from "./run/checkpoint.ts";
 
 // Registries and strategies
 export { defaultRegistries, setDefaultRegistries, type Registries } from "./run/registries.ts";
-export { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type EpisodeIdentity, type EpisodeUser, type UserFactory } from "./run/strategies.ts";
+export { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type OriginalPrompts, type StrategySettings, type UserFactory } from "./run/strategies.ts";
 
 // Domains
 export { loadDomain, LoadedDomain, domainDirectory } from "./suites/tau-bench/engine/domain.ts";
 
-// Episodes: the orchestrator (one owner of an episode) and the environment
-export { runEpisode, EpisodeStepper, standaloneStepper, EpisodeRecorder, TAU_BENCH_RULES, EPISODE_ENDED_OUTPUT, STEP_LIMIT_OUTPUT, type EpisodeParts, type SuiteRules } from "./kernel/index.ts";
+// Episodes: the episode kernel (one owner of an episode, both suites), τ-bench's loop and environment
+export { EPISODE_ENDED_OUTPUT, EpisodeKernel, EpisodeStop, EpisodeTimeoutError, terminationForError } from "./kernel/index.ts";
+export type { SuiteRules } from "./core/suite-rules.ts";
+export { runEpisode, standaloneStepPath, STEP_LIMIT_OUTPUT, type EpisodeParts } from "./suites/tau-bench/loop.ts";
+export { TAU_BENCH_RULES } from "./suites/tau-bench/rules.ts";
+export { simulatedUser, type UserSimulator } from "./suites/tau-bench/participants/simulated-user.ts";
 export { Environment } from "./suites/tau-bench/engine/environment.ts";
 
 // Agents you write yourself: a respond() function (`--agent-strategy module`)
@@ -48,8 +52,8 @@ export { buildReport, detailsText, leaderboardText, perTaskText, reportJson, typ
 // τ²-bench: domains, environments, the orchestrator, the evaluator, runs and results files
 export { loadTau2Domain, type LoadedTau2Domain, type Tau2DomainDefinition } from "./suites/tau2/engine/domain.ts";
 export { Tau2Environment, type Tau2ToolCall, type Tau2ToolResult, type Tau2DatabaseHash } from "./suites/tau2/engine/environment.ts";
-export { runTau2Episode, Tau2Stepper, type Tau2EpisodeParts, type Tau2EpisodeOutcome } from "./suites/tau2/loop.ts";
-export { TAU2_BENCH_RULES } from "./kernel/suite-rules.ts";
+export { runTau2Episode, type Tau2EpisodeParts, type Tau2EpisodeOutcome } from "./suites/tau2/loop.ts";
+export { TAU2_BENCH_RULES } from "./suites/tau2/rules.ts";
 export { evaluateTau2Simulation, type Tau2EvaluationInput } from "./suites/tau2/evaluator.ts";
 export { createTau2NlJudge, readTau2JudgeTemplates, type Tau2NlJudge } from "./suites/tau2/judge.ts";
 export { buildTau2Run, runTau2Batch, TAU2_RUN_DEFAULTS, type Tau2RunOptions, type Tau2Registries, type Tau2BatchResult, type Tau2ParticipantFactory } from "./suites/tau2/run.ts";

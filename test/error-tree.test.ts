@@ -11,7 +11,7 @@ import { ModelCallError, ModelTimeoutError } from "../src/model/errors.ts";
 import { PythonBridgeSetupError, PythonAgentError } from "../bridge/transport/errors.ts";
 import { ToolReturnedNoneError } from "../src/suites/tau-bench/engine/tool.ts";
 import { PyException } from "../src/value/index.ts";
-import { MissingRespondContentError } from "../src/kernel/index.ts";
+import { MissingRespondContentError } from "../src/suites/tau-bench/loop.ts";
 import { JsonSyntaxError, parsePythonJson } from "../src/value/index.ts";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
 

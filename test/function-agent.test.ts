@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest";
 import { registerModelStrategies } from "../src/participants/register.ts";
 import { ConfigError } from "../src/core/errors.ts";
 import { buildRun, runBatch } from "../src/run/batch.ts";
-import { runEpisode } from "../src/kernel/index.ts";
+import { runEpisode } from "../src/suites/tau-bench/loop.ts";
 import { loadFunctionAgent } from "../src/participants/function-agent.ts";
-import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
+import { scriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 import { runCli } from "./support/cli.ts";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "function-agent");
@@ -36,7 +36,7 @@ describe("function agent", () => {
     expect(outcome.summaries[0]).toMatchObject({ reward: 1, termination: "user_stop" });
     const agent = await loadFunctionAgent(RENEWAL);
     const task = built.tasks[2];
-    const episode = await runEpisode({ domain: built.domain, task, taskIndex: 2, trial: 0, agent, user: new ScriptedUser(), maxSteps: 30 });
+    const episode = await runEpisode({ domain: built.domain, task, taskIndex: 2, trial: 0, agent, user: scriptedUser, maxSteps: 30 });
     expect(episode.steps.map((step) => step.action.name)).toEqual([
       "find_member_id_by_email",
       "get_member_details",
@@ -65,14 +65,14 @@ describe("function agent", () => {
       quiet: true,
     });
     const agent = await loadFunctionAgent(join(FIXTURES, "broken-agent.ts"));
-    const episode = await runEpisode({ domain: built.domain, task: built.tasks[2], taskIndex: 2, trial: 0, agent, user: new ScriptedUser(), maxSteps: 30 });
+    const episode = await runEpisode({ domain: built.domain, task: built.tasks[2], taskIndex: 2, trial: 0, agent, user: scriptedUser, maxSteps: 30 });
     expect(episode.termination).toBe("user_stop");
     expect(episode.reward).toBe(0);
     const tool = episode.traj.find((message) => message.role === "tool") as { content: string };
     expect(tool.content).toMatch(/^Error: the arguments of get_member_details are not valid JSON/);
     expect(episode.steps.map((step) => step.action.name)).toEqual(["respond"]);
 
-    const limited = await runEpisode({ domain: built.domain, task: built.tasks[2], taskIndex: 2, trial: 0, agent, user: new ScriptedUser(), maxSteps: 1 });
+    const limited = await runEpisode({ domain: built.domain, task: built.tasks[2], taskIndex: 2, trial: 0, agent, user: scriptedUser, maxSteps: 1 });
     expect(limited.termination).toBe("max_steps");
     expect(limited.steps).toHaveLength(0);
   });

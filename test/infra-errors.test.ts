@@ -14,10 +14,9 @@ import { loadDomain, LoadedDomain, type DomainDefinition } from "../src/suites/t
 import { invokeTool, type ToolImplementation } from "../src/suites/tau-bench/engine/tool.ts";
 import { PyException } from "../src/value/index.ts";
 import { OracleAgent } from "../src/suites/tau-bench/participants/oracle-agent.ts";
-import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
-import { runEpisode } from "../src/suites/tau-bench/episode.ts";
-import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../src/kernel/index.ts";
-import { Environment } from "../src/suites/tau-bench/engine/environment.ts";
+import { scriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
+import { runEpisode } from "../src/suites/tau-bench/loop.ts";
+import { standaloneStepPath } from "../src/suites/tau-bench/loop.ts";
 import { groundTruthHashFor } from "../src/suites/tau-bench/evaluator.ts";
 import { BridgeSession, NameMapping } from "../bridge/session.ts";
 import { interceptToolCall } from "../bridge/node/intercept.ts";
@@ -105,7 +104,7 @@ describe("a crashing tool ends the episode as infra_error", () => {
       taskIndex,
       trial: 0,
       agent: new OracleAgent(domain),
-      user: new ScriptedUser(),
+      user: scriptedUser,
       maxSteps: 30,
     });
     expect(result.termination).toBe("infra_error");
@@ -119,12 +118,12 @@ describe("a crashing tool ends the episode as infra_error", () => {
 describe("a crashing tool under the runtime bridge", () => {
   it("the step path keeps the first step error and ends the episode; the bridge rethrows it to the framework", async () => {
     const domain = crashingLibrary({ on: true });
-    const steps = standaloneStepper(new Environment(domain), { rules: TAU_BENCH_RULES, recorder: new EpisodeRecorder() });
+    const steps = standaloneStepPath(domain);
     const session = new BridgeSession({ steps, mapping: new NameMapping(new Set(domain.toolNames)) });
     const call = (id: string) => session.handle({ toolName: CRASHING_TOOL, toolCallId: id, params: { member_id: "M1", amount: 1, payment_method_id: "card" } });
     await expect(call("a")).rejects.toSatisfy((error) => ToolCrashError.isInstance(error));
     expect(steps.ended).toBe(true);
-    expect((steps.fatalError as ToolCrashError).toolName).toBe(CRASHING_TOOL);
+    expect((steps.kernel.fatalError as ToolCrashError).toolName).toBe(CRASHING_TOOL);
     const refused = await call("b");
     expect(refused).toMatchObject({ kind: "result", refused: true, stepped: false });
   });
@@ -175,7 +174,7 @@ describe("a crashing tool under the runtime bridge", () => {
       taskIndex,
       trial: 0,
       agent: new FrameworkAgent(adapter, settings),
-      user: new ScriptedUser(),
+      user: scriptedUser,
       maxSteps: 30,
     });
     expect(shownToModel).toHaveLength(1); // the framework did swallow it ...

@@ -10,8 +10,9 @@ import { addDays, daysBetween } from "../domains/library/tools.ts";
 import type { Action, Task } from "../src/core/types.ts";
 import { loadBaseDatabase, readPythonJsonFile } from "../src/data/data-files.ts";
 import { loadDomain, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
-import type { Agent, AgentTurn, UserSimulator } from "../src/core/contracts.ts";
-import { runEpisode } from "../src/kernel/index.ts";
+import type { Participant, Turn } from "../src/core/contracts.ts";
+import { simulatedUser, type UserSimulator } from "../src/suites/tau-bench/participants/simulated-user.ts";
+import { runEpisode } from "../src/suites/tau-bench/loop.ts";
 import { invokeTool } from "../src/suites/tau-bench/engine/tool.ts";
 import { pyFloat, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";
 
@@ -28,6 +29,7 @@ class ScriptedUser implements UserSimulator {
   }
 }
 
+const scriptedUser = simulatedUser("scripted", () => new ScriptedUser());
 const domain: LoadedDomain = loadDomain(libraryDomain, undefined);
 
 function action(name: string, kwargs: Record<string, PyValue>): Action {
@@ -42,15 +44,15 @@ function call(name: string, kwargs: Record<string, PyValue>, db = domain.newData
 }
 
 /** An agent that takes the given actions, one per turn, then says `message` to the user. */
-function actionsAgent(actions: readonly Action[], message: string): Agent {
+function actionsAgent(actions: readonly Action[], message: string): Participant<Task> {
   return {
     name: "scripted-actions",
     start: () => {
       let next = 0;
       return {
-        turn: async (): Promise<AgentTurn> => {
+        next: async (): Promise<Turn> => {
           const step = actions[next++];
-          return step ? { type: "tool_call", action: step } : { type: "respond", content: message };
+          return step ? { content: null, toolCalls: [{ id: "", name: step.name, arguments: step.kwargs }] } : { content: message, toolCalls: [] };
         },
       };
     },
@@ -62,7 +64,7 @@ function actionsAgent(actions: readonly Action[], message: string): Agent {
  * already ended it) one message to the user, which stops. Returns the final reward.
  */
 async function play(task: Task, actions: readonly Action[], message: string): Promise<number> {
-  const result = await runEpisode({ domain, task, taskIndex: 0, trial: 0, agent: actionsAgent(actions, message), user: new ScriptedUser(), maxSteps: 100 });
+  const result = await runEpisode({ domain, task, taskIndex: 0, trial: 0, agent: actionsAgent(actions, message), user: scriptedUser, maxSteps: 100 });
   expect(["user_stop", "agent_stop"]).toContain(result.termination);
   return result.reward;
 }

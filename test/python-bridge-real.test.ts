@@ -18,8 +18,8 @@ import { describe, expect, it } from "vitest";
 import { PythonBridgeChild } from "../bridge/transport/index.ts";
 import { FastWorkflowAgent, parseFastWorkflowOptions } from "../adapters/fastworkflow/index.ts";
 import { loadDomain } from "../src/suites/tau-bench/engine/domain.ts";
-import { runEpisode } from "../src/suites/tau-bench/episode.ts";
-import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
+import { runEpisode } from "../src/suites/tau-bench/loop.ts";
+import { scriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 import { tauBenchDirectory } from "./support/shared-data.ts";
 
 const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
@@ -63,7 +63,7 @@ describe.skipIf(!fastworkflowInstalled || !workflow || !envFiles || !tauBenchDir
     const { retailDomain } = await import("../domains/retail/index.ts");
     const domain = loadDomain(retailDomain, tauBenchDirectory);
     const agent = new FastWorkflowAgent(parseFastWorkflowOptions({ workflowPath: workflow!, envFile: envFiles! }));
-    const result = await runEpisode({ domain, task: domain.tasks()[5]!, taskIndex: 5, trial: 0, agent, user: new ScriptedUser(), maxSteps: 30 });
+    const result = await runEpisode({ domain, task: domain.tasks()[5]!, taskIndex: 5, trial: 0, agent, user: scriptedUser, maxSteps: 30 });
     expect(result.termination).not.toBe("infra_error");
     for (const step of result.steps) expect(["bridge", "agent"]).toContain(step.origin);
   }, 600_000);

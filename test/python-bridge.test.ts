@@ -27,10 +27,12 @@ import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions, regis
 import { ConfigError } from "../src/core/errors.ts";
 import type { StepEvent } from "../src/core/types.ts";
 import { loadDomain, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
-import type { UserSimulator } from "../src/core/contracts.ts";
-import { runEpisode, type EpisodeResult } from "../src/suites/tau-bench/episode.ts";
+import type { Participant } from "../src/core/contracts.ts";
+import type { Task } from "../src/core/types.ts";
+import { simulatedUser, type UserSimulator } from "../src/suites/tau-bench/participants/simulated-user.ts";
+import { runEpisode, type EpisodeResult } from "../src/suites/tau-bench/loop.ts";
 import { agentStrategies } from "../src/run/strategies.ts";
-import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
+import { scriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 import { isPyFloat, pyJsonDumps } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
@@ -99,7 +101,7 @@ class SequenceUser implements UserSimulator {
   }
 }
 
-function episode(domain: LoadedDomain, taskIndex: number, agent: FastWorkflowAgent, user: UserSimulator = new ScriptedUser(), maxSteps = 30): Promise<EpisodeResult> {
+function episode(domain: LoadedDomain, taskIndex: number, agent: FastWorkflowAgent, user: Participant<Task> = scriptedUser, maxSteps = 30): Promise<EpisodeResult> {
   return runEpisode({ domain, task: domain.tasks()[taskIndex]!, taskIndex, trial: 0, agent, user, maxSteps });
 }
 
@@ -193,7 +195,12 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
 
   it("bridges assistant-mode messages (`/command`), which reach invoke_command without the agent", async () => {
     const { agent, nativeLog } = fastworkflow(RETAIL_WORKFLOW, []);
-    const result = await episode(retail, 5, agent, new SequenceUser("/get_user_details <user_id>mei_kovacs_8020</user_id>", ["###STOP###"]));
+    const result = await episode(
+      retail,
+      5,
+      agent,
+      simulatedUser("sequence", () => new SequenceUser("/get_user_details <user_id>mei_kovacs_8020</user_id>", ["###STOP###"])),
+    );
     expect(result.error).toBeUndefined();
     expect(names(result)).toEqual(["get_user_details"]);
     const reply = result.traj.find((message) => message.role === "assistant" && typeof message.content === "string");
@@ -204,7 +211,12 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
   it("suspends on ask_user, relays the question to the user, and resumes with the answer", async () => {
     const turns = [{ commands: RIGHT_5.slice(0, 3), ask_user: "Which item should be returned?", after_answer: { commands: RIGHT_5.slice(3), reply: "Done: {last}" } }];
     const { agent } = fastworkflow(RETAIL_WORKFLOW, turns);
-    const result = await episode(retail, 5, agent, new SequenceUser(undefined, ["The water bottle, please.", "###STOP###"]));
+    const result = await episode(
+      retail,
+      5,
+      agent,
+      simulatedUser("sequence", () => new SequenceUser(undefined, ["The water bottle, please.", "###STOP###"])),
+    );
     expect(result.error).toBeUndefined();
     expect(result.reward).toBe(1);
     expect(result.extra?.bridge).toMatchObject({ turnStatuses: ["awaiting_user", "completed"] });
@@ -257,7 +269,7 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
 
   it("an episode timeout kills the child", async () => {
     const { agent, stderr } = fastworkflow(RETAIL_WORKFLOW, [{ commands: RIGHT_5.slice(0, 1), sleep: 30, reply: "too late" }]);
-    const result = await runEpisode({ domain: retail, task: retail.tasks()[5]!, taskIndex: 5, trial: 0, agent, user: new ScriptedUser(), maxSteps: 30, timeoutMs: 1_500 });
+    const result = await runEpisode({ domain: retail, task: retail.tasks()[5]!, taskIndex: 5, trial: 0, agent, user: scriptedUser, maxSteps: 30, timeoutMs: 1_500 });
     expect(result.termination).toBe("timeout");
     const pid = Number(/imported \(pid (\d+)\)/.exec(stderr.join("\n"))?.[1]);
     expect(pid).toBeGreaterThan(0);
@@ -284,7 +296,7 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
 
   it("stops stepping at the step budget and after a terminate tool", async () => {
     const { agent } = fastworkflow(RETAIL_WORKFLOW, [{ commands: RIGHT_5, reply: "{last}" }]);
-    const limited = await episode(retail, 5, agent, new ScriptedUser(), 3);
+    const limited = await episode(retail, 5, agent, scriptedUser, 3);
     expect(limited.termination).toBe("max_steps");
     expect(names(limited)).toEqual(RIGHT_5_NAMES.slice(0, 3));
     expect(limited.extra?.bridge).toMatchObject({ refused: 2 });

@@ -11,9 +11,13 @@ import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauSupervisorPrompt, 
 import { buildRun } from "../src/run/batch.ts";
 import { createScriptedModels } from "../src/testing/index.ts";
 import { parsePythonJson } from "../src/value/index.ts";
+import { testParticipantContext } from "./support/participant-context.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();
+
+/** A task whose instruction the user simulators start from. */
+const refundTask = { user_id: "u", actions: [], instruction: "You want a refund.", outputs: [] };
 
 describe.skipIf(!tauBenchDirectory)("τ-bench's original prompts", () => {
   const built = (agentStrategy: string, userStrategy = "llm") =>
@@ -49,8 +53,8 @@ describe.skipIf(!tauBenchDirectory)("τ-bench's original prompts", () => {
     const templates = extractTauBenchPrompts(tauBenchDirectory as string);
     const run = built("act", "verify");
     const scripted = createScriptedModels({ steps: [{ content: "I want a refund." }, { content: "true" }] });
-    const user = run.userFactory.create({ ...run.context, models: { ...run.context.models, user: () => scripted.client("u", "user") as never } }, { taskIndex: 0, trial: 0 });
-    await user.reset("You want a refund.");
+    const user = run.userFactory.create({ ...run.context, models: { ...run.context.models, user: () => scripted.client("u", "user") } });
+    await (await user.start(testParticipantContext(refundTask, { role: "user" }))).next(null, new AbortController().signal);
     const supervisor = scripted.calls[1].messages[0] as { content: string };
     const history = (scripted.calls[0].messages as Array<{ role: string; content: string }>).map(({ role, content }) => ({ role, content }));
     expect(supervisor.content).toBe(
@@ -62,8 +66,8 @@ describe.skipIf(!tauBenchDirectory)("τ-bench's original prompts", () => {
     const templates = extractTauBenchPrompts(tauBenchDirectory as string);
     const run = built("act");
     const scripted = createScriptedModels({ steps: [{ content: "Hi, I want to return an item." }] });
-    const user = run.userFactory.create({ ...run.context, models: { ...run.context.models, user: () => scripted.client("u", "user") as never } }, { taskIndex: 0, trial: 0 });
-    await user.reset("You want a refund.");
+    const user = run.userFactory.create({ ...run.context, models: { ...run.context.models, user: () => scripted.client("u", "user") } });
+    await (await user.start(testParticipantContext(refundTask, { role: "user" }))).next(null, new AbortController().signal);
     expect(scripted.calls[0].messages[0]).toEqual({ role: "system", content: tauUserSystemPrompt(templates, "llm", "You want a refund.") });
   });
 });

@@ -11,7 +11,7 @@ import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } fr
 import { readCheckpoint, summaryFromResult, type EpisodeSummary } from "../src/run/checkpoint.ts";
 import { CheckpointWriter } from "../src/run/checkpoint.ts";
 import { resultEntry } from "../src/suites/tau-bench/codec.ts";
-import type { EpisodeResult } from "../src/suites/tau-bench/episode.ts";
+import type { EpisodeResult } from "../src/suites/tau-bench/loop.ts";
 import { readRunStatus, runStatusPath } from "../src/run/run-status.ts";
 import { startScriptedModelServer, type ScriptedModelServer } from "../src/testing/index.ts";
 import { runCli } from "./support/cli.ts";

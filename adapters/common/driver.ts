@@ -1,5 +1,17 @@
 import { setMaxListeners } from "node:events";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn, FrameworkAdapter, FrameworkConversation, StepOutcome, TurnOutcome } from "../../src/core/contracts.ts";
+import {
+  type FrameworkAdapter,
+  type FrameworkConversation,
+  type Incoming,
+  incomingText,
+  type Participant,
+  type ParticipantContext,
+  type ParticipantSession,
+  type StepOutcome,
+  type StepTarget,
+  type Turn,
+  type TurnOutcome,
+} from "../../src/core/contracts.ts";
 import { AgentProtocolError, InfraError } from "../../src/core/errors.ts";
 import type { Action, ChatMessage, JsonValue } from "../../src/core/types.ts";
 import { pyJsonDumps } from "../../src/value/index.ts";
@@ -47,6 +59,12 @@ export function messagesFromCalls(calls: readonly InterceptedCallRecord[]): Chat
   return messages;
 }
 
+/** The kernel's step path an agent session is given (a framework steps only through it). */
+export function stepTarget(context: ParticipantContext): StepTarget {
+  if (!context.steps) throw new AgentProtocolError("this agent steps tools inside its own turn, but the episode gave it no step path");
+  return context.steps;
+}
+
 /** A decision handed to the harness in decision-only mode, for the results file. */
 interface Decision {
   action: string;
@@ -63,7 +81,7 @@ interface Decision {
  * the bridge, its final text is what the agent says to the user. Budgets, recording and the end of
  * the episode belong to the orchestrator.
  */
-export class FrameworkAgent<A> implements Agent {
+export class FrameworkAgent<A> implements Participant {
   readonly name: string;
   private source: Promise<UserAgentSource> | undefined;
 
@@ -98,19 +116,19 @@ export class FrameworkAgent<A> implements Agent {
     return { ...(baseURL ? { baseURL } : {}), ...(model ? { model } : {}), apiKey, options };
   }
 
-  async start(context: AgentEpisodeContext): Promise<AgentSession> {
+  async start(context: ParticipantContext): Promise<ParticipantSession> {
     const source = await this.load();
     const agent = await this.adapter.prepare(await agentForEpisode(source, this.factoryOptions()), source);
     const session = new FrameworkSession(this.adapter.name, this.settings, context, frameworkEndpoint(this.adapter, this.settings));
     const conversation = await this.adapter.converse(agent, { settings: this.settings, maxSteps: context.maxSteps, maxTurns: this.settings.maxTurns ?? context.maxSteps + 1 });
-    if (conversation.system) context.recorder.addMessage({ role: "system", content: conversation.system });
+    if (conversation.system) context.transcript.addMessage({ role: "system", content: conversation.system });
     session.conversation = conversation;
     return session;
   }
 }
 
 /** One framework episode: the bridge session, its scope, and the framework's conversation. */
-class FrameworkSession implements AgentSession {
+class FrameworkSession implements ParticipantSession {
   conversation!: FrameworkConversation;
   private readonly scope: BridgeScope;
   private readonly decisions: Decision[] = [];
@@ -118,11 +136,11 @@ class FrameworkSession implements AgentSession {
   constructor(
     private readonly framework: string,
     private readonly settings: AdapterSettings,
-    private readonly context: AgentEpisodeContext,
+    private readonly context: ParticipantContext,
     /** The base URL the framework was given, or its default: named in every error of the framework. */
     private readonly endpoint: string,
   ) {
-    const { steps } = context;
+    const steps = stepTarget(context);
     const bridge = new BridgeSession({
       steps,
       mapping: settings.mapping,
@@ -135,19 +153,21 @@ class FrameworkSession implements AgentSession {
     this.scope = createBridgeScope({ session: bridge, framework });
   }
 
-  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
-    const { recorder, steps } = this.context;
-    recorder.addMessage({ role: "user", content: input.content });
+  async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
+    const { transcript, usage } = this.context;
+    const steps = stepTarget(this.context);
+    const text = incoming === null ? "" : incomingText(incoming);
+    transcript.addMessage({ role: "user", content: text });
     // Frameworks add an abort listener per model call and tool call; a long episode exceeds Node's default of 10.
     setMaxListeners(1000, signal);
     const callsBefore = this.scope.calls.length;
     let turn: TurnOutcome;
     try {
-      turn = await runInBridgeScope(this.scope, () => this.conversation.turn(input.content, signal));
+      turn = await runInBridgeScope(this.scope, () => this.conversation.turn(text, signal));
     } catch (error) {
       if (steps.ended) {
         // The episode ended inside the run (a terminate tool, the step budget): the framework's own result is lost.
-        for (const message of messagesFromCalls(this.scope.calls.slice(callsBefore))) recorder.addMessage(message);
+        for (const message of messagesFromCalls(this.scope.calls.slice(callsBefore))) transcript.addMessage(message);
         throw error;
       }
       if (signal.aborted) throw error;
@@ -156,16 +176,14 @@ class FrameworkSession implements AgentSession {
       if (isInfraFailure(error)) throw new InfraError(`${where}: model endpoint failed: ${message}`, { cause: error });
       throw new AgentProtocolError(`${where}: ${message}`, { cause: error });
     }
-    if (turn.usage) {
-      recorder.agentUsage.addUnpriced(turn.usage.calls, turn.usage.promptTokens, turn.usage.completionTokens);
-    }
-    for (const message of turn.messages) recorder.addMessage(message);
-    if (!steps.ended) recorder.addMessage({ role: "assistant", content: turn.text });
-    return { type: "respond", content: turn.text };
+    if (turn.usage) usage.addUnpriced(turn.usage.calls, turn.usage.promptTokens, turn.usage.completionTokens);
+    for (const message of turn.messages) transcript.addMessage(message);
+    if (!steps.ended) transcript.addMessage({ role: "assistant", content: turn.text });
+    return { content: turn.text, toolCalls: [] };
   }
 
-  finish(input: AgentInput): void {
-    this.context.recorder.addMessage({ role: "user", content: input.content });
+  finish(incoming: Incoming): void {
+    this.context.transcript.addMessage({ role: "user", content: incomingText(incoming) });
   }
 
   extra(): Record<string, JsonValue> {

@@ -9,7 +9,8 @@ import {
   type UserTurnResult,
 } from "../../bridge/transport/index.ts";
 import type { Action, JsonValue } from "../../src/core/types.ts";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "../../src/core/contracts.ts";
+import { type Incoming, incomingText, type Participant, type ParticipantContext, type ParticipantSession, type Turn } from "../../src/core/contracts.ts";
+import { stepTarget } from "../common/driver.ts";
 import { pyJsonDumps } from "../../src/value/index.ts";
 import type { FastWorkflowAgentOptions } from "./options.ts";
 
@@ -51,7 +52,7 @@ function parseToolExecute(params: unknown): PlannedToolCall {
  * The instance holds no per-episode state, so concurrent episodes are isolated by construction
  * (each has its own child process, environment and bridge session).
  */
-export class FastWorkflowAgent implements Agent {
+export class FastWorkflowAgent implements Participant {
   readonly name: string;
   private readonly live = new Set<PythonBridgeChild>();
 
@@ -63,7 +64,7 @@ export class FastWorkflowAgent implements Agent {
     this.name = options.driver === "entry" ? "python-bridge" : "fastworkflow";
   }
 
-  async start(context: AgentEpisodeContext): Promise<AgentSession> {
+  async start(context: ParticipantContext): Promise<ParticipantSession> {
     const session = new FastWorkflowSession(this.options, context);
     const child = await PythonBridgeChild.start({
       ...(this.options.python ? { python: this.options.python } : {}),
@@ -106,7 +107,7 @@ export class FastWorkflowAgent implements Agent {
  * past the step budget is refused by the step path with a tool error text (a framework in the
  * middle of a turn cannot be stopped, only refused), so the turn is left to finish on its own.
  */
-class FastWorkflowSession implements AgentSession {
+class FastWorkflowSession implements ParticipantSession {
   onClose: (() => void) | undefined;
   private child: PythonBridgeChild | undefined;
   private started: SessionStartResult | undefined;
@@ -122,9 +123,9 @@ class FastWorkflowSession implements AgentSession {
 
   constructor(
     private readonly options: FastWorkflowAgentOptions,
-    private readonly context: AgentEpisodeContext,
+    private readonly context: ParticipantContext,
   ) {
-    const { steps } = context;
+    const steps = stepTarget(context);
     this.bridge = new BridgeSession({
       steps,
       mapping: new NameMapping(new Set(context.domain.toolNames), { renames: options.renames, native: options.native }),
@@ -162,7 +163,7 @@ class FastWorkflowSession implements AgentSession {
       }
     }
     const described = options.driver === "entry" ? `Python agent ${options.entry}` : `FastWorkflow workflow ${options.workflowPath}`;
-    this.context.recorder.addMessage({ role: "system", content: `${described}, bridged by taubridge (the domain policy is not part of this agent's prompt)` });
+    this.context.transcript.addMessage({ role: "system", content: `${described}, bridged by taubridge (the domain policy is not part of this agent's prompt)` });
   }
 
   /** The child's `tool.execute`: one intercepted app command, handled by the bridge session. */
@@ -179,27 +180,28 @@ class FastWorkflowSession implements AgentSession {
     else if (outcome.unmapped) this.unmapped.add(call.toolName);
     else if (!this.recordedCalls.has(id)) {
       this.recordedCalls.add(id);
-      const recorder = this.context.recorder;
-      recorder.addMessage({
+      const transcript = this.context.transcript;
+      transcript.addMessage({
         role: "assistant",
         content: null,
         tool_calls: [{ id, type: "function", function: { name: outcome.action.name, arguments: pyJsonDumps(outcome.action.kwargs) } }],
       });
-      recorder.addMessage({ role: "tool", tool_call_id: id, name: outcome.action.name, content: outcome.output });
+      transcript.addMessage({ role: "tool", tool_call_id: id, name: outcome.action.name, content: outcome.output });
     }
     return { output: outcome.output };
   }
 
-  async turn(input: AgentInput): Promise<AgentTurn> {
-    this.context.recorder.addMessage({ role: "user", content: input.content });
-    const turn = await this.child!.request<UserTurnResult>("session.user_turn", { text: input.content }, { timeoutMs: this.options.turnTimeoutMs });
+  async next(incoming: Incoming | null): Promise<Turn> {
+    const text = incoming === null ? "" : incomingText(incoming);
+    this.context.transcript.addMessage({ role: "user", content: text });
+    const turn = await this.child!.request<UserTurnResult>("session.user_turn", { text }, { timeoutMs: this.options.turnTimeoutMs });
     this.turnStatuses.push(turn.status);
-    if (!this.context.steps.ended) this.context.recorder.addMessage({ role: "assistant", content: turn.reply });
-    return { type: "respond", content: turn.reply };
+    if (!stepTarget(this.context).ended) this.context.transcript.addMessage({ role: "assistant", content: turn.reply });
+    return { content: turn.reply, toolCalls: [] };
   }
 
-  finish(input: AgentInput): void {
-    this.context.recorder.addMessage({ role: "user", content: input.content });
+  finish(incoming: Incoming): void {
+    this.context.transcript.addMessage({ role: "user", content: incomingText(incoming) });
   }
 
   extra(): Record<string, JsonValue> {

@@ -18,7 +18,7 @@ import { frameworkHooks } from "../../adapters/hooks.ts";
 import { bridgedToolSet } from "../../adapters/vercel-ai/patch.ts";
 import { loadDomain, type DomainDefinition } from "../../src/suites/tau-bench/engine/domain.ts";
 import { Environment } from "../../src/suites/tau-bench/engine/environment.ts";
-import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/kernel/index.ts";
+import { standaloneStepPath } from "../../src/suites/tau-bench/loop.ts";
 
 // Hooks first: the frameworks below are imported dynamically afterwards, as the harness does.
 await installModuleHooks(Object.values(frameworkHooks));
@@ -79,7 +79,7 @@ async function target(): Promise<{ env: Environment; label: string; toolName: st
 
 const iterations = Number(process.argv[2] ?? 2000);
 const { env, label, toolName, parameter, value } = await target();
-const steps = standaloneStepper(env, { rules: TAU_BENCH_RULES, recorder: new EpisodeRecorder() });
+const steps = standaloneStepPath(env.domain);
 const session = new BridgeSession({ steps, mapping: new NameMapping(new Set(env.domain.toolNames)) });
 const scope = createBridgeScope({ session, framework: "bench" });
 const args = { [parameter]: value };

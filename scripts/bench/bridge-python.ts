@@ -18,7 +18,7 @@ import { BridgeSession, NameMapping } from "../../bridge/session.ts";
 import { PythonBridgeChild, type ToolExecuteParams, type ToolExecuteResult } from "../../bridge/transport/index.ts";
 import { loadDomain, type DomainDefinition } from "../../src/suites/tau-bench/engine/domain.ts";
 import { Environment } from "../../src/suites/tau-bench/engine/environment.ts";
-import { EpisodeRecorder, standaloneStepper, TAU_BENCH_RULES } from "../../src/kernel/index.ts";
+import { standaloneStepPath } from "../../src/suites/tau-bench/loop.ts";
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -71,8 +71,7 @@ async function main(): Promise<void> {
   try {
     const target = await environmentFor();
     label = target.label;
-    const recorder = new EpisodeRecorder();
-    const steps = standaloneStepper(target.env, { rules: TAU_BENCH_RULES, recorder });
+    const steps = standaloneStepPath(target.env.domain);
     const session = new BridgeSession({ steps, mapping: new NameMapping(new Set(target.env.domain.toolNames)) });
     bridged = await measure(
       async (params) => {

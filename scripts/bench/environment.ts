@@ -11,7 +11,8 @@ import { loadDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 import { ScriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
 import { TauBenchEvaluator } from "../../src/suites/tau-bench/evaluator.ts";
 import { OracleAgent } from "../../src/suites/tau-bench/participants/oracle-agent.ts";
-import { runEpisode } from "../../src/kernel/index.ts";
+import { runEpisode } from "../../src/suites/tau-bench/loop.ts";
+import { simulatedUser } from "../../src/suites/tau-bench/participants/simulated-user.ts";
 import type { LoadedDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 import type { Task } from "../../src/core/types.ts";
 import { airlineDomain } from "../../domains/airline/index.ts";
@@ -33,7 +34,16 @@ async function episodeOnce(domain: LoadedDomain, task: Task): Promise<number> {
 }
 
 async function orchestratedOnce(domain: LoadedDomain, task: Task, index: number): Promise<number> {
-  const result = await runEpisode({ domain, task, taskIndex: index, trial: 0, agent: new OracleAgent(domain), user: new ScriptedUser(), evaluator: new TauBenchEvaluator(domain), maxSteps: 30 });
+  const result = await runEpisode({
+    domain,
+    task,
+    taskIndex: index,
+    trial: 0,
+    agent: new OracleAgent(domain),
+    user: simulatedUser("scripted", () => new ScriptedUser()),
+    evaluator: new TauBenchEvaluator(domain),
+    maxSteps: 30,
+  });
   return result.reward;
 }
 

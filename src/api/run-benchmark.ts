@@ -1,7 +1,7 @@
 import { buildReport, detailsText, leaderboardText, reportJson, type RoleTotals } from "../report/leaderboard.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
 import { buildRun, runBatch } from "../run/batch.ts";
-import type { EpisodeResult } from "../suites/tau-bench/episode.ts";
+import type { EpisodeResult } from "../suites/tau-bench/loop.ts";
 import type { RunConfig } from "../run/run-config.ts";
 import { parseRunFlags, runConfigFromFlags, type RunOptions } from "../run/run-flags.ts";
 import type { Registries } from "../run/registries.ts";

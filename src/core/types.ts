@@ -83,8 +83,11 @@ export interface RoleUsage {
   cost: number | null;
 }
 
-/** Where an environment step came from: the agent's own loop, a bridge in a framework, or the harness in decision-only mode. */
-export type StepOrigin = "agent" | "bridge" | "harness" | "dry-run";
+/**
+ * Where an environment step came from: the agent's own turn, a bridge in a framework, the harness
+ * in decision-only mode, a dry-run plan, or the user's own turn (τ²'s user tools).
+ */
+export type StepOrigin = "agent" | "user" | "bridge" | "harness" | "dry-run";
 
 /** A step event, recorded into the trajectory (bridge contract (e)). */
 export interface StepEvent {
@@ -97,6 +100,10 @@ export interface StepEvent {
   toolCallId?: string;
   /** The framework tool name, when it differs from the benchmark action name. */
   frameworkToolName?: string;
+  /** Whose call it was (τ-bench: always the agent's; τ²: either side's). */
+  requestor?: "agent" | "user";
+  /** The tool reported an error. */
+  error?: boolean;
 }
 
 /** Plain JSON for our own result files. */

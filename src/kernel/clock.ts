@@ -11,7 +11,7 @@ function isoLocal(epochMicros: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(micros, 6)}`;
 }
 
-export class Tau2Clock {
+export class Clock {
   private last = 0;
 
   private micros(): number {

@@ -1,8 +1,6 @@
 /**
- * The orchestrator: the one owner of an episode (turn loop, step path, budgets, termination).
- * See README.md in this folder for the contract.
+ * The episode kernel: one owner of an episode for both suites (the one step path, counters,
+ * termination, clock, signals, usage meters). See README.md in this folder.
  */
-export { runEpisode, terminationForError, EpisodeStop, EpisodeTimeoutError, type EpisodeParts, type EpisodeResult } from "../suites/tau-bench/loop.ts";
-export { EpisodeStepper, standaloneStepper, MissingRespondContentError, EPISODE_ENDED_OUTPUT, STEP_LIMIT_OUTPUT } from "./step-path.ts";
-export { EpisodeRecorder } from "./episode-recorder.ts";
-export { TAU_BENCH_RULES, type SuiteRules } from "./suite-rules.ts";
+export { EPISODE_ENDED_OUTPUT, EpisodeKernel, EpisodeStop, EpisodeTimeoutError, terminationForError, type StepExecution, type StepExecutor, type TerminationPrecedence } from "./episode-kernel.ts";
+export { Clock } from "./clock.ts";

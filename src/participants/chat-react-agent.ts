@@ -4,11 +4,10 @@
  * with a `Thought:` line first), which we parse.
  */
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue } from "../core/types.ts";
-import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
-import type { ModelClient } from "../model/model-client.ts";
+import type { ChatModel } from "../core/contracts.ts";
 import { parsePythonJson } from "../value/index.ts";
 import { isPyDict, pyTypeName, type PyValue } from "../value/index.ts";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
+import type { DomainView, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../core/contracts.ts";
 import { ACT_ACTION_FORMAT, CHAT_REACT_TEMPLATE, REACT_ACTION_FORMAT, renderTemplate } from "./prompts.ts";
 import { domainPromptValues, respondAction } from "./tool-calling-agent.ts";
 
@@ -47,8 +46,8 @@ export function parseChatAction(content: string | null): ParsedChatAction {
 
 /** Options of {@link ChatReActAgent}. */
 export interface ChatReActAgentOptions {
-  client: ModelClient;
-  domain: LoadedDomain;
+  client: ChatModel;
+  domain: DomainView;
   /** true: react (`Thought:` + `Action:`); false: act (`Action:` only). */
   useReasoning: boolean;
   /** System prompt template (default: policy, `#Available tools`, tools JSON, instruction block). */
@@ -61,7 +60,7 @@ export interface ChatReActAgentOptions {
  * `user` message with the observation; `info` starts as `{}` (not the reset info). Fixed: a
  * missing `response_cost` no longer crashes it (quirk 13), and a malformed action does not abort.
  */
-export class ChatReActAgent implements Agent {
+export class ChatReActAgent implements Participant {
   readonly name: string;
   private readonly prompt: string;
 
@@ -79,13 +78,13 @@ export class ChatReActAgent implements Agent {
     return this.prompt;
   }
 
-  start(context: AgentEpisodeContext): AgentSession {
+  start(context: ParticipantContext): ParticipantSession {
     return new ChatReActSession(this.options.client, this.prompt, context);
   }
 }
 
 /** One act/react episode: the reply and the observation are appended as one exchange per turn. */
-class ChatReActSession implements AgentSession {
+class ChatReActSession implements ParticipantSession {
   readonly infoStartsEmpty = true;
   private readonly messages: ChatMessage[] = [];
   private readonly invalidActions: JsonValue[] = [];
@@ -93,43 +92,49 @@ class ChatReActSession implements AgentSession {
   private lastAction: Action | undefined;
 
   constructor(
-    private readonly client: ModelClient,
+    private readonly client: ChatModel,
     prompt: string,
-    private readonly context: AgentEpisodeContext,
+    private readonly context: ParticipantContext,
   ) {
     this.append({ role: "system", content: prompt });
   }
 
   private append(message: ChatMessage): void {
     this.messages.push(message);
-    this.context.recorder.addMessage(message);
+    this.context.transcript.addMessage(message);
   }
 
   /** Every observation is a `user` message; a tool's carries the `API output: ` prefix, a respond's is the user's reply as is. */
-  private receive(input: AgentInput): void {
-    const content = input.type === "user" || this.lastAction?.name === RESPOND_ACTION_NAME ? input.content : API_OUTPUT_PREFIX + input.content;
-    this.append({ role: "user", content });
+  private receive(incoming: Incoming): void {
+    if (incoming.type === "text") {
+      this.append({ role: "user", content: incoming.content ?? "" });
+      return;
+    }
+    for (const result of incoming.results) {
+      const content = this.lastAction?.name === RESPOND_ACTION_NAME ? result.content : API_OUTPUT_PREFIX + result.content;
+      this.append({ role: "user", content });
+    }
   }
 
-  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
-    this.receive(input);
+  async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
+    if (incoming) this.receive(incoming);
     const turn = this.turns++;
     const result = await this.client.complete({ messages: this.messages, signal, cacheNamespace: `trial:${this.context.episode.trial}` });
-    this.context.recorder.agentUsage.add(result);
+    this.context.usage.add(result);
     this.append({ content: result.message.content, role: "assistant" });
     const parsed = parseChatAction(result.message.content);
     if (!parsed.ok) {
       this.invalidActions.push({ turn, content: result.message.content, error: parsed.error });
       this.lastAction = undefined;
-      return { type: "invalid", name: "", error: parsed.error };
+      return { content: result.message.content, toolCalls: [{ id: "", name: "", arguments: new Map(), invalid: parsed.error }] };
     }
     this.lastAction = parsed.action;
     // A respond is passed on as the action it is (its arguments as the model wrote them), like any other.
-    return { type: "tool_call", action: parsed.action };
+    return { content: result.message.content, toolCalls: [{ id: "", name: parsed.action.name, arguments: parsed.action.kwargs }] };
   }
 
-  finish(input: AgentInput): void {
-    this.receive(input);
+  finish(incoming: Incoming): void {
+    this.receive(incoming);
   }
 
   extra(): Record<string, JsonValue> | undefined {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
-import type { AgentEpisodeContext } from "./agent.ts";
+import type { ParticipantContext } from "../core/contracts.ts";
 import { FEW_SHOT_TEMPLATE, formatFewShotExamples, renderTemplate } from "./prompts.ts";
 import { domainPromptValues, ToolCallingAgent, type SystemPrompt, type ToolCallingAgentOptions } from "./tool-calling-agent.ts";
 
@@ -101,7 +101,7 @@ export class FewShotAgent extends ToolCallingAgent {
     super(fewShot);
   }
 
-  protected override systemPrompt(episode: AgentEpisodeContext["episode"]): SystemPrompt {
+  protected override systemPrompt(episode: ParticipantContext["episode"]): SystemPrompt {
     const { displays, seed } = this.fewShot;
     const indices = sampleFewShotIndices(displays.length, this.fewShot.count ?? NUM_FEW_SHOTS, seed, episode.taskIndex, episode.trial);
     const examples = formatFewShotExamples(indices.map((index) => displays[index]));

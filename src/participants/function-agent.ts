@@ -13,11 +13,12 @@
  * called once per decision with the conversation so far (OpenAI chat messages: the policy as the
  * system message, the user's words, the agent's earlier replies and tool calls, and the tool
  * results) and the domain's tools (OpenAI function-tool schemas). Several tool calls in one answer
- * are stepped in order, each one agent action, before the function is asked again. Arguments may
+ * are one turn: τ-bench steps them in order, each one agent action; τ² sends them as one message,
+ * and the function is asked again with all their results. Arguments may
  * be an object or the JSON text a model produced (read losslessly: `100.0` stays a float).
  */
 import { resolve } from "node:path";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "../core/contracts.ts";
+import type { Incoming, Participant, ParticipantContext, ParticipantSession, ToolCall, Turn } from "../core/contracts.ts";
 import { AgentProtocolError, ConfigError } from "../core/errors.ts";
 import type { ChatMessage, JsonValue } from "../core/types.ts";
 import { fromJs, isPyDict, pyJsonDumps, type PyValue } from "../value/index.ts";
@@ -59,84 +60,76 @@ export async function loadFunctionAgent(modulePath: string, exportName = "respon
 }
 
 /** The agent for a `respond` function; one function serves every episode (it gets the whole conversation each time). */
-export class FunctionAgent implements Agent {
+export class FunctionAgent implements Participant {
   readonly name = "module";
 
   constructor(private readonly respond: RespondFunction) {}
 
-  start(context: AgentEpisodeContext): AgentSession {
+  start(context: ParticipantContext): ParticipantSession {
     return new FunctionSession(this.respond, context);
   }
 }
 
-class FunctionSession implements AgentSession {
+class FunctionSession implements ParticipantSession {
   private readonly transcript: ChatTranscript;
-  private readonly queued: AgentTurn[] = [];
   private readonly invalidReplies: JsonValue[] = [];
   private calls = 0;
 
   constructor(
     private readonly respond: RespondFunction,
-    private readonly context: AgentEpisodeContext,
+    private readonly context: ParticipantContext,
   ) {
-    this.transcript = new ChatTranscript(context.recorder);
+    this.transcript = new ChatTranscript(context.transcript);
     this.transcript.append({ role: "system", content: context.domain.policy });
   }
 
-  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
-    this.transcript.receive(input);
-    const next = this.queued.shift();
-    if (next) return next;
+  async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
+    if (incoming) this.transcript.receive(incoming);
     const reply = await this.respond({
       messages: structuredClone(this.transcript.messages),
       tools: this.context.domain.toolSchemas.json.map((tool) => structuredClone(tool)),
       signal,
-      episode: this.context.episode,
+      episode: { taskIndex: this.context.episode.taskIndex, trial: this.context.episode.trial },
     });
     return this.read(reply);
   }
 
-  /** Turns the function's reply into turns: the first is returned, the rest queued. */
-  private read(reply: FunctionAgentReply): AgentTurn {
+  /** Turns the function's reply into a turn: its words, or its tool calls (recorded as one assistant message). */
+  private read(reply: FunctionAgentReply): Turn {
     if (!reply || typeof reply !== "object") throw new AgentProtocolError(`respond() returned ${String(reply)}; expected {content} or {toolCalls}`);
     const toolCalls = (reply as { toolCalls?: unknown }).toolCalls;
     if (Array.isArray(toolCalls) && toolCalls.length > 0) {
-      const turns = toolCalls.map((call) => this.toolTurn(call));
-      const recorded = turns.map((turn, index) => ({
-        id: (turn as { toolCallId: string }).toolCallId,
-        type: "function" as const,
-        function: { name: turn.type === "tool_call" ? turn.action.name : (turn as { name: string }).name, arguments: argumentText(toolCalls[index]) },
-      }));
-      this.transcript.append({ role: "assistant", content: typeof reply.content === "string" ? reply.content : null, tool_calls: recorded });
-      this.queued.push(...turns.slice(1));
-      return turns[0];
+      const calls = toolCalls.map((call) => this.toolCall(call));
+      const recorded = calls.map((call, index) => ({ id: call.id, type: "function" as const, function: { name: call.name, arguments: argumentText(toolCalls[index]) } }));
+      const content = typeof reply.content === "string" ? reply.content : null;
+      this.transcript.append({ role: "assistant", content, tool_calls: recorded });
+      return { content, toolCalls: calls };
     }
     if (typeof reply.content !== "string") throw new AgentProtocolError("respond() must return {content: string} or {toolCalls: [{name, arguments}]}");
     this.transcript.append({ role: "assistant", content: reply.content });
-    return { type: "respond", content: reply.content };
+    return { content: reply.content, toolCalls: [] };
   }
 
-  private toolTurn(call: unknown): AgentTurn {
+  private toolCall(call: unknown): ToolCall {
     const id = `call_module_${++this.calls}`;
     if (!call || typeof call !== "object" || typeof (call as FunctionToolCall).name !== "string") {
       const error = `Error: a tool call must be {name, arguments}; got ${JSON.stringify(call)}`;
       this.invalidReplies.push({ id, error });
-      return { type: "invalid", name: String((call as { name?: unknown } | null)?.name ?? ""), error, toolCallId: id };
+      return { id, name: String((call as { name?: unknown } | null)?.name ?? ""), arguments: new Map(), invalid: error };
     }
     const { name, arguments: args } = call as FunctionToolCall;
     const toolCallId = (call as FunctionToolCall).id ?? id;
     if (typeof args === "string") {
       const parsed = parseToolArguments(name, args);
-      if (!parsed.ok) return { type: "invalid", name, error: parsed.error, toolCallId };
-      return { type: "tool_call", action: { name, kwargs: parsed.kwargs }, toolCallId };
+      return parsed.ok ? { id: toolCallId, name, arguments: parsed.kwargs } : { id: toolCallId, name, arguments: new Map(), invalid: parsed.error };
     }
     const kwargs: PyValue = fromJs(args ?? {});
-    if (!isPyDict(kwargs)) return { type: "invalid", name, error: `Error: the arguments of ${name} must be an object`, toolCallId };
-    return { type: "tool_call", action: { name, kwargs }, toolCallId };
+    if (!isPyDict(kwargs)) return { id: toolCallId, name, arguments: new Map(), invalid: `Error: the arguments of ${name} must be an object` };
+    return { id: toolCallId, name, arguments: kwargs };
   }
 
-  finish(input: AgentInput): void {
-    this.transcript.receive(input);
+  finish(incoming: Incoming): void {
+    this.transcript.receive(incoming);
   }
 
   extra(): Record<string, JsonValue> | undefined {

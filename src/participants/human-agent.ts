@@ -8,10 +8,9 @@
  */
 import { createInterface, type Interface } from "node:readline";
 import { AgentProtocolError } from "../core/errors.ts";
-import type { DomainView } from "../core/contracts.ts";
+import { type DomainView, incomingText, type Incoming, type Participant, type ParticipantContext, type ParticipantSession, type Turn } from "../core/contracts.ts";
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage } from "../core/types.ts";
 import { pyJsonDumps } from "../value/index.ts";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
 import { parseToolArguments, respondAction } from "./tool-calling-agent.ts";
 
 /**
@@ -89,14 +88,14 @@ const HELP = [
  * Episodes are served one at a time (a terminal has one keyboard), whatever the concurrency.
  * The trajectory uses the tool-calling agent's shapes with ids `call_human_<turn>`. End of input → an agent error.
  */
-export class HumanAgent implements Agent {
+export class HumanAgent implements Participant {
   readonly name = "human";
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly io: TerminalIO = processTerminal()) {}
 
   /** Waits until the previous episode's session is closed: one episode at a time on one terminal. */
-  async start(context: AgentEpisodeContext): Promise<AgentSession> {
+  async start(context: ParticipantContext): Promise<ParticipantSession> {
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => (release = resolve));
@@ -105,17 +104,17 @@ export class HumanAgent implements Agent {
   }
 }
 
-class HumanSession implements AgentSession {
+class HumanSession implements ParticipantSession {
   private turns = 0;
   private last: { action: Action; toolCallId: string | undefined } | undefined;
 
   constructor(
     private readonly io: TerminalIO,
-    private readonly context: AgentEpisodeContext,
+    private readonly context: ParticipantContext,
     private readonly release: () => void,
   ) {
     const { domain } = this;
-    context.recorder.addMessage({ role: "system", content: domain.policy });
+    context.transcript.addMessage({ role: "system", content: domain.policy });
     this.write(`\n=== ${domain.name} task ${context.episode.taskIndex}, trial ${context.episode.trial} (you are the agent; /help for commands) ===`);
   }
 
@@ -134,19 +133,20 @@ class HumanSession implements AgentSession {
     return line;
   }
 
-  private receive(input: AgentInput): void {
-    const recorder = this.context.recorder;
+  private receive(incoming: Incoming): void {
+    const transcript = this.context.transcript;
+    const content = incomingText(incoming);
     if (!this.last || this.last.action.name === RESPOND_ACTION_NAME || !this.last.toolCallId) {
-      recorder.addMessage({ role: "user", content: input.content });
-      this.write(`user: ${input.content}`);
+      transcript.addMessage({ role: "user", content });
+      this.write(`user: ${content}`);
     } else {
-      recorder.addMessage({ role: "tool", tool_call_id: this.last.toolCallId, name: this.last.action.name, content: input.content });
-      this.write(`tool: ${input.content}`);
+      transcript.addMessage({ role: "tool", tool_call_id: this.last.toolCallId, name: this.last.action.name, content });
+      this.write(`tool: ${content}`);
     }
   }
 
-  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
-    this.receive(input);
+  async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
+    if (incoming) this.receive(incoming);
     for (;;) {
       signal.throwIfAborted();
       const trimmed = (await this.read("agent> ")).trim();
@@ -180,23 +180,23 @@ class HumanSession implements AgentSession {
     return { action: respondAction(trimmed.startsWith("//") ? trimmed.slice(1) : trimmed) };
   }
 
-  private record({ action, toolCallId }: { action: Action; toolCallId?: string }): AgentTurn {
+  private record({ action, toolCallId }: { action: Action; toolCallId?: string }): Turn {
     this.last = { action, toolCallId };
     if (action.name === RESPOND_ACTION_NAME || !toolCallId) {
-      this.context.recorder.addMessage({ content: String(action.kwargs.get("content") ?? ""), role: "assistant" });
-      return { type: "tool_call", action };
+      this.context.transcript.addMessage({ content: String(action.kwargs.get("content") ?? ""), role: "assistant" });
+      return { content: null, toolCalls: [{ id: "", name: action.name, arguments: action.kwargs }] };
     }
     const message: ChatMessage = {
       content: null,
       role: "assistant",
       tool_calls: [{ function: { arguments: pyJsonDumps(action.kwargs), name: action.name }, id: toolCallId, type: "function" }],
     };
-    this.context.recorder.addMessage(message);
-    return { type: "tool_call", action, toolCallId };
+    this.context.transcript.addMessage(message);
+    return { content: null, toolCalls: [{ id: toolCallId, name: action.name, arguments: action.kwargs }] };
   }
 
-  finish(input: AgentInput): void {
-    this.receive(input);
+  finish(incoming: Incoming): void {
+    this.receive(incoming);
   }
 
   async close(): Promise<void> {

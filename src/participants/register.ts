@@ -14,8 +14,6 @@ import { checkAgentOptionKeys } from "./user-module.ts";
 import { FewShotAgent, loadFewShotDisplays } from "./few-shot-agent.ts";
 import { HumanAgent, type TerminalIO } from "./human-agent.ts";
 import { agentTemplate } from "./prompts.ts";
-import { originalChatReactTemplate, originalTauBenchPrompts } from "./original-prompts.ts";
-import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
 import { ToolCallingAgent } from "./tool-calling-agent.ts";
 
 /** A human-agent factory over the given terminal (default: the process's stdin/stdout); tests pass streams. */
@@ -27,11 +25,12 @@ export function humanAgentFactory(io?: TerminalIO): AgentFactory {
   };
 }
 
-/** `--agent-prompt-file` when given; else τ-bench's original prompt from its sources; else our wording. */
-function chatReactTemplate(kind: "act" | "react", promptFile: string | undefined, domain: LoadedDomain, warn?: (message: string) => void): string {
-  if (promptFile) return agentTemplate(kind, promptFile);
-  const original = originalTauBenchPrompts(domain, warn);
-  return original ? originalChatReactTemplate(original, domain, kind === "react") : agentTemplate(kind, undefined);
+/** `--agent-prompt-file` when given; else the suite's original prompt (τ-bench's, from its sources); else our wording. */
+function chatReactTemplate(kind: "act" | "react", context: BuildContext): string {
+  const { config, warn } = context;
+  if (config.agentPromptFile) return agentTemplate(kind, config.agentPromptFile);
+  const original = context.originalPrompts?.(warn);
+  return original ? original.chatReact(kind === "react") : agentTemplate(kind, undefined);
 }
 
 const factories: Record<string, AgentFactory> = {
@@ -43,14 +42,12 @@ const factories: Record<string, AgentFactory> = {
   act: {
     description: "τ-bench's act agent: tools described in the prompt, replies `Action: {json}` (needs --model)",
     requiresModel: true,
-    create: ({ config, domain, models, warn }: BuildContext) =>
-      new ChatReActAgent({ client: models.agent(), domain, useReasoning: false, template: chatReactTemplate("act", config.agentPromptFile, domain, warn) }),
+    create: (context: BuildContext) => new ChatReActAgent({ client: context.models.agent(), domain: context.domain, useReasoning: false, template: chatReactTemplate("act", context) }),
   },
   react: {
     description: "τ-bench's react agent: like act, with a `Thought:` line before each Action (needs --model)",
     requiresModel: true,
-    create: ({ config, domain, models, warn }: BuildContext) =>
-      new ChatReActAgent({ client: models.agent(), domain, useReasoning: true, template: chatReactTemplate("react", config.agentPromptFile, domain, warn) }),
+    create: (context: BuildContext) => new ChatReActAgent({ client: context.models.agent(), domain: context.domain, useReasoning: true, template: chatReactTemplate("react", context) }),
   },
   "few-shot": {
     description: "τ-bench's few-shot agent: tool-calling with 5 sampled example conversations (needs --model and --few-shot-displays-path)",

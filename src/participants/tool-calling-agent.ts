@@ -7,21 +7,20 @@
  * tool-argument parsing), so the few-shot, act/react and human agents agree on them.
  */
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type Action, type JsonValue } from "../core/types.ts";
-import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
-import type { ModelClient } from "../model/model-client.ts";
+import type { ChatModel } from "../core/contracts.ts";
 import type { CompletionResult, ToolDefinition } from "../model/types.ts";
 import { JsonSyntaxError, parsePythonJson } from "../value/index.ts";
 import { isPyDict, pyTypeName, type PyDict } from "../value/index.ts";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "./agent.ts";
+import type { DomainView, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../core/contracts.ts";
 import { renderTemplate, TOOL_CALLING_TEMPLATE, type AgentPromptValues } from "./prompts.ts";
 import { ChatTranscript } from "./chat-transcript.ts";
 
 /** The values every agent template can use for a domain. */
-export function domainPromptValues(domain: LoadedDomain): AgentPromptValues {
+export function domainPromptValues(domain: DomainView): AgentPromptValues {
   return {
     policy: domain.policy,
     tools_json: domain.toolSchemas.pythonJson,
-    tool_names: domain.definition.tools.map((tool) => tool.name).join(", "),
+    tool_names: domain.toolNames.join(", "),
     respond_action_name: RESPOND_ACTION_NAME,
   };
 }
@@ -56,8 +55,8 @@ export function parseToolArguments(name: string, text: string): ParsedArguments 
 /** Options of {@link ToolCallingAgent}. */
 export interface ToolCallingAgentOptions {
   /** The agent role's model client (usage is also summed per episode by the agent). */
-  client: ModelClient;
-  domain: LoadedDomain;
+  client: ChatModel;
+  domain: DomainView;
   /** System prompt template (default: the policy alone). */
   template?: string;
 }
@@ -75,7 +74,7 @@ export interface SystemPrompt {
  * `{content, role, tool_calls: [{function: {arguments, name}, id, type}]}` /
  * `{role, tool_call_id, name, content}`).
  */
-export class ToolCallingAgent implements Agent {
+export class ToolCallingAgent implements Participant {
   readonly name: string = "tool-calling";
   protected readonly tools: readonly ToolDefinition[];
 
@@ -84,41 +83,41 @@ export class ToolCallingAgent implements Agent {
   }
 
   /** The system prompt of one episode (few-shot overrides this to add sampled examples). */
-  protected systemPrompt(_episode: AgentEpisodeContext["episode"]): SystemPrompt {
+  protected systemPrompt(_episode: ParticipantContext["episode"]): SystemPrompt {
     return { content: renderTemplate(this.options.template ?? TOOL_CALLING_TEMPLATE, { ...domainPromptValues(this.options.domain) }, "agent prompt") };
   }
 
-  start(context: AgentEpisodeContext): AgentSession {
+  start(context: ParticipantContext): ParticipantSession {
     return new ToolCallingSession(this.options.client, this.tools, this.systemPrompt(context.episode), context);
   }
 }
 
 /** One episode of the tool-calling agent: the message list the model sees, one model call per turn. */
-class ToolCallingSession implements AgentSession {
+class ToolCallingSession implements ParticipantSession {
   private readonly transcript: ChatTranscript;
   private readonly invalidToolCalls: JsonValue[] = [];
   private turns = 0;
 
   constructor(
-    private readonly client: ModelClient,
+    private readonly client: ChatModel,
     private readonly tools: readonly ToolDefinition[],
     private readonly system: SystemPrompt,
-    private readonly context: AgentEpisodeContext,
+    private readonly context: ParticipantContext,
   ) {
-    this.transcript = new ChatTranscript(context.recorder);
+    this.transcript = new ChatTranscript(context.transcript);
     this.transcript.append({ role: "system", content: system.content });
   }
 
-  async turn(input: AgentInput, signal: AbortSignal): Promise<AgentTurn> {
-    this.transcript.receive(input);
+  async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
+    if (incoming) this.transcript.receive(incoming);
     const turn = this.turns++;
     const result: CompletionResult = await this.client.complete({ messages: this.transcript.messages, tools: this.tools, signal, cacheNamespace: `trial:${this.context.episode.trial}` });
-    this.context.recorder.agentUsage.add(result);
+    this.context.usage.add(result);
     const reply = result.message;
     const call = reply.tool_calls?.[0];
     if (!call) {
       this.transcript.append({ content: reply.content, role: "assistant" });
-      return { type: "respond", content: reply.content };
+      return { content: reply.content, toolCalls: [] };
     }
     // Only the first tool call is used and kept (τ-bench truncates `tool_calls` to one).
     this.transcript.append({
@@ -130,9 +129,9 @@ class ToolCallingSession implements AgentSession {
     if (!parsed.ok) {
       // Deliberate fix: the original's json.loads error aborts the task; we report it to the model.
       this.invalidToolCalls.push({ turn, toolCallId: call.id, name: call.function.name, arguments: call.function.arguments, error: parsed.error });
-      return { type: "invalid", name: call.function.name, error: parsed.error, toolCallId: call.id };
+      return { content: reply.content, toolCalls: [{ id: call.id, name: call.function.name, arguments: new Map(), invalid: parsed.error }] };
     }
-    return { type: "tool_call", action: { name: call.function.name, kwargs: parsed.kwargs }, toolCallId: call.id };
+    return { content: reply.content, toolCalls: [{ id: call.id, name: call.function.name, arguments: parsed.kwargs }] };
   }
 
   extra(): Record<string, JsonValue> | undefined {
@@ -142,7 +141,7 @@ class ToolCallingSession implements AgentSession {
   }
 
   /** The answer to the last action belongs to the trajectory too (the original appends it before checking `done`). */
-  finish(input: AgentInput): void {
-    this.transcript.receive(input);
+  finish(incoming: Incoming): void {
+    this.transcript.receive(incoming);
   }
 }

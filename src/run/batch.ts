@@ -3,12 +3,12 @@ import { join, resolve } from "node:path";
 import PQueue from "p-queue";
 import { ConfigError } from "../core/errors.ts";
 import type { Task } from "../core/types.ts";
-import type { Agent } from "../participants/agent.ts";
+import type { Participant } from "../core/contracts.ts";
 import { loadDomain, type LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
 import { selectTaskIndices } from "../suites/tau-bench/tasks.ts";
 import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
 import { CheckpointWriter, readCheckpoint, summaryFromResult, type CheckpointEntry, type EpisodeSummary } from "./checkpoint.ts";
-import { runEpisode, type EpisodeResult } from "../suites/tau-bench/episode.ts";
+import { runEpisode, type EpisodeResult } from "../suites/tau-bench/loop.ts";
 import { evaluatorFor } from "../suites/tau-bench/evaluator-index.ts";
 import { resultEntry, writeFileAtomic } from "../suites/tau-bench/codec.ts";
 import { writeRunStatus } from "./run-status.ts";
@@ -20,6 +20,7 @@ import { defaultRegistries, type Registries } from "./registries.ts";
 import { registerOfflineStrategies } from "../suites/tau-bench/participants/register-offline.ts";
 import { defaultDataRoot } from "./data-root.ts";
 import type { RunModels } from "./model-clients.ts";
+import { originalPromptsOf } from "../suites/tau-bench/participants/original-prompts.ts";
 
 /** A run with every name resolved into an object. */
 export interface BuiltRun {
@@ -32,6 +33,8 @@ export interface BuiltRun {
   taskIndices: number[];
   agentFactory: AgentFactory;
   userFactory: UserFactory;
+  /** The run's user (each episode starts its own session). */
+  user: Participant<Task>;
   context: BuildContext;
 }
 
@@ -58,12 +61,12 @@ export function buildRun(input: RunConfigInput, overrides: { registries?: Regist
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
   if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
   // `overrides.models` lets tests plug in in-process model doubles (`taubridge/testing`).
-  const context = { config, domain, models: overrides.models ?? registries.createModels?.(config) ?? noModelLayer() };
-  // A user simulator is cheap to create and validates its own options (prompt files, models):
-  // create one now so a bad option fails the build in one line instead of every episode.
-  userFactory.create(context, { taskIndex: taskIndices[0], trial: 0 });
+  const context = { config, domain, models: overrides.models ?? registries.createModels?.(config) ?? noModelLayer(), originalPrompts: originalPromptsOf(domain) };
+  // The user validates its own options (prompt files, models) as it is created: a bad option fails
+  // the build in one line instead of every episode.
+  const user = userFactory.create(context);
   const taskFilePath = config.taskFile ? resolve(config.taskFile) : join(domain.dataDirectory, definition.splits[split] ?? "");
-  return { config, domain, split: config.taskFile ? "file" : split, taskFilePath, tasks, taskIndices, agentFactory, userFactory, context };
+  return { config, domain, split: config.taskFile ? "file" : split, taskFilePath, tasks, taskIndices, agentFactory, userFactory, user, context };
 }
 
 /** The model clients of a run whose registries bring no model layer: asking for one is a config error. */
@@ -176,7 +179,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   // (a missing module, a bad export) leaves no checkpoint behind.
   // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
   const evaluator = evaluatorFor(domain);
-  const agent: Agent = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
+  const agent: Participant<Task> = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
   const checkpoint = new CheckpointWriter(checkpointPath);
   checkpoint.open({ identity, stem }, rewriteHeader);
   // An accepted change gets the new identity in a fresh header; the kept episodes are written back under it.
@@ -205,13 +208,6 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
         if (completed.has(key) && !rerun.has(key)) continue;
         void queue.add(async () => {
           if (signal?.aborted || unreachable()) return;
-          const createUser = () => {
-            try {
-              return built.userFactory.create(built.context, { taskIndex, trial });
-            } catch (error) {
-              return failingUser(error);
-            }
-          };
           let result: EpisodeResult | undefined;
           for (let attempt = 0; attempt <= config.episodeRetries; attempt++) {
             result = await runEpisode({
@@ -220,7 +216,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
               taskIndex,
               trial,
               agent,
-              user: createUser(),
+              user: built.user,
               evaluator,
               maxSteps: config.maxSteps,
               timeoutMs: config.episodeTimeoutMs,
@@ -281,12 +277,4 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
     expectedEpisodes: total,
     interrupted,
   };
-}
-
-/** A user whose creation failed: the episode ends as a user error instead of an unhandled rejection. */
-function failingUser(error: unknown) {
-  const fail = async (): Promise<never> => {
-    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { role: "user" });
-  };
-  return { reset: fail, step: fail, reportedCost: () => null };
 }

@@ -4,7 +4,7 @@ import { DataError } from "../core/errors.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
 import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
 import { entryFailure, RESULT_SCHEMA_VERSION } from "../suites/tau-bench/codec.ts";
-import type { EpisodeResult } from "../suites/tau-bench/episode.ts";
+import type { EpisodeResult } from "../suites/tau-bench/loop.ts";
 
 /** What the batch layer needs to know about a finished episode without re-reading its trajectory. */
 export interface EpisodeSummary {

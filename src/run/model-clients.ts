@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import PQueue from "p-queue";
+import type { ChatModel } from "../core/contracts.ts";
 import { ConfigError } from "../core/errors.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../model/errors.ts";
 import { createModelClient, type ModelClient } from "../model/model-client.ts";
@@ -10,8 +11,8 @@ import type { RunConfig } from "./run-config.ts";
 
 /** The model clients of a run, one per role, created on first use. */
 export interface RunModels {
-  agent(): ModelClient;
-  user(): ModelClient;
+  agent(): ChatModel;
+  user(): ChatModel;
   /**
    * Set once a role's endpoint refused a call before it had ever answered (wrong `--base-url`, server
    * not started): the batch layer stops the run with this error instead of failing every episode.

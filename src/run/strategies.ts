@@ -1,25 +1,45 @@
 import { Registry } from "../core/registry.ts";
-import type { RoleUsage } from "../core/types.ts";
-import type { Agent } from "../participants/agent.ts";
-import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
-import type { UserSimulator } from "../core/contracts.ts";
-import type { RunConfig } from "./run-config.ts";
+import type { DomainView, Participant } from "../core/contracts.ts";
 import type { RunModels } from "./model-clients.ts";
 
+/** The run settings a strategy may read: the same fields on both suites. */
+export interface StrategySettings {
+  agentStrategy: string;
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  agentPromptFile?: string;
+  userPromptFile?: string;
+  fewShotDisplaysPath?: string;
+  /** The run's seed (τ-bench: shuffling and few-shot sampling). */
+  seed: number;
+  /** Strategy-specific options (`--agent-option`: bridge mode, agent module, workflow path, …). */
+  agentOptions: Record<string, unknown>;
+}
+
+/** A transcript line as a supervisor prompt reads it. */
+type HistoryLine = { role: string; content: string | null };
+
+/** The benchmark's own prompt templates, for suites whose sources hold them (τ-bench's act/react agents and user simulators). */
+export interface OriginalPrompts {
+  /** The act / react system prompt, `{{policy}}` where the policy goes. */
+  chatReact(useReasoning: boolean): string;
+  /** A user simulator's system prompt, `{{instruction}}` where the instruction goes. */
+  user(kind: "llm" | "react"): string;
+  supervisor: { verify(history: readonly HistoryLine[], response: string): string; reflect(history: readonly HistoryLine[], response: string): string };
+}
+
 /** What a factory may use to build its part of a run. */
-export interface BuildContext {
-  config: RunConfig;
-  domain: LoadedDomain;
+export interface BuildContext<Domain extends DomainView = DomainView> {
+  config: StrategySettings;
+  /** The domain as the strategy's side sees it (τ-bench runs pass the loaded domain, which is one). */
+  domain: Domain;
+  /** The suite's original prompts, when its data directory holds them; `warn` says so once a strategy needs them and they are absent. */
+  originalPrompts?: (warn?: (message: string) => void) => OriginalPrompts | null;
   /** Per-role model clients (created on first use; shared queues per endpoint). */
   models: RunModels;
   /** The run's warning channel (stderr in the CLI), for what a user should know before episodes start. */
   warn?(message: string): void;
-}
-
-/** Which episode a per-episode object is for (e.g. to namespace the response cache by trial). */
-export interface EpisodeIdentity {
-  taskIndex: number;
-  trial: number;
 }
 
 /** Builds the agent under test for a run (one instance shared by all episodes). */
@@ -27,17 +47,14 @@ export interface AgentFactory {
   readonly description: string;
   /** Strategies that call a model need `--model`/`--model-provider`. */
   readonly requiresModel: boolean;
-  create(context: BuildContext): Agent | Promise<Agent>;
+  create(context: BuildContext): Participant<unknown> | Promise<Participant<unknown>>;
 }
 
-/** A user simulator for one episode, optionally reporting its model usage. */
-export type EpisodeUser = UserSimulator & { usage?(): RoleUsage | null };
-
-/** Builds a fresh user simulator per episode. */
+/** Builds the user of a run (one participant; each episode starts its own session). */
 export interface UserFactory {
   readonly description: string;
   readonly requiresModel: boolean;
-  create(context: BuildContext, episode: EpisodeIdentity): EpisodeUser;
+  create(context: BuildContext): Participant<unknown>;
 }
 
 /** `--agent-strategy` names. */

@@ -12,13 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Agent } from "../../src/participants/agent.ts";
+import type { Participant } from "../../src/core/contracts.ts";
+type Agent = Participant;
 import type { Task } from "../../src/core/types.ts";
 import type { LoadedDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 import { buildRun, runBatch, type BatchOutcome } from "../../src/run/batch.ts";
-import { runEpisode, type EpisodeResult } from "../../src/suites/tau-bench/episode.ts";
+import { runEpisode, type EpisodeResult } from "../../src/suites/tau-bench/loop.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from "../../src/testing/index.ts";
-import { ScriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
+import { scriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "../support/shared-data.ts";
 import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { groundTruthScript, planResponder, startCountingBackend, textOf, type CountingBackend, type TaskScript } from "./test-support.ts";
@@ -108,7 +109,7 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
     }
 
     function episode(agent: Agent, taskIndex: number, maxSteps = 30): Promise<EpisodeResult> {
-      return runEpisode({ domain, task: loadTasks()[taskIndex], taskIndex, trial: 0, agent, user: new ScriptedUser(), maxSteps });
+      return runEpisode({ domain, task: loadTasks()[taskIndex], taskIndex, trial: 0, agent, user: scriptedUser, maxSteps });
     }
 
     const toolSteps = (result: EpisodeResult) => result.steps.filter((step) => step.action.name !== "respond");

@@ -19,9 +19,9 @@ import { defaultEndpointNotice, frameworkEndpoint, OPENAI_PUBLIC_API, openAIClie
 import { adapterStrategy } from "../../adapters/common/strategy.ts";
 import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { buildRun, runBatch } from "../../src/run/batch.ts";
-import { runEpisode } from "../../src/suites/tau-bench/episode.ts";
+import { runEpisode } from "../../src/suites/tau-bench/loop.ts";
 import { agentStrategies } from "../../src/run/strategies.ts";
-import { ScriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
+import { scriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
 
 const STAND_IN = "stand-in-framework";
 const STAND_IN_DEFAULT = "https://models.stand-in.invalid/v1 (the stand-in's default)";
@@ -81,7 +81,7 @@ function standInRun(overrides: { baseUrl?: string } = {}) {
 async function episodeError(baseUrl: string | undefined) {
   const built = standInRun(baseUrl ? { baseUrl } : {});
   const agent = await built.agentFactory.create(built.context);
-  const result = await runEpisode({ domain: built.domain, task: built.tasks[0], taskIndex: 0, trial: 0, agent, user: new ScriptedUser(), maxSteps: 30 });
+  const result = await runEpisode({ domain: built.domain, task: built.tasks[0], taskIndex: 0, trial: 0, agent, user: scriptedUser, maxSteps: 30 });
   return result;
 }
 

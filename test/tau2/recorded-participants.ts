@@ -4,11 +4,11 @@
  * the recorded user messages, in order. Driving our orchestrator with them must reproduce the
  * recording: same hops, same tool results, same termination.
  */
-import type { Tau2Participant, Tau2Turn } from "../../src/core/contracts.ts";
+import type { Participant, Turn } from "../../src/core/contracts.ts";
 import type { Tau2SimulationMessage } from "../../src/suites/tau2/simulation.ts";
 import type { Tau2Task } from "../../src/suites/tau2/tasks.ts";
 
-function turnsOf(messages: readonly Tau2SimulationMessage[], role: "assistant" | "user", skip: number): Tau2Turn[] {
+function turnsOf(messages: readonly Tau2SimulationMessage[], role: "assistant" | "user", skip: number): Turn[] {
   return messages
     .filter((message) => message.role === role)
     .slice(skip)
@@ -19,7 +19,7 @@ function turnsOf(messages: readonly Tau2SimulationMessage[], role: "assistant" |
 }
 
 /** Replays one side of a recording; `skip` drops leading messages that are not the participant's (the greeting, a task's history). */
-export function recordedParticipant(messages: readonly Tau2SimulationMessage[], role: "assistant" | "user", skip = 0): Tau2Participant<Tau2Task> {
+export function recordedParticipant(messages: readonly Tau2SimulationMessage[], role: "assistant" | "user", skip = 0): Participant<Tau2Task> {
   return {
     name: `recorded-${role}`,
     start: () => {

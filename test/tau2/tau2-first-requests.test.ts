@@ -10,13 +10,14 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tau2DomainRegistry } from "../../domains/tau2.ts";
-import type { Tau2ParticipantContext } from "../../src/core/contracts.ts";
+import type { ParticipantContext } from "../../src/core/contracts.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { createModelClient } from "../../src/model/model-client.ts";
 import { tau2Agents, tau2Users } from "../../src/suites/tau2/participants/registry.ts";
 import { type Tau2Task, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../src/testing/index.ts";
 import { type PyDict, type PyValue, toJs } from "../../src/value/index.ts";
+import { testDomainView, testParticipantContext } from "../support/participant-context.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { readFixture } from "./fixture-checks.ts";
 
@@ -50,17 +51,9 @@ describe.skipIf(!data)("τ² model participants' requests equal the original's",
     return server.requests[before].body as Record<string, unknown>;
   }
 
-  function context(domainName: string, task: Tau2Task, history: Tau2ParticipantContext<Tau2Task>["history"], solo = false): Tau2ParticipantContext<Tau2Task> {
+  function context(domainName: string, task: Tau2Task, history: ParticipantContext<Tau2Task>["history"], solo = false): ParticipantContext<Tau2Task> {
     const domain = loadTau2Domain(tau2DomainRegistry.get(domainName), data as string);
-    return {
-      task,
-      domain: { name: domainName, policy: domain.policy(solo), agentToolNames: [], userToolNames: [] },
-      history,
-      seed: null,
-      solo,
-      episode: { taskId: task.id, trial: 0 },
-      signal: new AbortController().signal,
-    };
+    return testParticipantContext(task, { domain: testDomainView(domainName, domain.policy(solo)), history, solo, episode: { taskId: task.id, taskIndex: 0, trial: 0 } });
   }
 
   for (const [fixture, domains] of [

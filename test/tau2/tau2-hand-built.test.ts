@@ -12,7 +12,7 @@ import { evaluatorMessages } from "../../src/suites/tau2/engine/engine-messages.
 import { describe, expect, it } from "vitest";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
 import { tau2TelecomDomain } from "../../domains/tau2-telecom/index.ts";
-import type { Tau2Participant, Tau2Turn } from "../../src/core/contracts.ts";
+import type { Participant, Turn } from "../../src/core/contracts.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
 import { runTau2Episode, Tau2ProtocolError } from "../../src/suites/tau2/loop.ts";
@@ -49,7 +49,7 @@ function call(name: string, entries: Record<string, PyValue>, at: number, id = `
   ];
 }
 
-function scripted(turns: Tau2Turn[], isStop?: (turn: Tau2Turn) => boolean): Tau2Participant<Tau2Task> {
+function scripted(turns: Turn[], isStop?: (turn: Turn) => boolean): Participant<Tau2Task> {
   return { name: "scripted", start: () => ({ next: async () => turns.shift() ?? { content: "###STOP###", toolCalls: [] }, isStop }) };
 }
 
@@ -129,7 +129,7 @@ describe.skipIf(!data)("τ² orchestrator rules on hand-built participants", () 
 
   it("with the protocol enforced, a message with text and tool calls ends the run as agent_error; without, it goes to the environment", async () => {
     const domain = loadTau2Domain(tau2MockDomain, data as string);
-    const mixed = (): Tau2Turn[] => [
+    const mixed = (): Turn[] => [
       { content: "Let me look.", toolCalls: [{ id: "a1", name: "get_users", arguments: new Map() }] },
       { content: "Done.", toolCalls: [] },
     ];

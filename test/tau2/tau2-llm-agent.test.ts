@@ -8,27 +8,20 @@
  */
 import { describe, expect, it } from "vitest";
 import { Tau2ToolArgumentsError, requestArguments, tau2LlmAgent } from "../../src/suites/tau2/participants/llm-agent.ts";
-import type { Tau2ParticipantContext } from "../../src/core/contracts.ts";
+import type { ParticipantContext } from "../../src/core/contracts.ts";
 import { createModelClient } from "../../src/model/model-client.ts";
 import { type Tau2Task, tau2TaskSchema } from "../../src/suites/tau2/tasks.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { PyFloat } from "../../src/value/index.ts";
+import { testDomainView, testParticipantContext } from "../support/participant-context.ts";
 
 /** Any agent opening line (the orchestrator's real one is read from the data directory). */
 const OPENING = "Hello, what can I do for you?";
 const task = tau2TaskSchema.parse({ id: "t", user_scenario: { instructions: "x" } }) as Tau2Task;
 const tools = [{ type: "function" as const, function: { name: "refuel_data", parameters: { type: "object", properties: {} } } }];
 
-function context(seed: number | null): Tau2ParticipantContext<Tau2Task> {
-  return {
-    task,
-    domain: { name: "telecom", policy: "", agentToolNames: [], userToolNames: [] },
-    history: [{ role: "assistant", content: OPENING }],
-    seed,
-    solo: false,
-    episode: { taskId: "t", trial: 0 },
-    signal: new AbortController().signal,
-  };
+function context(seed: number | null): ParticipantContext<Tau2Task> {
+  return testParticipantContext(task, { domain: testDomainView("telecom"), history: [{ role: "assistant", content: OPENING }], seed });
 }
 
 describe("τ² model agent", () => {

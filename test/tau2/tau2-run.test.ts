@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tau2Registries } from "../../app/tau2-registries.ts";
-import type { Tau2Participant } from "../../src/core/contracts.ts";
+import type { Participant } from "../../src/core/contracts.ts";
 import { Registry } from "../../src/core/registry.ts";
 import { readTau2Results, resultsText } from "../../src/suites/tau2/codec.ts";
 import { type Tau2ParticipantFactory, TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/suites/tau2/run.ts";
@@ -108,7 +108,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
   });
 
   it("saves a simulation whose participant crashes on every attempt as infrastructure_error, and re-runs it on resume", async () => {
-    const crashing: Tau2Participant<Tau2Task> = {
+    const crashing: Participant<Tau2Task> = {
       name: "crashing",
       start: () => ({
         next: async () => {

@@ -6,7 +6,7 @@ import { DataError } from "../../core/errors.ts";
 import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, type Task, type TerminationReason } from "../../core/types.ts";
 import { readPythonJsonFile } from "../../data/data-files.ts";
 import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
-import type { EpisodeResult } from "./episode.ts";
+import type { EpisodeResult } from "./loop.ts";
 
 /**
  * Version of the `taubridge` block we add to each τ-bench result entry.

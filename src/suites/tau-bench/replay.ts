@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { DataError, TaubridgeError, errorMarker } from "../../core/errors.ts";
 import { RESPOND_ACTION_NAME, type Action, type Task } from "../../core/types.ts";
-import type { Agent, AgentSession, AgentTurn, UserSimulator } from "../../core/contracts.ts";
+import type { Participant, ParticipantSession, Turn } from "../../core/contracts.ts";
 import { Environment } from "./engine/environment.ts";
 import { ToolReturnedNoneError } from "./engine/tool.ts";
-import { MissingRespondContentError } from "../../kernel/step-path.ts";
+
 import { groundTruthHashFor, TauBenchEvaluator } from "./evaluator.ts";
-import { runEpisode } from "./loop.ts";
+import { MissingRespondContentError, runEpisode } from "./loop.ts";
 import { BaseDatabase } from "./engine/database.ts";
 import { LoadedDomain } from "./engine/domain.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
@@ -14,6 +14,7 @@ import { parsePythonJson, toJs, type PyDict, type PyValue } from "../../value/in
 import { computePassK, type PassKReport } from "../../metrics/pass-k.ts";
 import type { LoadedResultEntry } from "./codec.ts";
 import { ScriptedUser } from "./participants/scripted-user.ts";
+import { simulatedUser, type UserSimulator } from "./participants/simulated-user.ts";
 
 const actionListSchema = z.array(z.object({ name: z.string().min(1), kwargs: z.record(z.string(), z.unknown()).default({}) }));
 
@@ -127,16 +128,16 @@ function userRepliesOf(raw: PyDict): string[] {
 }
 
 /** Plays back the recorded agent actions, one per turn; running out of them ends the episode unfinished. */
-class RecordedAgent implements Agent {
+class RecordedAgent implements Participant<Task> {
   readonly name = "recorded";
   constructor(private readonly actions: readonly Action[]) {}
-  start(): AgentSession {
+  start(): ParticipantSession {
     let next = 0;
     return {
-      turn: async (): Promise<AgentTurn> => {
+      next: async (): Promise<Turn> => {
         const action = this.actions[next++];
         if (!action) throw new TrajectoryExhausted();
-        return { type: "tool_call", action };
+        return { content: null, toolCalls: [{ id: "", name: action.name, arguments: action.kwargs }] };
       },
     };
   }
@@ -275,7 +276,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
       taskIndex: entry.taskId,
       trial: entry.trial,
       agent: new RecordedAgent(extracted.actions),
-      user: new RecordedUser(extracted.userReplies),
+      user: simulatedUser("recorded", () => new RecordedUser(extracted.userReplies)),
       evaluator,
       maxSteps: Number.POSITIVE_INFINITY,
     });

@@ -1,26 +1,33 @@
 /**
- * The τ²-bench episode (spec §3): the half-duplex turn loop between an agent, a user simulator and
- * a dual-control environment, as τ²'s `Orchestrator` runs it.
+ * τ²-bench's episode, as its `Orchestrator` runs it (`src/tau2/orchestrator/orchestrator.py`,
+ * half-duplex text mode), over the episode kernel:
  *
- * The orchestrator owns the episode: it alone counts hops and tool errors and decides the
- * termination reason; every tool call, whoever makes it, goes through {@link Tau2Stepper}, which
- * executes it, records the tool message and counts its error. Participants only produce messages.
+ *   initialize()                  the task's initial state; who speaks first
+ *   while not done:
+ *       step()                    one hop: to the user, to the agent, or to the environment
+ *       check_termination()       max_steps, then too_many_errors, then the timeout
+ *
+ * Every tool call — a participant's message sent to the environment, a framework's call inside
+ * the agent's turn — goes through the kernel's one recorded step path, which counts tool errors.
  * A participant that throws or sends an empty message crashes the attempt (the batch layer retries
- * it and finally records an `infrastructure_error`), as in τ².
+ * it and finally records an infrastructure error), as in τ².
  */
-import { orchestratorMessages } from "./engine/engine-messages.ts";
-import type { StepOutcome, StepRequest, StepTarget, Tau2CallRequest, Tau2HistoryEntry, Tau2Incoming, Tau2Participant, Tau2ParticipantSession, Tau2Turn } from "../../core/contracts.ts";
-import { TaubridgeError, errorMarker } from "../../core/errors.ts";
+import type { DomainView, Incoming, Participant, ParticipantSession, StepOutcome, StepRequest, StepTarget, Turn } from "../../core/contracts.ts";
+import type { SuiteRules } from "../../core/suite-rules.ts";
+import type { TerminationReason } from "../../core/types.ts";
+import { EPISODE_ENDED_OUTPUT, EpisodeKernel, type StepExecution } from "../../kernel/episode-kernel.ts";
+import type { PyDict } from "../../value/index.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
-import type { Tau2Environment, Tau2Requestor, Tau2ToolCall } from "./engine/environment.ts";
-import { toolsOf } from "./engine/toolkit.ts";
+import { orchestratorMessages } from "./engine/engine-messages.ts";
+import type { Tau2Environment, Tau2ToolCall } from "./engine/environment.ts";
 import { toReplayMessage } from "./engine/task-state.ts";
+import { historyView, isUserStop, participantMessage, Tau2ProtocolError, validate, validateHistory } from "./loop-messages.ts";
+import { TAU2_BENCH_RULES } from "./rules.ts";
 import { type Tau2ParticipantMessage, type Tau2SimulationMessage, type Tau2TerminationReason, type Tau2ToolMessage, fromTaskMessage, hasTextContent, isToolCallMessage } from "./simulation.ts";
 import type { Tau2Task } from "./tasks.ts";
-import type { PyDict } from "../../value/index.ts";
-import { EPISODE_ENDED_OUTPUT } from "../../kernel/step-path.ts";
-import { TAU2_BENCH_RULES, type SuiteRules } from "../../kernel/suite-rules.ts";
-import { Tau2Clock } from "../../kernel/clock.ts";
+import { tau2DomainViews } from "./views.ts";
+
+export { Tau2ProtocolError } from "./loop-messages.ts";
 
 type Role = "agent" | "user" | "env";
 
@@ -30,8 +37,10 @@ export interface Tau2EpisodeParts {
   task: Tau2Task;
   trial: number;
   seed: number | null;
-  agent: Tau2Participant<Tau2Task>;
-  user: Tau2Participant<Tau2Task>;
+  agent: Participant<Tau2Task>;
+  user: Participant<Tau2Task>;
+  /** What each side sees of the domain (policy, its tools); default: the domain's own views (`views.ts`). */
+  views?: { agent: (solo: boolean) => DomainView; user: () => DomainView };
   /** The fixed first agent message (τ²'s greeting, read from its sources). */
   firstAgentMessage: string;
   rules?: SuiteRules;
@@ -61,230 +70,152 @@ export interface Tau2EpisodeOutcome {
   planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }>;
 }
 
-/** A participant broke τ²'s message protocol (a message with neither text nor tool calls, or an inconsistent history). */
-export class Tau2ProtocolError extends TaubridgeError {
-  static readonly marker: symbol = errorMarker("Tau2ProtocolError");
+/** τ²'s spelling of the kernel's termination reasons. */
+const TAU2_SPELLING: Partial<Record<TerminationReason, Tau2TerminationReason>> = { max_errors: "too_many_errors", infra_error: "infrastructure_error" };
+
+export function tau2Termination(reason: TerminationReason): Tau2TerminationReason {
+  return TAU2_SPELLING[reason] ?? (reason as Tau2TerminationReason);
 }
 
-/**
- * The environment side of the episode: the one path every tool call takes. It executes the call,
- * records the tool message in the trajectory and counts tool errors toward `max_errors`.
- */
-export class Tau2Stepper {
-  errors = 0;
-
-  constructor(
-    private readonly environment: Tau2Environment,
-    private readonly trajectory: Tau2SimulationMessage[],
-    private readonly clock: Tau2Clock,
-  ) {}
-
-  /** Executes one tool call of a participant's message and records its result. */
-  call(call: Tau2ToolCall): Tau2ToolMessage {
-    const result = this.environment.getResponse(call);
-    if (result.error) this.errors++;
-    const message: Tau2ToolMessage = { role: "tool", ...result, timestamp: this.clock.now() };
-    this.trajectory.push(message);
-    return message;
-  }
-}
-
-function validate(turn: Tau2Turn, role: "assistant" | "user"): void {
-  if (!hasTextContent(turn) && turn.toolCalls.length === 0) {
-    throw new Tau2ProtocolError(`${role === "assistant" ? "AssistantMessage" : "UserMessage"} must have either content or tool calls`);
-  }
-}
-
-function participantMessage(turn: Tau2Turn, role: "assistant" | "user", timestamp: string): Tau2ParticipantMessage {
-  const requestor: Tau2Requestor = role;
-  return {
-    role,
-    content: turn.content,
-    tool_calls: turn.toolCalls.length > 0 ? turn.toolCalls.map((call: Tau2CallRequest) => ({ id: call.id, name: call.name, arguments: call.arguments, requestor })) : null,
-    timestamp,
-    cost: turn.cost ?? null,
-    usage: turn.usage ?? null,
-    raw_data: turn.raw ?? null,
-  };
-}
-
-/** The user's stop: a text message containing a stop token (tool-call messages never stop). */
-function isUserStop(message: Tau2ParticipantMessage, rules: SuiteRules): boolean {
-  return message.tool_calls === null && message.content !== null && rules.stopTokens.some((token) => (message.content as string).includes(token));
-}
-
-function historyView(messages: readonly Tau2SimulationMessage[], side: "assistant" | "user"): Tau2HistoryEntry[] {
-  const view: Tau2HistoryEntry[] = [];
-  for (const message of messages) {
-    if (message.role === "system") continue;
-    if (message.role === "tool") {
-      if (message.requestor === side) view.push({ role: "tool", content: message.content, id: message.id, error: message.error });
-      continue;
-    }
-    const mine = message.role === side;
-    if (!mine && message.tool_calls !== null) continue; // the other side's tool calls are never shown
-    view.push({ role: message.role, content: message.content, toolCalls: mine ? (message.tool_calls ?? []).map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) : undefined });
-  }
-  return view;
-}
-
-/** τ²'s `validate_message_history`: n tool calls are followed by exactly n tool messages of that requestor. */
-function validateHistory(messages: readonly Tau2SimulationMessage[]): void {
-  let expected = 0;
-  let requestor: string | null = null;
-  for (const message of messages) {
-    if (message.role === "tool") {
-      if (expected === 0 || requestor === null) throw new Tau2ProtocolError(orchestratorMessages.text("noToolMessagesExpected"));
-      if (requestor !== message.requestor) throw new Tau2ProtocolError(orchestratorMessages.format("toolMessageFromOtherSide", { "msg.requestor": String(message.requestor), requestor }));
-      expected--;
-    } else if (message.role !== "system") {
-      if (!hasTextContent(message) && !isToolCallMessage(message)) throw new Tau2ProtocolError("a history message has neither content nor tool calls");
-      if (isToolCallMessage(message)) {
-        if (expected > 0) throw new Tau2ProtocolError(orchestratorMessages.format("toolMessagesMissing", { num_expected_tool_messages: String(expected), "msg.role": message.role }));
-        expected = message.tool_calls.length;
-        requestor = message.role;
-      } else {
-        requestor = null;
-      }
-    }
-  }
-}
-
-class Tau2Episode {
+class Tau2Episode implements StepTarget {
   readonly rules: SuiteRules;
-  readonly clock = new Tau2Clock();
+  readonly kernel: EpisodeKernel;
   readonly trajectory: Tau2SimulationMessage[] = [];
   readonly environment: Tau2Environment;
-  readonly stepper: Tau2Stepper;
   readonly solo: boolean;
   from: Role = "agent";
   to: Role = "user";
   current: Tau2SimulationMessage | Tau2ToolMessage[] | null = null;
-  steps = 0;
-  done = false;
-  termination: Tau2TerminationReason | null = null;
-  agent!: Tau2ParticipantSession;
-  user!: Tau2ParticipantSession;
-  readonly startPerf = performance.now();
-  /** Aborted when a step inside the agent's turn ends the episode, so the framework's run stops. */
-  readonly turnStop = new AbortController();
+  agent!: ParticipantSession;
+  user!: ParticipantSession;
   private insideCalls = 0;
   /** The tool calls the current tool results answer (their names go to the participant). */
   private answeredCalls: readonly Tau2ToolCall[] = [];
-  /** Calls a framework planned in dry-run mode (not executed, not in the trajectory). */
-  readonly planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }> = [];
+  /** The tool message of the last executed call. */
+  private lastToolMessage: Tau2ToolMessage | undefined;
+
+  private readonly views: NonNullable<Tau2EpisodeParts["views"]>;
 
   constructor(readonly parts: Tau2EpisodeParts) {
+    this.views = parts.views ?? tau2DomainViews(parts.domain);
     this.rules = parts.rules ?? TAU2_BENCH_RULES;
     this.solo = parts.solo ?? false;
     this.environment = parts.domain.createEnvironment({ solo: this.solo });
-    this.stepper = new Tau2Stepper(this.environment, this.trajectory, this.clock);
+    this.kernel = new EpisodeKernel({ execute: (request, requestor) => this.callEnvironment(request, requestor), precedence: "last", ...(parts.signal ? { signal: parts.signal } : {}) });
   }
 
-  private end(reason: Tau2TerminationReason): void {
-    this.done = true;
-    this.termination = reason;
+  get done(): boolean {
+    return this.kernel.ended;
+  }
+
+  /** One tool call through the dual-control environment; its tool message joins the trajectory. */
+  private callEnvironment(request: StepRequest, requestor: "agent" | "user"): StepExecution {
+    const call: Tau2ToolCall = { id: request.toolCallId ?? "", name: request.action.name, arguments: request.action.kwargs, requestor: requestor === "agent" ? "assistant" : "user" };
+    const result = this.environment.getResponse(call);
+    const message: Tau2ToolMessage = { role: "tool", ...result, timestamp: this.kernel.clock.now() };
+    this.trajectory.push(message);
+    this.lastToolMessage = message;
+    return { observation: result.content, done: false, error: result.error };
+  }
+
+  /** Executes one call of a participant's message through the kernel's step path. */
+  private async execute(call: Tau2ToolCall): Promise<Tau2ToolMessage> {
+    const requestor = call.requestor === "user" ? "user" : "agent";
+    await this.kernel.execute({ action: { name: call.name, kwargs: call.arguments }, origin: requestor, ...(call.id ? { toolCallId: call.id } : {}) }, requestor);
+    return this.lastToolMessage!;
+  }
+
+  get ended(): boolean {
+    return this.kernel.ended;
   }
 
   /**
    * The step path for agents that run tools inside their turn (framework adapters through the
    * bridge): each step is an assistant tool-call message, one environment hop and the hop back —
    * recorded, counted and checked exactly as if the agent had sent the call as its message. A step
-   * that ends the episode aborts the agent's turn; later steps are refused (nothing executed).
+   * that ends the episode stops the agent's turn; later steps are refused (nothing executed).
    */
-  stepPath(): StepTarget {
-    const episode = this;
-    return {
-      async step(request: StepRequest): Promise<StepOutcome> {
-        if (episode.done) return { observation: EPISODE_ENDED_OUTPUT, done: true, refused: true };
-        const call: Tau2ToolCall = { id: request.toolCallId ?? `bridge_${++episode.insideCalls}`, name: request.action.name, arguments: request.action.kwargs, requestor: "assistant" };
-        episode.trajectory.push({ role: "assistant", content: null, tool_calls: [call], timestamp: episode.clock.now(), cost: null, usage: null, raw_data: null });
-        episode.steps++;
-        const result = episode.stepper.call(call);
-        episode.steps++;
-        episode.environment.sync();
-        episode.from = "env";
-        episode.to = "agent";
-        episode.checkTermination();
-        if (episode.done) episode.turnStop.abort();
-        return { observation: result.content, done: episode.done, refused: false, error: result.error };
-      },
-      plan(request: StepRequest): StepOutcome {
-        if (episode.done) return { observation: EPISODE_ENDED_OUTPUT, done: true, refused: true };
-        episode.planned.push({ name: request.action.name, arguments: request.action.kwargs, toolCallId: request.toolCallId ?? null });
-        episode.steps += 2; // as if the call and its result had gone through the environment
-        episode.from = "env";
-        episode.to = "agent";
-        episode.checkTermination();
-        if (episode.done) episode.turnStop.abort();
-        return { observation: "", done: episode.done, refused: false };
-      },
-      get ended() {
-        return episode.done;
-      },
-    };
+  async step(request: StepRequest): Promise<StepOutcome> {
+    if (this.done) return { observation: EPISODE_ENDED_OUTPUT, done: true, refused: true };
+    const call: Tau2ToolCall = { id: request.toolCallId ?? `bridge_${++this.insideCalls}`, name: request.action.name, arguments: request.action.kwargs, requestor: "assistant" };
+    this.trajectory.push({ role: "assistant", content: null, tool_calls: [call], timestamp: this.kernel.clock.now(), cost: null, usage: null, raw_data: null });
+    this.kernel.steps++;
+    const result = await this.kernel.execute({ ...request, toolCallId: call.id }, "agent");
+    this.kernel.steps++;
+    this.environment.sync();
+    this.from = "env";
+    this.to = "agent";
+    this.checkTermination();
+    return { observation: result.observation, done: this.done, refused: false, error: result.error };
   }
 
-  private context(side: "assistant" | "user", history: readonly Tau2SimulationMessage[], signal: AbortSignal) {
-    const { definition } = this.parts.domain;
-    return {
+  plan(request: StepRequest): StepOutcome {
+    if (this.done) return { observation: EPISODE_ENDED_OUTPUT, done: true, refused: true };
+    this.kernel.recordPlan(request);
+    this.kernel.steps += 2; // as if the call and its result had gone through the environment
+    this.from = "env";
+    this.to = "agent";
+    this.checkTermination();
+    return { observation: "", done: this.done, refused: false };
+  }
+
+  private start(participant: Participant<Tau2Task>, side: "assistant" | "user", history: readonly Tau2SimulationMessage[]): Promise<ParticipantSession> | ParticipantSession {
+    const role = side === "assistant" ? "agent" : "user";
+    const maxSteps = this.parts.maxSteps ?? this.rules.defaultMaxSteps;
+    const base = {
       task: this.parts.task,
-      domain: {
-        name: definition.name,
-        policy: this.parts.domain.policy(this.solo),
-        agentToolNames: toolsOf(definition.agentToolkit).map((tool) => tool.name),
-        userToolNames: definition.userToolkit ? toolsOf(definition.userToolkit).map((tool) => tool.name) : [],
-      },
+      domain: side === "assistant" ? this.views.agent(this.solo) : this.views.user(),
       history: historyView(history, side),
       seed: this.parts.seed,
       solo: this.solo,
-      episode: { taskId: this.parts.task.id, trial: this.parts.trial },
-      signal,
-      ...(side === "assistant" ? { steps: this.stepPath(), maxSteps: this.parts.maxSteps ?? this.rules.defaultMaxSteps } : {}),
+      episode: { taskId: this.parts.task.id, taskIndex: 0, trial: this.parts.trial },
+      maxSteps,
+      ...(side === "assistant" ? { steps: this as StepTarget } : {}),
     };
+    return participant.start(this.kernel.participantContext(role, base));
   }
 
   /** τ²'s `initialize`: the task's initial state, the participants' states, and who speaks first. */
-  async initialize(signal: AbortSignal): Promise<void> {
+  async initialize(): Promise<void> {
     const state = this.parts.task.initial_state;
     const taskHistory = state?.message_history ?? [];
-    const times = this.clock.history(taskHistory.length);
+    const times = this.kernel.clock.history(taskHistory.length);
     const history = taskHistory.map((message, index) => fromTaskMessage(message, times[index]));
     this.environment.setState(state?.initialization_data, state?.initialization_actions, (state?.message_history ?? []).map(toReplayMessage));
-    if (history.length > 0) await this.resume(history, signal);
-    else await this.fresh(signal);
+    if (history.length > 0) await this.resume(history);
+    else await this.fresh();
     this.checkCommunication();
     this.environment.sync();
   }
 
-  private async fresh(signal: AbortSignal): Promise<void> {
-    this.user = await this.parts.user.start(this.context("user", [], signal));
+  private async fresh(): Promise<void> {
+    this.user = await this.start(this.parts.user, "user", []);
     if (this.solo) {
-      this.agent = await this.parts.agent.start(this.context("assistant", [], signal));
-      const turn = await this.agent.next(null, signal);
-      const first = participantMessage(turn, "assistant", this.clock.now());
+      this.agent = await this.start(this.parts.agent, "assistant", []);
+      const turn = await this.agentTurn(null);
+      const first = this.message(turn, "assistant", "agent");
       this.trajectory.push(first);
       this.current = first;
       this.from = "agent";
       const stop = this.agent.isStop?.(turn) ?? false;
       if (turn.toolCalls.length === 0) {
         this.to = "user";
-        this.end(stop ? "agent_stop" : "agent_error");
+        this.kernel.end(stop ? "agent_stop" : "agent_error");
       } else {
         this.to = stop ? "user" : "env";
-        if (stop) this.end("agent_stop");
+        if (stop) this.kernel.end("agent_stop");
       }
       return;
     }
-    const greeting: Tau2ParticipantMessage = { role: "assistant", content: this.parts.firstAgentMessage, tool_calls: null, timestamp: this.clock.now(), cost: 0, usage: null, raw_data: null };
-    this.agent = await this.parts.agent.start(this.context("assistant", [greeting], signal));
+    const greeting: Tau2ParticipantMessage = { role: "assistant", content: this.parts.firstAgentMessage, tool_calls: null, timestamp: this.kernel.clock.now(), cost: 0, usage: null, raw_data: null };
+    this.agent = await this.start(this.parts.agent, "assistant", [greeting]);
     this.trajectory.push(greeting);
     this.current = greeting;
     this.from = "agent";
     this.to = "user";
   }
 
-  private async resume(history: Tau2SimulationMessage[], signal: AbortSignal): Promise<void> {
+  private async resume(history: Tau2SimulationMessage[]): Promise<void> {
     validateHistory(history);
     const last = history[history.length - 1];
     const before = history.slice(0, -1);
@@ -293,19 +224,19 @@ class Tau2Episode {
     if (last.role === "assistant") {
       this.from = "agent";
       this.to = isToolCallMessage(last) ? "env" : "user";
-      this.agent = await this.parts.agent.start(this.context("assistant", history, signal));
-      this.user = await this.parts.user.start(this.context("user", before, signal));
+      this.agent = await this.start(this.parts.agent, "assistant", history);
+      this.user = await this.start(this.parts.user, "user", before);
     } else if (last.role === "user") {
       this.from = "user";
       this.to = isToolCallMessage(last) ? "env" : "agent";
-      this.user = await this.parts.user.start(this.context("user", history, signal));
-      this.agent = await this.parts.agent.start(this.context("assistant", before, signal));
-      if (isUserStop(last, this.rules)) this.end("user_stop");
+      this.user = await this.start(this.parts.user, "user", history);
+      this.agent = await this.start(this.parts.agent, "assistant", before);
+      if (isUserStop(last, this.rules)) this.kernel.end("user_stop");
     } else if (last.role === "tool") {
       this.from = "env";
       this.to = last.requestor === "assistant" ? "agent" : "user";
-      this.agent = await this.parts.agent.start(this.context("assistant", this.to === "agent" ? before : history, signal));
-      this.user = await this.parts.user.start(this.context("user", this.to === "agent" ? history : before, signal));
+      this.agent = await this.start(this.parts.agent, "assistant", this.to === "agent" ? before : history);
+      this.user = await this.start(this.parts.user, "user", this.to === "agent" ? history : before);
       this.current = [last];
       this.answeredCalls = before.filter(isToolCallMessage).at(-1)?.tool_calls ?? [];
     } else {
@@ -313,7 +244,7 @@ class Tau2Episode {
     }
   }
 
-  private incoming(): Tau2Incoming {
+  private incoming(): Incoming {
     const current = this.current;
     if (Array.isArray(current)) {
       const names = new Map(this.answeredCalls.map((call) => [call.id, call.name]));
@@ -322,45 +253,72 @@ class Tau2Episode {
     return { type: "text", content: current && current.role !== "tool" ? current.content : null };
   }
 
+  /** The agent's turn; a step that failed inside it (a crashed tool) crashes the attempt. */
+  private async agentTurn(incoming: Incoming | null): Promise<Turn> {
+    const turn = await this.agent.next(incoming, this.kernel.turnSignal);
+    if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
+    return turn;
+  }
+
+  /** A participant's turn as a trajectory message; a turn that does not say its cost is charged what its meter recorded. */
+  private message(turn: Turn, side: "assistant" | "user", role: "agent" | "user"): Tau2ParticipantMessage {
+    const spent = this.kernel.takeTurnSpend(role);
+    return participantMessage(turn.cost === undefined ? { ...turn, ...spent } : turn, side, this.kernel.clock.now());
+  }
+
   /** One hop (τ²'s `Orchestrator.step`). */
-  async step(signal: AbortSignal): Promise<void> {
-    if (this.to === "user") {
-      const turn = await this.user.next(this.incoming(), signal);
-      validate(turn, "user");
-      const message = participantMessage(turn, "user", this.clock.now());
-      if (isUserStop(message, this.rules)) this.end("user_stop");
-      this.trajectory.push(message);
-      this.current = message;
-      this.from = "user";
-      this.to = message.tool_calls ? "env" : "agent";
-    } else if (this.to === "agent") {
-      let turn: Tau2Turn;
-      try {
-        turn = await this.agent.next(this.incoming(), AbortSignal.any([signal, this.turnStop.signal]));
-      } catch (error) {
-        if (this.done && !signal.aborted) return; // the episode ended inside the agent's turn (a step hit a budget)
-        throw error;
-      }
-      if (this.done) return; // the turn's own steps ended the episode; its final words are not a hop
-      validate(turn, "assistant");
-      if (this.agent.isStop?.(turn)) this.end("agent_stop");
-      const message = participantMessage(turn, "assistant", this.clock.now());
-      this.trajectory.push(message);
-      this.current = message;
-      this.from = "agent";
-      this.to = message.tool_calls ? "env" : "user";
-      if (!message.tool_calls && this.solo && !this.agent.isStop?.(turn)) this.end("agent_error");
-    } else {
-      const message = this.current as Tau2ParticipantMessage;
-      if (!message.tool_calls) throw new Tau2ProtocolError(orchestratorMessages.text("environmentNeedsToolCalls"));
-      this.answeredCalls = message.tool_calls;
-      this.current = message.tool_calls.map((call) => this.stepper.call(call));
-      this.to = this.from;
-      this.from = "env";
-    }
+  async step_(): Promise<void> {
+    if (this.to === "user") await this.toUser();
+    else if (this.to === "agent") {
+      if (!(await this.toAgent())) return;
+    } else await this.toEnvironment();
     this.checkCommunication();
-    this.steps++;
+    this.kernel.steps++;
     this.environment.sync();
+  }
+
+  private async toUser(): Promise<void> {
+    const turn = await this.user.next(this.incoming(), this.kernel.signal);
+    validate(turn, "user");
+    const message = this.message(turn, "user", "user");
+    if (isUserStop(message, this.rules)) this.kernel.end("user_stop");
+    this.trajectory.push(message);
+    this.current = message;
+    this.from = "user";
+    this.to = message.tool_calls ? "env" : "agent";
+  }
+
+  /** False when the episode ended inside the agent's turn (its final words are not a hop). */
+  private async toAgent(): Promise<boolean> {
+    let turn: Turn;
+    try {
+      turn = await this.agentTurn(this.incoming());
+    } catch (error) {
+      if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
+      if (this.done && !this.kernel.signal.aborted) return false; // a step inside the turn ended the episode
+      throw error;
+    }
+    if (this.done) return false;
+    validate(turn, "assistant");
+    if (this.agent.isStop?.(turn)) this.kernel.end("agent_stop");
+    const message = this.message(turn, "assistant", "agent");
+    this.trajectory.push(message);
+    this.current = message;
+    this.from = "agent";
+    this.to = message.tool_calls ? "env" : "user";
+    if (!message.tool_calls && this.solo && !this.agent.isStop?.(turn)) this.kernel.end("agent_error");
+    return true;
+  }
+
+  private async toEnvironment(): Promise<void> {
+    const message = this.current as Tau2ParticipantMessage;
+    if (!message.tool_calls) throw new Tau2ProtocolError(orchestratorMessages.text("environmentNeedsToolCalls"));
+    this.answeredCalls = message.tool_calls;
+    const results: Tau2ToolMessage[] = [];
+    for (const call of message.tool_calls) results.push(await this.execute(call));
+    this.current = results;
+    this.to = this.from;
+    this.from = "env";
   }
 
   /** τ²'s `check_communication_error` (only with `enforceCommunicationProtocol`). */
@@ -370,8 +328,8 @@ class Tau2Episode {
     const reason = this.from === "agent" ? "agent_error" : "user_error";
     const text = hasTextContent(message);
     const calls = (message.tool_calls?.length ?? 0) > 0;
-    if ((!text && !calls) || (text && calls)) this.end(reason);
-    else if (this.from === "agent" && this.solo && text && !this.agentStops(message)) this.end(reason);
+    if ((!text && !calls) || (text && calls)) this.kernel.end(reason);
+    else if (this.from === "agent" && this.solo && text && !this.agentStops(message)) this.kernel.end(reason);
   }
 
   private agentStops(message: Tau2ParticipantMessage): boolean {
@@ -383,10 +341,10 @@ class Tau2Episode {
     if (this.to === "env") return;
     const maxSteps = this.parts.maxSteps ?? this.rules.defaultMaxSteps;
     const maxErrors = this.parts.maxErrors ?? this.rules.defaultMaxErrors ?? Number.POSITIVE_INFINITY;
-    if (this.steps >= maxSteps) this.end("max_steps");
-    if (this.stepper.errors >= maxErrors) this.end("too_many_errors");
+    if (this.kernel.steps >= maxSteps) this.kernel.end("max_steps");
+    if (this.kernel.errors >= maxErrors) this.kernel.end("max_errors");
     const timeout = this.parts.timeoutSeconds;
-    if (timeout != null && !this.done && (performance.now() - this.startPerf) / 1000 >= timeout) this.end("timeout");
+    if (timeout != null && !this.done && this.kernel.elapsedSeconds() >= timeout) this.kernel.end("timeout");
   }
 
   /** The trajectory as τ² stores it: sorted by timestamp, `turn_idx` renumbered. */
@@ -403,28 +361,30 @@ class Tau2Episode {
  * fails, a message breaks the protocol, or a tool crashes in our port.
  */
 export async function runTau2Episode(parts: Tau2EpisodeParts): Promise<Tau2EpisodeOutcome> {
-  const signal = parts.signal ?? new AbortController().signal;
   const episode = new Tau2Episode(parts);
-  const startTime = episode.clock.wallNow();
-  try {
-    await episode.initialize(signal);
-    while (!episode.done) {
-      signal.throwIfAborted();
-      await episode.step(signal);
-      episode.checkTermination();
-    }
-  } finally {
-    await Promise.allSettled([episode.agent?.close?.(), episode.user?.close?.()]);
-  }
+  const { kernel } = episode;
+  const startTime = kernel.clock.wallNow();
+  const failure = await kernel.run(
+    async () => {
+      await episode.initialize();
+      while (!episode.done) {
+        kernel.signal.throwIfAborted();
+        await episode.step_();
+        episode.checkTermination();
+      }
+    },
+    { sessions: () => [episode.agent, episode.user] },
+  );
+  if (failure !== undefined) throw failure;
   return {
-    termination: episode.termination as Tau2TerminationReason,
+    termination: tau2Termination(kernel.termination as TerminationReason),
     messages: episode.messages(),
     startTime,
-    endTime: episode.clock.wallNow(),
-    durationSeconds: (performance.now() - episode.startPerf) / 1000,
-    steps: episode.steps,
-    errors: episode.stepper.errors,
+    endTime: kernel.clock.wallNow(),
+    durationSeconds: kernel.elapsedSeconds(),
+    steps: kernel.steps,
+    errors: kernel.errors,
     environment: episode.environment,
-    planned: episode.planned,
+    planned: kernel.planned.map((event) => ({ name: event.action.name, arguments: event.action.kwargs, toolCallId: event.toolCallId ?? null })),
   };
 }

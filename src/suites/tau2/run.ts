@@ -11,8 +11,10 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ChatModel, Tau2Participant } from "../../core/contracts.ts";
-import { ConfigError, errorMarker, TaubridgeError } from "../../core/errors.ts";
+import type { ChatModel, Participant } from "../../core/contracts.ts";
+import { ConfigError, errorMarker, TaubridgeError, UnknownNameError } from "../../core/errors.ts";
+import type { AgentFactory } from "../../run/strategies.ts";
+import { sharedStrategyAgent } from "./participants/shared-strategies.ts";
 import type { Registry } from "../../core/registry.ts";
 import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from "./engine/domain.ts";
 import { readTau2FirstAgentMessage } from "./engine/upstream-text.ts";
@@ -20,7 +22,7 @@ import { evaluateTau2Simulation } from "./evaluator.ts";
 import { type Tau2JudgeUsage, type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./judge.ts";
 import { type Tau2Metrics } from "./metrics.ts";
 import { runTau2Episode } from "./loop.ts";
-import { TAU2_BENCH_RULES } from "../../kernel/suite-rules.ts";
+import { TAU2_BENCH_RULES } from "./rules.ts";
 import type { Tau2SimulationMessage } from "./simulation.ts";
 import { type Tau2TaskSet, loadTau2TaskSet } from "./task-sets.ts";
 import { type Tau2Task, rawTau2Task } from "./tasks.ts";
@@ -57,7 +59,7 @@ export interface Tau2FactoryOptions {
  * `llm_agent_gt` only runs tasks with gold actions).
  */
 export interface Tau2ParticipantFactory {
-  (options: Tau2FactoryOptions): Tau2Participant<Tau2Task> | Promise<Tau2Participant<Tau2Task>>;
+  (options: Tau2FactoryOptions): Participant<Tau2Task> | Promise<Participant<Tau2Task>>;
   solo?: boolean;
   taskFilter?: (task: Tau2Task) => boolean;
 }
@@ -67,6 +69,8 @@ export interface Tau2Registries {
   domains: Registry<Tau2DomainDefinition>;
   agents: Registry<Tau2ParticipantFactory>;
   users: Registry<Tau2ParticipantFactory>;
+  /** taubridge's own agent strategies (adapters, `module`, the τ-bench model strategies), for `--agent` names τ² does not define. */
+  strategies?: Registry<AgentFactory>;
 }
 
 /** Model clients of a τ² run, per role, made on first use (the judge's only when a selected task's basis needs it). */
@@ -133,8 +137,8 @@ export interface BuiltTau2Run {
   options: Tau2RunOptions;
   domain: LoadedTau2Domain;
   taskSet: Tau2TaskSet;
-  agent: Tau2Participant<Tau2Task>;
-  user: Tau2Participant<Tau2Task>;
+  agent: Participant<Tau2Task>;
+  user: Participant<Tau2Task>;
   judge: Tau2NlJudge | undefined;
   firstAgentMessage: string;
   outputPath: string;
@@ -199,13 +203,20 @@ function readGuidelines(dataRoot: string): string | null {
   return existsSync(path) ? readFileSync(path, "utf8") : null;
 }
 
+/** τ²'s own agent of that name, or undefined when it names a shared strategy; an unknown name lists both. */
+function tau2AgentFactory(registries: Tau2Registries, name: string): Tau2ParticipantFactory | undefined {
+  if (registries.agents.has(name)) return registries.agents.get(name);
+  if (registries.strategies?.has(name)) return undefined;
+  throw new UnknownNameError("τ² agent", name, [...registries.agents.names(), ...(registries.strategies?.names() ?? [])]);
+}
+
 /** Resolves a run: names to objects, the output file, and what a previous run of the same file already did. */
 export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}): Promise<BuiltTau2Run> {
   const definition = registries.domains.get(options.domain);
-  const agentFactory = registries.agents.get(options.agent);
+  const agentFactory = tau2AgentFactory(registries, options.agent);
   const userFactory = registries.users.get(options.user);
   const domain = loadTau2Domain(definition, options.dataDir);
-  const solo = agentFactory.solo === true;
+  const solo = agentFactory?.solo === true;
   if (solo && !definition.supportsSolo) throw new ConfigError(`${options.agent} runs in solo mode, which the ${options.domain} domain does not support (τ²: mock and telecom)`);
   if (solo !== (options.user === "dummy_user"))
     throw new ConfigError(solo ? `${options.agent} is a solo agent: run it with --user dummy_user` : "dummy_user is only valid with a solo agent (llm_agent_solo)");
@@ -215,7 +226,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     taskIds: options.taskIds,
     numTasks: options.numTasks,
   });
-  if (agentFactory.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
+  if (agentFactory?.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
   const needsJudge = taskSet.tasks.some((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0);
   const judgeModel = needsJudge ? await models.judge?.() : undefined;
   if (needsJudge && !judgeModel) {
@@ -237,15 +248,17 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     options,
     domain,
     taskSet,
-    agent: await agentFactory({
-      llm: options.agentLlm,
-      llmArgs: options.agentLlmArgs,
-      models,
-      domain,
-      dataRoot: options.dataDir,
-      agentOptions: options.agentOptions ?? {},
-      baseUrl: options.agentBaseUrl,
-    }),
+    agent: agentFactory
+      ? await agentFactory({
+          llm: options.agentLlm,
+          llmArgs: options.agentLlmArgs,
+          models,
+          domain,
+          dataRoot: options.dataDir,
+          agentOptions: options.agentOptions ?? {},
+          baseUrl: options.agentBaseUrl,
+        })
+      : await sharedStrategyAgent(options.agent, (registries.strategies as Registry<AgentFactory>).get(options.agent), options, domain, models),
     user: await userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
     solo,
     judge,

@@ -5,7 +5,7 @@
  */
 import type { RoleUsage } from "../../../core/types.ts";
 import { STOP_TOKEN } from "../../../core/types.ts";
-import type { EpisodeUser } from "../../../run/strategies.ts";
+import type { UserSimulator } from "./simulated-user.ts";
 import { processTerminal, type TerminalIO } from "../../../participants/human-agent.ts";
 import { UserSimulatorError } from "./llm-user.ts";
 
@@ -14,7 +14,7 @@ import { UserSimulatorError } from "./llm-user.ts";
  * message and reads one line. No model, so `user_cost` is 0 and usage null. End of input is a
  * user error. Use `--max-concurrency 1`: concurrent episodes would share one keyboard.
  */
-export class HumanUser implements EpisodeUser {
+export class HumanUser implements UserSimulator {
   constructor(private readonly io: TerminalIO = processTerminal()) {}
 
   private async read(): Promise<string> {

@@ -8,11 +8,11 @@
  */
 import { TaubridgeError, errorMarker } from "../../../core/errors.ts";
 import type { ChatMessage, RoleUsage } from "../../../core/types.ts";
-import type { ModelClient } from "../../../model/model-client.ts";
+import type { ChatModel } from "../../../core/contracts.ts";
 import type { CompletionResult } from "../../../model/types.ts";
 import { episodeUsage, UsageTotals } from "../../../model/usage.ts";
-import type { UserCallOptions } from "../../../core/contracts.ts";
-import type { EpisodeIdentity, EpisodeUser } from "../../../run/strategies.ts";
+import type { UsageMeter } from "../../../core/contracts.ts";
+import type { SimulatorCallOptions, UserSimulator } from "./simulated-user.ts";
 import { LLM_USER_TEMPLATE, renderUserPrompt, USER_SEED_MESSAGE } from "./user-prompts.ts";
 
 /**
@@ -30,9 +30,11 @@ export type UserHistoryMessage = Extract<ChatMessage, { role: "system" | "user" 
 /** Options shared by the LLM-based simulators. */
 export interface LlmUserOptions {
   /** The user role's model client. */
-  client: ModelClient;
+  client: ChatModel;
   /** The episode (its trial namespaces the response cache). */
-  episode: EpisodeIdentity;
+  episode: { taskIndex: number; trial: number };
+  /** The episode's meter for the user's spend (every call, verification and reflection included). */
+  usage?: UsageMeter;
   /** System prompt template (default: the strategy's own; `{{instruction}}` etc., see `prompts.ts`). */
   template?: string;
   /** The verify / reflect supervisors' prompts (default: taubridge's wording; on τ-bench data, the original's). */
@@ -54,7 +56,7 @@ export interface SupervisorPrompts {
  * reflection calls included). Not reproduced: the original's extra completion at construction
  * (quirk 18); we make no call until `reset`.
  */
-export class LlmUser implements EpisodeUser {
+export class LlmUser implements UserSimulator {
   /** The flipped history (exposed for tests and debugging). */
   messages: UserHistoryMessage[] = [];
   protected readonly totals = new UsageTotals();
@@ -71,7 +73,7 @@ export class LlmUser implements EpisodeUser {
     return LLM_USER_TEMPLATE;
   }
 
-  async reset(instruction: string, options?: UserCallOptions): Promise<string> {
+  async reset(instruction: string, options?: SimulatorCallOptions): Promise<string> {
     this.signal = options?.signal;
     this.messages = [
       { role: "system", content: renderUserPrompt(this.template, instruction) },
@@ -80,7 +82,7 @@ export class LlmUser implements EpisodeUser {
     return this.generateNext(this.messages);
   }
 
-  async step(content: string, options?: UserCallOptions): Promise<string> {
+  async step(content: string, options?: SimulatorCallOptions): Promise<string> {
     this.signal = options?.signal;
     this.messages.push({ role: "user", content });
     return this.generateNext(this.messages);
@@ -100,6 +102,7 @@ export class LlmUser implements EpisodeUser {
   protected async complete(messages: readonly ChatMessage[]): Promise<CompletionResult> {
     const result = await this.options.client.complete({ messages: [...messages], signal: this.signal, cacheNamespace: `trial:${this.options.episode.trial}` });
     this.totals.add(result);
+    this.options.usage?.add(result);
     return result;
   }
 

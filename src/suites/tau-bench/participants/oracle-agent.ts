@@ -1,7 +1,7 @@
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type Task } from "../../../core/types.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import { pyJsonDumps } from "../../../value/index.ts";
-import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } from "../../../participants/agent.ts";
+import { incomingText, type Incoming, type Participant, type ParticipantContext, type ParticipantSession, type Turn } from "../../../core/contracts.ts";
 
 /**
  * The ground-truth agent: it replays the task's actions, then says the task's required outputs.
@@ -11,12 +11,12 @@ import type { Agent, AgentEpisodeContext, AgentInput, AgentSession, AgentTurn } 
  * Trajectories use the tool-calling agent's message shape, so `rescore` and reports treat oracle
  * results like any other.
  */
-export class OracleAgent implements Agent {
+export class OracleAgent implements Participant<Task> {
   readonly name = "oracle";
 
   constructor(private readonly domain: LoadedDomain) {}
 
-  start(context: AgentEpisodeContext): AgentSession {
+  start(context: ParticipantContext<Task>): ParticipantSession {
     return new OracleSession(oraclePlan(this.domain, context.task), this.domain.policy, context);
   }
 }
@@ -35,40 +35,41 @@ export function oraclePlan(domain: LoadedDomain, task: Task): Action[] {
   return queue;
 }
 
-class OracleSession implements AgentSession {
+class OracleSession implements ParticipantSession {
   private turns = 0;
   private last: Action | undefined;
 
   constructor(
     private readonly plan: Action[],
     policy: string,
-    private readonly context: AgentEpisodeContext,
+    private readonly context: ParticipantContext<Task>,
   ) {
-    context.recorder.addMessage({ role: "system", content: policy });
+    context.transcript.addMessage({ role: "system", content: policy });
   }
 
-  private receive(input: AgentInput): void {
-    if (!this.last || this.last.name === RESPOND_ACTION_NAME) this.context.recorder.addMessage({ role: "user", content: input.content });
-    else this.context.recorder.addMessage({ role: "tool", tool_call_id: `call_oracle_${this.turns}`, name: this.last.name, content: input.content });
+  private receive(incoming: Incoming): void {
+    const content = incomingText(incoming);
+    if (!this.last || this.last.name === RESPOND_ACTION_NAME) this.context.transcript.addMessage({ role: "user", content });
+    else this.context.transcript.addMessage({ role: "tool", tool_call_id: `call_oracle_${this.turns}`, name: this.last.name, content });
   }
 
-  async turn(input: AgentInput): Promise<AgentTurn> {
-    this.receive(input);
+  async next(incoming: Incoming | null): Promise<Turn> {
+    if (incoming) this.receive(incoming);
     const action = this.plan[this.turns];
     // The plan always ends the episode (closing words to the scripted user, or a terminate tool); past it, keep talking.
     this.last = action ?? { name: RESPOND_ACTION_NAME, kwargs: new Map([["content", ""]]) };
     this.turns++;
     if (this.last.name === RESPOND_ACTION_NAME) {
-      this.context.recorder.addMessage({ role: "assistant", content: String(this.last.kwargs.get("content") ?? "") });
-      return { type: "tool_call", action: this.last };
+      this.context.transcript.addMessage({ role: "assistant", content: String(this.last.kwargs.get("content") ?? "") });
+      return { content: null, toolCalls: [{ id: "", name: this.last.name, arguments: this.last.kwargs }] };
     }
     const id = `call_oracle_${this.turns}`;
     const message: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: this.last.name, arguments: pyJsonDumps(this.last.kwargs) } }] };
-    this.context.recorder.addMessage(message);
-    return { type: "tool_call", action: this.last, toolCallId: id };
+    this.context.transcript.addMessage(message);
+    return { content: null, toolCalls: [{ id, name: this.last.name, arguments: this.last.kwargs }] };
   }
 
-  finish(input: AgentInput): void {
-    this.receive(input);
+  finish(incoming: Incoming): void {
+    this.receive(incoming);
   }
 }

@@ -2,21 +2,19 @@
  * Registers the user simulators of τ-bench's `--user-strategy` (llm, react, verify, reflection,
  * human) in the runner's registry. Called by `registerModelStrategies()` (src/participants/register.ts).
  */
-import type { RunConfig } from "../../../run/run-config.ts";
-import { userStrategies, type BuildContext, type EpisodeIdentity, type UserFactory } from "../../../run/strategies.ts";
+import { userStrategies, type BuildContext, type StrategySettings, type UserFactory } from "../../../run/strategies.ts";
 import type { TerminalIO } from "../../../participants/human-agent.ts";
 import { HumanUser } from "./human-user.ts";
 import { LlmUser, type LlmUserOptions } from "./llm-user.ts";
 import { userTemplate, type UserPromptKind } from "./user-prompts.ts";
-import { originalTauBenchPrompts, originalUserTemplate } from "../../../participants/original-prompts.ts";
-import { tauSupervisorPrompt, tauSupervisorTranscript } from "../engine/original-prompts.ts";
 import type { SupervisorPrompts } from "./llm-user.ts";
 import { ReactUser } from "./react-user.ts";
 import { ReflectionUser } from "./reflection-user.ts";
 import { VerifyUser } from "./verify-user.ts";
+import { simulatedUser } from "./simulated-user.ts";
 
 // One validated template per run configuration (the file is read once, not per episode).
-const templates = new WeakMap<RunConfig, Map<UserPromptKind, string | undefined>>();
+const templates = new WeakMap<StrategySettings, Map<UserPromptKind, string | undefined>>();
 
 /** `--user-prompt-file` when given; else τ-bench's original prompt from its sources; else the strategy's own wording (undefined). */
 function templateFor(context: BuildContext, kind: UserPromptKind): string | undefined {
@@ -29,8 +27,8 @@ function templateFor(context: BuildContext, kind: UserPromptKind): string | unde
   if (!perRun.has(kind)) {
     if (config.userPromptFile) perRun.set(kind, userTemplate(kind, config.userPromptFile));
     else {
-      const original = originalTauBenchPrompts(context.domain, context.warn);
-      perRun.set(kind, original ? originalUserTemplate(original, kind) : undefined);
+      const original = context.originalPrompts?.(context.warn);
+      perRun.set(kind, original ? original.user(kind) : undefined);
     }
   }
   return perRun.get(kind);
@@ -38,22 +36,18 @@ function templateFor(context: BuildContext, kind: UserPromptKind): string | unde
 
 /** τ-bench's own verify / reflect prompts, when its sources are in the data directory. */
 function originalSupervisor(context: BuildContext): SupervisorPrompts | undefined {
-  const original = originalTauBenchPrompts(context.domain);
-  if (!original) return undefined;
-  return {
-    verify: (history, response) => tauSupervisorPrompt(original, "verify", tauSupervisorTranscript(original, history), response),
-    reflect: (history, response) => tauSupervisorPrompt(original, "reflect", tauSupervisorTranscript(original, history), response),
-  };
+  return context.originalPrompts?.()?.supervisor;
 }
 
 function llmFactory(description: string, kind: UserPromptKind, make: (options: LlmUserOptions) => LlmUser): UserFactory {
   return {
     description,
     requiresModel: true,
-    create: (context: BuildContext, episode: EpisodeIdentity) => {
+    create: (context: BuildContext) => {
       const template = templateFor(context, kind);
       const supervisor = context.config.userPromptFile ? undefined : originalSupervisor(context);
-      return make({ client: context.models.user(), episode, ...(template !== undefined ? { template } : {}), ...(supervisor ? { supervisor } : {}) });
+      const client = context.models.user();
+      return simulatedUser(kind, (episode) => make({ client, episode: episode.episode, usage: episode.usage, ...(template !== undefined ? { template } : {}), ...(supervisor ? { supervisor } : {}) }));
     },
   };
 }
@@ -63,7 +57,7 @@ export function humanUserFactory(io?: TerminalIO): UserFactory {
   return {
     description: "a person types the user's replies in the terminal (readline; use --max-concurrency 1)",
     requiresModel: false,
-    create: () => new HumanUser(io),
+    create: () => simulatedUser("human", () => new HumanUser(io)),
   };
 }
 

@@ -1,5 +1,6 @@
-import { STOP_TOKEN } from "../../../core/types.ts";
-import type { UserSimulator } from "../../../core/contracts.ts";
+import type { Participant } from "../../../core/contracts.ts";
+import { STOP_TOKEN, type Task } from "../../../core/types.ts";
+import { simulatedUser, type UserSimulator } from "./simulated-user.ts";
 
 /**
  * A deterministic user for offline runs: it says the task instruction, then `###STOP###` as soon as
@@ -18,3 +19,6 @@ export class ScriptedUser implements UserSimulator {
     return 0;
   }
 }
+
+/** `--user-strategy scripted` as a participant (each episode gets a fresh {@link ScriptedUser}). */
+export const scriptedUser: Participant<Task> = simulatedUser("scripted", () => new ScriptedUser());

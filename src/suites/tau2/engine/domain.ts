@@ -40,6 +40,8 @@ export interface LoadedTau2Domain {
   definition: Tau2DomainDefinition;
   /** The domain's folder (`<data root>/<folder>`). */
   directory: string;
+  /** The τ² data root it was loaded from (τ²'s sources are under it). */
+  dataRoot: string;
   policy(solo?: boolean): string;
   /**
    * A fresh environment over copies of the pristine databases. `seed` seeds the environment's
@@ -62,6 +64,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   return {
     definition,
     directory,
+    dataRoot,
     policy(solo = false) {
       if (!policies.has(solo)) policies.set(solo, definition.policy(read, solo));
       return policies.get(solo) as string;

@@ -6,7 +6,7 @@
  * asks the model with the agent's tools, and returns its message. The prompts and tool schemas come
  * from a {@link Tau2AgentSetup}, built from τ²'s own sources in the data directory.
  */
-import type { ChatModel, Tau2Incoming, Tau2Participant, Tau2ParticipantContext, Tau2ParticipantSession, Tau2Turn } from "../../../core/contracts.ts";
+import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../../../core/contracts.ts";
 import { TaubridgeError, errorMarker } from "../../../core/errors.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import type { ChatMessage } from "../../../core/types.ts";
@@ -45,7 +45,7 @@ export function turnFromCompletion(
   cost: number | null,
   usage: { promptTokens: number; completionTokens: number },
   raw?: unknown,
-): Tau2Turn {
+): Turn {
   const toolCalls = (message.tool_calls ?? []).map((call) => {
     let args: unknown;
     try {
@@ -59,7 +59,7 @@ export function turnFromCompletion(
   return { content: message.content, toolCalls, cost, usage: { completion_tokens: usage.completionTokens, prompt_tokens: usage.promptTokens }, raw };
 }
 
-class Tau2LlmAgentSession implements Tau2ParticipantSession {
+class Tau2LlmAgentSession implements ParticipantSession {
   private readonly messages: ChatMessage[];
 
   constructor(
@@ -67,7 +67,7 @@ class Tau2LlmAgentSession implements Tau2ParticipantSession {
     private readonly setup: Tau2AgentSetup,
     private readonly params: Record<string, unknown>,
     private readonly temperature: number | undefined,
-    context: Tau2ParticipantContext<Tau2Task>,
+    context: ParticipantContext<Tau2Task>,
   ) {
     this.messages = [{ role: "system", content: setup.systemPrompt }];
     for (const entry of context.history) {
@@ -76,7 +76,7 @@ class Tau2LlmAgentSession implements Tau2ParticipantSession {
     }
   }
 
-  async next(incoming: Tau2Incoming | null, signal: AbortSignal): Promise<Tau2Turn> {
+  async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
     if (incoming?.type === "text") this.messages.push({ role: "user", content: incoming.content ?? "" });
     else if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push(toolMessage(result.id, result.content));
     const completion = await this.model.complete({ messages: this.messages, tools: this.setup.tools, toolChoice: this.setup.toolChoice, temperature: this.temperature, params: this.params, signal });
@@ -86,7 +86,7 @@ class Tau2LlmAgentSession implements Tau2ParticipantSession {
     return turn;
   }
 
-  isStop(turn: Tau2Turn): boolean {
+  isStop(turn: Turn): boolean {
     return this.setup.stopTool !== undefined && (turn.content ?? "").includes(this.setup.stopTool.token);
   }
 }
@@ -100,12 +100,7 @@ export function requestArguments(llmArgs: Record<string, unknown>, seed: number 
 }
 
 /** A τ² model agent; `setupFor` builds the kind's prompt and tools for an episode. */
-export function tau2LlmAgent(
-  name: string,
-  model: () => ChatModel,
-  llmArgs: Record<string, unknown>,
-  setupFor: (context: Tau2ParticipantContext<Tau2Task>) => Tau2AgentSetup,
-): Tau2Participant<Tau2Task> {
+export function tau2LlmAgent(name: string, model: () => ChatModel, llmArgs: Record<string, unknown>, setupFor: (context: ParticipantContext<Tau2Task>) => Tau2AgentSetup): Participant<Tau2Task> {
   return {
     name,
     start: (context) => {

@@ -4,7 +4,7 @@
  * τ²'s sources in the data directory (`src/suites/tau2/engine/extract`), so what the model sees is the
  * original's, and the project holds none of it.
  */
-import type { ChatModel, Tau2ParticipantContext } from "../../../core/contracts.ts";
+import type { ChatModel, ParticipantContext } from "../../../core/contracts.ts";
 import { ConfigError } from "../../../core/errors.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import { tau2LlmAgent } from "./llm-agent.ts";
@@ -56,7 +56,7 @@ const hasActions = (task: Tau2Task) => (task.evaluation_criteria?.actions?.lengt
 const llmAgentGt: Tau2ParticipantFactory = Object.assign(
   (options: Tau2FactoryOptions) => {
     const { tools, templates } = agentTools(options);
-    return tau2LlmAgent("llm_agent_gt", model(options, "agent"), options.llmArgs, (context: Tau2ParticipantContext<Tau2Task>) => ({
+    return tau2LlmAgent("llm_agent_gt", model(options, "agent"), options.llmArgs, (context: ParticipantContext<Tau2Task>) => ({
       systemPrompt: tau2GtSystemPrompt(templates, context.domain.policy, context.task.evaluation_criteria?.actions ?? []),
       tools: asTools(tools.agent.schemas),
       toolChoice: "auto",
@@ -69,7 +69,7 @@ const llmAgentSolo: Tau2ParticipantFactory = Object.assign(
   (options: Tau2FactoryOptions) => {
     const { tools, templates } = agentTools(options);
     const all = asTools([...tools.agent.schemas, ...(tools.user?.schemas ?? []), templates.soloDoneTool]);
-    return tau2LlmAgent("llm_agent_solo", model(options, "agent"), options.llmArgs, (context: Tau2ParticipantContext<Tau2Task>) => ({
+    return tau2LlmAgent("llm_agent_solo", model(options, "agent"), options.llmArgs, (context: ParticipantContext<Tau2Task>) => ({
       systemPrompt: tau2SoloSystemPrompt(templates, context.domain.policy, context.task.ticket ?? ""),
       tools: all,
       toolChoice: "required",

@@ -9,7 +9,7 @@
  * reference fixtures drove the original code, so it checks a whole task set's environments,
  * evaluators and ground truth end to end.
  */
-import type { Tau2Participant, Tau2ParticipantSession, Tau2Turn } from "../../../core/contracts.ts";
+import type { Participant, ParticipantSession, Turn } from "../../../core/contracts.ts";
 import type { Tau2Action, Tau2Task } from "../tasks.ts";
 import { pyRepr } from "../../../value/index.ts";
 
@@ -38,7 +38,7 @@ export function tau2OracleClosing(task: Tau2Task): string {
   return info.length > 0 ? `All done. To confirm: ${info.join("; ")}.` : "All done, your request has been handled.";
 }
 
-class OracleSession implements Tau2ParticipantSession {
+class OracleSession implements ParticipantSession {
   private position = 0;
   private calls = 0;
   private closed = false;
@@ -48,7 +48,7 @@ class OracleSession implements Tau2ParticipantSession {
     private readonly plan: Tau2OraclePlanStep[],
   ) {}
 
-  async next(): Promise<Tau2Turn> {
+  async next(): Promise<Turn> {
     const step = this.plan[this.position];
     if (step === undefined) {
       if (this.closed) return { content: "Is there anything else I can help you with?", toolCalls: [], cost: 0 };
@@ -65,7 +65,7 @@ class OracleSession implements Tau2ParticipantSession {
 }
 
 /** `--agent oracle`: replays the task's ground truth. */
-export const tau2OracleAgent: Tau2Participant<Tau2Task> = {
+export const tau2OracleAgent: Participant<Tau2Task> = {
   name: "oracle",
   start: (context) => new OracleSession(context.task, tau2OraclePlan(context.task)),
 };

@@ -5,7 +5,7 @@
  * as a person on a phone would), confirms, and ends the conversation with τ²'s stop token once the
  * plan has nothing left for it.
  */
-import type { Tau2Incoming, Tau2Participant, Tau2ParticipantSession, Tau2Turn } from "../../../core/contracts.ts";
+import type { Incoming, Participant, ParticipantSession, Turn } from "../../../core/contracts.ts";
 import { tau2OraclePlan } from "./oracle.ts";
 import type { Tau2Action, Tau2Task } from "../tasks.ts";
 
@@ -13,14 +13,14 @@ const GREETING = "Hi, I need some help with my request.";
 const DONE = "Done, I did that.";
 const STOP = "Thank you, that's all. ###STOP###";
 
-class ScriptedUserSession implements Tau2ParticipantSession {
+class ScriptedUserSession implements ParticipantSession {
   private greeted = false;
   private pending: Tau2Action[] = [];
   private calls = 0;
 
   constructor(private readonly blocks: Tau2Action[][]) {}
 
-  async next(incoming: Tau2Incoming | null): Promise<Tau2Turn> {
+  async next(incoming: Incoming | null): Promise<Turn> {
     if (incoming?.type === "tool_results") return this.performNext();
     if (!this.greeted) {
       this.greeted = true;
@@ -32,7 +32,7 @@ class ScriptedUserSession implements Tau2ParticipantSession {
     return this.performNext();
   }
 
-  private performNext(): Tau2Turn {
+  private performNext(): Turn {
     const action = this.pending.shift();
     if (action === undefined) return { content: DONE, toolCalls: [], cost: 0 };
     this.calls++;
@@ -41,7 +41,7 @@ class ScriptedUserSession implements Tau2ParticipantSession {
 }
 
 /** `--user scripted`: the oracle's counterpart. */
-export const tau2ScriptedUser: Tau2Participant<Tau2Task> = {
+export const tau2ScriptedUser: Participant<Tau2Task> = {
   name: "scripted",
   start: (context) => {
     const blocks = tau2OraclePlan(context.task).flatMap((step) => (step.side === "user" ? [step.actions] : []));

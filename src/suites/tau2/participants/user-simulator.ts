@@ -6,7 +6,7 @@
  * shown to it. The model's tool calls become the user's tool calls on its own device. Also τ²'s
  * `dummy_user`, the silent counterpart of a solo agent.
  */
-import type { ChatModel, Tau2Incoming, Tau2Participant, Tau2ParticipantContext, Tau2ParticipantSession, Tau2Turn } from "../../../core/contracts.ts";
+import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../../../core/contracts.ts";
 import { ConfigError } from "../../../core/errors.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import type { ChatMessage } from "../../../core/types.ts";
@@ -19,7 +19,7 @@ export interface Tau2UserSetup {
   tools: readonly ToolDefinition[];
 }
 
-class Tau2UserSession implements Tau2ParticipantSession {
+class Tau2UserSession implements ParticipantSession {
   private readonly messages: ChatMessage[];
 
   constructor(
@@ -27,7 +27,7 @@ class Tau2UserSession implements Tau2ParticipantSession {
     private readonly setup: Tau2UserSetup,
     private readonly params: Record<string, unknown>,
     private readonly temperature: number | undefined,
-    context: Tau2ParticipantContext<Tau2Task>,
+    context: ParticipantContext<Tau2Task>,
   ) {
     this.messages = [{ role: "system", content: setup.systemPrompt }];
     for (const entry of context.history) {
@@ -38,7 +38,7 @@ class Tau2UserSession implements Tau2ParticipantSession {
     }
   }
 
-  async next(incoming: Tau2Incoming | null, signal: AbortSignal): Promise<Tau2Turn> {
+  async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
     if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push(toolMessage(result.id, result.content));
     else if (incoming?.type === "text" && incoming.content !== null && incoming.content !== "") this.messages.push({ role: "user", content: incoming.content });
     const tools = this.setup.tools.length > 0 ? this.setup.tools : undefined;
@@ -50,7 +50,7 @@ class Tau2UserSession implements Tau2ParticipantSession {
 }
 
 /** `--user user_simulator`; `setupFor` builds the prompt and tools for an episode. */
-export function tau2UserSimulator(model: () => ChatModel, llmArgs: Record<string, unknown>, setupFor: (context: Tau2ParticipantContext<Tau2Task>) => Tau2UserSetup): Tau2Participant<Tau2Task> {
+export function tau2UserSimulator(model: () => ChatModel, llmArgs: Record<string, unknown>, setupFor: (context: ParticipantContext<Tau2Task>) => Tau2UserSetup): Participant<Tau2Task> {
   return {
     name: "user_simulator",
     start: (context) => {
@@ -61,7 +61,7 @@ export function tau2UserSimulator(model: () => ChatModel, llmArgs: Record<string
 }
 
 /** τ²'s `dummy_user`: only valid with a solo agent, which never hands it a turn. */
-export const tau2DummyUser: Tau2Participant<Tau2Task> = {
+export const tau2DummyUser: Participant<Tau2Task> = {
   name: "dummy_user",
   start: (context) => {
     if (!context.solo) throw new ConfigError("dummy_user is only valid with a solo agent (llm_agent_solo)");

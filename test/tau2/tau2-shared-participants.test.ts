@@ -1,18 +1,17 @@
 /**
- * taubridge agents on τ² domains through the wrapper: the function agent (tool calls as its own
- * messages, sent to the environment as hops) solving a mock task end to end with the scripted τ²
- * user, and an agent that runs tools inside its turn through the orchestrator's step path (as a
- * framework does through the bridge): each step is recorded as a tool-call message and its result,
- * counted as two hops, and a step that spends the budget ends the episode inside the turn and
- * refuses the next one.
+ * taubridge's own agents on τ² domains, as the participants they are (no wrapper): the function
+ * agent (its tool calls are its messages, sent to the environment as hops; several calls in one
+ * turn are one message and one hop) solving a mock task end to end with the scripted τ² user, and
+ * an agent that runs tools inside its turn through the kernel's step path (as a framework does
+ * through the bridge): each step is recorded as a tool-call message and its result, counted as two
+ * hops, and a step that spends the budget ends the episode inside the turn and refuses the next one.
  */
 import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
-import { tau2AgentFrom } from "../../src/suites/tau2/participants/agent-bridge.ts";
 import { FunctionAgent } from "../../src/participants/function-agent.ts";
-import type { Agent, DomainView } from "../../src/core/contracts.ts";
+import type { DomainView, Participant } from "../../src/core/contracts.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
 import { runTau2Episode } from "../../src/suites/tau2/loop.ts";
@@ -31,8 +30,9 @@ describe.skipIf(!data)("taubridge agents on τ² domains", () => {
   const task = () => readTau2Tasks(join(data as string, "mock", "tasks.json")).find((candidate) => candidate.id === "create_task_1")!;
   const view = (): DomainView => {
     const tools = toJs(readFixture(data as string, "tools_mock.json").get("agent") as PyDict) as Record<string, unknown>[];
-    return { name: "mock", policy: "policy", toolNames: tools.map((tool) => (tool as { function: { name: string } }).function.name), toolSchemas: { json: tools } };
+    return { name: "mock", policy: "policy", toolNames: tools.map((tool) => (tool as { function: { name: string } }).function.name), toolSchemas: { json: tools, pythonJson: JSON.stringify(tools) } };
   };
+  const views = () => ({ agent: view, user: view });
 
   it("the function agent creates the task through τ² hops and scores 1.0", async () => {
     const agent = new FunctionAgent(async ({ messages, tools }) => {
@@ -42,30 +42,52 @@ describe.skipIf(!data)("taubridge agents on τ² domains", () => {
       if (messages.some((message) => message.role === "tool")) return { content: "Anything else?" };
       return { toolCalls: [{ name: "create_task", arguments: { user_id: "user_1", title: "Important Meeting" } }] };
     });
-    const outcome = await runTau2Episode({ domain: domain(), task: task(), trial: 0, seed: null, agent: tau2AgentFrom(agent, view), user: tau2ScriptedUser, firstAgentMessage: greeting });
+    const outcome = await runTau2Episode({ domain: domain(), task: task(), trial: 0, seed: null, agent, user: tau2ScriptedUser, views: views(), firstAgentMessage: greeting });
     expect(outcome.termination).toBe("user_stop");
     const info = await evaluateTau2Simulation({ domain: domain(), task: task(), termination: outcome.termination, messages: outcome.messages });
     expect(info.reward.value).toBe(1);
     expect(outcome.messages.map((message) => message.role)).toEqual(["assistant", "user", "assistant", "tool", "assistant", "user"]);
   });
 
+  it("several tool calls in one turn are one assistant message and one environment hop; the agent gets all results at once", async () => {
+    const agent = new FunctionAgent(async ({ messages }) => {
+      const results = messages.filter((message) => message.role === "tool");
+      if (results.length === 2) return { content: `Created two tasks: ${results.map((result) => String(result.content)).join(" / ")}` };
+      if (results.length > 0) return { content: "Anything else?" };
+      return {
+        toolCalls: [
+          { name: "create_task", arguments: { user_id: "user_1", title: "Important Meeting" } },
+          { name: "create_task", arguments: { user_id: "user_1", title: "Follow-up" } },
+        ],
+      };
+    });
+    const outcome = await runTau2Episode({ domain: domain(), task: task(), trial: 0, seed: null, agent, user: tau2ScriptedUser, views: views(), firstAgentMessage: greeting });
+    expect(outcome.messages.map((message) => message.role)).toEqual(["assistant", "user", "assistant", "tool", "tool", "assistant", "user"]);
+    const calls = outcome.messages[2] as { tool_calls: Array<{ name: string; requestor: string }> };
+    expect(calls.tool_calls.map((call) => [call.name, call.requestor])).toEqual([
+      ["create_task", "assistant"],
+      ["create_task", "assistant"],
+    ]);
+    expect(outcome.messages[5]).toMatchObject({ role: "assistant", content: expect.stringContaining("Created two tasks") });
+    expect(outcome.errors).toBe(0);
+  });
+
   it("steps inside a turn go through the step path: recorded, two hops each, and the budget ends the turn", async () => {
     const outcomes: Array<{ observation: string; refused: boolean; done: boolean }> = [];
-    const framework: Agent = {
+    const framework: Participant = {
       name: "inside",
       start: (context) => ({
-        async turn() {
+        async next() {
           for (let index = 0; index < 3; index++) {
-            const outcome = await context.steps.step({ action: { name: "get_users", kwargs: new Map() }, origin: "bridge", toolCallId: `fw_${index}` });
+            const outcome = await context.steps!.step({ action: { name: "get_users", kwargs: new Map() }, origin: "bridge", toolCallId: `fw_${index}` });
             outcomes.push(outcome);
           }
-          return { type: "respond", content: "Here are the users." };
+          return { content: "Here are the users.", toolCalls: [] };
         },
       }),
     };
-    const participant = tau2AgentFrom(framework, view);
     // greeting → user hello (1 hop) → the agent's turn: two steps = 4 hops → 5 ≥ max 5: the episode ends inside the turn.
-    const outcome = await runTau2Episode({ domain: domain(), task: task(), trial: 0, seed: null, agent: participant, user: tau2ScriptedUser, firstAgentMessage: greeting, maxSteps: 5 });
+    const outcome = await runTau2Episode({ domain: domain(), task: task(), trial: 0, seed: null, agent: framework, user: tau2ScriptedUser, views: views(), firstAgentMessage: greeting, maxSteps: 5 });
     expect(outcome.termination).toBe("max_steps");
     expect(outcomes.map((entry) => entry.refused)).toEqual([false, false, true]);
     expect(outcomes[0].observation).toContain("user_1");

@@ -1,5 +1,4 @@
-import type { TerminationReason } from "../core/types.ts";
-import { RESPOND_ACTION_NAME, STOP_TOKEN } from "../core/types.ts";
+import type { TerminationReason } from "./types.ts";
 
 /**
  * How a suite runs an episode, as data the orchestrator is given: what a step is, the budgets, the
@@ -26,30 +25,3 @@ export interface SuiteRules {
   /** Only these terminations are scored; every other one scores 0 with no reward info. */
   readonly scoredTerminations: readonly TerminationReason[];
 }
-
-/** τ-bench v1 (`run.py`, spec §3–§4 of tau-bench-v1.md); also our own bundled domain's rules. */
-export const TAU_BENCH_RULES: SuiteRules = {
-  name: "tau-bench",
-  defaultMaxSteps: 30,
-  defaultMaxErrors: null,
-  stepUnit: "agent-actions",
-  respondAction: RESPOND_ACTION_NAME,
-  stopTokens: [STOP_TOKEN],
-  scoredTerminations: ["user_stop", "agent_stop"],
-};
-
-/**
- * τ²-bench's half-duplex rules (spec §3 of tau2-bench.md): 200 hops and 10 tool errors (counted
- * over the whole run) by default, checked only when the next hop is not the environment; the user
- * ends the conversation with one of three tokens; only user and agent stops are scored. The fixed
- * first agent message is the original's text, read from its sources at run time.
- */
-export const TAU2_BENCH_RULES: SuiteRules = {
-  name: "tau2-bench",
-  defaultMaxSteps: 200,
-  defaultMaxErrors: 10,
-  stepUnit: "hops",
-  respondAction: "",
-  stopTokens: ["###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###"],
-  scoredTerminations: ["user_stop", "agent_stop"],
-};

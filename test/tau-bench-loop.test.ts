@@ -1,16 +1,19 @@
 /**
- * The orchestrator owns the episode: one step path records and counts every step (agent turn,
- * bridge inside a turn, harness, dry-run plan), it alone decides the termination reason, and the
- * evaluator runs only for scored terminations. Runs on the bundled library domain (no shared data).
+ * τ-bench's loop over the episode kernel: one step path records and counts every step (an agent
+ * turn's calls, a bridge inside a turn, the harness, a dry-run plan), the loop alone decides the
+ * termination reason, and the evaluator runs only for scored terminations. Runs on the bundled
+ * library domain (no shared data).
  */
 import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
-import type { Agent, AgentEpisodeContext, AgentTurn, Evaluation, Evaluator, FinishedEpisode, UserSimulator } from "../src/core/contracts.ts";
+import type { Evaluation, Evaluator, FinishedEpisode, Participant, ParticipantContext, Turn } from "../src/core/contracts.ts";
 import { InfraError } from "../src/core/errors.ts";
-import type { Action } from "../src/core/types.ts";
+import type { Action, Task } from "../src/core/types.ts";
 import { loadDomain } from "../src/suites/tau-bench/engine/domain.ts";
-import { EPISODE_ENDED_OUTPUT, runEpisode, STEP_LIMIT_OUTPUT } from "../src/kernel/index.ts";
-import { ScriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
+import { EPISODE_ENDED_OUTPUT } from "../src/kernel/index.ts";
+import { runEpisode, STEP_LIMIT_OUTPUT } from "../src/suites/tau-bench/loop.ts";
+import { ScriptedUser, scriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
+import { simulatedUser, type UserSimulator } from "../src/suites/tau-bench/participants/simulated-user.ts";
 
 const domain = loadDomain(libraryDomain, undefined);
 const task = domain.tasks()[2];
@@ -18,23 +21,28 @@ const call = (name: string, kwargs: Record<string, string> = {}): Action => ({ n
 const LOOKUP = call("find_member_id_by_email", { email: "ava.lindqvist@example.com" });
 const TRANSFER = call("transfer_to_human_agents", { summary: "needs a person" });
 
+type Agent = Participant<Task>;
+const say = (content: string): Turn => ({ content, toolCalls: [] });
+const use = (...actions: Action[]): Turn => ({ content: null, toolCalls: actions.map((action, index) => ({ id: `t${index}`, name: action.name, arguments: action.kwargs })) });
+const invalid: Turn = { content: null, toolCalls: [{ id: "", name: "x", arguments: new Map(), invalid: "Error: bad" }] };
+
 /** An agent whose turns are given as a list (then it keeps saying "ok"). */
-function turnsAgent(turns: AgentTurn[]): Agent {
-  return { name: "turns", start: () => ({ turn: async () => turns.shift() ?? { type: "respond", content: "ok" } }) };
+function turnsAgent(turns: Turn[]): Agent {
+  return { name: "turns", start: () => ({ next: async () => turns.shift() ?? say("ok") }) };
 }
 
 /** An agent that, like a framework, steps several tools inside one turn through the step path. */
 function frameworkLike(actions: Action[], seen: { outputs: string[]; aborted: boolean[] }): Agent {
   return {
     name: "framework-like",
-    start: (context: AgentEpisodeContext) => ({
-      async turn(_input, signal): Promise<AgentTurn> {
+    start: (context: ParticipantContext<Task>) => ({
+      async next(_incoming, signal): Promise<Turn> {
         for (const action of actions) {
-          const outcome = await context.steps.step({ action, origin: "bridge", toolCallId: `c${seen.outputs.length}` });
+          const outcome = await context.steps!.step({ action, origin: "bridge", toolCallId: `c${seen.outputs.length}` });
           seen.outputs.push(outcome.observation);
           seen.aborted.push(signal.aborted);
         }
-        return { type: "respond", content: "done" };
+        return say("done");
       },
     }),
   };
@@ -50,7 +58,8 @@ class CountingEvaluator implements Evaluator {
   }
 }
 
-const silentUser = (overrides: Partial<UserSimulator>): UserSimulator => ({ ...new ScriptedUser(), reset: async (text) => text, step: async () => "###STOP###", reportedCost: () => 0, ...overrides });
+const silentUser = (overrides: Partial<UserSimulator>): Participant<Task> =>
+  simulatedUser("silent", () => ({ ...new ScriptedUser(), reset: async (text) => text, step: async () => "###STOP###", reportedCost: () => 0, ...overrides }));
 
 describe("orchestrator", () => {
   it("a respond goes to the user; the stop token ends the episode as user_stop and the evaluator scores it", async () => {
@@ -60,11 +69,8 @@ describe("orchestrator", () => {
       task,
       taskIndex: 2,
       trial: 0,
-      agent: turnsAgent([
-        { type: "tool_call", action: LOOKUP },
-        { type: "respond", content: "bye" },
-      ]),
-      user: new ScriptedUser(),
+      agent: turnsAgent([use(LOOKUP), say("bye")]),
+      user: scriptedUser,
       evaluator,
       maxSteps: 30,
     });
@@ -80,7 +86,7 @@ describe("orchestrator", () => {
   });
 
   it("a terminate tool ends the episode as agent_stop", async () => {
-    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: turnsAgent([{ type: "tool_call", action: TRANSFER }]), user: new ScriptedUser(), maxSteps: 30 });
+    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: turnsAgent([use(TRANSFER)]), user: scriptedUser, maxSteps: 30 });
     expect(result.termination).toBe("agent_stop");
     expect(result.info).toMatchObject({ source: "transfer_to_human_agents" });
     expect(result.rewardBreakdown).toHaveProperty("actions");
@@ -88,14 +94,13 @@ describe("orchestrator", () => {
 
   it("max_steps counts every agent action, malformed ones included, and is not scored", async () => {
     const evaluator = new CountingEvaluator();
-    const invalid: AgentTurn = { type: "invalid", name: "x", error: "Error: bad" };
     const result = await runEpisode({
       domain,
       task,
       taskIndex: 2,
       trial: 0,
-      agent: turnsAgent([invalid, { type: "tool_call", action: LOOKUP }, invalid, invalid]),
-      user: new ScriptedUser(),
+      agent: turnsAgent([invalid, use(LOOKUP), invalid, invalid]),
+      user: scriptedUser,
       evaluator,
       maxSteps: 3,
     });
@@ -108,7 +113,7 @@ describe("orchestrator", () => {
 
   it("a framework's steps inside one turn go through the step path: the budget refuses and ends the episode mid-turn", async () => {
     const seen = { outputs: [] as string[], aborted: [] as boolean[] };
-    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: frameworkLike([LOOKUP, LOOKUP, LOOKUP, LOOKUP], seen), user: new ScriptedUser(), maxSteps: 2 });
+    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: frameworkLike([LOOKUP, LOOKUP, LOOKUP, LOOKUP], seen), user: scriptedUser, maxSteps: 2 });
     expect(result.termination).toBe("max_steps");
     expect(result.steps.map((step) => [step.origin, step.toolCallId])).toEqual([
       ["bridge", "c0"],
@@ -120,7 +125,7 @@ describe("orchestrator", () => {
 
   it("a terminate tool inside a framework turn ends the episode; later calls are refused and not recorded", async () => {
     const seen = { outputs: [] as string[], aborted: [] as boolean[] };
-    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: frameworkLike([LOOKUP, TRANSFER, LOOKUP], seen), user: new ScriptedUser(), maxSteps: 30 });
+    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: frameworkLike([LOOKUP, TRANSFER, LOOKUP], seen), user: scriptedUser, maxSteps: 30 });
     expect(result.termination).toBe("agent_stop");
     expect(result.steps.map((step) => step.action.name)).toEqual(["find_member_id_by_email", "transfer_to_human_agents"]);
     expect(seen.outputs[2]).toBe(EPISODE_ENDED_OUTPUT);
@@ -130,31 +135,31 @@ describe("orchestrator", () => {
     const agent: Agent = {
       name: "planner",
       start: (context) => ({
-        async turn(): Promise<AgentTurn> {
-          context.steps.plan({ action: LOOKUP, origin: "dry-run" });
-          context.steps.plan({ action: LOOKUP, origin: "dry-run" });
-          return { type: "respond", content: "planned" };
+        async next(): Promise<Turn> {
+          context.steps!.plan({ action: LOOKUP, origin: "dry-run" });
+          context.steps!.plan({ action: LOOKUP, origin: "dry-run" });
+          return say("planned");
         },
       }),
     };
-    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent, user: new ScriptedUser(), maxSteps: 2 });
+    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent, user: scriptedUser, maxSteps: 2 });
     expect(result.termination).toBe("max_steps");
     expect(result.plannedOnly).toHaveLength(2);
     expect(result.steps).toHaveLength(0);
   });
 
   it("classifies failures: agent_error, infra_error, user_error, timeout — as data, with τ-bench's error info", async () => {
-    const throwing = (error: Error): Agent => ({ name: "t", start: () => ({ turn: async () => Promise.reject(error) }) });
-    const agentError = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: throwing(new Error("boom")), user: new ScriptedUser(), maxSteps: 30 });
+    const throwing = (error: Error): Agent => ({ name: "t", start: () => ({ next: async () => Promise.reject(error) }) });
+    const agentError = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: throwing(new Error("boom")), user: scriptedUser, maxSteps: 30 });
     expect(agentError).toMatchObject({ termination: "agent_error", reward: 0, traj: [], error: { kind: "agent_error", message: "boom" } });
     expect(Object.keys(agentError.info)).toEqual(["error", "traceback"]);
-    const infra = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: throwing(new InfraError("endpoint down")), user: new ScriptedUser(), maxSteps: 30 });
+    const infra = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: throwing(new InfraError("endpoint down")), user: scriptedUser, maxSteps: 30 });
     expect(infra.termination).toBe("infra_error");
     const userFailure = Object.assign(new Error("user model broke"), { role: "user" });
     const user = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: turnsAgent([]), user: silentUser({ step: async () => Promise.reject(userFailure) }), maxSteps: 30 });
     expect(user.termination).toBe("user_error");
-    const hanging: Agent = { name: "h", start: () => ({ turn: (_input, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))) }) };
-    const timeout = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: hanging, user: new ScriptedUser(), maxSteps: 30, timeoutMs: 50 });
+    const hanging: Agent = { name: "h", start: () => ({ next: (_incoming, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))) }) };
+    const timeout = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: hanging, user: scriptedUser, maxSteps: 30, timeoutMs: 50 });
     expect(timeout.termination).toBe("timeout");
   });
 
@@ -163,15 +168,41 @@ describe("orchestrator", () => {
     const agent = (fail: boolean): Agent => ({
       name: "closing",
       start: () => ({
-        turn: async () => (fail ? Promise.reject(new Error("x")) : { type: "respond", content: "hi" }),
+        next: async () => (fail ? Promise.reject(new Error("x")) : say("hi")),
         extra: () => ({ note: "kept" }),
         close: async () => void closed.push(fail ? "failed" : "ok"),
       }),
     });
-    const ok = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: agent(false), user: new ScriptedUser(), maxSteps: 30 });
-    const failed = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: agent(true), user: new ScriptedUser(), maxSteps: 30 });
+    const ok = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: agent(false), user: scriptedUser, maxSteps: 30 });
+    const failed = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: agent(true), user: scriptedUser, maxSteps: 30 });
     expect(closed).toEqual(["ok", "failed"]);
     expect(ok.extra).toEqual({ note: "kept" });
     expect(failed.extra).toEqual({ note: "kept" });
+  });
+
+  it("a turn with several tool calls steps each in order, one action each; the agent gets all their results at once", async () => {
+    const received: unknown[] = [];
+    const agent: Agent = {
+      name: "several",
+      start: () => {
+        const turns = [use(LOOKUP, LOOKUP, LOOKUP), say("bye")];
+        return {
+          next: async (incoming) => {
+            received.push(incoming);
+            return turns.shift() ?? say("ok");
+          },
+        };
+      },
+    };
+    const result = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent, user: scriptedUser, maxSteps: 30 });
+    expect(result.steps.map((step) => [step.action.name, step.toolCallId])).toEqual([
+      ["find_member_id_by_email", "t0"],
+      ["find_member_id_by_email", "t1"],
+      ["find_member_id_by_email", "t2"],
+      ["respond", undefined],
+    ]);
+    expect(received[1]).toMatchObject({ type: "tool_results", results: [{ id: "t0" }, { id: "t1" }, { id: "t2" }] });
+    const capped = await runEpisode({ domain, task, taskIndex: 2, trial: 0, agent: turnsAgent([use(LOOKUP, LOOKUP, LOOKUP)]), user: scriptedUser, maxSteps: 2 });
+    expect([capped.termination, capped.steps.length]).toEqual(["max_steps", 2]);
   });
 });

@@ -8,9 +8,10 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
-import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauUserSystemPrompt, type TauBenchPromptTemplates } from "../suites/tau-bench/engine/original-prompts.ts";
-import { parsePythonJson } from "../value/index.ts";
+import type { OriginalPrompts } from "../../../run/strategies.ts";
+import { parsePythonJson } from "../../../value/index.ts";
+import type { LoadedDomain } from "../engine/domain.ts";
+import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauSupervisorPrompt, tauSupervisorTranscript, tauUserSystemPrompt, type TauBenchPromptTemplates } from "../engine/original-prompts.ts";
 
 /** The original templates for a τ-bench domain's data, or null (not τ-bench, or no sources in the data directory). */
 export function originalTauBenchPrompts(domain: LoadedDomain, warn?: (message: string) => void): TauBenchPromptTemplates | null {
@@ -33,4 +34,24 @@ export function originalChatReactTemplate(templates: TauBenchPromptTemplates, do
 /** The user simulator's system prompt as the original builds it, with `{{instruction}}` where the instruction goes. */
 export function originalUserTemplate(templates: TauBenchPromptTemplates, kind: "llm" | "react"): string {
   return tauUserSystemPrompt(templates, kind, "{{instruction}}");
+}
+
+/**
+ * The original prompts of a τ-bench run, as the strategies' build context offers them: looked up
+ * in the data directory on each call (so a run without the sources says so where each strategy is
+ * built, as before), null when the domain is not τ-bench's or the sources are absent.
+ */
+export function originalPromptsOf(domain: LoadedDomain): (warn?: (message: string) => void) => OriginalPrompts | null {
+  return (warn) => {
+    const templates = originalTauBenchPrompts(domain, warn);
+    if (!templates) return null;
+    return {
+      chatReact: (useReasoning) => originalChatReactTemplate(templates, domain, useReasoning),
+      user: (kind) => originalUserTemplate(templates, kind),
+      supervisor: {
+        verify: (history, response) => tauSupervisorPrompt(templates, "verify", tauSupervisorTranscript(templates, history), response),
+        reflect: (history, response) => tauSupervisorPrompt(templates, "reflect", tauSupervisorTranscript(templates, history), response),
+      },
+    };
+  };
 }
