@@ -11,7 +11,8 @@ import { runBenchmarkWith, type BenchmarkHooks, type BenchmarkResult } from "../
 import { defaultDataRoot } from "../src/run/data-root.ts";
 import type { RunOptions } from "../src/run/run-flags.ts";
 import { bundledRegistries } from "./registries.ts";
-import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch, type Tau2BatchResult, type Tau2RunModels, type Tau2RunOptions } from "../src/suites/tau2/run.ts";
+import { TAU2_RUN_DEFAULTS, buildTau2Run, type Tau2RunModels, type Tau2RunOptions } from "../src/suites/tau2/build.ts";
+import { runTau2Batch, type Tau2BatchResult } from "../src/suites/tau2/batch.ts";
 import { tau2DataRoot } from "../src/suites/tau2/data-root.ts";
 
 export * from "../src/index.ts";

@@ -5,7 +5,7 @@
  * τ-bench run does not load the τ² domains or the Python-source reader.
  */
 import { tau2DomainRegistry } from "../domains/tau2.ts";
-import type { Tau2Registries } from "../src/suites/tau2/run.ts";
+import type { Tau2Registries } from "../src/suites/tau2/build.ts";
 import { registerOfflineTau2Participants, tau2Agents, tau2Users } from "../src/suites/tau2/participants/registry.ts";
 
 registerOfflineTau2Participants();

@@ -35,7 +35,8 @@ export { FunctionAgent, loadFunctionAgent, type FunctionAgentReply, type Functio
 
 // Running
 export { formatReport, runBenchmarkWith, type BenchmarkEpisode, type BenchmarkHooks, type BenchmarkMetrics, type BenchmarkResult } from "./api/run-benchmark.ts";
-export { buildRun, runBatch, type BatchObserver, type BatchOutcome, type BuiltRun } from "./run/batch.ts";
+export { buildRun, type BuiltRun } from "./suites/tau-bench/build.ts";
+export { runBatch, type BatchObserver, type BatchOutcome } from "./suites/tau-bench/batch.ts";
 export { parseRunConfig, type RunConfig, type RunConfigInput } from "./run/run-config.ts";
 export { RUN_FLAGS, optionName, parseRunFlags, runConfigFromFlags, type RunFlag, type RunFlagType, type RunOptions } from "./run/run-flags.ts";
 
@@ -56,7 +57,8 @@ export { runTau2Episode, type Tau2EpisodeParts, type Tau2EpisodeOutcome } from "
 export { TAU2_BENCH_RULES } from "./suites/tau2/rules.ts";
 export { evaluateTau2Simulation, type Tau2EvaluationInput } from "./suites/tau2/evaluator.ts";
 export { createTau2NlJudge, readTau2JudgeTemplates, type Tau2NlJudge } from "./suites/tau2/judge.ts";
-export { buildTau2Run, runTau2Batch, TAU2_RUN_DEFAULTS, type Tau2RunOptions, type Tau2Registries, type Tau2BatchResult, type Tau2ParticipantFactory } from "./suites/tau2/run.ts";
+export { buildTau2Run, TAU2_RUN_DEFAULTS, type Tau2RunOptions, type Tau2Registries, type Tau2ParticipantFactory } from "./suites/tau2/build.ts";
+export { runTau2Batch, type Tau2BatchResult } from "./suites/tau2/batch.ts";
 export { readTau2Results, writeTau2Results, type Tau2SimulationRecord } from "./suites/tau2/codec.ts";
 export { rescoreTau2Results } from "./suites/tau2/rescore.ts";
 export { replayTau2, parseTau2ActionsFile } from "./suites/tau2/replay.ts";

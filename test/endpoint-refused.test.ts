@@ -19,7 +19,8 @@ import { registerModelStrategies } from "../src/participants/register.ts";
 import { ConfigError, InfraError } from "../src/core/errors.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../src/model/errors.ts";
 import { createModelClient } from "../src/model/model-client.ts";
-import { buildRun, runBatch } from "../src/run/batch.ts";
+import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import type { RunConfigInput } from "../src/run/run-config.ts";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
 

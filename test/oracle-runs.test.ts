@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildRun, runBatch } from "../src/run/batch.ts";
+import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();

@@ -10,8 +10,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildReport, reportJson } from "../src/report/leaderboard.ts";
-import { buildRun, runBatch } from "../src/run/batch.ts";
-import { readCheckpoint, type EpisodeSummary } from "../src/run/checkpoint.ts";
+import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { runBatch } from "../src/suites/tau-bench/batch.ts";
+import type { EpisodeSummary } from "../src/run/checkpoint.ts";
+import { readTauBenchCheckpoint as readCheckpoint } from "../src/suites/tau-bench/codec.ts";
 import { rescoreResults } from "../src/suites/tau-bench/replay.ts";
 import { loadResultsFile, type LoadedResultEntry } from "../src/suites/tau-bench/codec.ts";
 

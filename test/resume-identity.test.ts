@@ -5,13 +5,14 @@
  * one-line error naming what changed — unless `--accept-changes` says so. On the bundled library
  * domain (no shared data, no model).
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
 import { ConfigError } from "../src/core/errors.ts";
-import { buildRun, runBatch } from "../src/run/batch.ts";
+import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import type { RunConfigInput } from "../src/run/run-config.ts";
 import { identityChanges, ResumeMismatchError, runIdentity } from "../src/run/run-identity.ts";
 import { runCli } from "./support/cli.ts";
@@ -55,7 +56,7 @@ describe("resume refuses a checkpoint written by a different run", () => {
     const error = await refusal({ logDir, taskFile: first }, { logDir, taskFile: second });
     expect(error.changed).toEqual(["the task set"]);
     expect(error.message).toBe(
-      `the checkpoint ${error.checkpointPath} was written by a different run (changed: the task set); --no-resume starts over, --accept-changes keeps its finished episodes anyway`,
+      `the checkpoint ${join(logDir, readdirSync(logDir).find((name) => name.endsWith(".checkpoint.jsonl"))!)} was written by a different run (changed: the task set); --no-resume starts over, --accept-changes keeps its finished episodes anyway`,
     );
     writeFileSync(first, JSON.stringify(tasks.slice(0, 5)));
     await expect(run({ logDir, taskFile: first })).rejects.toThrow(/changed: the task set/);

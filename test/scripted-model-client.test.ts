@@ -12,7 +12,8 @@ import { ConfigError, InfraError } from "../src/core/errors.ts";
 import type { ChatMessage } from "../src/core/types.ts";
 import { ModelCallError } from "../src/model/errors.ts";
 import type { ToolDefinition } from "../src/model/types.ts";
-import { buildRun, runBatch } from "../src/run/batch.ts";
+import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import { createScriptedModelClient, createScriptedModels, UnconsumedStepsError, UnexpectedModelCallError } from "../src/testing/index.ts";
 
 const messages: ChatMessage[] = [

@@ -20,7 +20,8 @@ import { registerModelStrategies } from "../../src/participants/register.ts";
 import { loadDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 import { libraryDomain } from "../../domains/library/index.ts";
 import { keepAliveFetch } from "../../src/model/http-transport.ts";
-import { buildRun, runBatch } from "../../src/run/batch.ts";
+import { buildRun } from "../../src/suites/tau-bench/build.ts";
+import { runBatch } from "../../src/suites/tau-bench/batch.ts";
 import "../../app/registries.ts"; // the bundled domains and strategies, as the CLI has them
 
 const TURNS = 10;

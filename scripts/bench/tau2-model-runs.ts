@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { startLatencyServer } from "./support/latency-worker.ts";
 import { tau2Registries } from "../../app/tau2-registries.ts";
 import { createTau2Models } from "../../src/suites/tau2/models.ts";
-import { TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/suites/tau2/run.ts";
+import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
+import { runTau2Batch } from "../../src/suites/tau2/batch.ts";
 
 const TURNS = 10;
 const shared = process.env.TAUBRIDGE_SHARED;

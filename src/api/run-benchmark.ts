@@ -1,6 +1,7 @@
 import { buildReport, detailsText, leaderboardText, reportJson, type RoleTotals } from "../report/leaderboard.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
-import { buildRun, runBatch } from "../run/batch.ts";
+import { buildRun } from "../suites/tau-bench/build.ts";
+import { runBatch } from "../suites/tau-bench/batch.ts";
 import type { EpisodeResult } from "../suites/tau-bench/loop.ts";
 import type { RunConfig } from "../run/run-config.ts";
 import { parseRunFlags, runConfigFromFlags, type RunOptions } from "../run/run-flags.ts";
@@ -9,7 +10,7 @@ import { ensureTypeScriptModules } from "../participants/typescript-modules.ts";
 
 /** One finished episode of a benchmark run (resumed episodes included). */
 export interface BenchmarkEpisode {
-  taskId: number;
+  taskId: number | string;
   trial: number;
   reward: number;
   /** Why the episode ended; null only for entries of an old checkpoint that did not record it. */

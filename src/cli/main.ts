@@ -238,8 +238,9 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     const strategies = runConfigFromFlags(values, "");
     const registries = await loadRegistries({ agentStrategies: [strategies.agentStrategy], userStrategies: [strategies.userStrategy] });
     const input = runConfigFromFlags(values, registries.defaultDomain);
-    const [{ buildRun, runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }, { runStatusPath }] = await Promise.all([
-      import("../run/batch.ts"),
+    const [{ buildRun }, { runBatch }, { buildReport, detailsText, leaderboardText, reportJson }, { createProgressObserver }, { ensureTypeScriptModules }, { runStatusPath }] = await Promise.all([
+      import("../suites/tau-bench/build.ts"),
+      import("../suites/tau-bench/batch.ts"),
       import("../report/leaderboard.ts"),
       import("./progress.ts"),
       import("../participants/typescript-modules.ts"),

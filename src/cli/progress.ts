@@ -4,7 +4,7 @@ import type cliProgressModule from "cli-progress";
 // cli-progress (CommonJS) draws the bar on a terminal only: loaded then, not at every start-up.
 const require = createRequire(import.meta.url);
 const loadCliProgress = (): typeof cliProgressModule => require("cli-progress") as typeof cliProgressModule;
-import type { BatchObserver } from "../run/batch.ts";
+import type { BatchObserver } from "../suites/tau-bench/batch.ts";
 
 function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "?";

@@ -9,7 +9,7 @@ import { ConfigError } from "../core/errors.ts";
 import type { Registries } from "../run/registries.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { withInterrupts } from "./interrupt.ts";
-import type { Tau2Progress } from "../suites/tau2/run.ts";
+import type { Tau2Progress } from "../suites/tau2/batch.ts";
 
 /** Loads the registries; `agent` is the `--agent` name (a taubridge strategy such as an adapter needs the full set). */
 type LoadRegistries = (agent: string) => Promise<Registries>;
@@ -90,6 +90,8 @@ export function registerTau2Command(program: Command, loadRegistries: LoadRegist
     .option("--retry-delay <seconds>", "wait before a retry", number("--retry-delay"), 1.0)
     .option("--enforce-communication-protocol", "a message with both text and tool calls ends the run as agent_error / user_error (off, as in tau2)", false)
     .option("--auto-resume", "accepted for compatibility: an existing results file with the same settings is always resumed")
+    .option("--no-resume", "start over instead of resuming an existing results file")
+    .option("--accept-changes", "resume even though what decides outcomes (options, task set, data, agent files, taubridge version) changed since the stored run", false)
     .option("--data-dir <dir>", "the τ² data root (default: $TAUBRIDGE_DATA_DIR, then the cache `taubridge data pull tau2-bench` fills)")
     .option("--agent-option <key=value...>", "for taubridge's own agent strategies on τ² (framework adapters, module): module=<path>, export=<name>, mapping=<file>, … (repeatable)", collectOptions)
     .option("--agent-base-url <url>", "OpenAI-compatible endpoint of the agent's model (wins over api_base in --agent-llm-args)")
@@ -118,8 +120,9 @@ export function registerTau2Command(program: Command, loadRegistries: LoadRegist
 async function runTau2Command(options: Record<string, unknown>, loadRegistries: LoadRegistries): Promise<void> {
   const registries = await loadRegistries(options.agent as string);
   if (!registries.tau2) throw new ConfigError("this installation has no τ²-bench domains registered");
-  const [{ buildTau2Run, runTau2Batch }, { tau2DataRoot }, { tau2ReportText }, { rewardOf }] = await Promise.all([
-    import("../suites/tau2/run.ts"),
+  const [{ buildTau2Run }, { runTau2Batch }, { tau2DataRoot }, { tau2ReportText }, { rewardOf }] = await Promise.all([
+    import("../suites/tau2/build.ts"),
+    import("../suites/tau2/batch.ts"),
     import("../suites/tau2/data-root.ts"),
     import("../suites/tau2/report.ts"),
     import("../suites/tau2/codec.ts"),
@@ -150,14 +153,17 @@ async function runTau2Command(options: Record<string, unknown>, loadRegistries: 
       enforceCommunicationProtocol: options.enforceCommunicationProtocol === true,
       agentOptions: (options.agentOption as Record<string, string> | undefined) ?? {},
       agentBaseUrl: options.agentBaseUrl as string | undefined,
+      resume: options.resume !== false,
+      acceptChanges: options.acceptChanges === true,
       dataDir,
     },
     registries.tau2,
     { ...(await participantModels(options)), judge: () => judgeModel(options, dataDir) },
   );
   const quiet = options.quiet === true;
-  if (!quiet)
-    process.stderr.write(`[taubridge] τ²-bench ${built.options.domain}: ${built.units.length} simulation(s) to run${built.resumed ? `, ${built.resumed} resumed from ${built.outputPath}` : ""}\n`);
+  for (const notice of built.notices) process.stderr.write(`[taubridge] warning: ${notice}\n`);
+  const kept = [...built.resumed.values()].filter((simulation) => simulation.termination_reason !== "infrastructure_error").length;
+  if (!quiet) process.stderr.write(`[taubridge] τ²-bench ${built.options.domain}: ${built.units.length - kept} simulation(s) to run${kept ? `, ${kept} resumed from ${built.outputPath}` : ""}\n`);
   const onProgress: Tau2Progress | undefined = quiet
     ? undefined
     : ({ done, total, record }) =>

@@ -1,6 +1,6 @@
 /** One scored episode, the minimum the metrics need. */
 export interface ScoredEpisode {
-  taskId: number;
+  taskId: number | string;
   trial: number;
   reward: number;
   /** How the episode ended; `infra_error` episodes are left out of every metric. Absent in τ-bench's own files. */
@@ -56,9 +56,9 @@ export interface PassKReport {
  */
 export function computePassK(episodes: readonly ScoredEpisode[]): PassKReport {
   const trials = new Set(episodes.map((episode) => episode.trial)).size;
-  const successes = new Map<number, number>();
-  const counts = new Map<number, number>();
-  const infraByTask = new Map<number, number>();
+  const successes = new Map<number | string, number>();
+  const counts = new Map<number | string, number>();
+  const infraByTask = new Map<number | string, number>();
   let rewardSum = 0;
   let scored = 0;
   for (const episode of episodes) {

@@ -15,11 +15,11 @@ export interface RunReport {
   /** Total cost of all roles; null when any priced role is unknown. */
   cost: number | null;
   /** `averageReward` is over the task's scored episodes (null when all ended in infra errors). */
-  perTask: Array<{ taskId: number; trials: number; successes: number; averageReward: number | null; infraErrors: number }>;
+  perTask: Array<{ taskId: number | string; trials: number; successes: number; averageReward: number | null; infraErrors: number }>;
   /** Per termination reason other than a normal stop: how many, and the first error message (null when none was recorded). */
   failures: Array<{ reason: string; count: number; firstError: string | null }>;
   /** Every episode that did not stop normally, with its termination and error (for `--per-task`). */
-  episodeErrors: Array<{ taskId: number; trial: number; termination: string; error: string | null }>;
+  episodeErrors: Array<{ taskId: number | string; trial: number; termination: string; error: string | null }>;
   /** Framework tools the bridge refused in any episode (not benchmark tools, so not executed). */
   unmappedTools: string[];
   /** Set when the run did not cover every episode it was asked for (interrupted); null for a complete run. */
@@ -73,7 +73,7 @@ export function buildReport(strategy: string, summaries: readonly EpisodeSummary
   const agent: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
   const user: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
   let sawUsage = false;
-  const byTask = new Map<number, { trials: number; successes: number; rewardSum: number; infraErrors: number }>();
+  const byTask = new Map<number | string, { trials: number; successes: number; rewardSum: number; infraErrors: number }>();
   const failures = new Map<string, { reason: string; count: number; firstError: string | null }>();
   const episodeErrors: RunReport["episodeErrors"] = [];
   const unmappedTools = new Set<string>();

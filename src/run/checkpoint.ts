@@ -1,23 +1,18 @@
+/**
+ * The run layer's checkpoint, the same for both suites: an append-only JSON-lines file beside the
+ * results file, a header line with the run's identity, then one line per finished episode holding
+ * the suite's results-file entry. Each line is written with a single `write`, so a SIGKILL can tear
+ * at most the last one; reading discards a torn line and that episode simply runs again, so every
+ * `(task, trial)` ends up exactly once. (τ-bench rewrote its whole JSON file after every task, and
+ * τ² its whole results file after every simulation: quadratic I/O.)
+ */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { DataError } from "../core/errors.ts";
-import type { RoleUsage, TerminationReason } from "../core/types.ts";
+import type { EpisodeSummary } from "../core/run.ts";
 import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
-import { entryFailure, RESULT_SCHEMA_VERSION } from "../suites/tau-bench/codec.ts";
-import type { EpisodeResult } from "../suites/tau-bench/loop.ts";
 
-/** What the batch layer needs to know about a finished episode without re-reading its trajectory. */
-export interface EpisodeSummary {
-  taskId: number;
-  trial: number;
-  reward: number;
-  termination: TerminationReason | null;
-  usage: { agent: RoleUsage | null; user: RoleUsage | null } | null;
-  /** The episode's error message, for the run summary's first-error lines (absent or null: none). */
-  error?: string | null;
-  /** Framework tools the bridge refused (no benchmark mapping), for the run summary's warning. */
-  unmappedTools?: string[];
-}
+export type { EpisodeSummary } from "../core/run.ts";
 
 /** A finished episode: its results-file entry (serialisable as is) and its summary. */
 export interface CheckpointEntry {
@@ -32,41 +27,21 @@ export interface CheckpointContents {
   discardedLines: number;
 }
 
-export function summaryFromEntry(raw: PyDict): EpisodeSummary {
-  const plain = toJs(raw) as Record<string, unknown>;
-  const block = (plain.taubridge ?? {}) as Record<string, unknown>;
-  return {
-    taskId: plain.task_id as number,
-    trial: plain.trial as number,
-    reward: plain.reward as number,
-    termination: (block.termination as TerminationReason | undefined) ?? null,
-    usage: (block.usage as EpisodeSummary["usage"]) ?? null,
-    ...entryFailure(plain),
-  };
-}
-
-/** The summary of an episode run now; the same fields {@link summaryFromEntry} reads back on resume. */
-export function summaryFromResult(result: EpisodeResult): EpisodeSummary {
-  const failure = entryFailure({ taubridge: { error: result.error, extra: result.extra } });
-  return { taskId: result.taskId, trial: result.trial, reward: result.reward, termination: result.termination, usage: result.usage, ...failure };
-}
-
-/**
- * An append-only JSON-lines checkpoint: a header line with the run configuration, then one line per
- * finished episode, each written with a single `write` so a SIGKILL can tear at most the last line.
- * Reading discards a torn line; that episode simply runs again, so every `(task, trial)` ends up
- * exactly once. (The original rewrote the whole JSON file after every task: quadratic I/O.)
- */
+/** Writes a checkpoint: `open` writes the header (fresh) or appends to an existing file; `append` adds one episode. */
 export class CheckpointWriter {
   private fd: number | undefined;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    /** The schema version written into the header (the suite's results schema). */
+    private readonly schemaVersion = 1,
+  ) {}
 
   open(header: Record<string, unknown>, fresh: boolean): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const exists = existsSync(this.path);
     this.fd = openSync(this.path, fresh || !exists ? "w" : "a");
-    if (fresh || !exists) this.writeLine({ type: "run", schemaVersion: RESULT_SCHEMA_VERSION, ...header });
+    if (fresh || !exists) this.writeLine({ type: "run", schemaVersion: this.schemaVersion, ...header });
   }
 
   append(entry: unknown): void {
@@ -86,8 +61,11 @@ export class CheckpointWriter {
   }
 }
 
-/** Reads a checkpoint; keeps only the last entry per `(task, trial)`. */
-export function readCheckpoint(path: string): CheckpointContents {
+/**
+ * Reads a checkpoint; keeps only the last entry per `(task, trial)`. `summarize` reads the suite's
+ * entry (τ-bench's by default); an entry without a task id and trial is a data error.
+ */
+export function readCheckpoint(path: string, summarize: (entry: PyDict) => EpisodeSummary): CheckpointContents {
   if (!existsSync(path)) return { header: null, entries: [], discardedLines: 0 };
   const lines = readFileSync(path, "utf8").split("\n");
   let header: Record<string, unknown> | null = null;
@@ -115,8 +93,8 @@ export function readCheckpoint(path: string): CheckpointContents {
       discardedLines++;
       continue;
     }
-    const summary = summaryFromEntry(entry);
-    if (typeof summary.taskId !== "number" || typeof summary.trial !== "number") {
+    const summary = summarize(entry);
+    if ((typeof summary.taskId !== "number" && typeof summary.taskId !== "string") || typeof summary.trial !== "number") {
       throw new DataError(`${path}: an episode line has no task_id/trial`);
     }
     byKey.set(`${summary.taskId}:${summary.trial}`, { entry, summary });

@@ -4,7 +4,7 @@ import type { DomainDefinition } from "../suites/tau-bench/engine/domain.ts";
 import type { RunModels } from "./model-clients.ts";
 import type { RunConfig } from "./run-config.ts";
 import type { AgentFactory, UserFactory } from "./strategies.ts";
-import type { Tau2Registries } from "../suites/tau2/run.ts";
+import type { Tau2Registries } from "../suites/tau2/build.ts";
 
 /**
  * The names a run can resolve: domains and agent/user strategies. `src/` never imports the

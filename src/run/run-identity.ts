@@ -64,10 +64,18 @@ export class ResumeMismatchError extends ConfigError {
   static readonly marker: symbol = errorMarker("ResumeMismatchError");
 
   constructor(
-    readonly checkpointPath: string,
-    readonly changed: readonly string[],
+    message: string,
+    readonly changed: readonly string[] = [],
   ) {
-    super(`the checkpoint ${checkpointPath} was written by a different run (changed: ${changed.join(", ")}); ` + "--no-resume starts over, --accept-changes keeps its finished episodes anyway");
+    super(message);
+  }
+
+  /** The refusal for a checkpoint of another run: what changed, and the two ways out. */
+  static forCheckpoint(checkpointPath: string, changed: readonly string[]): ResumeMismatchError {
+    return new ResumeMismatchError(
+      `the checkpoint ${checkpointPath} was written by a different run (changed: ${changed.join(", ")}); --no-resume starts over, --accept-changes keeps its finished episodes anyway`,
+      changed,
+    );
   }
 }
 
@@ -120,10 +128,36 @@ export function taubridgeVersion(): string {
   }
 }
 
+/** What a suite says decides its episodes' outcomes, for {@link identityOf}. */
+export interface IdentityParts {
+  /** Every outcome-deciding option, with file paths left out (their content is in `files`). */
+  options: Record<string, unknown>;
+  /** The task set's file(s). */
+  taskSet: string | readonly string[];
+  /** The domain's data files, hashed by name and content. */
+  data: { directory: string; files: readonly string[] };
+  /** Files the options name whose content decides behaviour (agent module, mapping, workflow, prompt templates), by part name. */
+  files: Record<string, string | undefined>;
+}
+
 /**
- * The identity of a run: everything that decides its episodes' outcomes — every such option, the
- * content of the task set, the data files, the agent module, mapping and workflow files and the
- * prompt templates, and the taubridge version. Resume compares it with the checkpoint's.
+ * The identity of a run: every outcome-deciding option, the content of the task set, the data
+ * files, the files the options name, and the taubridge version. Resume compares it with the one
+ * recorded by the earlier run.
+ */
+export function identityOf(parts: IdentityParts): RunIdentity {
+  const files: Record<string, string | null> = {};
+  for (const [key, path] of Object.entries(parts.files)) if (path) files[key] = contentHash(resolve(path));
+  const dataFiles = [...parts.data.files].sort();
+  const data = sha256(...dataFiles.flatMap((name) => [`${name}\0`, existsSync(join(parts.data.directory, name)) ? readFileSync(join(parts.data.directory, name)) : "(missing)"]));
+  const taskFiles = typeof parts.taskSet === "string" ? [parts.taskSet] : parts.taskSet;
+  const taskSet = taskFiles.length === 1 ? (contentHash(taskFiles[0]) ?? "(missing)") : sha256(...taskFiles.map((file) => contentHash(file) ?? "(missing)"));
+  return { identityVersion: 2, options: parts.options, taskSet, data, files, taubridgeVersion: taubridgeVersion() };
+}
+
+/**
+ * τ-bench's identity parts: the run configuration's options (file paths replaced by their content),
+ * the split's task file (or `--task-file`), the domain's collections, policy and tool schemas.
  */
 export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: string): RunIdentity {
   const options: Record<string, unknown> = {};
@@ -133,19 +167,22 @@ export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: s
       options.agentOptions = withoutFileOptions(value as Record<string, unknown>);
     } else if (!["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile", "taskFile"].includes(key)) options[key] = value;
   }
-  const files: Record<string, string | null> = {};
-  for (const key of FILE_OPTIONS) {
-    const path = optionPath(key, config.agentOptions[key]);
-    if (path) files[key] = contentHash(path);
-  }
-  for (const key of ["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile"] as const) {
-    const path = config[key];
-    if (path) files[key] = contentHash(resolve(path));
-  }
+  const files: Record<string, string | undefined> = {};
+  for (const key of FILE_OPTIONS) files[key] = optionPath(key, config.agentOptions[key]);
+  for (const key of ["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile"] as const) files[key] = config[key];
   const definition = domain.definition;
-  const dataFiles = [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile].sort();
-  const data = sha256(...dataFiles.flatMap((name) => [`${name}\0`, existsSync(join(domain.dataDirectory, name)) ? readFileSync(join(domain.dataDirectory, name)) : "(missing)"]));
-  return { identityVersion: 2, options, taskSet: contentHash(taskFile) ?? "(missing)", data, files, taubridgeVersion: taubridgeVersion() };
+  const dataFiles = [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile];
+  return identityOf({ options, taskSet: taskFile, data: { directory: domain.dataDirectory, files: dataFiles }, files });
+}
+
+/** Agent options as an identity records them: the file paths left out (their content is compared instead). */
+export function outcomeAgentOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return withoutFileOptions(options);
+}
+
+/** The files agent options name (module, mapping, workflow), for an identity's `files`. */
+export function agentOptionFiles(options: Record<string, unknown>): Record<string, string | undefined> {
+  return Object.fromEntries(FILE_OPTIONS.map((key) => [key, optionPath(key, options[key])]));
 }
 
 /**

@@ -24,6 +24,8 @@ const runStatusSchema = z.object({
   resultsFile: z.string(),
   checkpointFile: z.string(),
   writtenAt: z.string(),
+  /** What decided the run's outcomes (τ²: kept here, since its results file is τ²'s own format), for the next resume. */
+  identity: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type RunStatus = z.infer<typeof runStatusSchema>;
@@ -39,7 +41,7 @@ export function isRunStatusPath(path: string): boolean {
 }
 
 /** Writes the status of the run whose results file is `resultsPath` (atomically, like the results file). */
-export function writeRunStatus(resultsPath: string, run: { episodes: number; expectedEpisodes: number; interrupted: boolean; checkpointPath: string }): RunStatus {
+export function writeRunStatus(resultsPath: string, run: { episodes: number; expectedEpisodes: number; interrupted: boolean; checkpointPath: string; identity?: object }): RunStatus {
   const status: RunStatus = {
     kind: "taubridge.run-status",
     schemaVersion: RUN_STATUS_SCHEMA_VERSION,
@@ -50,6 +52,7 @@ export function writeRunStatus(resultsPath: string, run: { episodes: number; exp
     resultsFile: basename(resultsPath),
     checkpointFile: basename(run.checkpointPath),
     writtenAt: new Date().toISOString(),
+    ...(run.identity ? { identity: run.identity as Record<string, unknown> } : {}),
   };
   writeFileAtomic(runStatusPath(resultsPath), `${JSON.stringify(status, null, 2)}\n`);
   return status;

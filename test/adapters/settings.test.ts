@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.ts";
-import { buildRun } from "../../src/run/batch.ts";
+import { buildRun } from "../../src/suites/tau-bench/build.ts";
 import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { adapterSettings } from "../../adapters/common/settings.ts";
 

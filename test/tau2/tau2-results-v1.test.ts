@@ -12,7 +12,7 @@ import { tau2Registries } from "../../app/tau2-registries.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { rescoreTau2Results } from "../../src/suites/tau2/rescore.ts";
 import { readTau2Results, simulationMetrics } from "../../src/suites/tau2/codec.ts";
-import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/run.ts";
+import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
 import { rawTau2Task, readTau2Tasks, validateTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { type PyDict, parsePythonJson, pyJsonDumpsIndented } from "../../src/value/index.ts";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
@@ -81,7 +81,8 @@ describe("frozen τ² results, schema version 1", () => {
       },
       tau2Registries,
     );
-    expect(run.resumed).toBe(6);
-    expect(run.units).toHaveLength(0);
+    expect(run.resumed.size).toBe(6);
+    expect(run.units).toHaveLength(6);
+    expect(run.units.every((unit) => run.resumed.has(`${unit.task.id}\u0000${unit.trial}`))).toBe(true);
   });
 });

@@ -14,7 +14,8 @@ import { tau2Registries } from "../../app/tau2-registries.ts";
 import type { Participant } from "../../src/core/contracts.ts";
 import { Registry } from "../../src/core/registry.ts";
 import { readTau2Results, resultsText } from "../../src/suites/tau2/codec.ts";
-import { type Tau2ParticipantFactory, TAU2_RUN_DEFAULTS, buildTau2Run, runTau2Batch } from "../../src/suites/tau2/run.ts";
+import { type Tau2ParticipantFactory, TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
+import { runTau2Batch } from "../../src/suites/tau2/batch.ts";
 import type { Tau2Task } from "../../src/suites/tau2/tasks.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 import { runCli } from "../support/cli.ts";
@@ -69,7 +70,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     expect(rescore.stdout).toMatch(/Rewards: 20\/20 agree/);
   });
 
-  it("resumes the same file without losing or duplicating simulations, and refuses other settings", async () => {
+  it("resumes the same file without losing or duplicating simulations, and refuses other settings naming what changed", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "tau2-run-")), "results.json");
     const partial = await taubridge(["tau2", "run", ...offline, "--task-ids", "create_task_1", "update_task_1", "--save-to", file, "--quiet"]);
     expect(partial.exitCode).toBe(0);
@@ -82,7 +83,10 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     const other = await taubridge(["tau2", "run", ...offline, "--max-steps", "50", "--save-to", file]);
     expect(other.exitCode).toBe(2);
     expect(other.stderr.trim().split("\n")).toHaveLength(1);
-    expect(other.stderr).toMatch(/other settings/);
+    expect(other.stderr).toMatch(/holds a different run \(changed: --max-steps\).*--accept-changes/);
+    const accepted = await taubridge(["tau2", "run", ...offline, "--max-steps", "50", "--save-to", file, "--accept-changes"]);
+    expect(accepted.exitCode).toBe(0);
+    expect(accepted.stderr).toMatch(/resuming despite changes since the stored run \(--accept-changes\): --max-steps/);
   });
 
   it("runs from the library API with tau2's options in camel case", async () => {

@@ -7,6 +7,8 @@ import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, ty
 import { readPythonJsonFile } from "../../data/data-files.ts";
 import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import type { EpisodeResult } from "./loop.ts";
+import type { EpisodeSummary } from "../../core/run.ts";
+import { readCheckpoint, type CheckpointContents } from "../../run/checkpoint.ts";
 
 /**
  * Version of the `taubridge` block we add to each τ-bench result entry.
@@ -195,4 +197,29 @@ export function loadResultsFile(path: string): LoadedResultEntry[] {
       plain: result.data,
     };
   });
+}
+
+/** The summary of a results entry (a checkpoint line, or a file read back). */
+export function summaryFromEntry(raw: PyDict): EpisodeSummary {
+  const plain = toJs(raw) as Record<string, unknown>;
+  const block = (plain.taubridge ?? {}) as Record<string, unknown>;
+  return {
+    taskId: plain.task_id as number,
+    trial: plain.trial as number,
+    reward: plain.reward as number,
+    termination: (block.termination as TerminationReason | undefined) ?? null,
+    usage: (block.usage as EpisodeSummary["usage"]) ?? null,
+    ...entryFailure(plain),
+  };
+}
+
+/** The summary of an episode run now; the same fields {@link summaryFromEntry} reads back on resume. */
+export function summaryFromResult(result: EpisodeResult): EpisodeSummary {
+  const failure = entryFailure({ taubridge: { error: result.error, extra: result.extra } });
+  return { taskId: result.taskId, trial: result.trial, reward: result.reward, termination: result.termination, usage: result.usage, ...failure };
+}
+
+/** Reads a τ-bench run's checkpoint (ours). */
+export function readTauBenchCheckpoint(path: string): CheckpointContents {
+  return readCheckpoint(path, summaryFromEntry);
 }

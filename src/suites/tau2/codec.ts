@@ -5,7 +5,10 @@
  * (ignored by τ²) with our schema version and notes. Reading accepts τ²'s own files, HEAD and
  * June-2025 schemas alike.
  */
-import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import type { EpisodeSummary } from "../../core/run.ts";
+import type { TerminationReason } from "../../core/types.ts";
+import { CheckpointWriter } from "../../run/checkpoint.ts";
 import { DataError } from "../../core/errors.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
@@ -129,9 +132,14 @@ export function tau2CheckpointPath(resultsPath: string): string {
   return `${resultsPath}.checkpoint.jsonl`;
 }
 
-/** Appends one finished simulation to the checkpoint. */
-export function appendTau2Checkpoint(resultsPath: string, record: Tau2SimulationRecord): void {
-  appendFileSync(tau2CheckpointPath(resultsPath), `${pyJsonDumpsLine(simulationToJson(record))}\n`);
+/** The checkpoint's line writer (the run layer's); `open(…, true)` starts it afresh after the results file was rewritten. */
+export function tau2CheckpointWriter(resultsPath: string): CheckpointWriter {
+  return new CheckpointWriter(tau2CheckpointPath(resultsPath), TAU2_RESULTS_SCHEMA_VERSION);
+}
+
+/** A simulation as a checkpoint entry (what the results file's `simulations[]` holds). */
+export function checkpointEntry(record: Tau2SimulationRecord): Record<string, unknown> {
+  return simulationToJson(record);
 }
 
 /** The simulations of a checkpoint (a line cut short by a kill is ignored); none when there is no checkpoint. */
@@ -149,7 +157,11 @@ export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] 
       if (index >= lines.length - 2) return; // the last line, interrupted mid-write
       throw error;
     }
-    records.push(readSimulation(value as PyDict, path, index));
+    const line_ = value as PyDict;
+    if (line_.get("type") === "run") return; // the header (the identity is in the results file)
+    // Lines are the run layer's `{type: "episode", entry}`; checkpoints of earlier versions hold the bare simulation.
+    const simulation = line_.get("type") === "episode" ? (line_.get("entry") as PyDict) : line_;
+    records.push(readSimulation(simulation, path, index));
   });
   return records;
 }
@@ -262,4 +274,37 @@ export function infoIdentity(info: Record<string, unknown> | PyDict): string {
   if (environment instanceof Map) plain.set("environment_info", new Map([...environment].filter(([key]) => key !== "policy")));
   else if (environment && typeof environment === "object") plain.set("environment_info", Object.fromEntries(Object.entries(environment).filter(([key]) => key !== "policy")));
   return pyJsonDumpsLine(plain);
+}
+
+/** The kernel's termination reason of a τ² one (`too_many_errors` is `max_errors`; the two τ² declares but never sets count as failures). */
+export function canonicalTermination(reason: Tau2TerminationReason): TerminationReason {
+  if (reason === "too_many_errors") return "max_errors";
+  if (reason === "infrastructure_error" || reason === "unexpected_error") return "infra_error";
+  if (reason === "context_window_exceeded") return "agent_error";
+  return reason;
+}
+
+/** The run layer's summary of a simulation: its reward, termination, spend per side (from its messages) and error. */
+export function tau2Summary(record: Tau2SimulationRecord): EpisodeSummary {
+  const usage = (role: "assistant" | "user", cost: number | null) => {
+    let calls = 0;
+    let promptTokens = 0;
+    let completionTokens = 0;
+    for (const message of record.messages) {
+      if (message.role !== role || !message.usage) continue;
+      calls++;
+      promptTokens += message.usage.prompt_tokens;
+      completionTokens += message.usage.completion_tokens;
+    }
+    return calls === 0 && !cost ? null : { calls, promptTokens, completionTokens, cost };
+  };
+  const error = typeof record.info?.error === "string" ? record.info.error : null;
+  return {
+    taskId: record.task_id,
+    trial: record.trial,
+    reward: rewardOf(record.reward_info),
+    termination: canonicalTermination(record.termination_reason),
+    usage: { agent: usage("assistant", record.agent_cost), user: usage("user", record.user_cost) },
+    error,
+  };
 }

@@ -7,7 +7,7 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError } from "../../core/errors.ts";
-import type { Tau2RunModels } from "./run.ts";
+import type { Tau2RunModels } from "./build.ts";
 
 /** litellm prefixes → our providers (the model name is sent without the prefix). */
 const LITELLM_PREFIXES: Record<string, string> = {

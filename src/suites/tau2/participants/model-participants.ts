@@ -20,7 +20,7 @@ import {
 } from "../engine/extract/index.ts";
 import type { Tau2Task } from "../tasks.ts";
 import { tau2DummyUser, tau2UserSimulator } from "./user-simulator.ts";
-import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "../run.ts";
+import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "../build.ts";
 import type { Registry } from "../../../core/registry.ts";
 
 function required<T>(value: T | undefined, what: string): T {

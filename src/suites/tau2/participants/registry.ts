@@ -6,7 +6,7 @@
 import { Registry } from "../../../core/registry.ts";
 import { tau2OracleAgent } from "./oracle.ts";
 import { tau2ScriptedUser } from "./scripted-user.ts";
-import type { Tau2ParticipantFactory } from "../run.ts";
+import type { Tau2ParticipantFactory } from "../build.ts";
 import { registerModelTau2Participants } from "./model-participants.ts";
 
 export const tau2Agents = new Registry<Tau2ParticipantFactory>("τ² agent");

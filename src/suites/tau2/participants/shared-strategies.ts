@@ -11,7 +11,7 @@ import type { AgentFactory, StrategySettings } from "../../../run/strategies.ts"
 import type { LoadedTau2Domain } from "../engine/domain.ts";
 import type { Tau2Task } from "../tasks.ts";
 import { tau2DomainViews } from "../views.ts";
-import type { Tau2RunModels, Tau2RunOptions } from "../run.ts";
+import type { Tau2RunModels, Tau2RunOptions } from "../build.ts";
 
 function missing(what: string): never {
   throw new ConfigError(`a taubridge agent strategy on τ² needs ${what}`);

@@ -1,44 +1,26 @@
 /**
- * `taubridge tau2 run`: a τ²-bench run as `tau2 run` performs it (spec §3.5, §7), on taubridge's
- * orchestrator and evaluator.
- *
- * Layers: {@link buildTau2Run} turns names into objects (domain, task set, participants, judge,
- * output file, resume state); {@link runTau2Batch} runs the (trial × task) units with bounded
- * concurrency, retries a crashed attempt as τ² does (and records an `infrastructure_error`
- * placeholder when every attempt failed), rewrites the results file atomically after every
- * simulation, and reports progress.
+ * τ²'s build step (`taubridge tau2 run`, as `tau2 run` resolves a run): names to objects — the
+ * domain, the task set, the participants (τ²'s own, or taubridge's shared strategies), the judge —
+ * the output file, the run's identity, and what an earlier run of the same file already did.
  */
-import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import type { ChatModel, Participant } from "../../core/contracts.ts";
-import { ConfigError, errorMarker, TaubridgeError, UnknownNameError } from "../../core/errors.ts";
-import type { AgentFactory } from "../../run/strategies.ts";
-import { sharedStrategyAgent } from "./participants/shared-strategies.ts";
+import { ConfigError, UnknownNameError } from "../../core/errors.ts";
 import type { Registry } from "../../core/registry.ts";
+import type { EpisodeSummary } from "../../core/run.ts";
+import { agentOptionFiles, identityChanges, identityOf, outcomeAgentOptions, ResumeMismatchError, type RunIdentity } from "../../run/run-identity.ts";
+import { readRunStatus } from "../../run/run-status.ts";
+import type { AgentFactory } from "../../run/strategies.ts";
+import { pyJsonDumps, tau2TrialSeeds } from "../../value/index.ts";
 import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from "./engine/domain.ts";
 import { readTau2FirstAgentMessage } from "./engine/upstream-text.ts";
-import { evaluateTau2Simulation } from "./evaluator.ts";
-import { type Tau2JudgeUsage, type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./judge.ts";
-import { type Tau2Metrics } from "./metrics.ts";
-import { runTau2Episode } from "./loop.ts";
+import { type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./judge.ts";
+import { sharedStrategyAgent } from "./participants/shared-strategies.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
-import type { Tau2SimulationMessage } from "./simulation.ts";
 import { type Tau2TaskSet, loadTau2TaskSet } from "./task-sets.ts";
 import { type Tau2Task, rawTau2Task } from "./tasks.ts";
-import { pyJsonDumps, tau2TrialSeeds } from "../../value/index.ts";
-import {
-  type Tau2ResultsDocument,
-  type Tau2SimulationRecord,
-  appendTau2Checkpoint,
-  infoIdentity,
-  readTau2Checkpoint,
-  readTau2Results,
-  removeTau2Checkpoint,
-  simulationMetrics,
-  tau2CheckpointPath,
-  writeTau2Results,
-} from "./codec.ts";
+import { type Tau2ResultsDocument, type Tau2SimulationRecord, infoIdentity, readTau2Checkpoint, readTau2Results, tau2CheckpointPath } from "./codec.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
 
 /** What a participant factory gets: τ²'s `--agent-llm`/`--agent-llm-args` (or the user's), the run's model clients, the domain and data root. */
@@ -109,6 +91,10 @@ export interface Tau2RunOptions {
   agentOptions?: Record<string, string>;
   /** The agent's endpoint for strategies that take one (`--agent-base-url`). */
   agentBaseUrl?: string;
+  /** Resume an existing results file of the same run (default true; τ² always resumes). */
+  resume?: boolean;
+  /** Resume even though what decides outcomes changed since the stored run (its finished simulations are kept). */
+  acceptChanges?: boolean;
 }
 
 export const TAU2_RUN_DEFAULTS = {
@@ -127,11 +113,6 @@ export const TAU2_RUN_DEFAULTS = {
   retryDelay: 1.0,
 } as const;
 
-/** A stored run was made with other settings or other tasks; resuming would mix two runs. */
-export class Tau2ResumeMismatchError extends ConfigError {
-  static readonly marker: symbol = errorMarker("Tau2ResumeMismatchError");
-}
-
 /** Everything resolved for a run. */
 export interface BuiltTau2Run {
   options: Tau2RunOptions;
@@ -143,10 +124,15 @@ export interface BuiltTau2Run {
   firstAgentMessage: string;
   outputPath: string;
   document: Tau2ResultsDocument;
-  /** Units to run, trial-major: (trial, task, seed). */
+  /** Every unit of the run, trial-major: (trial, task, seed). */
   units: Array<{ trial: number; task: Tau2Task; seed: number }>;
   flags: Tau2TaskFlag[];
-  resumed: number;
+  /** Simulations kept from the stored run, by `(task, trial)` key (infrastructure errors included: they run again). */
+  resumed: Map<string, Tau2SimulationRecord>;
+  /** What decides the run's outcomes (recorded in the results file for the next resume). */
+  identity: RunIdentity;
+  /** Warnings for the run's channel (a resume that accepted changes). */
+  notices: string[];
   /** τ²'s solo mode (a solo agent, `dummy_user`, the solo policy and environment). */
   solo: boolean;
 }
@@ -239,9 +225,12 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   const outputPath = tau2OutputPath(options);
   const info = runInfo(options, domain, readGuidelines(options.dataDir), solo);
   const seeds = tau2TrialSeeds(options.seed, options.numTrials);
+  const identity = tau2RunIdentity(options, domain, taskSet);
   const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
-  const done = existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath)) ? resumeFrom(outputPath, document, taskSet.tasks) : new Set<string>();
-  const units = seeds.flatMap((seed, trial) => taskSet.tasks.filter((task) => !done.has(`${trial}|${task.id}|${seed}`)).map((task) => ({ trial, task, seed })));
+  const notices: string[] = [];
+  const resumed =
+    options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath))) ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices) : new Map();
+  const units = seeds.flatMap((seed, trial) => taskSet.tasks.map((task) => ({ trial, task, seed })));
   const flags = flagTau2Tasks(taskSet.tasks);
   document.taubridge = { flaggedTasks: flags };
   return {
@@ -267,190 +256,92 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     document,
     units,
     flags,
-    resumed: document.simulations.length,
+    resumed,
+    identity,
+    notices,
   };
 }
 
-/** τ²'s `try_resume`: same settings, unchanged tasks; infrastructure errors are dropped and re-run. */
-function resumeFrom(path: string, document: Tau2ResultsDocument, tasks: readonly Tau2Task[]): Set<string> {
-  if (!existsSync(path)) throw new Tau2ResumeMismatchError(`${tau2CheckpointPath(path)} exists without its results file ${path}; delete the checkpoint to start over`);
+/** The options of a τ² run that decide its outcomes (where files go, how many at once, which tasks and trials are not among them). */
+function outcomeOptions(options: Tau2RunOptions): Record<string, unknown> {
+  const { numTrials: _t, numTasks: _n, taskIds: _i, maxConcurrency: _c, saveTo: _s, maxRetries: _r, retryDelay: _d, dataDir: _dd, resume: _re, acceptChanges: _a, agentOptions, ...rest } = options;
+  return {
+    ...rest,
+    agentLlmArgs: recordedArguments(options.agentLlmArgs),
+    userLlmArgs: recordedArguments(options.userLlmArgs),
+    agentOptions: outcomeAgentOptions(agentOptions ?? {}),
+  };
+}
+
+/** Every file of the domain's folder but its task sets (those are the task-set part of the identity). */
+function domainDataFiles(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !/^(split_)?tasks(_\w+)?\.json$/.test(entry.name) && !relative(directory, entry.parentPath).startsWith("tasks"))
+    .map((entry) => relative(directory, join(entry.parentPath, entry.name)));
+}
+
+/** What decides a τ² run's outcomes: its options, the task set file, the domain's data files and the files the agent options name. */
+export function tau2RunIdentity(options: Tau2RunOptions, domain: LoadedTau2Domain, taskSet: Tau2TaskSet): RunIdentity {
+  return identityOf({
+    options: outcomeOptions(options),
+    taskSet: taskSet.file,
+    data: { directory: domain.directory, files: domainDataFiles(domain.directory) },
+    files: agentOptionFiles(options.agentOptions ?? {}),
+  });
+}
+
+/** The `(task, trial)` key of a stored simulation. */
+export function simulationKey(simulation: Pick<Tau2SimulationRecord, "task_id" | "trial">): string {
+  return `${simulation.task_id}\u0000${simulation.trial}`;
+}
+
+/** The top-level `info` fields of two runs that differ (the policy text left out), as flags where they have one. */
+function infoChanges(stored: Tau2ResultsDocument["info"] | Map<string, unknown>, current: Record<string, unknown>): string[] {
+  const parse = (info: unknown) => JSON.parse(infoIdentity(info as Record<string, unknown>)) as Record<string, unknown>;
+  const before = parse(stored);
+  const after = parse(current);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])).map((key) => `info.${key}`);
+}
+
+/**
+ * τ²'s `try_resume`, with taubridge's identity check: a results file (and its checkpoint) of the
+ * same run is resumed; one recorded by taubridge is compared part by part (options, task set,
+ * data, agent files, version: the refusal names what changed, `--accept-changes` keeps its
+ * simulations anyway); one of the original's is compared by its settings and its tasks.
+ * Infrastructure errors are kept until their re-run is done.
+ */
+function resumeFrom(path: string, document: Tau2ResultsDocument, tasks: readonly Tau2Task[], identity: RunIdentity, options: Tau2RunOptions, notices: string[]): Map<string, Tau2SimulationRecord> {
+  if (!existsSync(path)) throw new ResumeMismatchError(`${tau2CheckpointPath(path)} exists without its results file ${path}; delete the checkpoint to start over`);
   const stored = readTau2Results(path);
-  const seen = new Set(stored.simulations.map((simulation) => `${simulation.trial}|${simulation.task_id}|${simulation.seed}`));
+  const seen = new Set(stored.simulations.map(simulationKey));
   for (const record of readTau2Checkpoint(path)) {
-    const key = `${record.trial}|${record.task_id}|${record.seed}`;
-    if (!seen.has(key)) stored.simulations.push(record);
-    seen.add(key);
+    if (!seen.has(simulationKey(record))) stored.simulations.push(record);
+    seen.add(simulationKey(record));
   }
-  if (infoIdentity(stored.info) !== infoIdentity(document.info)) {
-    throw new Tau2ResumeMismatchError(`${path} holds a run with other settings (model, arguments, budgets, seed or domain); pass another --save-to, or delete the file to start over`);
-  }
-  const storedTasks = new Map(stored.tasks.map((task) => [String(task.get("id")), task]));
-  for (const task of tasks) {
-    const previous = storedTasks.get(task.id);
-    if (previous && pyJsonDumps(previous) !== pyJsonDumps(rawTau2Task(task) ?? new Map()))
-      throw new Tau2ResumeMismatchError(`${path}: task ${task.id} changed since the stored run; results would not be comparable`);
-  }
-  document.timestamp = stored.timestamp || document.timestamp;
-  document.simulations = stored.simulations.filter((simulation) => simulation.termination_reason !== "infrastructure_error");
-  return new Set(document.simulations.map((simulation) => `${simulation.trial}|${simulation.task_id}|${simulation.seed}`));
-}
-
-/** A simulation attempt failed on every try; τ² saves a placeholder run with the error. */
-export class Tau2AttemptsExhaustedError extends TaubridgeError {
-  static readonly marker: symbol = errorMarker("Tau2AttemptsExhaustedError");
-}
-
-function sideCost(messages: readonly Tau2SimulationMessage[], role: "assistant" | "user"): number | null {
-  let total = 0;
-  for (const message of messages) {
-    if (message.role !== role) continue;
-    if (message.cost === null) return null;
-    total += message.cost;
-  }
-  return total;
-}
-
-/** One simulation with τ²'s evaluation attached (`run_simulation`). Throws for the retry loop. */
-async function simulate(run: BuiltTau2Run, unit: BuiltTau2Run["units"][number], signal: AbortSignal): Promise<Tau2SimulationRecord> {
-  const timestamp = new Date().toISOString();
-  const outcome = await runTau2Episode({
-    domain: run.domain,
-    task: unit.task,
-    trial: unit.trial,
-    seed: unit.seed,
-    agent: run.agent,
-    user: run.user,
-    firstAgentMessage: run.firstAgentMessage,
-    maxSteps: run.options.maxSteps,
-    maxErrors: run.options.maxErrors,
-    timeoutSeconds: run.options.timeout,
-    enforceCommunicationProtocol: run.options.enforceCommunicationProtocol ?? false,
-    solo: run.solo,
-    signal,
-  });
-  const rewardInfo = await evaluateTau2Simulation({ domain: run.domain, task: unit.task, termination: outcome.termination, messages: outcome.messages, judge: run.judge, solo: run.solo, signal });
-  return {
-    id: randomUUID(),
-    task_id: unit.task.id,
-    timestamp,
-    start_time: outcome.startTime,
-    end_time: outcome.endTime,
-    duration: outcome.durationSeconds,
-    termination_reason: outcome.termination,
-    agent_cost: sideCost(outcome.messages, "assistant"),
-    user_cost: sideCost(outcome.messages, "user"),
-    reward_info: rewardInfo,
-    messages: outcome.messages,
-    trial: unit.trial,
-    seed: unit.seed,
-    policy: run.domain.policy(run.solo),
-    info: outcome.planned.length > 0 ? { planned_actions: outcome.planned.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId })) } : null,
-  };
-}
-
-function placeholder(unit: BuiltTau2Run["units"][number], error: unknown, attempts: number): Tau2SimulationRecord {
-  const now = new Date().toISOString();
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    id: randomUUID(),
-    task_id: unit.task.id,
-    timestamp: now,
-    start_time: now,
-    end_time: now,
-    duration: 0,
-    termination_reason: "infrastructure_error",
-    agent_cost: null,
-    user_cost: null,
-    reward_info: null,
-    messages: [],
-    trial: unit.trial,
-    seed: unit.seed,
-    policy: null,
-    info: {
-      error: message,
-      error_type: error instanceof Error ? error.name : typeof error,
-      error_traceback: error instanceof Error ? (error.stack ?? message) : message,
-      failed_after_attempts: attempts,
-    },
-  };
-}
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
+  // taubridge records the run's identity in the status beside the results file; the original's files have none.
+  const recorded = readRunStatus(path)?.identity;
+  const changed = recorded ? identityChanges(recorded, identity).changed : [...infoChanges(stored.info, document.info), ...taskChanges(stored.tasks, tasks)];
+  if (changed.length > 0 && !options.acceptChanges)
+    throw new ResumeMismatchError(
+      `the results file ${path} holds a different run (changed: ${changed.join(", ")}); pass another --save-to or --no-resume to start over, --accept-changes to keep its simulations anyway`,
+      changed,
     );
-  });
-
-/** How often the whole results file is rewritten during a run (the checkpoint lines are written at once). */
-const RESULTS_REWRITE_MS = 5_000;
-
-/** Progress of a batch, one call per finished simulation. */
-export type Tau2Progress = (event: { done: number; total: number; record: Tau2SimulationRecord }) => void;
-
-export interface Tau2BatchResult {
-  outputPath: string;
-  /** The NL judge's usage in this run (null when no task needed it). */
-  judgeUsage: Tau2JudgeUsage | null;
-  simulations: Tau2SimulationRecord[];
-  metrics: Tau2Metrics;
-  flags: Tau2TaskFlag[];
-  interrupted: boolean;
-  resumed: number;
+  if (changed.length > 0) notices.push(`resuming despite changes since the stored run (--accept-changes): ${changed.join(", ")}`);
+  document.timestamp = stored.timestamp || document.timestamp;
+  document.simulations = stored.simulations;
+  return new Map(stored.simulations.map((simulation) => [simulationKey(simulation), simulation]));
 }
 
-/** Runs the units (bounded concurrency, retries, a checkpoint after every simulation). */
-export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortSignal; onProgress?: Tau2Progress } = {}): Promise<Tau2BatchResult> {
-  const signal = options.signal ?? new AbortController().signal;
-  writeTau2Results(run.outputPath, run.document);
-  removeTau2Checkpoint(run.outputPath);
-  let lastWrite = performance.now();
-  let next = 0;
-  let done = 0;
-  const total = run.units.length;
-  const worker = async () => {
-    while (next < run.units.length && !signal.aborted) {
-      const unit = run.units[next++];
-      const record = await attempt(run, unit, signal);
-      if (record === null) return;
-      run.document.simulations.push(record);
-      if (run.judge?.usage) run.document.taubridge.judgeUsage = run.judge.usage();
-      appendTau2Checkpoint(run.outputPath, record);
-      if (performance.now() - lastWrite > RESULTS_REWRITE_MS) {
-        writeTau2Results(run.outputPath, run.document);
-        removeTau2Checkpoint(run.outputPath);
-        lastWrite = performance.now();
-      }
-      options.onProgress?.({ done: ++done, total, record });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(run.options.maxConcurrency, total)) }, worker));
-  writeTau2Results(run.outputPath, run.document);
-  removeTau2Checkpoint(run.outputPath);
-  const simulations = run.document.simulations;
-  const metrics = simulationMetrics(simulations);
-  return { outputPath: run.outputPath, judgeUsage: run.judge?.usage?.() ?? null, simulations, metrics, flags: run.flags, interrupted: signal.aborted, resumed: run.resumed };
+/** The tasks of the run that differ from the stored run's copies. */
+function taskChanges(stored: readonly Map<string, unknown>[], tasks: readonly Tau2Task[]): string[] {
+  const storedTasks = new Map(stored.map((task) => [String(task.get("id")), task]));
+  return tasks
+    .filter((task) => {
+      const previous = storedTasks.get(task.id);
+      return previous !== undefined && pyJsonDumps(previous as never) !== pyJsonDumps(rawTau2Task(task) ?? new Map());
+    })
+    .map((task) => `task ${task.id}`);
 }
 
-/** One unit with τ²'s retry policy; null when the run was interrupted. */
-async function attempt(run: BuiltTau2Run, unit: BuiltTau2Run["units"][number], signal: AbortSignal): Promise<Tau2SimulationRecord | null> {
-  let lastError: unknown;
-  for (let attemptIndex = 0; attemptIndex <= run.options.maxRetries; attemptIndex++) {
-    if (signal.aborted) return null;
-    try {
-      return await simulate(run, unit, signal);
-    } catch (error) {
-      if (signal.aborted) return null;
-      if (ConfigError.isInstance(error)) throw error;
-      lastError = error;
-      if (attemptIndex < run.options.maxRetries && run.options.retryDelay > 0) await sleep(run.options.retryDelay * 1000, signal).catch(() => undefined);
-    }
-  }
-  return placeholder(unit, lastError, run.options.maxRetries + 1);
-}
+/** The summary the run layer and the reports read of a stored simulation. */
+export type Tau2Summary = EpisodeSummary;

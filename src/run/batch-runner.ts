@@ -1,0 +1,173 @@
+/**
+ * The one batch runner, for both suites: leases work units from a task source, runs each with the
+ * suite's retry policy (bounded concurrency), appends each result to the result sink as it is made,
+ * reports progress that counts resumed episodes, stops at once when a model endpoint refused the
+ * run's first call (every episode would fail the same way), and on Ctrl-C leaves the sink to say
+ * "partial". The suite supplies what an episode is (`execute`), what a retryable failure is, how
+ * results are summarised and where they are written.
+ */
+import { ConfigError } from "../core/errors.ts";
+import { unitKey, type EpisodeSummary, type ResultSink, type TaskSource, type WorkUnit } from "../core/run.ts";
+import { isSuccess } from "../metrics/pass-k.ts";
+import { InProcessTaskSource } from "./task-source.ts";
+
+/** How a unit is retried: `classify` says whether an attempt's outcome stands or says nothing about the agent. */
+export interface RetryPolicy<Result> {
+  /** Total attempts per unit (1 = no retry). */
+  attempts: number;
+  /** Wait between attempts, in milliseconds. */
+  delayMs: number;
+  /** "retry": the attempt failed on infrastructure (run it again while attempts remain); "done": it stands. */
+  classify(outcome: AttemptOutcome<Result>): "done" | "retry";
+  /** What is recorded once every attempt failed (the last infra result, or τ²'s placeholder run). */
+  exhausted(unit: WorkUnit, last: AttemptOutcome<Result>, attempts: number): Result;
+}
+
+/** One attempt's result, or the error it threw. */
+export type AttemptOutcome<Result> = { result: Result } | { error: unknown };
+
+/** What a suite hands the batch runner for one run. */
+export interface SuiteBatch<Result> {
+  /** Every unit the run is asked for, in report order (trial-major, task-list order). */
+  readonly units: readonly WorkUnit[];
+  /** The order units are leased in, per trial (τ-bench's `--shuffle`); default: report order. */
+  readonly leaseOrder?: readonly WorkUnit[];
+  /** Results kept from an earlier run of the same identity (resume), by unit key. */
+  readonly resumed: ReadonlyMap<string, Result>;
+  /** Resumed units whose result was an infrastructure failure: they run again (and stay in `resumed` until their re-run is done). */
+  readonly rerun: ReadonlySet<string>;
+  readonly concurrency: number;
+  readonly retry: RetryPolicy<Result>;
+  execute(unit: WorkUnit, signal: AbortSignal): Promise<Result>;
+  summary(result: Result): EpisodeSummary;
+  readonly sink: ResultSink<Result>;
+  /** A model endpoint that refused the run's first call: the run stops with this error. */
+  unreachable?(): Error | undefined;
+  /** Releases what the run holds (participants' processes); called once. */
+  close(): Promise<void>;
+}
+
+/** Progress callbacks; the CLI renders them. */
+export interface BatchProgress<Result> {
+  start?(info: { total: number; alreadyDone: number; rerunInfraErrors: number; resumed: boolean; successes: number; cost: number | null }): void;
+  /** After each episode run now is recorded. */
+  episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
+  /** The full result of each episode run now, after it is recorded. */
+  episode?(result: Result): void;
+}
+
+/** What a batch did. */
+export interface BatchRun<Result> {
+  /** Every result (resumed and new), by unit key. */
+  results: Map<string, Result>;
+  /** Summaries in report order (units without a result are left out). */
+  summaries: EpisodeSummary[];
+  ranEpisodes: number;
+  resumedEpisodes: number;
+  rerunInfraErrors: number;
+  expectedEpisodes: number;
+  interrupted: boolean;
+}
+
+/** The cost an episode adds to the run total: null when any role's calls were unpriced. */
+export function episodeCost(summary: EpisodeSummary): number | null {
+  let total = 0;
+  for (const usage of [summary.usage?.agent, summary.usage?.user]) {
+    if (!usage) continue;
+    if (usage.cost === null) return null;
+    total += usage.cost;
+  }
+  return total;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** Running totals shown in progress lines: successes and cost (null once any episode's cost is unknown). */
+class Totals {
+  successes = 0;
+  cost: number | null = 0;
+
+  add(summary: EpisodeSummary): void {
+    if (isSuccess(summary.reward)) this.successes++;
+    const cost = episodeCost(summary);
+    this.cost = this.cost === null || cost === null ? null : this.cost + cost;
+  }
+}
+
+/**
+ * Runs a unit with the retry policy. Undefined when the run was interrupted, or stopped because an
+ * endpoint is unreachable, before the unit had a result that stands.
+ */
+async function attemptUnit<Result>(batch: SuiteBatch<Result>, first: WorkUnit, source: TaskSource, signal: AbortSignal): Promise<Result | undefined> {
+  const { retry } = batch;
+  let unit = first;
+  let last: AttemptOutcome<Result> | undefined;
+  for (;;) {
+    if (signal.aborted || batch.unreachable?.()) return undefined;
+    try {
+      last = { result: await batch.execute(unit, signal) };
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      if (ConfigError.isInstance(error)) throw error;
+      last = { error };
+    }
+    if (retry.classify(last) === "done") return (last as { result: Result }).result;
+    if (signal.aborted || batch.unreachable?.()) return undefined;
+    if (unit.attempt >= retry.attempts) return retry.exhausted(unit, last, unit.attempt);
+    await source.fail(unit, "error" in last ? last.error : undefined);
+    if (retry.delayMs > 0) await sleep(retry.delayMs, signal);
+    unit = { ...unit, attempt: unit.attempt + 1 };
+  }
+}
+
+/**
+ * Runs every unit of `batch` not already done, with at most `concurrency` at once. Resolves when
+ * every unit is recorded, or the signal aborted (the sink is closed as partial); rejects with the
+ * endpoint's error when `unreachable` reports one, and with a ConfigError an attempt raised.
+ */
+export async function runSuiteBatch<Result>(batch: SuiteBatch<Result>, progress: BatchProgress<Result> = {}, signal: AbortSignal = new AbortController().signal): Promise<BatchRun<Result>> {
+  const results = new Map<string, Result>(batch.resumed);
+  const totals = new Totals();
+  for (const [key, result] of batch.resumed) if (!batch.rerun.has(key)) totals.add(batch.summary(result));
+  const pending = (batch.leaseOrder ?? batch.units).filter((unit) => !batch.resumed.has(unitKey(unit)) || batch.rerun.has(unitKey(unit)));
+  const total = batch.units.length;
+  const resumedEpisodes = batch.resumed.size - batch.rerun.size;
+  let done = resumedEpisodes;
+  let ranEpisodes = 0;
+  progress.start?.({ total, alreadyDone: done, rerunInfraErrors: batch.rerun.size, resumed: batch.resumed.size > 0, successes: totals.successes, cost: totals.cost });
+  const source = new InProcessTaskSource(pending);
+  const worker = async () => {
+    for (let unit = await source.lease(); unit !== null; unit = await source.lease()) {
+      if (signal.aborted || batch.unreachable?.()) return;
+      const result = await attemptUnit(batch, unit, source, signal);
+      if (result === undefined) continue;
+      await batch.sink.append(result);
+      await source.complete(unit);
+      results.set(unitKey(unit), result);
+      const summary = batch.summary(result);
+      ranEpisodes++;
+      done++;
+      totals.add(summary);
+      progress.episode?.(result);
+      progress.episodeDone?.({ result: summary, done, total, successes: totals.successes, cost: totals.cost });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(batch.concurrency, pending.length)) }, worker));
+  } finally {
+    await batch.close();
+  }
+  const stop = batch.unreachable?.();
+  if (stop) throw stop;
+  const interrupted = signal.aborted;
+  await batch.sink.close({ results, units: batch.units, interrupted });
+  const summaries = batch.units.flatMap((unit) => {
+    const result = results.get(unitKey(unit));
+    return result === undefined ? [] : [batch.summary(result)];
+  });
+  return { results, summaries, ranEpisodes, resumedEpisodes, rerunInfraErrors: batch.rerun.size, expectedEpisodes: total, interrupted };
+}

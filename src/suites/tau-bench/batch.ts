@@ -1,0 +1,224 @@
+/**
+ * A τ-bench run on the one batch runner (`src/run/batch-runner.ts`): its work units are the
+ * `(task, trial)` pairs of the selection (in `--shuffle` order per trial when asked), an episode is
+ * τ-bench's loop plus its evaluator, an episode that ended in `infra_error` runs again
+ * (`--episode-retries`), each result is a checkpoint line as it is made, and the results file is
+ * τ-bench's plain list in (trial, task-list) order, written atomically at the end with its
+ * `.meta.json` status beside it. Resume keeps the checkpoint's finished episodes when the run's
+ * identity (options and the content of everything that decides outcomes) is unchanged.
+ */
+import { rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { unitKey, type EpisodeSummary, type WorkUnit } from "../../core/run.ts";
+import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
+import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
+import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
+import { runFileStem, type RunConfig } from "../../run/run-config.ts";
+import { identityChanges, ResumeMismatchError, runIdentity } from "../../run/run-identity.ts";
+import { writeRunStatus } from "../../run/run-status.ts";
+import { pyJsonDumpsIndented } from "../../value/index.ts";
+import type { BuiltRun } from "./build.ts";
+import { readTauBenchCheckpoint, resultEntry, summaryFromResult, writeFileAtomic } from "./codec.ts";
+import { evaluatorFor } from "./evaluator.ts";
+import { runEpisode, type EpisodeResult } from "./loop.ts";
+
+/** Progress callbacks the batch layer calls; the CLI renders them. */
+export interface BatchObserver {
+  /** `rerunInfraErrors`: episodes of the checkpoint that ended in `infra_error` and run again; `resumed`: a checkpoint of this run was found. */
+  start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number; resumed?: boolean }): void;
+  episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
+  /** The full result of each episode run now (not of resumed ones), after it is checkpointed. */
+  episode?(result: EpisodeResult): void;
+  warn?(message: string): void;
+}
+
+export interface BatchOutcome {
+  config: RunConfig;
+  resultsPath: string;
+  checkpointPath: string;
+  summaries: EpisodeSummary[];
+  metrics: PassKReport;
+  ranEpisodes: number;
+  /** Finished episodes taken from the checkpoint (infra errors not included: they run again). */
+  resumedEpisodes: number;
+  /** Episodes of the checkpoint that had ended in `infra_error` and were run again. */
+  rerunInfraErrors: number;
+  /** Episodes the run was asked for (tasks × trials); `summaries` has fewer when it was interrupted. */
+  expectedEpisodes: number;
+  /** The signal aborted the run: the results file (and its `.meta.json`) say "partial". */
+  interrupted: boolean;
+}
+
+/** One τ-bench episode as the run layer carries it: its results-file entry, its summary, and the whole episode when it ran now. */
+export interface TauBenchResult {
+  entry: unknown;
+  summary: EpisodeSummary;
+  episode?: EpisodeResult;
+}
+
+function seededShuffle<T>(items: T[], seed: number): T[] {
+  // mulberry32: small, deterministic; the original's Python `random` order is not reproducible anyway.
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other], copy[index]];
+  }
+  return copy;
+}
+
+/** The run's units in report order, and in lease order (each trial's tasks shuffled when asked). */
+function workUnits(built: BuiltRun, runId: string): { units: WorkUnit[]; leaseOrder: WorkUnit[] } {
+  const { config, taskIndices } = built;
+  const unit = (taskIndex: number, trial: number): WorkUnit => ({ runId, suite: "tau-bench", domain: config.env, taskId: String(taskIndex), taskIndex, trial, seed: null, attempt: 1 });
+  const units: WorkUnit[] = [];
+  const leaseOrder: WorkUnit[] = [];
+  for (let trial = 0; trial < config.numTrials; trial++) {
+    for (const index of taskIndices) units.push(unit(index, trial));
+    for (const index of config.shuffle ? seededShuffle(taskIndices, config.seed + trial) : taskIndices) leaseOrder.push(unit(index, trial));
+  }
+  return { units, leaseOrder };
+}
+
+/** The checkpoint of an earlier run of the same identity, or the refusal that names what changed. */
+function previousRun(built: BuiltRun, checkpointPath: string, identity: ReturnType<typeof runIdentity>, observer: BatchObserver): { previous: CheckpointContents; rewriteHeader: boolean } {
+  const { config } = built;
+  const previous = config.resume ? readTauBenchCheckpoint(checkpointPath) : { header: null, entries: [], discardedLines: 0 };
+  let rewriteHeader = previous.header === null;
+  if (previous.header) {
+    const { changed, unverified } = identityChanges(previous.header.identity, identity);
+    if (changed.length > 0 && !config.acceptChanges) throw ResumeMismatchError.forCheckpoint(checkpointPath, changed);
+    if (changed.length > 0) {
+      observer.warn?.(`resuming despite changes since the checkpoint (--accept-changes): ${changed.join(", ")}`);
+      rewriteHeader = true;
+    } else if (unverified) {
+      observer.warn?.("the checkpoint was written by an older taubridge that recorded only options: the task set, data and agent files could not be compared");
+    }
+  }
+  if (previous.discardedLines > 0) observer.warn?.(`discarded ${previous.discardedLines} torn checkpoint line(s); those episodes run again`);
+  return { previous, rewriteHeader };
+}
+
+/**
+ * The batch layer of a τ-bench run: runs every `(task, trial)` with bounded concurrency,
+ * checkpoints each finished episode, resumes from an earlier checkpoint of the same run (skipping
+ * finished pairs, except those that ended in `infra_error`: they say nothing about the agent, so
+ * they run again, as in τ²-bench), and writes the results file atomically at the end.
+ */
+export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal): Promise<BatchOutcome> {
+  const { config, domain, tasks } = built;
+  const logDir = resolve(config.logDir);
+  const stem = runFileStem(config, built.split);
+  const resultsPath = join(logDir, `${stem}.json`);
+  const checkpointPath = join(logDir, `${stem}.checkpoint.jsonl`);
+  const identity = runIdentity(config, domain, built.taskFilePath);
+  const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
+  const { units, leaseOrder } = workUnits(built, stem);
+  const wanted = new Set(units.map(unitKey));
+  const resumed = new Map<string, TauBenchResult>();
+  // Infra errors stay among the resumed results until their re-run finishes, so an interrupted run still reports them.
+  const rerun = new Set<string>();
+  for (const entry of previous.entries) {
+    const key = unitKey({ taskId: String(entry.summary.taskId), trial: entry.summary.trial });
+    if (!wanted.has(key)) continue;
+    resumed.set(key, entry);
+    if (isInfraError(entry.summary)) rerun.add(key);
+  }
+
+  // The agent is created before the checkpoint is touched: a run that fails at configuration time
+  // (a missing module, a bad export) leaves no checkpoint behind.
+  // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
+  const evaluator = evaluatorFor(domain);
+  const agent = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
+  const checkpoint = new CheckpointWriter(checkpointPath);
+  checkpoint.open({ identity, stem }, rewriteHeader);
+  // An accepted change gets the new identity in a fresh header; the kept episodes are written back under it.
+  if (rewriteHeader && previous.header) for (const entry of previous.entries) checkpoint.append(entry.entry);
+
+  const unreachable = () => built.context.models.unreachable?.();
+  const batch: SuiteBatch<TauBenchResult> = {
+    units,
+    leaseOrder,
+    resumed,
+    rerun,
+    concurrency: config.maxConcurrency,
+    retry: {
+      attempts: config.episodeRetries + 1,
+      delayMs: 0,
+      classify: (outcome) => {
+        if ("error" in outcome) throw outcome.error; // τ-bench's loop never throws: anything thrown is a harness bug
+        return isInfraError(outcome.result.summary) ? "retry" : "done";
+      },
+      exhausted: (_unit, last) => (last as { result: TauBenchResult }).result,
+    },
+    async execute(unit, runSignal) {
+      const episode = await runEpisode({
+        domain,
+        task: tasks[unit.taskIndex],
+        taskIndex: unit.taskIndex,
+        trial: unit.trial,
+        agent,
+        user: built.user,
+        evaluator,
+        maxSteps: config.maxSteps,
+        timeoutMs: config.episodeTimeoutMs,
+        signal: runSignal,
+      });
+      return { entry: resultEntry(episode), summary: summaryFromResult(episode), episode };
+    },
+    summary: (result) => result.summary,
+    sink: {
+      append: (result) => checkpoint.append(result.entry),
+      flush: () => undefined,
+      close: ({ results, units: ordered, interrupted }) => {
+        const entries = ordered.flatMap((unit) => {
+          const result = results.get(unitKey(unit));
+          return result ? [result.entry] : [];
+        });
+        writeFileAtomic(resultsPath, pyJsonDumpsIndented(entries, 2));
+        writeRunStatus(resultsPath, { episodes: entries.length, expectedEpisodes: ordered.length, interrupted, checkpointPath });
+      },
+    },
+    unreachable,
+    close: async () => {
+      checkpoint.close();
+      await agent.close?.();
+    },
+  };
+  let ran = 0;
+  const progress = {
+    start: (info: { total: number; alreadyDone: number; rerunInfraErrors: number }) =>
+      observer.start?.({ total: info.total, alreadyDone: info.alreadyDone, checkpointPath, rerunInfraErrors: info.rerunInfraErrors, resumed: previous.header !== null }),
+    episode: (result: TauBenchResult) => {
+      ran++;
+      if (result.episode) observer.episode?.(result.episode);
+    },
+    episodeDone: observer.episodeDone,
+  };
+  let run: Awaited<ReturnType<typeof runSuiteBatch<TauBenchResult>>>;
+  try {
+    run = await runSuiteBatch(batch, progress, signal);
+  } catch (error) {
+    if (unreachable() && previous.header === null && ran === 0) rmSync(checkpointPath, { force: true });
+    throw error;
+  }
+  return {
+    config,
+    resultsPath,
+    checkpointPath,
+    summaries: run.summaries,
+    metrics: computePassK(run.summaries),
+    ranEpisodes: run.ranEpisodes,
+    resumedEpisodes: run.resumedEpisodes,
+    rerunInfraErrors: run.rerunInfraErrors,
+    expectedEpisodes: run.expectedEpisodes,
+    interrupted: run.interrupted,
+  };
+}
