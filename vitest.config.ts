@@ -6,8 +6,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // Installs the bundled domains and strategies as the default registries (src/ never imports them).
-    setupFiles: ["./test/support/bundled-registries.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });

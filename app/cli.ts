@@ -1,15 +1,16 @@
 /**
- * What `bin/taubridge.js` runs: the CLI with the bundled registries, loaded only by the commands
- * that resolve names, and in two tiers: a run that names only offline strategies (oracle, scripted)
- * gets the domains and those, without loading the model SDKs, adapters or Python bridge tooling.
+ * What `bin/taubridge.js` runs: the CLI with registries created per command, and in two tiers: a
+ * run that names only offline participants (τ-bench's oracle and scripted user, τ²'s own) and no
+ * model flag gets the suites without the model SDKs, framework adapters or Python bridge tooling;
+ * τ²'s module graph loads only for the commands that need τ².
  */
 import { main, type RegistryNeeds } from "../src/cli/main.ts";
 
+/** Participants that need no shared strategy: τ-bench's oracle and scripted user, and τ²'s own participants. */
+const OFFLINE = new Set(["oracle", "scripted", "llm_agent", "llm_agent_gt", "llm_agent_solo", "user_simulator", "dummy_user"]);
+
 await main(async (needs?: RegistryNeeds) => {
-  const { offlineRegistries } = await import("./offline-registries.ts");
-  const offline =
-    needs !== undefined && needs.agentStrategies.every((name) => offlineRegistries.agentStrategies.has(name)) && needs.userStrategies.every((name) => offlineRegistries.userStrategies.has(name));
-  if (!offline) return (await import("./registries.ts")).bundledRegistries;
-  // τ²'s domains and participants load only for the commands that need them.
-  return needs?.tau2 ? { ...offlineRegistries, tau2: (await import("./tau2-registries.ts")).tau2Registries } : offlineRegistries;
+  const offline = needs !== undefined && !needs.models && needs.names.every((name) => OFFLINE.has(name));
+  if (!offline) return (await import("./registries.ts")).createBundledRegistries();
+  return (await import("./offline-registries.ts")).createOfflineRegistries({ tau2: needs.tau2 });
 });

@@ -1,21 +1,22 @@
 /**
- * The cheap part of the bundled registries: every domain plus the strategies that need no model
- * (oracle agent, scripted user). The CLI loads only this for runs that name nothing else, so an
- * offline run does not load the model SDKs, the framework adapters or the Python bridge's process
- * tooling. `app/registries.ts` adds the rest to the same registries; τ²'s set is
- * `app/tau2-registries.ts`, loaded only for τ² commands.
+ * The cheap registries: the suites and the shared strategies that need no model SDK, no framework
+ * adapter and no Python tooling (the function agent and the human agent come with the model
+ * strategies, which are plain modules). The CLI loads only these for runs that name nothing else,
+ * so an offline run starts fast; `registries.ts` has the full set.
  */
-import { DEFAULT_DOMAIN, domainRegistry } from "../domains/index.ts";
-import { registerOfflineStrategies } from "../src/suites/tau-bench/participants/register-offline.ts";
+import { Registry } from "../src/core/registry.ts";
+import type { Suite } from "../src/core/suite.ts";
+import { registerModelStrategies } from "../src/participants/register.ts";
 import type { Registries } from "../src/run/registries.ts";
-import { agentStrategies, userStrategies } from "../src/run/strategies.ts";
+import { agentStrategyRegistry } from "../src/run/strategies.ts";
+import { createTau2, createTauBench } from "./suites.ts";
 
-registerOfflineStrategies();
-
-/** Domains and offline strategies; the strategy registries are the process-wide ones. */
-export const offlineRegistries: Registries = {
-  domains: domainRegistry,
-  agentStrategies,
-  userStrategies,
-  defaultDomain: DEFAULT_DOMAIN,
-};
+/** A fresh offline set: τ-bench (and τ² when asked), the shared model strategies, no model layer. */
+export async function createOfflineRegistries(options: { tau2?: boolean } = {}): Promise<Registries> {
+  const suites = new Registry<Suite<Registries>>("suite");
+  suites.register("tau-bench", createTauBench());
+  if (options.tau2) suites.register("tau2", await createTau2());
+  const agentStrategies = agentStrategyRegistry();
+  registerModelStrategies(agentStrategies);
+  return { suites, agentStrategies };
+}

@@ -1,27 +1,27 @@
 /**
- * The bundled registries: our domains (library, retail, airline), the offline and model-driven
- * strategies, and the framework adapters. This is the one place that wires `domains/` and
- * `adapters/` into the core; importing it also installs the set as the default for
- * `buildRun(input)` calls that pass no registries.
+ * The bundled registries: both suites, every shared strategy (model strategies, the function and
+ * human agents, the framework adapters, FastWorkflow and the Python bridge) and the model layer.
+ * This is the one place that wires `domains/`, `adapters/` and the suites into the core. A set is
+ * created per run or server: nothing here is process-wide.
  */
 import { registerAdapterStrategies } from "../adapters/index.ts";
 import { registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
+import { Registry } from "../src/core/registry.ts";
+import type { Suite } from "../src/core/suite.ts";
 import { registerModelStrategies } from "../src/participants/register.ts";
 import { createRunModels } from "../src/run/model-clients.ts";
-import { setDefaultRegistries, type Registries } from "../src/run/registries.ts";
-import { offlineRegistries } from "./offline-registries.ts";
-import { agentStrategies } from "../src/run/strategies.ts";
-import { tau2Registries } from "./tau2-registries.ts";
+import type { Registries } from "../src/run/registries.ts";
+import { agentStrategyRegistry } from "../src/run/strategies.ts";
+import { createTau2, createTauBench } from "./suites.ts";
 
-registerModelStrategies();
-registerAdapterStrategies();
-registerFastWorkflowStrategy();
-
-/**
- * Every bundled domain and strategy. The strategy registries are the process-wide ones, so a
- * strategy registered by the embedding program (`agentStrategies.register("mine", …)`) is found too.
- */
-// Every taubridge agent strategy (adapters, `module`, model strategies) also runs on τ² domains.
-export const bundledRegistries: Registries = { ...offlineRegistries, createModels: createRunModels, tau2: { ...tau2Registries, strategies: agentStrategies } };
-
-setDefaultRegistries(bundledRegistries);
+/** A fresh set of every bundled suite, strategy and the model layer. */
+export async function createBundledRegistries(): Promise<Registries> {
+  const suites = new Registry<Suite<Registries>>("suite");
+  suites.register("tau-bench", createTauBench());
+  suites.register("tau2", await createTau2());
+  const agentStrategies = agentStrategyRegistry();
+  registerModelStrategies(agentStrategies);
+  registerAdapterStrategies(agentStrategies);
+  registerFastWorkflowStrategy(agentStrategies);
+  return { suites, agentStrategies, createModels: createRunModels };
+}

@@ -4,11 +4,14 @@ import { airlineDomain } from "./airline/index.ts";
 import { libraryDomain } from "./library/index.ts";
 import { retailDomain } from "./retail/index.ts";
 
-/** Every domain taubridge knows, by the name `--env` takes. */
-export const domainRegistry = new Registry<DomainDefinition>("domain");
-domainRegistry.register("library", libraryDomain);
-domainRegistry.register("retail", retailDomain);
-domainRegistry.register("airline", airlineDomain);
+/** The τ-bench domains taubridge knows, by the name `--env` takes, in a fresh registry (one per run or server). */
+export function tauBenchDomains(): Registry<DomainDefinition> {
+  const domains = new Registry<DomainDefinition>("domain");
+  domains.register("library", libraryDomain);
+  domains.register("retail", retailDomain);
+  domains.register("airline", airlineDomain);
+  return domains;
+}
 
 /** The domain the main job runs when no `--env` is given: our own, bundled, offline. */
 export const DEFAULT_DOMAIN = "library";

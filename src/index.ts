@@ -2,7 +2,7 @@
  * The core API: everything here takes its domains and strategies as arguments (a
  * {@link Registries} set) and imports no domain, adapter or bridge. The package's main entry
  * (`app/index.ts`, what `import "taubridge"` loads) re-exports all of this and adds the versions
- * bound to the bundled registries (`runBenchmark`, `loadDomain` by name, `bundledRegistries`).
+ * bound to the bundled registries (`runBenchmark`, `loadDomain` by name, `createBundledRegistries`).
  */
 
 // Contracts and types
@@ -13,11 +13,10 @@ export type * from "./core/contracts.ts";
 export type * from "./core/model-types.ts";
 export type { ToolSchemas } from "./suites/tau-bench/engine/domain.ts";
 export type { EpisodeResult } from "./suites/tau-bench/loop.ts";
-export type { EpisodeSummary } from "./run/checkpoint.ts";
 
 // Registries and strategies
-export { defaultRegistries, setDefaultRegistries, type Registries } from "./run/registries.ts";
-export { agentStrategies, userStrategies, type AgentFactory, type BuildContext, type OriginalPrompts, type StrategySettings, type UserFactory } from "./run/strategies.ts";
+export { suiteOf, type Registries } from "./run/registries.ts";
+export { agentStrategyRegistry, userStrategyRegistry, type AgentFactory, type BuildContext, type OriginalPrompts, type StrategySettings, type UserFactory } from "./run/strategies.ts";
 
 // Domains
 export { loadDomain, LoadedDomain, domainDirectory } from "./suites/tau-bench/engine/domain.ts";
@@ -34,11 +33,16 @@ export { Environment } from "./suites/tau-bench/engine/environment.ts";
 export { FunctionAgent, loadFunctionAgent, type FunctionAgentReply, type FunctionAgentRequest, type FunctionToolCall, type RespondFunction } from "./participants/function-agent.ts";
 
 // Running
-export { formatReport, runBenchmarkWith, type BenchmarkEpisode, type BenchmarkHooks, type BenchmarkMetrics, type BenchmarkResult } from "./api/run-benchmark.ts";
+export { formatReport, runBenchmarkWith, runSettingsOf, type BenchmarkEpisode, type BenchmarkHooks, type BenchmarkMetrics, type BenchmarkResult } from "./api/run-benchmark.ts";
 export { buildRun, type BuiltRun } from "./suites/tau-bench/build.ts";
 export { runBatch, type BatchObserver, type BatchOutcome } from "./suites/tau-bench/batch.ts";
-export { parseRunConfig, type RunConfig, type RunConfigInput } from "./run/run-config.ts";
-export { RUN_FLAGS, optionName, parseRunFlags, runConfigFromFlags, type RunFlag, type RunFlagType, type RunOptions } from "./run/run-flags.ts";
+export { parseRunConfig, type RunConfig, type RunConfigInput } from "./suites/tau-bench/run-config.ts";
+export { RUN_FLAGS, optionName, type RunFlag, type RunFlagType, type RunOptions } from "./run/run-flags.ts";
+export { parseRunSettings, type RunSettings } from "./run/run-settings.ts";
+export { runConfigFromSettings } from "./suites/tau-bench/run-config.ts";
+export type * from "./core/suite.ts";
+export type * from "./core/episode-record.ts";
+export type * from "./core/run.ts";
 
 // Scoring: the suite's evaluator over a finished episode (`evaluate`), and `rescoreResults`, which
 // runs the orchestrator and the evaluator over the trajectories of a results file.
@@ -64,4 +68,7 @@ export { rescoreTau2Results } from "./suites/tau2/rescore.ts";
 export { replayTau2, parseTau2ActionsFile } from "./suites/tau2/replay.ts";
 export { computeTau2Metrics, type Tau2Metrics } from "./suites/tau2/metrics.ts";
 export { readTau2Tasks, type Tau2Task } from "./suites/tau2/tasks.ts";
-export { tau2Agents, tau2Users } from "./suites/tau2/participants/registry.ts";
+export { tau2Participants } from "./suites/tau2/participants/registry.ts";
+export { createTau2Suite, type Tau2Suite } from "./suites/tau2/suite.ts";
+export { createTauBenchSuite } from "./suites/tau-bench/suite.ts";
+export { tauBenchParts, type TauBenchParts, type TauBenchSuite } from "./suites/tau-bench/parts.ts";

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
 import { parseChatAction, API_OUTPUT_PREFIX } from "../src/participants/chat-react-agent.ts";
 import { loadFewShotDisplays, sampleFewShotIndices } from "../src/participants/few-shot-agent.ts";
@@ -20,10 +20,9 @@ import { parseToolArguments } from "../src/participants/tool-calling-agent.ts";
 import { ConfigError } from "../src/core/errors.ts";
 import type { Task } from "../src/core/types.ts";
 import { loadDomain } from "../src/suites/tau-bench/engine/domain.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun, testRegistries, tauBench } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
-import type { RunConfigInput } from "../src/run/run-config.ts";
-import { agentStrategies, userStrategies } from "../src/run/strategies.ts";
+import type { RunConfigInput } from "../src/suites/tau-bench/run-config.ts";
 import { createScriptedModels, startScriptedModelServer, type ScriptedModels, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { isPyFloat, pyJsonDumps, pyJsonString, type PyDict } from "../src/value/index.ts";
 import { scriptedRunConfig } from "./support/scripted-run-config.ts";
@@ -76,7 +75,6 @@ function baseConfig(target: ScriptedModelServer, overrides: Partial<RunConfigInp
 type Json = any;
 
 async function run(target: ScriptedModelServer, overrides: Partial<RunConfigInput> = {}) {
-  registerModelStrategies();
   const outcome = await runBatch(buildRun(baseConfig(target, overrides)));
   const results = JSON.parse(readFileSync(outcome.resultsPath, "utf8")) as Json[];
   return { outcome, results };
@@ -89,7 +87,6 @@ const bodies = (target: ScriptedModelServer, model: string): Json[] => target.re
  * strategy sends and does, not about the HTTP client. Same scripts and the same body shapes.
  */
 async function runInProcess(scripts: Record<string, ScriptStep[]>, overrides: Partial<RunConfigInput> = {}, models: ScriptedModels = createScriptedModels({ scripts })) {
-  registerModelStrategies();
   const config: RunConfigInput = {
     env: "library",
     agentStrategy: "tool-calling",
@@ -108,18 +105,15 @@ async function runInProcess(scripts: Record<string, ScriptStep[]>, overrides: Pa
 
 const callBodies = (models: ScriptedModels, model: string): Json[] => models.callsFor(model).map((call) => call.body);
 
-beforeAll(() => registerModelStrategies());
-
 // ---------------------------------------------------------------------------------------------
 
 describe("registration", () => {
-  it("registers every agent and user strategy, idempotently", () => {
-    registerModelStrategies();
-    registerModelStrategies();
-    for (const name of ["tool-calling", "act", "react", "few-shot", "human"]) expect(agentStrategies.has(name)).toBe(true);
-    for (const name of ["llm", "react", "verify", "reflection", "human"]) expect(userStrategies.has(name)).toBe(true);
-    expect(agentStrategies.get("tool-calling").requiresModel).toBe(true);
-    expect(agentStrategies.get("human").requiresModel).toBe(false);
+  it("registers every agent and user strategy once; a second registration of a name is refused", () => {
+    for (const name of ["tool-calling", "act", "react", "few-shot", "human"]) expect(testRegistries.agentStrategies.has(name)).toBe(true);
+    for (const name of ["llm", "react", "verify", "reflection", "human"]) expect(tauBench.users.has(name)).toBe(true);
+    expect(testRegistries.agentStrategies.get("tool-calling").requiresModel).toBe(true);
+    expect(testRegistries.agentStrategies.get("human").requiresModel).toBe(false);
+    expect(() => registerModelStrategies(testRegistries.agentStrategies)).toThrow('agent strategy "tool-calling" is already registered');
   });
 
   it("a model strategy without --model is a ConfigError before any episode", () => {
@@ -392,7 +386,7 @@ describe("human agent", () => {
     const output = new PassThrough();
     let printed = "";
     output.on("data", (chunk) => (printed += String(chunk)));
-    if (!agentStrategies.has("human-test-agent")) agentStrategies.register("human-test-agent", humanAgentFactory(streamTerminal(input, output)));
+    if (!testRegistries.agentStrategies.has("human-test-agent")) testRegistries.agentStrategies.register("human-test-agent", humanAgentFactory(streamTerminal(input, output)));
     input.end(
       [
         "/help",

@@ -14,14 +14,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { beforeAll, describe, expect, it } from "vitest";
-import { registerModelStrategies } from "../src/participants/register.ts";
+import { describe, expect, it } from "vitest";
 import { ConfigError, InfraError } from "../src/core/errors.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../src/model/errors.ts";
 import { createModelClient } from "../src/model/model-client.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
-import type { RunConfigInput } from "../src/run/run-config.ts";
+import type { RunConfigInput } from "../src/suites/tau-bench/run-config.ts";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
 
 const KEY_ENV = "TAUBRIDGE_ENDPOINT_REFUSED_TEST_KEY";
@@ -64,8 +63,6 @@ async function serverThatGoesAway(answers: number): Promise<{ baseURL: string; r
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests: () => requests };
 }
-
-beforeAll(() => registerModelStrategies());
 
 describe("a model call to a closed port", () => {
   it("fails after one attempt, naming the role and the URL, without backoff", async () => {

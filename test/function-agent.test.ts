@@ -7,9 +7,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { registerModelStrategies } from "../src/participants/register.ts";
 import { ConfigError } from "../src/core/errors.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import { runEpisode } from "../src/suites/tau-bench/loop.ts";
 import { loadFunctionAgent } from "../src/participants/function-agent.ts";
@@ -19,7 +18,6 @@ import { runCli } from "./support/cli.ts";
 const FIXTURES = join(import.meta.dirname, "fixtures", "function-agent");
 const RENEWAL = join(FIXTURES, "renewal-agent.mjs");
 // The sources, not dist/ (which `npm run build` may not have refreshed).
-registerModelStrategies();
 
 describe("function agent", () => {
   it("runs a plain JavaScript respond() module to reward 1.0, several tool calls per answer stepped in order", async () => {

@@ -22,7 +22,7 @@ import { BridgeSession, NameMapping } from "../bridge/session.ts";
 import { interceptToolCall } from "../bridge/node/intercept.ts";
 import { FrameworkAgent, type FrameworkAdapter } from "../adapters/common/driver.ts";
 import type { AdapterSettings } from "../adapters/common/settings.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } from "../src/report/leaderboard.ts";
 import { loadResultsFile } from "../src/suites/tau-bench/codec.ts";

@@ -128,7 +128,8 @@ const USAGE_ERRORS: Array<[string[], string]> = [
     ["rescore", "x.json", "--env", "retail", "--format", "markdown"],
     "taubridge: option '--format <format>' argument 'markdown' is invalid. Allowed choices are text, json; see taubridge rescore --help",
   ],
-  [["rescore", "x.json"], "taubridge: rescore needs --env <domain> for a τ-bench results file"],
+  [["rescore", "x.json"], "taubridge: cannot read x.json: no such file"],
+  [["rescore", "test/fixtures/results/v1/library-test-oracle-none-0.0_ids_0-6_user-none-scripted.json"], "taubridge: rescore needs --env <domain> for a τ-bench results file"],
   [["replay", "--env", "library", "--actions", "a.json", "--data-dr", "d"], "taubridge: unknown option '--data-dr' (did you mean --data-dir?); see taubridge replay --help"],
   [["replay", "--env", "library", "--actions"], "taubridge: option '--actions <file>' argument missing; see taubridge replay --help"],
   [
@@ -172,12 +173,16 @@ describe("run --help shows every default", () => {
     const help = raw.replace(/\s+/g, " ");
     // One entry per option: its first line starts with "  -", continuation lines are indented further.
     const entries = raw.split(/\n(?= {2}-)/).map((text) => text.replace(/\s+/g, " ").trim());
-    expect(help).toContain("--task-split <split> task split (test, train, dev; airline has only test) (default: the domain's default split, test)");
+    expect(help).toContain(
+      "--task-split <split> task split (τ-bench: test, train, dev; airline has only test. τ²: base, train, test; telecom also small, full) (default: τ-bench: the domain's default split, test; τ²: base)",
+    );
     expect(help).toContain("--num-trials <n> trials per task (pass^k needs k ≤ trials) (default: 1)");
-    expect(help).toContain("--model-provider <name> agent model provider (openai, or an OpenAI-compatible server) (default: openai)");
-    expect(help).toContain("--shuffle shuffle the task order each trial (default: off)");
+    expect(help).toContain("--model-provider <name> agent model provider (openai, or an OpenAI-compatible server) (default: openai; τ²: from the litellm prefix, openai-compatible with a base URL)");
+    expect(help).toContain("--shuffle shuffle the task order each trial [τ-bench only] (default: off)");
+    expect(help).toContain("--max-steps <n> budget per episode (τ-bench: agent turns; τ²: hops) (default: τ-bench 30, τ² 200)");
     for (const flag of RUN_FLAGS) {
-      const option = entries.find((text) => text.startsWith(`${flag.flag} `));
+      const names = "short" in flag && flag.short ? `${flag.short}, ${flag.flag}` : flag.flag;
+      const option = entries.find((text) => text.startsWith(`${names} `));
       expect(option, flag.flag).toContain("(default: ");
     }
   });

@@ -15,11 +15,10 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { API_OUTPUT_PREFIX } from "../src/participants/chat-react-agent.ts";
 import { sampleFewShotIndices } from "../src/participants/few-shot-agent.ts";
-import { registerModelStrategies } from "../src/participants/register.ts";
 import type { Task } from "../src/core/types.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
-import type { RunConfigInput } from "../src/run/run-config.ts";
+import type { RunConfigInput } from "../src/suites/tau-bench/run-config.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { USER_SEED_MESSAGE } from "../src/suites/tau-bench/participants/user-prompts.ts";
 import { pyJsonDumps, pyJsonString, type PyDict } from "../src/value/index.ts";
@@ -65,14 +64,12 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-beforeAll(() => registerModelStrategies());
 
 function config(target: ScriptedModelServer, overrides: Partial<RunConfigInput>): RunConfigInput {
   return scriptedRunConfig(target, KEY_ENV, overrides);
 }
 
 async function run(target: ScriptedModelServer, overrides: Partial<RunConfigInput>) {
-  registerModelStrategies();
   const built = buildRun(config(target, overrides));
   const outcome = await runBatch(built);
   return { built, outcome, results: JSON.parse(readFileSync(outcome.resultsPath, "utf8")) as Json[] };

@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { retailDomain } from "../domains/retail/index.ts";
 import { libraryDomain } from "../domains/library/index.ts";
-import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions, registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
+import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions } from "../adapters/fastworkflow/index.ts";
 import { ConfigError } from "../src/core/errors.ts";
 import type { StepEvent } from "../src/core/types.ts";
 import { loadDomain, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
@@ -31,10 +31,10 @@ import type { Participant } from "../src/core/contracts.ts";
 import type { Task } from "../src/core/types.ts";
 import { simulatedUser, type UserSimulator } from "../src/suites/tau-bench/participants/simulated-user.ts";
 import { runEpisode, type EpisodeResult } from "../src/suites/tau-bench/loop.ts";
-import { agentStrategies } from "../src/run/strategies.ts";
 import { scriptedUser } from "../src/suites/tau-bench/participants/scripted-user.ts";
 import { isPyFloat, pyJsonDumps } from "../src/value/index.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
+import { testRegistries } from "./support/registries.ts";
 
 warnIfMissingShared();
 
@@ -395,10 +395,8 @@ describe.skipIf(!pythonAvailable)("fastworkflow strategy on the bundled library 
   });
 
   it("registers the strategies and rejects bad options before any episode", () => {
-    registerFastWorkflowStrategy();
-    registerFastWorkflowStrategy();
-    expect(agentStrategies.has("fastworkflow")).toBe(true);
-    expect(agentStrategies.has("python-bridge")).toBe(true);
+    expect(testRegistries.agentStrategies.has("fastworkflow")).toBe(true);
+    expect(testRegistries.agentStrategies.has("python-bridge")).toBe(true);
     expect(() => parseFastWorkflowOptions({})).toThrow(ConfigError);
     expect(() => parseFastWorkflowOptions({ workflowPath: "/nonexistent" })).toThrow(/workflow directory not found/);
     expect(() => parseFastWorkflowOptions({ workflowPath: LIBRARY_WORKFLOW, bridgeMode: "sometimes" })).toThrow(/bridgeMode/);

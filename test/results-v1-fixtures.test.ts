@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildReport, reportJson } from "../src/report/leaderboard.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import type { EpisodeSummary } from "../src/run/checkpoint.ts";
 import { readTauBenchCheckpoint as readCheckpoint } from "../src/suites/tau-bench/codec.ts";

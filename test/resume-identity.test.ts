@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
 import { ConfigError } from "../src/core/errors.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
-import type { RunConfigInput } from "../src/run/run-config.ts";
+import type { RunConfigInput } from "../src/suites/tau-bench/run-config.ts";
 import { identityChanges, ResumeMismatchError, runIdentity } from "../src/run/run-identity.ts";
 import { runCli } from "./support/cli.ts";
 

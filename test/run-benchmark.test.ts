@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, RUN_FLAGS, formatReport, loadDomain, optionName, runBenchmark, type EpisodeResult, type RunFlag } from "../app/index.ts";
 import { createProgram } from "../src/cli/main.ts";
 import { modelClientConfigSchema } from "../src/model/model-client.ts";
-import { parseRunConfig } from "../src/run/run-config.ts";
-import { bundledRegistries } from "../app/registries.ts";
+import { parseRunConfig } from "../src/suites/tau-bench/run-config.ts";
+import { createBundledRegistries } from "../app/registries.ts";
 
 const logDir = () => mkdtempSync(join(tmpdir(), "taubridge-api-"));
 
@@ -53,8 +53,12 @@ describe("runBenchmark", () => {
 
 describe("the run flag table", () => {
   it("is the CLI's run options and help, one to one", () => {
-    const run = createProgram(async () => bundledRegistries).commands.find((command) => command.name() === "run")!;
-    const cliFlags = run.options.map((option) => option.long).filter((flag) => !flag?.startsWith("--no-"));
+    const run = createProgram(createBundledRegistries).commands.find((command) => command.name() === "run")!;
+    // Visible options only: τ²'s spellings are hidden aliases, and τ²'s unsupported flags hidden refusals.
+    const cliFlags = run.options
+      .filter((option) => !option.hidden)
+      .map((option) => option.long)
+      .filter((flag) => !flag?.startsWith("--no-"));
     expect(cliFlags).toEqual(RUN_FLAGS.map((flag) => flag.flag));
     const help = run.helpInformation();
     for (const flag of RUN_FLAGS) expect(help).toContain(flag.flag);

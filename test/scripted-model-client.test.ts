@@ -7,12 +7,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { registerModelStrategies } from "../src/participants/register.ts";
 import { ConfigError, InfraError } from "../src/core/errors.ts";
 import type { ChatMessage } from "../src/core/types.ts";
 import { ModelCallError } from "../src/model/errors.ts";
 import type { ToolDefinition } from "../src/model/types.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import { createScriptedModelClient, createScriptedModels, UnconsumedStepsError, UnexpectedModelCallError } from "../src/testing/index.ts";
 
@@ -139,7 +138,6 @@ describe("scripted model client", () => {
 
 describe("scripted models in a whole run (buildRun(config, { models }))", () => {
   it("a tool-calling agent and an llm user on the library domain score 1.0 with no HTTP at all", async () => {
-    registerModelStrategies();
     const models = createScriptedModels({
       scripts: {
         "agent-model": [

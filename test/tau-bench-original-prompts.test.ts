@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ChatReActAgent } from "../src/participants/chat-react-agent.ts";
 import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauSupervisorPrompt, tauSupervisorTranscript, tauUserSystemPrompt } from "../src/suites/tau-bench/engine/original-prompts.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun } from "./support/registries.ts";
 import { createScriptedModels } from "../src/testing/index.ts";
 import { parsePythonJson } from "../src/value/index.ts";
 import { testParticipantContext } from "./support/participant-context.ts";

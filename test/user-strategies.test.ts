@@ -11,11 +11,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamTerminal } from "../src/participants/human-agent.ts";
-import { registerModelStrategies } from "../src/participants/register.ts";
-import { buildRun } from "../src/suites/tau-bench/build.ts";
+import { buildRun, tauBench } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
-import type { RunConfigInput } from "../src/run/run-config.ts";
-import { userStrategies } from "../src/run/strategies.ts";
+import type { RunConfigInput } from "../src/suites/tau-bench/run-config.ts";
 import { createScriptedModelClient, startScriptedModelServer, type ScriptedModelClient, type ScriptedModelServer, type ScriptStep } from "../src/testing/index.ts";
 import { HumanUser } from "../src/suites/tau-bench/participants/human-user.ts";
 import { LlmUser, UserSimulatorError } from "../src/suites/tau-bench/participants/llm-user.ts";
@@ -263,7 +261,6 @@ const AGENT_ANSWERS: ScriptStep[] = [
 ];
 
 async function runUsers(target: ScriptedModelServer, overrides: Partial<RunConfigInput>) {
-  registerModelStrategies();
   const outcome = await runBatch(buildRun(runConfig(target, overrides)));
   return { outcome, results: JSON.parse(readFileSync(outcome.resultsPath, "utf8")) as Json[] };
 }
@@ -333,7 +330,6 @@ describe("user strategies through the runner", () => {
       ],
     });
     writeFileSync(file, "{{instructions}}");
-    registerModelStrategies();
     // The build step creates one user up front, so a bad template fails the run before any episode.
     expect(() => buildRun(runConfig(server!, { userPromptFile: file }))).toThrow(/unknown placeholder \{\{instructions\}\}/);
   });
@@ -342,7 +338,7 @@ describe("user strategies through the runner", () => {
     const input = new PassThrough();
     const output = new PassThrough();
     output.resume();
-    if (!userStrategies.has("human-test-user")) userStrategies.register("human-test-user", humanUserFactory(streamTerminal(input, output)));
+    if (!tauBench.users.has("human-test-user")) tauBench.users.register("human-test-user", humanUserFactory(streamTerminal(input, output)));
     input.end("I'm Hana Sato, 98103. Clara Ashdown books?\nGreat, bye. ###STOP###\n");
     server = await startScriptedModelServer({ scripts: { "agent-model": AGENT_ANSWERS } });
     const { outcome, results } = await runUsers(server, { userStrategy: "human-test-user" });

@@ -1,4 +1,5 @@
-import { agentStrategies } from "../../src/run/strategies.ts";
+import type { Registry } from "../../src/core/registry.ts";
+import type { AgentFactory } from "../../src/run/strategies.ts";
 import { FastWorkflowAgent } from "./agent.ts";
 import { parseFastWorkflowOptions } from "./options.ts";
 
@@ -9,24 +10,20 @@ export { FASTWORKFLOW_OPTION_KEYS, parseFastWorkflowOptions, type FastWorkflowAg
  * Registers `--agent-strategy fastworkflow` (a FastWorkflow workflow, evaluated unchanged through
  * the Python bridge; `--workflow-path <dir>` or `--agent-option workflowPath=<dir>`) and
  * `--agent-strategy python-bridge` (the same bridge for any Python agent: `--agent-option
- * entry=module:callable --agent-option patchTargets=module:function,...`). Idempotent.
+ * entry=module:callable --agent-option patchTargets=module:function,...`) into a run's registry.
  *
  * Options are parsed when the run is built, so a wrong option or a missing workflow directory
  * stops the run with a ConfigError before the first episode.
  */
-export function registerFastWorkflowStrategy(): void {
-  if (!agentStrategies.has("fastworkflow")) {
-    agentStrategies.register("fastworkflow", {
-      description: "a FastWorkflow workflow run unchanged in a Python child; its app commands are bridged to the benchmark environment",
-      requiresModel: false,
-      create: ({ config }) => new FastWorkflowAgent(parseFastWorkflowOptions({ driver: "fastworkflow", ...config.agentOptions })),
-    });
-  }
-  if (!agentStrategies.has("python-bridge")) {
-    agentStrategies.register("python-bridge", {
-      description: "any Python agent (entry=module:callable) whose tool functions (patchTargets) are bridged to the benchmark environment",
-      requiresModel: false,
-      create: ({ config }) => new FastWorkflowAgent(parseFastWorkflowOptions({ driver: "entry", ...config.agentOptions })),
-    });
-  }
+export function registerFastWorkflowStrategy(agentStrategies: Registry<AgentFactory>): void {
+  agentStrategies.register("fastworkflow", {
+    description: "a FastWorkflow workflow run unchanged in a Python child; its app commands are bridged to the benchmark environment",
+    requiresModel: false,
+    create: ({ config }) => new FastWorkflowAgent(parseFastWorkflowOptions({ driver: "fastworkflow", ...config.agentOptions })),
+  });
+  agentStrategies.register("python-bridge", {
+    description: "any Python agent (entry=module:callable) whose tool functions (patchTargets) are bridged to the benchmark environment",
+    requiresModel: false,
+    create: ({ config }) => new FastWorkflowAgent(parseFastWorkflowOptions({ driver: "entry", ...config.agentOptions })),
+  });
 }

@@ -16,13 +16,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLatencyServer } from "./support/latency-worker.ts";
 import OpenAI from "openai";
-import { registerModelStrategies } from "../../src/participants/register.ts";
 import { loadDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 import { libraryDomain } from "../../domains/library/index.ts";
 import { keepAliveFetch } from "../../src/model/http-transport.ts";
 import { buildRun } from "../../src/suites/tau-bench/build.ts";
 import { runBatch } from "../../src/suites/tau-bench/batch.ts";
-import "../../app/registries.ts"; // the bundled domains and strategies, as the CLI has them
+import { createBundledRegistries } from "../../app/registries.ts";
+
+const registries = await createBundledRegistries(); // the bundled domains and strategies, as the CLI has them
 
 const TURNS = 10;
 
@@ -43,26 +44,29 @@ async function run(latencyMs: number, tasks: number, trials: number, concurrency
 async function batchOn(server: BenchServer, tasks: number, trials: number, concurrency: number) {
   process.env.TAUBRIDGE_BENCH_KEY = "bench";
   const before = await server.count();
-  const built = buildRun({
-    env: "library",
-    agentStrategy: "tool-calling",
-    userStrategy: "llm",
-    model: "bench-agent",
-    modelProvider: "openai-compatible",
-    baseUrl: server.baseURL,
-    apiKeyEnv: "TAUBRIDGE_BENCH_KEY",
-    userModel: "bench-user",
-    userModelProvider: "openai-compatible",
-    userBaseUrl: server.baseURL,
-    userApiKeyEnv: "TAUBRIDGE_BENCH_KEY",
-    endIndex: tasks,
-    numTrials: trials,
-    maxConcurrency: concurrency,
-    maxSteps: 100,
-    logDir: mkdtempSync(join(tmpdir(), "taubridge-bench-")),
-    resume: false,
-    quiet: true,
-  });
+  const built = buildRun(
+    {
+      env: "library",
+      agentStrategy: "tool-calling",
+      userStrategy: "llm",
+      model: "bench-agent",
+      modelProvider: "openai-compatible",
+      baseUrl: server.baseURL,
+      apiKeyEnv: "TAUBRIDGE_BENCH_KEY",
+      userModel: "bench-user",
+      userModelProvider: "openai-compatible",
+      userBaseUrl: server.baseURL,
+      userApiKeyEnv: "TAUBRIDGE_BENCH_KEY",
+      endIndex: tasks,
+      numTrials: trials,
+      maxConcurrency: concurrency,
+      maxSteps: 100,
+      logDir: mkdtempSync(join(tmpdir(), "taubridge-bench-")),
+      resume: false,
+      quiet: true,
+    },
+    { registries },
+  );
   const started = performance.now();
   const loop = performance.eventLoopUtilization();
   const outcome = await runBatch(built);
@@ -103,7 +107,6 @@ async function bareSdkLoops(baseURL: string, loops: number, callsPerLoop: number
   return { calls: loops * callsPerLoop, wallMs: performance.now() - started };
 }
 
-registerModelStrategies();
 await run(0, 4, 1, 1); // warm-up
 
 const instant = await run(0, 8, 4, 1);

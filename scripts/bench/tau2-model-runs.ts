@@ -10,7 +10,8 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startLatencyServer } from "./support/latency-worker.ts";
-import { tau2Registries } from "../../app/tau2-registries.ts";
+import { tau2Domains } from "../../domains/tau2.ts";
+import { tau2Participants } from "../../src/suites/tau2/participants/registry.ts";
 import { createTau2Models } from "../../src/suites/tau2/models.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
 import { runTau2Batch } from "../../src/suites/tau2/batch.ts";
@@ -46,7 +47,7 @@ async function batch(latencyMs: number, simulations: number, concurrency: number
       dataDir: root,
       saveTo: join(mkdtempSync(join(tmpdir(), "tau2-bench-")), "results.json"),
     };
-    const run = await buildTau2Run(options, tau2Registries, models);
+    const run = await buildTau2Run(options, { domains: tau2Domains(), ...tau2Participants() }, models);
     const started = performance.now();
     const loop = performance.eventLoopUtilization();
     const result = await runTau2Batch(run);

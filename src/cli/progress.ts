@@ -4,7 +4,7 @@ import type cliProgressModule from "cli-progress";
 // cli-progress (CommonJS) draws the bar on a terminal only: loaded then, not at every start-up.
 const require = createRequire(import.meta.url);
 const loadCliProgress = (): typeof cliProgressModule => require("cli-progress") as typeof cliProgressModule;
-import type { BatchObserver } from "../suites/tau-bench/batch.ts";
+import type { SuiteProgress } from "../core/suite.ts";
 
 function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "?";
@@ -23,7 +23,7 @@ function formatCost(cost: number | null): string {
  * Progress for long runs, on stderr so stdout stays the report: a bar on a terminal, and a status
  * line every `intervalMs` otherwise (CI logs), both with done/total, pass rate, cost so far and ETA.
  */
-export function createProgressObserver(options: { stream?: NodeJS.WriteStream; intervalMs?: number; quiet?: boolean } = {}): BatchObserver & { stop(): void } {
+export function createProgressObserver(options: { stream?: NodeJS.WriteStream; intervalMs?: number; quiet?: boolean } = {}): Required<SuiteProgress> & { stop(): void } {
   const stream = options.stream ?? process.stderr;
   const interval = options.intervalMs ?? 10_000;
   let startedAt = 0;
@@ -42,10 +42,11 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
   const statusLine = () => `[taubridge] ${state.done}/${state.total} episodes, pass rate ${passRate()}, cost ${formatCost(state.cost)}, ETA ${eta()}`;
 
   return {
-    start({ total, alreadyDone, checkpointPath, rerunInfraErrors = 0, resumed = false }) {
+    start({ total, alreadyDone, checkpointPath, rerunInfraErrors = 0, resumed = false, successes = 0, cost = null }) {
       startedAt = Date.now();
       baseline = alreadyDone;
-      state = { ...state, done: alreadyDone, total };
+      // The resumed episodes' successes and cost count from the start: the pass rate is the run's, not this process's.
+      state = { done: alreadyDone, total, successes, cost };
       // Said even with --quiet: a resumed run's results include episodes this process did not run.
       if (resumed) stream.write(`[taubridge] resumed ${alreadyDone} finished episodes, running ${total - alreadyDone} (checkpoint ${checkpointPath})\n`);
       if (options.quiet) return;

@@ -39,7 +39,7 @@ export interface ToolImplementation<Database extends ToolDatabase = ToolDatabase
 }
 
 /** Which benchmark's rules a domain follows (hash, reward, result file shape). */
-export type Suite = "tau-bench" | "tau2-bench" | "taubridge";
+export type DomainSuite = "tau-bench" | "tau2-bench" | "taubridge";
 
 /**
  * A domain as code: its tools and how to find its data. The data itself (database, policy, tasks,
@@ -47,7 +47,7 @@ export type Suite = "tau-bench" | "tau2-bench" | "taubridge";
  */
 export interface DomainDefinition {
   readonly name: string;
-  readonly suite: Suite;
+  readonly suite: DomainSuite;
   /** One line for `--help` and error messages. */
   readonly description: string;
   /** Sub-directory of the data root holding this domain's files (`retail`). */

@@ -124,3 +124,17 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
+
+const FILE_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  EISDIR: "is a directory, not a file",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ENOTDIR: "a parent of it is a file, not a directory",
+};
+
+/** Why a file could not be read or written, in words ("no such file"), from a Node `fs` error. */
+export function fileErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code && FILE_ERRORS[code]) ?? code ?? String(error);
+}

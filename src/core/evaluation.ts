@@ -2,7 +2,7 @@
  * Scoring: an evaluator reads a finished episode (its task, termination, steps and end state) and
  * gives the reward with its breakdown by component. Evaluators score; environments do not.
  */
-import type { EpisodeEnvironment, Suite } from "./domain.ts";
+import type { EpisodeEnvironment, DomainSuite } from "./domain.ts";
 import type { StepEvent, Task, TerminationReason } from "./types.ts";
 
 /** A finished episode as an evaluator sees it. */
@@ -26,6 +26,6 @@ export interface Evaluation {
 
 /** Scores finished episodes for one suite. */
 export interface Evaluator {
-  readonly suite: Suite;
+  readonly suite: DomainSuite;
   evaluate(episode: FinishedEpisode): Evaluation;
 }

@@ -1,12 +1,10 @@
 /**
- * Registers the model-driven agent strategies of τ-bench's `--agent-strategy` (tool-calling, act,
- * react, few-shot) plus the human agent, and the user simulators (llm, react, verify, reflection,
- * human). The runner only knows the registries; the CLI and tests call
- * {@link registerModelStrategies} once before `buildRun`.
+ * The shared agent strategies that run on every suite: τ-bench's model strategies (tool-calling,
+ * act, react, few-shot), the human agent and the function agent. The composition root registers
+ * them into the registry it creates for a run or server.
  */
 import type { AgentFactory, BuildContext } from "../run/strategies.ts";
-import { agentStrategies } from "../run/strategies.ts";
-import { registerUserStrategies } from "../suites/tau-bench/participants/register-users.ts";
+import type { Registry } from "../core/registry.ts";
 import { ConfigError } from "../core/errors.ts";
 import { ChatReActAgent } from "./chat-react-agent.ts";
 import { loadFunctionAgent } from "./function-agent.ts";
@@ -71,11 +69,7 @@ const factories: Record<string, AgentFactory> = {
   },
 };
 
-/**
- * Registers every model-driven agent strategy and every user simulator. Idempotent: names that are
- * already registered are left alone, so the CLI and several test files may all call it.
- */
-export function registerModelStrategies(): void {
-  for (const [name, factory] of Object.entries(factories)) if (!agentStrategies.has(name)) agentStrategies.register(name, factory);
-  registerUserStrategies();
+/** Registers the shared model strategies (tool-calling, act, react, few-shot), the human agent and the function agent (`module`). */
+export function registerModelStrategies(agents: Registry<AgentFactory>): void {
+  for (const [name, factory] of Object.entries(factories)) agents.register(name, factory);
 }

@@ -1,13 +1,14 @@
 import Table from "cli-table3";
 import { TERMINATION_REASONS, type RoleUsage, type TerminationReason } from "../core/types.ts";
-import { computePassK, isInfraError, isSuccess, type PassKReport } from "../metrics/pass-k.ts";
+import type { SuiteMetrics } from "../core/suite.ts";
+import { computePassK, isInfraError, isSuccess } from "../metrics/pass-k.ts";
 import type { EpisodeSummary } from "../run/checkpoint.ts";
 
 /** Everything a report shows, computed once from episode summaries. */
 export interface RunReport {
   strategy: string;
   episodes: number;
-  metrics: PassKReport;
+  metrics: SuiteMetrics;
   terminations: Partial<Record<TerminationReason | "unknown", number>>;
   /** Episodes that ended in `infra_error`: counted here, left out of pass^k and the average reward. */
   infraErrors: number;
@@ -24,6 +25,8 @@ export interface RunReport {
   unmappedTools: string[];
   /** Set when the run did not cover every episode it was asked for (interrupted); null for a complete run. */
   partial: { episodes: number; expectedEpisodes: number; interrupted: boolean } | null;
+  /** Lines the suite adds (τ²: the NL judge's usage, tasks whose score checks less than it seems). */
+  notes: string[];
 }
 
 /** How a run ended, when the caller knows it (the batch layer, or a results file's `.meta.json`). */
@@ -67,8 +70,8 @@ function addRole(totals: RoleTotals, usage: RoleUsage | null | undefined): void 
  * Builds the report of a run (or of any results file). `completeness` (when known) marks a run
  * that stopped before all its episodes as partial, so no table passes a cut-short run off as whole.
  */
-export function buildReport(strategy: string, summaries: readonly EpisodeSummary[], completeness?: RunCompleteness): RunReport {
-  const metrics = computePassK(summaries);
+export function buildReport(strategy: string, summaries: readonly EpisodeSummary[], completeness?: RunCompleteness, suite: { metrics?: SuiteMetrics; notes?: readonly string[] } = {}): RunReport {
+  const metrics = suite.metrics ?? computePassK(summaries);
   const terminations: RunReport["terminations"] = {};
   const agent: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
   const user: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
@@ -130,6 +133,7 @@ export function buildReport(strategy: string, summaries: readonly EpisodeSummary
       completeness && (completeness.interrupted || summaries.length < completeness.expectedEpisodes)
         ? { episodes: summaries.length, expectedEpisodes: completeness.expectedEpisodes, interrupted: completeness.interrupted }
         : null,
+    notes: [...(suite.notes ?? [])],
   };
 }
 
@@ -217,6 +221,7 @@ export function detailsText(report: RunReport): string {
         (usage.unpricedEpisodes > 0 ? ` (${usage.unpricedEpisodes} episode(s) with unpriced calls)` : ""),
     );
   }
+  lines.push(...report.notes);
   return lines.join("\n");
 }
 
@@ -251,5 +256,6 @@ export function reportJson(report: RunReport): Record<string, unknown> {
     episodeErrors: report.episodeErrors,
     unmappedTools: report.unmappedTools,
     partial: report.partial,
+    ...(report.notes.length > 0 ? { notes: report.notes } : {}),
   };
 }

@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import PQueue from "p-queue";
 import type { ChatModel } from "../core/contracts.ts";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, fileErrorText } from "../core/errors.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../model/errors.ts";
 import { createModelClient, type ModelClient } from "../model/model-client.ts";
 import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
 import { ResponseCache } from "../model/response-cache.ts";
 import type { CompletionRequest, CompletionResult } from "../model/types.ts";
-import type { RunConfig } from "./run-config.ts";
 
 /** The model clients of a run, one per role, created on first use. */
 export interface RunModels {
@@ -29,7 +28,7 @@ function loadPrices(path: string | undefined): PriceTable | undefined {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(`cannot read price file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ConfigError(`cannot read price file ${path}: ${fileErrorText(error)}`, { cause: error });
   }
   try {
     return parsePriceTable(JSON.parse(text), path);
@@ -59,8 +58,28 @@ function limited(client: ModelClient, queue: PQueue, onRefused: (error: ModelEnd
   });
 }
 
-/** Builds the per-role clients from the run configuration (validated before the first episode). */
-export function createRunModels(config: RunConfig): RunModels {
+/** What the per-role clients are made from: the model flags of a run (the same for both suites). */
+export interface ModelSettings {
+  model?: string;
+  modelProvider?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  userModel?: string;
+  userModelProvider?: string;
+  userBaseUrl?: string;
+  userApiKeyEnv?: string;
+  /** The agent's sampling temperature (τ-bench's `--temperature`; τ²'s is in its LLM arguments). */
+  temperature?: number;
+  modelTimeoutMs: number;
+  modelMaxAttempts: number;
+  priceFile?: string;
+  cacheDir?: string;
+  /** Calls in flight per endpoint (the run's concurrency). */
+  maxConcurrency: number;
+}
+
+/** Builds the per-role clients from the run's model settings (validated before the first episode). */
+export function createRunModels(config: ModelSettings): RunModels {
   const prices = loadPrices(config.priceFile);
   const cache = config.cacheDir ? new ResponseCache(config.cacheDir) : undefined;
   const queues = new Map<string, PQueue>();

@@ -1,16 +1,20 @@
 /**
- * The `run` flags, written once. The CLI builds its commander options and `--help` from this
- * table, `runBenchmark` validates its camel-cased options with it, and the run config takes its
- * defaults from it, so a flag's name, type, default and rules cannot drift between the three.
+ * The run flags, written once for both suites. `taubridge run` (τ-bench's `run.py` flag names),
+ * `taubridge run --suite tau2` and `taubridge tau2 run` (τ²'s `tau2 run` names, kept as aliases)
+ * build their commander options and `--help` from this table, `runBenchmark` validates its
+ * camel-cased options with it, and each suite takes its defaults from it, so a flag's name, type,
+ * default and rules cannot drift between the CLI, the API and the suites.
  *
  * Kept free of heavy imports: the CLI reads it at start-up.
  */
-import { ConfigError } from "../core/errors.ts";
 import { DEFAULT_MODEL_MAX_ATTEMPTS, DEFAULT_MODEL_TIMEOUT_SECONDS } from "../model/defaults.ts";
-import type { RunConfigInput } from "./run-config.ts";
+
+/** The suites a run can name (`--suite`). */
+export const SUITE_NAMES = ["tau-bench", "tau2"] as const;
+export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** How a flag's value is read: the CLI gives strings, the API gives typed values (strings are parsed the CLI way). */
-export type RunFlagType = "string" | "integer" | "number" | "boolean" | "integer-list" | "key-value";
+export type RunFlagType = "string" | "integer" | "number" | "boolean" | "list" | "key-value" | "json-object";
 
 /** The TypeScript type of a flag's value in the API. */
 export interface RunFlagValueTypes {
@@ -18,20 +22,29 @@ export interface RunFlagValueTypes {
   integer: number;
   number: number;
   boolean: boolean;
-  "integer-list": number[];
+  list: Array<string | number>;
   "key-value": Record<string, string>;
+  "json-object": Record<string, unknown>;
 }
+
+type FlagValue = string | number | boolean | Record<string, unknown>;
 
 export interface RunFlag {
   /** `--num-trials`; the API option is its camel case (`numTrials`). */
   readonly flag: string;
+  /** Other spellings (τ²'s: `--domain` for `--env`); the API also takes their camel case. */
+  readonly aliases?: readonly string[];
+  /** A one-letter form (`-d`). */
+  readonly short?: string;
   readonly type: RunFlagType;
   /** Commander's value placeholder (`<n>`); none for switches. */
   readonly placeholder?: string;
   readonly help: string;
-  /** Applied when the flag is absent (CLI and API alike). */
-  readonly default?: string | number | boolean;
-  /** What happens when the flag is absent, for `--help`, when that is not one static value (per domain, per provider, off). */
+  /** The suites that take the flag (default: both); naming it for another suite is a one-line error. */
+  readonly suites?: readonly SuiteName[];
+  /** Applied when the flag is absent: one value, or one per suite. */
+  readonly default?: FlagValue | Readonly<Partial<Record<SuiteName, FlagValue>>>;
+  /** What happens when the flag is absent, for `--help`, when that is not one static value. */
   readonly defaultHelp?: string;
   /** Extra rule on the parsed value: returns what is wrong, or undefined. */
   readonly check?: (value: never) => string | undefined;
@@ -56,33 +69,72 @@ const url = (value: string) => {
   }
 };
 const environmentVariableName = (value: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? undefined : "must be the NAME of an environment variable (never the key itself)");
-const nonNegativeIds = (value: number[]) => (value.every((id) => id >= 0) ? undefined : `task ids must be ≥ 0, got ${value.join(",")}`);
+const TAU = ["tau-bench"] as const;
+const TAU2 = ["tau2"] as const;
 
-/** Every `taubridge run` flag, in `--help` order. Names follow τ-bench's run.py where it has them. */
-export const RUN_FLAGS = [
-  { flag: "--env", type: "string", placeholder: "<domain>", help: "domain (`taubridge strategies` lists them)", defaultHelp: "the bundled library domain" },
-  { flag: "--agent-strategy", type: "string", placeholder: "<name>", help: "agent under test (see `taubridge strategies`)", defaultHelp: "oracle, or tool-calling when --model is given" },
-  { flag: "--user-strategy", type: "string", placeholder: "<name>", help: "user simulator", defaultHelp: "scripted, or llm when --user-model is given" },
-  { flag: "--model", type: "string", placeholder: "<name>", help: "agent model", defaultHelp: "none: the offline oracle agent needs no model" },
-  { flag: "--model-provider", type: "string", placeholder: "<name>", help: "agent model provider (openai, or an OpenAI-compatible server)", defaultHelp: "openai" },
+/** The agent, user and model flags. */
+const PARTICIPANT_FLAGS = [
+  {
+    flag: "--env",
+    aliases: ["--domain"],
+    short: "-d",
+    type: "string",
+    placeholder: "<domain>",
+    help: "domain (`taubridge strategies` lists them)",
+    defaultHelp: "τ-bench: the bundled library domain; τ²: required",
+  },
+  {
+    flag: "--agent-strategy",
+    aliases: ["--agent"],
+    type: "string",
+    placeholder: "<name>",
+    help: "agent under test (`taubridge strategies` lists them)",
+    defaultHelp: "τ-bench: oracle, or tool-calling when --model is given; τ²: llm_agent",
+  },
+  {
+    flag: "--user-strategy",
+    aliases: ["--user"],
+    type: "string",
+    placeholder: "<name>",
+    help: "user simulator",
+    defaultHelp: "τ-bench: scripted, or llm when --user-model is given; τ²: user_simulator",
+  },
+  { flag: "--model", aliases: ["--agent-llm"], type: "string", placeholder: "<name>", help: "agent model", defaultHelp: "τ-bench: none (the offline oracle needs no model); τ²: gpt-4.1-2025-04-14" },
+  {
+    flag: "--model-provider",
+    aliases: ["--agent-provider"],
+    type: "string",
+    placeholder: "<name>",
+    help: "agent model provider (openai, or an OpenAI-compatible server)",
+    defaultHelp: "openai; τ²: from the litellm prefix, openai-compatible with a base URL",
+  },
   {
     flag: "--base-url",
+    aliases: ["--agent-base-url"],
     type: "string",
     placeholder: "<url>",
     help: "agent model base URL (any OpenAI-compatible server)",
-    defaultHelp: "the provider's URL, https://api.openai.com/v1 for openai",
+    defaultHelp: "the provider's URL",
     check: url,
   },
   {
     flag: "--api-key-env",
+    aliases: ["--agent-api-key-env"],
     type: "string",
     placeholder: "<name>",
     help: "environment variable holding the agent model's API key",
     defaultHelp: "the provider's, OPENAI_API_KEY for openai; local servers need none",
     check: environmentVariableName,
   },
-  { flag: "--user-model", type: "string", placeholder: "<name>", help: "user simulator model", defaultHelp: "none: the scripted user needs no model" },
-  { flag: "--user-model-provider", type: "string", placeholder: "<name>", help: "user simulator model provider", defaultHelp: "openai" },
+  {
+    flag: "--user-model",
+    aliases: ["--user-llm"],
+    type: "string",
+    placeholder: "<name>",
+    help: "user simulator model",
+    defaultHelp: "τ-bench: none (the scripted user needs no model); τ²: gpt-4.1-2025-04-14",
+  },
+  { flag: "--user-model-provider", aliases: ["--user-provider"], type: "string", placeholder: "<name>", help: "user simulator model provider", defaultHelp: "as for the agent" },
   { flag: "--user-base-url", type: "string", placeholder: "<url>", help: "user simulator model base URL", defaultHelp: "the user provider's URL", check: url },
   {
     flag: "--user-api-key-env",
@@ -92,41 +144,100 @@ export const RUN_FLAGS = [
     defaultHelp: "the user provider's, OPENAI_API_KEY for openai",
     check: environmentVariableName,
   },
-  { flag: "--temperature", type: "number", placeholder: "<t>", help: "agent sampling temperature", default: 0, check: between(0, 2) },
-  { flag: "--task-split", type: "string", placeholder: "<split>", help: "task split (test, train, dev; airline has only test)", defaultHelp: "the domain's default split, test" },
-  { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split" },
+  { flag: "--temperature", type: "number", placeholder: "<t>", help: "agent sampling temperature", default: 0, suites: TAU, check: between(0, 2) },
+  { flag: "--agent-llm-args", type: "json-object", placeholder: "<json>", help: "the agent's LLM arguments (τ²'s; `api_base` names an endpoint)", default: { temperature: 0.0 }, suites: TAU2 },
+  { flag: "--user-llm-args", type: "json-object", placeholder: "<json>", help: "the user simulator's LLM arguments", default: { temperature: 0.0 }, suites: TAU2 },
+  { flag: "--judge-model", type: "string", placeholder: "<model>", help: "model of τ²'s NL-assertion judge", defaultHelp: "τ²'s, read from its config.py", suites: TAU2 },
   {
-    flag: "--task-ids",
-    type: "integer-list",
-    placeholder: "<ids...>",
-    help: "explicit task indices (overrides the range)",
-    defaultHelp: "every task from --start-index to --end-index",
-    check: nonNegativeIds,
+    flag: "--judge-base-url",
+    type: "string",
+    placeholder: "<url>",
+    help: "OpenAI-compatible endpoint of the judge (no key needed for a local one)",
+    defaultHelp: "the judge provider's URL",
+    suites: TAU2,
+    check: url,
   },
-  { flag: "--start-index", type: "integer", placeholder: "<n>", help: "first task index", default: 0, check: atLeast(0) },
-  { flag: "--end-index", type: "integer", placeholder: "<n>", help: "end task index, exclusive (-1 = all)", default: -1, check: atLeast(-1) },
+  {
+    flag: "--judge-provider",
+    type: "string",
+    placeholder: "<name>",
+    help: "provider of the judge's model (pricing and API-key variable)",
+    defaultHelp: "openai-compatible with --judge-base-url, else openai",
+    suites: TAU2,
+  },
+  {
+    flag: "--judge-api-key-env",
+    type: "string",
+    placeholder: "<name>",
+    help: "environment variable holding the judge's API key",
+    defaultHelp: "the judge provider's",
+    suites: TAU2,
+    check: environmentVariableName,
+  },
+] as const satisfies readonly RunFlag[];
+
+/** Which tasks, how many times, and the budgets. */
+const SELECTION_FLAGS = [
+  {
+    flag: "--task-split",
+    aliases: ["--task-split-name"],
+    type: "string",
+    placeholder: "<split>",
+    help: "task split (τ-bench: test, train, dev; airline has only test. τ²: base, train, test; telecom also small, full)",
+    defaultHelp: "τ-bench: the domain's default split, test; τ²: base",
+  },
+  { flag: "--task-set-name", type: "string", placeholder: "<name>", help: "τ² task set (telecom_full, telecom_small)", defaultHelp: "the domain's", suites: TAU2 },
+  { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split", suites: TAU },
+  { flag: "--task-ids", type: "list", placeholder: "<ids...>", help: "only these tasks (τ-bench: indices; τ²: ids)", defaultHelp: "every task of the selection" },
+  { flag: "--start-index", type: "integer", placeholder: "<n>", help: "first task index", default: 0, suites: TAU, check: atLeast(0) },
+  { flag: "--end-index", type: "integer", placeholder: "<n>", help: "end task index, exclusive (-1 = all)", default: -1, suites: TAU, check: atLeast(-1) },
+  { flag: "--num-tasks", type: "integer", placeholder: "<n>", help: "the first N tasks after split and id filtering", defaultHelp: "all", suites: TAU2, check: atLeast(1) },
   { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: atLeast(1) },
-  { flag: "--max-concurrency", type: "integer", placeholder: "<n>", help: "episodes running at once", default: 1, check: atLeast(1) },
-  { flag: "--max-steps", type: "integer", placeholder: "<n>", help: "agent turns before an episode is cut off", default: 30, check: atLeast(1) },
-  { flag: "--episode-timeout", type: "number", placeholder: "<seconds>", help: "wall-clock limit per episode (0 = none)", default: 0, check: atLeast(0) },
-  { flag: "--episode-retries", type: "integer", placeholder: "<n>", help: "re-run an episode that ended in an infrastructure error", default: 0, check: atLeast(0) },
-  { flag: "--seed", type: "integer", placeholder: "<n>", help: "seed for shuffling and sampling", default: 10 },
-  { flag: "--shuffle", type: "boolean", help: "shuffle the task order each trial", default: false },
-  { flag: "--log-dir", type: "string", placeholder: "<dir>", help: "where the results file and checkpoint go", default: "results" },
-  { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory", defaultHelp: "the cache `taubridge data pull` fills; our own domain ships its data" },
+  { flag: "--max-concurrency", type: "integer", placeholder: "<n>", help: "episodes running at once", default: { "tau-bench": 1, tau2: 3 }, check: atLeast(1) },
+  { flag: "--max-steps", type: "integer", placeholder: "<n>", help: "budget per episode (τ-bench: agent turns; τ²: hops)", default: { "tau-bench": 30, tau2: 200 }, check: atLeast(1) },
+  { flag: "--max-errors", type: "integer", placeholder: "<n>", help: "tool errors (over the whole episode) before it ends as too_many_errors", default: 10, suites: TAU2, check: atLeast(1) },
+  { flag: "--episode-timeout", aliases: ["--timeout"], type: "number", placeholder: "<seconds>", help: "wall-clock limit per episode (0 = none)", default: 0, check: atLeast(0) },
   {
-    flag: "--resume",
-    type: "boolean",
-    help: "resume the checkpoint of the same run in --log-dir (spelled out for scripts)",
-    default: true,
-    negatedHelp: "start over instead of resuming the checkpoint of the same run",
+    flag: "--episode-retries",
+    aliases: ["--max-retries"],
+    type: "integer",
+    placeholder: "<n>",
+    help: "re-runs of an episode that failed on infrastructure",
+    default: { "tau-bench": 0, tau2: 3 },
+    check: atLeast(0),
   },
+  { flag: "--retry-delay", type: "number", placeholder: "<seconds>", help: "wait before such a re-run", default: { "tau-bench": 0, tau2: 1.0 }, check: atLeast(0) },
+  { flag: "--seed", type: "integer", placeholder: "<n>", help: "seed (τ-bench: shuffling and few-shot sampling; τ²: the per-trial seeds)", default: { "tau-bench": 10, tau2: 300 } },
+  { flag: "--shuffle", type: "boolean", help: "shuffle the task order each trial", default: false, suites: TAU },
+  {
+    flag: "--enforce-communication-protocol",
+    type: "boolean",
+    help: "a message with both text and tool calls ends the episode as agent_error / user_error (off, as in τ²)",
+    default: false,
+    suites: TAU2,
+  },
+] as const satisfies readonly RunFlag[];
+
+/** Where data and results live, resume, and the model layer. */
+const RUN_LAYER_FLAGS = [
+  { flag: "--log-dir", type: "string", placeholder: "<dir>", help: "where the results file and checkpoint go", default: "results", suites: TAU },
+  {
+    flag: "--save-to",
+    type: "string",
+    placeholder: "<name>",
+    help: "results file: a path (…/x.json), or a name for ./simulations/<name>/results.json",
+    defaultHelp: "a name from the time, domain, agent and user",
+    suites: TAU2,
+  },
+  { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory", defaultHelp: "the cache `taubridge data pull` fills; our own domain ships its data" },
+  { flag: "--resume", type: "boolean", help: "resume the results of the same run (spelled out for scripts)", default: true, negatedHelp: "start over instead of resuming the results of the same run" },
   {
     flag: "--accept-changes",
     type: "boolean",
-    help: "resume even though the task set, data, agent module, mapping, prompts, options or taubridge version changed since the checkpoint (its finished episodes are kept)",
+    help: "resume even though the task set, data, agent module, mapping, prompts, options or taubridge version changed since the stored run (its finished episodes are kept)",
     default: false,
   },
+  { flag: "--auto-resume", type: "boolean", help: "accepted for compatibility with τ²: a results file of the same run is always resumed", default: false, suites: TAU2 },
   { flag: "--cache-dir", type: "string", placeholder: "<dir>", help: "on-disk model response cache", defaultHelp: "none, no cache" },
   { flag: "--price-file", type: "string", placeholder: "<path>", help: "JSON price table overriding or adding model prices", defaultHelp: "the bundled @pydantic/genai-prices table" },
   {
@@ -138,10 +249,27 @@ export const RUN_FLAGS = [
     check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`),
   },
   { flag: "--model-max-attempts", type: "integer", placeholder: "<n>", help: "attempts per model call on 408/409/429/5xx/network errors", default: DEFAULT_MODEL_MAX_ATTEMPTS, check: between(1, 20) },
-  { flag: "--agent-prompt-file", type: "string", placeholder: "<path>", help: "template for the agent's system prompt", defaultHelp: "the agent strategy's built-in template" },
-  { flag: "--user-prompt-file", type: "string", placeholder: "<path>", help: "template for the user simulator's system prompt", defaultHelp: "the user strategy's built-in template" },
-  { flag: "--few-shot-displays-path", type: "string", placeholder: "<path>", help: "JSONL of example conversations for --agent-strategy few-shot", defaultHelp: "none; few-shot needs it" },
-  { flag: "--agent-module", type: "string", placeholder: "<path>", help: "framework adapters: the user's unmodified agent module (same as --agent-option module=<path>)", defaultHelp: "none" },
+] as const satisfies readonly RunFlag[];
+
+/** Prompts and agent modules. */
+const STRATEGY_FLAGS = [
+  { flag: "--agent-prompt-file", type: "string", placeholder: "<path>", help: "template for the agent's system prompt", defaultHelp: "the agent strategy's built-in template", suites: TAU },
+  { flag: "--user-prompt-file", type: "string", placeholder: "<path>", help: "template for the user simulator's system prompt", defaultHelp: "the user strategy's built-in template", suites: TAU },
+  {
+    flag: "--few-shot-displays-path",
+    type: "string",
+    placeholder: "<path>",
+    help: "JSONL of example conversations for --agent-strategy few-shot",
+    defaultHelp: "none; few-shot needs it",
+    suites: TAU,
+  },
+  {
+    flag: "--agent-module",
+    type: "string",
+    placeholder: "<path>",
+    help: "framework adapters and module: the user's unmodified agent module (same as --agent-option module=<path>)",
+    defaultHelp: "none",
+  },
   { flag: "--workflow-path", type: "string", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)", defaultHelp: "none" },
   {
     flag: "--bridge-mode",
@@ -153,29 +281,56 @@ export const RUN_FLAGS = [
   },
   { flag: "--dry-run", type: "boolean", help: "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)", default: false },
   { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)", defaultHelp: "none" },
+] as const satisfies readonly RunFlag[];
+
+/** Output. */
+const OUTPUT_FLAGS = [
   {
     flag: "--suite",
     type: "string",
     placeholder: "<suite>",
-    help: "benchmark suite: tau (these flags, τ-bench's run.py) or tau2 (`taubridge tau2 run`'s flags; from code: runTau2Benchmark)",
+    help: "benchmark suite: tau (τ-bench, run.py's flags) or tau2 (τ²-bench; also `taubridge tau2 run`)",
     default: "tau",
-    check: oneOf("tau", "tau2"),
+    check: oneOf("tau", "tau2", "tau-bench", "tau2-bench"),
     cliOnly: true,
   },
   { flag: "--format", type: "string", placeholder: "<format>", help: "output: text, json or markdown", default: "text", check: oneOf("text", "json", "markdown"), cliOnly: true },
   { flag: "--quiet", type: "boolean", help: "no progress output", default: false },
 ] as const satisfies readonly RunFlag[];
 
+/** Every run flag, in `--help` order. */
+export const RUN_FLAGS = [...PARTICIPANT_FLAGS, ...SELECTION_FLAGS, ...RUN_LAYER_FLAGS, ...STRATEGY_FLAGS, ...OUTPUT_FLAGS] as const satisfies readonly RunFlag[];
+
+/** τ²'s flags for features taubridge does not have, refused by name with the reason (never silently ignored). */
+export const REFUSED_TAU2_FLAGS: ReadonlyArray<readonly [string, string]> = [
+  ["--workers <n>", "worker processes: taubridge runs simulations concurrently in one process (--max-concurrency)"],
+  ["--provider-limit <limits>", "per-provider caps: use --max-concurrency"],
+  ["--log-level <level>", "taubridge prints progress on stderr (--quiet to silence)"],
+  ["--verbose-logs", "no per-call log files"],
+  ["--llm-log-mode <mode>", "no per-call log files"],
+  ["--user-persona <json>", "τ³ runtime personas are not implemented"],
+  ["--auto-review", "LLM reviews of trajectories are not implemented"],
+  ["--audio-native", "voice (full-duplex) mode is not implemented"],
+];
+
 type Flags = (typeof RUN_FLAGS)[number];
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 type OptionName<F extends string> = F extends `--${infer Name}` ? CamelCase<Name> : never;
+type AliasNames<F> = F extends { aliases: readonly (infer A extends string)[] } ? OptionName<A> : never;
 
 /**
- * The `run` flags as library options: camel-cased names, typed values, all optional
- * (`{ env: "library", agentStrategy: "oracle", numTrials: 2 }`). Durations are seconds, as on the CLI.
+ * The run flags as library options: camel-cased names (τ²'s spellings too: `domain`, `agent`,
+ * `user`, `agentLlm`, …), typed values, all optional, plus `suite`.
+ * (`{ env: "library", agentStrategy: "oracle", numTrials: 2 }`, `{ suite: "tau2", domain: "mock", agent: "oracle", user: "scripted" }`).
+ * Durations are seconds, as on the CLI.
  */
 export type RunOptions = {
   [F in Flags as F extends { cliOnly: true } ? never : OptionName<F["flag"]>]?: RunFlagValueTypes[F["type"]];
+} & {
+  [F in Flags as F extends { cliOnly: true } ? never : AliasNames<F>]?: RunFlagValueTypes[F["type"]];
+} & {
+  /** `"tau-bench"` (default) or `"tau2"` (also `"tau"`, `"tau2-bench"`). */
+  suite?: string;
 };
 
 /** `--num-trials` → `numTrials`. */
@@ -183,184 +338,44 @@ export function optionName(flag: string): string {
   return flag.replace(/^--/, "").replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-const byName = new Map<string, RunFlag>(RUN_FLAGS.map((flag) => [optionName(flag.flag), flag]));
+const byName = new Map<string, RunFlag>();
+for (const flag of RUN_FLAGS as readonly RunFlag[]) {
+  byName.set(optionName(flag.flag), flag);
+  for (const alias of flag.aliases ?? []) byName.set(optionName(alias), flag);
+}
 
-/** The table entry of an option name (`numTrials`) or undefined. */
+/** The table entry of an option name or alias (`numTrials`, `domain`), or undefined. */
 export function runFlag(name: string): RunFlag | undefined {
   return byName.get(name);
 }
 
-/** The table's default of a flag, by option name; throws on a name the table lacks (a programming error). */
-export function runFlagDefault<T extends string | number | boolean>(name: string): T {
+/** The canonical option name of a flag (`domain` → `env`). */
+export function canonicalName(name: string): string | undefined {
   const flag = byName.get(name);
-  if (!flag || flag.default === undefined) throw new Error(`run flag ${name} has no default`);
-  return flag.default as T;
+  return flag ? optionName(flag.flag) : undefined;
 }
 
-function describe(value: unknown): string {
-  return typeof value === "string" ? `"${value}"` : (JSON.stringify(value) ?? String(value));
+/** A flag's default for a suite (undefined: no static default). */
+export function flagDefault(flag: RunFlag, suite: SuiteName): FlagValue | undefined {
+  const value = flag.default;
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && SUITE_NAMES.some((name) => name in value)) return (value as Partial<Record<SuiteName, FlagValue>>)[suite];
+  return value as FlagValue | undefined;
 }
 
-function parseInteger(text: string): number | undefined {
-  const parsed = Number(text);
-  return text.trim() !== "" && Number.isInteger(parsed) ? parsed : undefined;
+/** The table's default of an option for a suite; throws on a name the table lacks a default for (a programming error). */
+export function runFlagDefault<T extends FlagValue>(name: string, suite: SuiteName = "tau-bench"): T {
+  const flag = byName.get(name);
+  const value = flag ? flagDefault(flag, suite) : undefined;
+  if (value === undefined) throw new Error(`run flag ${name} has no default for ${suite}`);
+  return value as T;
 }
 
-/** Reads one flag's value (a CLI string, or a typed API value); the error names the flag. */
-export function parseFlagValue(flag: RunFlag, raw: unknown): unknown {
-  const fail = (expected: string): never => {
-    throw new ConfigError(`${flag.flag}: expected ${expected}, got ${describe(raw)}`);
-  };
-  let value: unknown;
-  switch (flag.type) {
-    case "string":
-      if (typeof raw !== "string" || raw === "") fail("a non-empty string");
-      value = raw;
-      break;
-    case "integer": {
-      const parsed = typeof raw === "number" ? raw : typeof raw === "string" ? parseInteger(raw) : undefined;
-      if (parsed === undefined || !Number.isInteger(parsed)) fail("an integer");
-      value = parsed;
-      break;
-    }
-    case "number": {
-      const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : undefined;
-      if (parsed === undefined || !Number.isFinite(parsed)) fail("a number");
-      value = parsed;
-      break;
-    }
-    case "boolean":
-      if (typeof raw !== "boolean") fail("true or false");
-      value = raw;
-      break;
-    case "integer-list": {
-      const items = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : fail("a list of integers");
-      const ids: number[] = [];
-      for (const item of items) {
-        if (typeof item === "number") {
-          if (!Number.isInteger(item)) fail("a list of integers");
-          ids.push(item);
-          continue;
-        }
-        if (typeof item !== "string") fail("a list of integers");
-        for (const piece of item.split(/[ ,]+/).filter(Boolean)) {
-          const parsed = parseInteger(piece);
-          if (parsed === undefined) fail("a list of integers");
-          ids.push(parsed as number);
-        }
-      }
-      value = ids;
-      break;
-    }
-    case "key-value": {
-      const pairs: Record<string, string> = {};
-      if (raw && typeof raw === "object" && !Array.isArray(raw)) {
-        for (const [key, item] of Object.entries(raw)) {
-          if (typeof item !== "string") fail(`string values (key ${key})`);
-          pairs[key] = item as string;
-        }
-      } else {
-        const items = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : fail("key=value pairs");
-        for (const item of items) {
-          const index = typeof item === "string" ? item.indexOf("=") : -1;
-          if (index <= 0) fail("key=value");
-          pairs[(item as string).slice(0, index)] = (item as string).slice(index + 1);
-        }
-      }
-      value = pairs;
-      break;
-    }
-  }
-  const problem = flag.check?.(value as never);
-  if (problem) throw new ConfigError(`${flag.flag}: ${problem}`);
-  return value;
+/** True when the flag applies to the suite. */
+export function flagAppliesTo(flag: RunFlag, suite: SuiteName): boolean {
+  return flag.suites === undefined || flag.suites.includes(suite);
 }
 
-/** Parsed flag values by option name, defaults applied. */
-export type RunFlagValues = Record<string, unknown>;
-
-/**
- * Validates raw flag values (from commander or from the API) with the table's rules and applies
- * its defaults. Unknown names are an error that lists the known ones; `surface` says whether
- * CLI-only flags (`--format`) are allowed.
- */
-export function parseRunFlags(raw: Record<string, unknown>, surface: "cli" | "api"): RunFlagValues {
-  const values: RunFlagValues = {};
-  for (const [name, value] of Object.entries(raw)) {
-    const flag = byName.get(name);
-    if (!flag || (surface === "api" && "cliOnly" in flag && flag.cliOnly)) {
-      const known = RUN_FLAGS.filter((entry) => surface === "cli" || !("cliOnly" in entry && entry.cliOnly)).map((entry) => optionName(entry.flag));
-      throw new ConfigError(`unknown run option "${name}"; known: ${known.join(", ")}`);
-    }
-    if (value === undefined) continue;
-    values[name] = parseFlagValue(flag, value);
-  }
-  for (const flag of RUN_FLAGS) {
-    const name = optionName(flag.flag);
-    if (values[name] === undefined && "default" in flag && (surface === "cli" || !("cliOnly" in flag && flag.cliOnly))) values[name] = flag.default;
-  }
-  return values;
-}
-
-/**
- * Turns parsed flag values into the runner's config: seconds become milliseconds, the adapter
- * shorthands (`--agent-module`, `--workflow-path`, `--bridge-mode`, `--dry-run`) join
- * `agentOptions`, and the strategies default as in τ-bench (a model means tool-calling / llm).
- */
-export function runConfigFromFlags(values: RunFlagValues, defaultDomain: string): RunConfigInput {
-  const text = (name: string) => values[name] as string | undefined;
-  const agentOptions: Record<string, string> = {
-    ...(text("agentModule") ? { module: text("agentModule")! } : {}),
-    ...(text("workflowPath") ? { workflowPath: text("workflowPath")! } : {}),
-    ...(text("bridgeMode") ? { bridgeMode: text("bridgeMode")! } : {}),
-    ...(values.dryRun ? { dryRun: "true" } : {}),
-    ...((values.agentOption as Record<string, string> | undefined) ?? {}),
-  };
-  return {
-    env: text("env") ?? defaultDomain,
-    agentStrategy: text("agentStrategy") ?? (text("model") ? "tool-calling" : "oracle"),
-    userStrategy: text("userStrategy") ?? (text("userModel") ? "llm" : "scripted"),
-    model: text("model"),
-    modelProvider: text("modelProvider"),
-    baseUrl: text("baseUrl"),
-    apiKeyEnv: text("apiKeyEnv"),
-    userModel: text("userModel"),
-    userModelProvider: text("userModelProvider"),
-    userBaseUrl: text("userBaseUrl"),
-    userApiKeyEnv: text("userApiKeyEnv"),
-    temperature: values.temperature as number,
-    taskSplit: text("taskSplit"),
-    taskFile: text("taskFile"),
-    taskIds: values.taskIds as number[] | undefined,
-    startIndex: values.startIndex as number,
-    endIndex: values.endIndex as number,
-    numTrials: values.numTrials as number,
-    maxConcurrency: values.maxConcurrency as number,
-    maxSteps: values.maxSteps as number,
-    episodeTimeoutMs: Math.round((values.episodeTimeout as number) * 1000),
-    episodeRetries: values.episodeRetries as number,
-    seed: values.seed as number,
-    shuffle: values.shuffle as boolean,
-    logDir: text("logDir")!,
-    dataDir: text("dataDir"),
-    resume: values.resume as boolean,
-    acceptChanges: values.acceptChanges as boolean,
-    cacheDir: text("cacheDir"),
-    priceFile: text("priceFile"),
-    modelTimeoutMs: Math.round((values.modelTimeout as number) * 1000),
-    modelMaxAttempts: values.modelMaxAttempts as number,
-    agentPromptFile: text("agentPromptFile"),
-    userPromptFile: text("userPromptFile"),
-    fewShotDisplaysPath: text("fewShotDisplaysPath"),
-    agentOptions,
-    quiet: values.quiet as boolean,
-  };
-}
-
-/** Which flag a run-config field comes from (for error messages naming the flag). */
-export function flagForConfigField(field: string): string {
-  const renamed: Record<string, string> = { episodeTimeoutMs: "--episode-timeout", modelTimeoutMs: "--model-timeout", agentOptions: "--agent-option" };
-  if (renamed[field]) return renamed[field];
-  const flag = byName.get(field);
-  return flag ? flag.flag : field;
+/** `--suite`'s value as a suite name (`tau` → `tau-bench`). */
+export function suiteNamed(value: string): SuiteName {
+  return value === "tau2" || value === "tau2-bench" ? "tau2" : "tau-bench";
 }

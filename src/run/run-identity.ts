@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, errorMarker } from "../core/errors.ts";
 import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
-import type { RunConfig } from "./run-config.ts";
+import type { RunConfig } from "../suites/tau-bench/run-config.ts";
 
 /**
  * Options that never change an episode's outcome: where files go, how many episodes run at once,

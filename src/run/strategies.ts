@@ -57,7 +57,12 @@ export interface UserFactory {
   create(context: BuildContext): Participant<unknown>;
 }
 
-/** `--agent-strategy` names. */
-export const agentStrategies = new Registry<AgentFactory>("agent strategy");
-/** `--user-strategy` names. */
-export const userStrategies = new Registry<UserFactory>("user strategy");
+/** A fresh registry of agent strategies (`--agent-strategy` names). */
+export function agentStrategyRegistry(): Registry<AgentFactory> {
+  return new Registry<AgentFactory>("agent strategy");
+}
+
+/** A fresh registry of user strategies (`--user-strategy` names). */
+export function userStrategyRegistry(): Registry<UserFactory> {
+  return new Registry<UserFactory>("user strategy");
+}

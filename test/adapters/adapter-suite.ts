@@ -16,13 +16,12 @@ import type { Participant } from "../../src/core/contracts.ts";
 type Agent = Participant;
 import type { Task } from "../../src/core/types.ts";
 import type { LoadedDomain } from "../../src/suites/tau-bench/engine/domain.ts";
-import { buildRun } from "../../src/suites/tau-bench/build.ts";
+import { buildRun } from "../support/registries.ts";
 import { runBatch, type BatchOutcome } from "../../src/suites/tau-bench/batch.ts";
 import { runEpisode, type EpisodeResult } from "../../src/suites/tau-bench/loop.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedRequest } from "../../src/testing/index.ts";
 import { scriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
 import { tauBenchDirectory, warnIfMissingShared } from "../support/shared-data.ts";
-import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { groundTruthScript, planResponder, startCountingBackend, textOf, type CountingBackend, type TaskScript } from "./test-support.ts";
 
 export interface AdapterSuiteOptions {
@@ -75,7 +74,6 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
     beforeAll(async () => {
       backend = await startCountingBackend();
       process.env.RETAIL_BACKEND_URL = backend.url;
-      registerAdapterStrategies();
     });
 
     afterAll(async () => {
@@ -346,7 +344,6 @@ function defineLibraryCases(options: AdapterSuiteOptions): void {
     beforeAll(async () => {
       backend = await startCountingBackend();
       process.env.LIBRARY_BACKEND_URL = backend.url;
-      registerAdapterStrategies();
     });
 
     afterAll(async () => {

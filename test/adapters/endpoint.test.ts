@@ -17,11 +17,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { FrameworkAdapter } from "../../adapters/common/driver.ts";
 import { defaultEndpointNotice, frameworkEndpoint, OPENAI_PUBLIC_API, openAIClientDefault } from "../../adapters/common/endpoint.ts";
 import { adapterStrategy } from "../../adapters/common/strategy.ts";
-import { registerAdapterStrategies } from "../../adapters/index.ts";
-import { buildRun } from "../../src/suites/tau-bench/build.ts";
+import { buildRun, testRegistries } from "../support/registries.ts";
 import { runBatch } from "../../src/suites/tau-bench/batch.ts";
 import { runEpisode } from "../../src/suites/tau-bench/loop.ts";
-import { agentStrategies } from "../../src/run/strategies.ts";
 import { scriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
 
 const STAND_IN = "stand-in-framework";
@@ -51,8 +49,7 @@ const standIn: FrameworkAdapter<object> = {
 let moduleDir: string;
 
 beforeAll(() => {
-  registerAdapterStrategies();
-  if (!agentStrategies.has(STAND_IN)) agentStrategies.register(STAND_IN, adapterStrategy(standIn, "a stand-in framework for endpoint messages"));
+  if (!testRegistries.agentStrategies.has(STAND_IN)) testRegistries.agentStrategies.register(STAND_IN, adapterStrategy(standIn, "a stand-in framework for endpoint messages"));
   moduleDir = mkdtempSync(join(tmpdir(), "taubridge-endpoint-agent-"));
   writeFileSync(join(moduleDir, "agent.mjs"), "export const agent = { standIn: true };\n");
 });

@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.ts";
-import { buildRun } from "../../src/suites/tau-bench/build.ts";
+import { buildRun, testRegistries } from "../support/registries.ts";
 import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { adapterSettings } from "../../adapters/common/settings.ts";
 
@@ -19,11 +19,9 @@ function build(agentStrategy: string, agentOptions: Record<string, string>, extr
 }
 
 describe("adapter strategy options", () => {
-  beforeAll(() => registerAdapterStrategies());
-
-  it("registers the four strategies, idempotently", () => {
-    registerAdapterStrategies();
+  it("registers the four strategies once; a second registration is refused", () => {
     for (const name of ["openai-agents", "vercel-ai", "langchain", "mastra"]) expect(build(name, { module: example }).agentFactory.description).toContain("bridged");
+    expect(() => registerAdapterStrategies(testRegistries.agentStrategies)).toThrow('"openai-agents" is already registered');
   });
 
   it("parses bridge mode, dry run, mapping and maxTurns", () => {

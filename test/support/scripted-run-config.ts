@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RunConfigInput } from "../../src/run/run-config.ts";
+import type { RunConfigInput } from "../../src/suites/tau-bench/run-config.ts";
 import type { ScriptedModelServer } from "../../src/testing/index.ts";
 
 /**

@@ -9,11 +9,12 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tau2DomainRegistry } from "../../domains/tau2.ts";
 import type { ParticipantContext } from "../../src/core/contracts.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { createModelClient } from "../../src/model/model-client.ts";
-import { tau2Agents, tau2Users } from "../../src/suites/tau2/participants/registry.ts";
+import { tau2Registries } from "../support/tau2-registries.ts";
+
+const { domains: tau2DomainRegistry, agents: tau2Agents, users: tau2Users } = tau2Registries;
 import { type Tau2Task, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../src/testing/index.ts";
 import { type PyDict, type PyValue, toJs } from "../../src/value/index.ts";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { tau2Registries } from "../../app/tau2-registries.ts";
+import { tau2Registries } from "../support/tau2-registries.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { rescoreTau2Results } from "../../src/suites/tau2/rescore.ts";
 import { readTau2Results, simulationMetrics } from "../../src/suites/tau2/codec.ts";

@@ -13,7 +13,7 @@ import { unitKey, type EpisodeSummary, type WorkUnit } from "../../core/run.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
-import { runFileStem, type RunConfig } from "../../run/run-config.ts";
+import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError, runIdentity } from "../../run/run-identity.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import { pyJsonDumpsIndented } from "../../value/index.ts";

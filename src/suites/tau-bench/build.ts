@@ -8,12 +8,12 @@ import { ConfigError } from "../../core/errors.ts";
 import type { Task } from "../../core/types.ts";
 import { defaultDataRoot } from "../../run/data-root.ts";
 import type { RunModels } from "../../run/model-clients.ts";
-import { defaultRegistries, type Registries } from "../../run/registries.ts";
-import { parseRunConfig, type RunConfig, type RunConfigInput } from "../../run/run-config.ts";
+import type { Registries } from "../../run/registries.ts";
+import { parseRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import type { AgentFactory, BuildContext, UserFactory } from "../../run/strategies.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { originalPromptsOf } from "./participants/original-prompts.ts";
-import { registerOfflineStrategies } from "./participants/register-offline.ts";
+import { tauBenchAgent, tauBenchParts } from "./parts.ts";
 import { selectTaskIndices } from "./tasks.ts";
 
 /** A run with every name resolved into an object. */
@@ -35,17 +35,16 @@ export interface BuiltRun {
 /**
  * The build step: validates the configuration and turns names (domain, split, strategies) into
  * objects, failing with a one-line {@link ConfigError} before any episode or model call starts.
- * The names resolve in `registries` (default: the set the package entry installed; see
- * `registries.ts`), which keeps this layer free of any domain or adapter import.
+ * The names resolve in the run's `registries` (τ-bench's parts and the shared strategies), which
+ * keeps this layer free of any domain or adapter import.
  */
-export function buildRun(input: RunConfigInput, overrides: { registries?: Registries; models?: RunModels } = {}): BuiltRun {
-  registerOfflineStrategies();
+export function buildRun(input: RunConfigInput, overrides: { registries: Registries; models?: RunModels }): BuiltRun {
   const config = parseRunConfig(input);
-  const registries = overrides.registries ?? defaultRegistries();
-  const { domains, agentStrategies, userStrategies } = registries;
-  const definition = domains.get(config.env);
-  const agentFactory = agentStrategies.get(config.agentStrategy);
-  const userFactory = userStrategies.get(config.userStrategy);
+  const { registries } = overrides;
+  const parts = tauBenchParts(registries);
+  const definition = parts.domains.get(config.env);
+  const agentFactory = tauBenchAgent(registries, config.agentStrategy);
+  const userFactory = parts.users.get(config.userStrategy);
   if (agentFactory.requiresModel && !config.model) throw new ConfigError(`--agent-strategy ${config.agentStrategy} needs --model`);
   if (userFactory.requiresModel && !config.userModel) throw new ConfigError(`--user-strategy ${config.userStrategy} needs --user-model`);
   const dataRoot = config.dataDir ?? defaultDataRoot(definition);

@@ -1,5 +1,5 @@
 import { ConfigError } from "../../core/errors.ts";
-import type { Evaluation, Evaluator, FinishedEpisode, Suite } from "../../core/contracts.ts";
+import type { Evaluation, Evaluator, FinishedEpisode, DomainSuite } from "../../core/contracts.ts";
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type RewardResult, type Task } from "../../core/types.ts";
 import type { GroundTruthState, LoadedDomain } from "./engine/domain.ts";
 import { Environment } from "./engine/environment.ts";
@@ -17,7 +17,7 @@ import { pyJsonDumps, type PyValue } from "../../value/index.ts";
  * the agent's end state.
  */
 export class TauBenchEvaluator implements Evaluator {
-  readonly suite: Suite;
+  readonly suite: DomainSuite;
 
   constructor(private readonly domain: LoadedDomain) {
     this.suite = domain.definition.suite;

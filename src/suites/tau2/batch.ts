@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { unitKey, type ResultSink, type WorkUnit } from "../../core/run.ts";
-import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
+import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import type { BuiltTau2Run } from "./build.ts";
 import { simulationKey } from "./build.ts";
@@ -172,6 +172,8 @@ export interface Tau2BatchResult {
   interrupted: boolean;
   /** Simulations kept from the stored run (infrastructure errors, which run again, not counted). */
   resumed: number;
+  /** Simulations this run ran. */
+  ran: number;
 }
 
 /** The run's units as the run layer's work units. */
@@ -195,9 +197,9 @@ function workUnits(run: BuiltTau2Run): { units: WorkUnit[]; byKey: Map<string, T
 }
 
 /** Runs the units (bounded concurrency, τ²'s retries, a checkpoint line after every simulation). */
-export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortSignal; onProgress?: Tau2Progress } = {}): Promise<Tau2BatchResult> {
+export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortSignal; onProgress?: Tau2Progress; observer?: BatchProgress<Tau2SimulationRecord> } = {}): Promise<Tau2BatchResult> {
   const { units, byKey } = workUnits(run);
-  const resumed = new Map([...run.resumed].map(([key, record]) => [unitKey({ taskId: record.task_id, trial: record.trial }), record] as const).filter(([key]) => byKey.has(key)));
+  const resumed = new Map([...run.resumed].map(([, record]) => [unitKey({ taskId: record.task_id, trial: record.trial }), record] as const).filter(([key]) => byKey.has(key)));
   const rerun = new Set([...resumed].filter(([, record]) => record.termination_reason === "infrastructure_error").map(([key]) => key));
   const sink = new Tau2ResultsSink(run);
   const batch: SuiteBatch<Tau2SimulationRecord> = {
@@ -220,7 +222,13 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
   };
   const toRun = units.length - (resumed.size - rerun.size);
   let done = 0;
-  const progress = { episode: (record: Tau2SimulationRecord) => options.onProgress?.({ done: ++done, total: toRun, record }) };
+  const progress: BatchProgress<Tau2SimulationRecord> = {
+    ...options.observer,
+    episode: (record) => {
+      options.onProgress?.({ done: ++done, total: toRun, record });
+      options.observer?.episode?.(record);
+    },
+  };
   let outcome: Awaited<ReturnType<typeof runSuiteBatch<Tau2SimulationRecord>>>;
   try {
     outcome = await runSuiteBatch(batch, progress, options.signal);
@@ -237,5 +245,6 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
     flags: run.flags,
     interrupted: outcome.interrupted,
     resumed: outcome.resumedEpisodes,
+    ran: outcome.ranEpisodes,
   };
 }

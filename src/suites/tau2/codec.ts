@@ -291,8 +291,11 @@ export function tau2Summary(record: Tau2SimulationRecord): EpisodeSummary {
     let promptTokens = 0;
     let completionTokens = 0;
     for (const message of record.messages) {
-      if (message.role !== role || !message.usage) continue;
-      calls++;
+      if (message.role !== role) continue;
+      // An unknown cost (τ² records null when any message of the role has none, e.g. a task's message
+      // history) counts every message of the role as a call, so the report says "unknown", never $0.
+      if (message.usage || cost === null) calls++;
+      if (!message.usage) continue;
       promptTokens += message.usage.prompt_tokens;
       completionTokens += message.usage.completion_tokens;
     }

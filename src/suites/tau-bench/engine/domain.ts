@@ -8,7 +8,7 @@ import { BaseDatabase, EpisodeDatabase } from "./database.ts";
 import { loadBaseDatabase, readPythonJsonFile } from "../../../data/data-files.ts";
 import type { ToolImplementation } from "../../../core/contracts.ts";
 
-export type { DomainDefinition, Suite } from "../../../core/contracts.ts";
+export type { DomainDefinition, DomainSuite } from "../../../core/contracts.ts";
 import type { DomainDefinition } from "../../../core/contracts.ts";
 
 /** A task's ground-truth end state: its database (for equality checks) and its τ-bench hash (reported). */

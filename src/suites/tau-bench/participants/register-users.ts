@@ -2,7 +2,8 @@
  * Registers the user simulators of τ-bench's `--user-strategy` (llm, react, verify, reflection,
  * human) in the runner's registry. Called by `registerModelStrategies()` (src/participants/register.ts).
  */
-import { userStrategies, type BuildContext, type StrategySettings, type UserFactory } from "../../../run/strategies.ts";
+import type { Registry } from "../../../core/registry.ts";
+import type { BuildContext, StrategySettings, UserFactory } from "../../../run/strategies.ts";
 import type { TerminalIO } from "../../../participants/human-agent.ts";
 import { HumanUser } from "./human-user.ts";
 import { LlmUser, type LlmUserOptions } from "./llm-user.ts";
@@ -61,8 +62,8 @@ export function humanUserFactory(io?: TerminalIO): UserFactory {
   };
 }
 
-/** Registers llm, react, verify, reflection and human. Idempotent. */
-export function registerUserStrategies(): void {
+/** Registers τ-bench's model-driven user simulators (llm, react, verify, reflection) and the human user. */
+export function registerUserStrategies(users: Registry<UserFactory>): void {
   const entries: [string, UserFactory][] = [
     ["llm", llmFactory("τ-bench's LLM user simulator: one completion per turn (needs --user-model)", "llm", (options) => new LlmUser(options))],
     ["react", llmFactory("τ-bench's react user: Thought + User Response, parsed (needs --user-model)", "react", (options) => new ReactUser(options))],
@@ -70,5 +71,5 @@ export function registerUserStrategies(): void {
     ["reflection", llmFactory("τ-bench's reflection user: a rejected reply is reflected on and retried once (needs --user-model)", "llm", (options) => new ReflectionUser(options))],
     ["human", humanUserFactory()],
   ];
-  for (const [name, factory] of entries) if (!userStrategies.has(name)) userStrategies.register(name, factory);
+  for (const [name, factory] of entries) users.register(name, factory);
 }

@@ -92,7 +92,6 @@ const userSimulator: Tau2ParticipantFactory = (options) => {
 
 /** Registers τ²'s model-driven participants (once). */
 export function registerModelTau2Participants(agents: Registry<Tau2ParticipantFactory>, users: Registry<Tau2ParticipantFactory>): void {
-  if (agents.has("llm_agent")) return;
   agents.register("llm_agent", llmAgent);
   agents.register("llm_agent_gt", llmAgentGt);
   agents.register("llm_agent_solo", llmAgentSolo);

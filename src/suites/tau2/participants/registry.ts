@@ -1,24 +1,20 @@
 /**
- * The process-wide registries of τ² participants (`--agent`, `--user` of `taubridge tau2 run`),
- * with the offline pair registered: the `oracle` agent and the `scripted` user. Model-driven
- * participants (`llm_agent`, `user_simulator`, …) register into the same registries.
+ * τ²'s own participants (`--agent`, `--user` of a τ² run): the offline pair (the `oracle` agent,
+ * the `scripted` user) and τ²'s model-driven ones (`llm_agent`, `llm_agent_gt`, `llm_agent_solo`,
+ * `user_simulator`, `dummy_user`), registered into registries the composition root creates.
  */
 import { Registry } from "../../../core/registry.ts";
-import { tau2OracleAgent } from "./oracle.ts";
-import { tau2ScriptedUser } from "./scripted-user.ts";
 import type { Tau2ParticipantFactory } from "../build.ts";
 import { registerModelTau2Participants } from "./model-participants.ts";
+import { tau2OracleAgent } from "./oracle.ts";
+import { tau2ScriptedUser } from "./scripted-user.ts";
 
-export const tau2Agents = new Registry<Tau2ParticipantFactory>("τ² agent");
-export const tau2Users = new Registry<Tau2ParticipantFactory>("τ² user");
-
-let registered = false;
-
-/** Registers the offline participants once. */
-export function registerOfflineTau2Participants(): void {
-  if (registered) return;
-  registered = true;
-  tau2Agents.register("oracle", () => tau2OracleAgent);
-  tau2Users.register("scripted", () => tau2ScriptedUser);
-  registerModelTau2Participants(tau2Agents, tau2Users);
+/** Fresh registries of τ²'s agents and users with every τ² participant registered. */
+export function tau2Participants(): { agents: Registry<Tau2ParticipantFactory>; users: Registry<Tau2ParticipantFactory> } {
+  const agents = new Registry<Tau2ParticipantFactory>("τ² agent");
+  const users = new Registry<Tau2ParticipantFactory>("τ² user");
+  agents.register("oracle", () => tau2OracleAgent);
+  users.register("scripted", () => tau2ScriptedUser);
+  registerModelTau2Participants(agents, users);
+  return { agents, users };
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { ConfigError } from "../core/errors.ts";
-import { flagForConfigField, runFlagDefault as flagDefault } from "./run-flags.ts";
+import { ConfigError } from "../../core/errors.ts";
+import { runFlagDefault } from "../../run/run-flags.ts";
+import { agentOptionsOf, flagForField, type RunSettings } from "../../run/run-settings.ts";
+
+const flagDefault = <T extends string | number | boolean>(name: string): T => runFlagDefault<T>(name, "tau-bench");
 
 /**
  * Everything a run needs, validated once at the boundary. Flag names follow τ-bench's run.py
@@ -65,7 +68,7 @@ export function parseRunConfig(input: RunConfigInput): RunConfig {
   if (!result.success) {
     const issue = result.error.issues[0];
     const [field, ...rest] = issue.path.map(String);
-    throw new ConfigError(`invalid option ${[flagForConfigField(field ?? ""), ...rest].join(".")}: ${issue.message}`);
+    throw new ConfigError(`invalid option ${[flagForField(field ?? ""), ...rest].join(".")}: ${issue.message}`);
   }
   return result.data;
 }
@@ -77,4 +80,61 @@ export function runFileStem(config: RunConfig, split: string): string {
   const range = config.taskIds?.length ? `ids_${config.taskIds.join("-")}`.slice(0, 80) : `range_${config.startIndex}-${config.endIndex}`;
   const userModel = (config.userModel ?? "none").split("/").pop();
   return `${config.env}-${split}-${config.agentStrategy}-${model}-${temperature}_${range}_user-${userModel}-${config.userStrategy}`.replace(/[^A-Za-z0-9._+-]/g, "_");
+}
+
+/** A task id given on the command line as a τ-bench task index; the error names the flag. */
+function taskIndex(value: string | number): number {
+  const parsed = typeof value === "number" ? value : Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new ConfigError(`--task-ids: τ-bench task ids are indices (integers ≥ 0), got ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+/**
+ * A τ-bench run's configuration from its settings: seconds become milliseconds, the adapter
+ * shorthands join `agentOptions`, task ids become indices, and the strategies default as in
+ * τ-bench (a model means tool-calling / llm; none, the offline oracle and scripted user).
+ */
+export function runConfigFromSettings(settings: RunSettings, defaultDomain: string): RunConfigInput {
+  const values = settings.values;
+  const text = (name: string) => values[name] as string | undefined;
+  const ids = values.taskIds as Array<string | number> | undefined;
+  return {
+    env: text("env") ?? defaultDomain,
+    agentStrategy: text("agentStrategy") ?? (text("model") ? "tool-calling" : "oracle"),
+    userStrategy: text("userStrategy") ?? (text("userModel") ? "llm" : "scripted"),
+    model: text("model"),
+    modelProvider: text("modelProvider"),
+    baseUrl: text("baseUrl"),
+    apiKeyEnv: text("apiKeyEnv"),
+    userModel: text("userModel"),
+    userModelProvider: text("userModelProvider"),
+    userBaseUrl: text("userBaseUrl"),
+    userApiKeyEnv: text("userApiKeyEnv"),
+    temperature: values.temperature as number,
+    taskSplit: text("taskSplit"),
+    taskFile: text("taskFile"),
+    taskIds: ids?.map(taskIndex),
+    startIndex: values.startIndex as number,
+    endIndex: values.endIndex as number,
+    numTrials: values.numTrials as number,
+    maxConcurrency: values.maxConcurrency as number,
+    maxSteps: values.maxSteps as number,
+    episodeTimeoutMs: Math.round((values.episodeTimeout as number) * 1000),
+    episodeRetries: values.episodeRetries as number,
+    seed: values.seed as number,
+    shuffle: values.shuffle as boolean,
+    logDir: text("logDir")!,
+    dataDir: text("dataDir"),
+    resume: values.resume as boolean,
+    acceptChanges: values.acceptChanges as boolean,
+    cacheDir: text("cacheDir"),
+    priceFile: text("priceFile"),
+    modelTimeoutMs: Math.round((values.modelTimeout as number) * 1000),
+    modelMaxAttempts: values.modelMaxAttempts as number,
+    agentPromptFile: text("agentPromptFile"),
+    userPromptFile: text("userPromptFile"),
+    fewShotDisplaysPath: text("fewShotDisplaysPath"),
+    agentOptions: agentOptionsOf(values),
+    quiet: values.quiet as boolean,
+  };
 }

@@ -1,0 +1,209 @@
+/**
+ * `report`, `rescore`, `replay` and `strategies`, the same for both suites: each results file is
+ * read by the suite that wrote it (told apart by its shape), every command takes several files (a
+ * shell glob), `--format text|markdown|json`, and tables carry no colour codes.
+ */
+import { readFileSync } from "node:fs";
+import { type Command, Option } from "commander";
+import { ConfigError, DataError, fileErrorText } from "../core/errors.ts";
+import type { Suite, SuiteResults } from "../core/suite.ts";
+import type { Registries } from "../run/registries.ts";
+import type { LoadRegistries } from "./registry-needs.ts";
+import { formatOption, printJson } from "./usage.ts";
+
+/** The suite whose results file `path` is; an unreadable file or one of no suite's shape is a one-line error. */
+function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
+  let head: string;
+  try {
+    head = readFileSync(path, "utf8").slice(0, 4096);
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${fileErrorText(error)}`, { cause: error });
+  }
+  for (const name of registries.suites.names()) {
+    const suite = registries.suites.get(name);
+    if (suite.recognizes(head)) return suite;
+  }
+  throw new DataError(`${path}: not a results file of any suite (${registries.suites.names().join(", ")})`);
+}
+
+/**
+ * A row label per file: the run's own title when its file says what ran (τ²: "oracle on mock"),
+ * else a label from the path (τ-bench's file names carry the run's settings); path labels for all
+ * when titles would repeat, so rows stay distinct.
+ */
+function rowLabels(files: readonly SuiteResults[], pathLabels: readonly string[]): string[] {
+  const titled = files.map((file, index) => (file.title !== file.path ? file.title : pathLabels[index]));
+  return new Set(titled).size === titled.length ? titled : [...pathLabels];
+}
+
+/** Loads every registry (report and rescore may meet files of either suite). */
+const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
+
+async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
+  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { resultsLabels }] = await Promise.all([
+    import("../report/leaderboard.ts"),
+    import("../run/run-status.ts"),
+    import("../report/labels.ts"),
+  ]);
+  // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.
+  const paths = givenPaths.filter((path) => !isRunStatusPath(path));
+  if (paths.length === 0) throw new ConfigError(`no results file among ${givenPaths.join(", ")} (a .meta.json file is a run's status; pass its results .json)`);
+  const registries = await allSuites(loadRegistries);
+  const files: SuiteResults[] = [];
+  for (const path of paths) {
+    const suite = suiteOfFile(registries, path);
+    files.push(
+      await suite.readResults({
+        path,
+        registries,
+        env: options.env as string | undefined,
+        dataDir: options.dataDir as string | undefined,
+        taskSplit: options.taskSplit as string | undefined,
+        taskFile: options.taskFile as string | undefined,
+      }),
+    );
+  }
+  if (new Set(files.map((file) => file.suite)).size > 1) throw new ConfigError("report takes τ-bench or τ²-bench results files, not both at once (their metrics are defined differently)");
+  const labels = rowLabels(files, resultsLabels(paths));
+  const reports = files.map((file, index) => buildReport(labels[index], file.summaries, file.completeness ?? undefined, { metrics: file.metrics, notes: file.notes }));
+  if (options.format === "json") {
+    printJson(reports.length === 1 ? reportJson(reports[0]) : reports.map(reportJson));
+    return;
+  }
+  const format = options.format === "markdown" ? "markdown" : "text";
+  process.stdout.write(`${leaderboardText(reports, format)}\n`);
+  for (const [index, report] of reports.entries()) {
+    // With several files, each footer names the row and the file it belongs to.
+    if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
+    process.stdout.write(`${detailsText(report)}\n`);
+    if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
+  }
+}
+
+async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
+  const registries = await allSuites(loadRegistries);
+  const outcomes = [];
+  for (const path of paths) {
+    const suite = suiteOfFile(registries, path);
+    const judge = options.judgeModel ? { model: options.judgeModel as string, baseUrl: options.judgeBaseUrl as string | undefined, provider: options.judgeProvider as string | undefined } : undefined;
+    outcomes.push(
+      await suite.rescore({
+        path,
+        registries,
+        env: options.env as string | undefined,
+        dataDir: options.dataDir as string | undefined,
+        taskSplit: options.taskSplit as string | undefined,
+        taskFile: options.taskFile as string | undefined,
+        judge,
+      }),
+    );
+  }
+  if (options.format === "json") {
+    printJson(outcomes.length === 1 ? outcomes[0].json : outcomes.map((outcome) => ({ path: outcome.path, ...outcome.json })));
+    return;
+  }
+  for (const outcome of outcomes) {
+    if (outcomes.length > 1) process.stdout.write(`${outcome.path}\n`);
+    process.stdout.write(`Rewards: ${outcome.agree}/${outcome.total} agree with the recorded rewards${outcome.qualifier ? ` (${outcome.qualifier})` : ""}\n`);
+    for (const line of outcome.lines) process.stdout.write(`${line}\n`);
+    const disagreements = outcome.disagreements;
+    if (disagreements.length > 0) {
+      process.stdout.write(`Disagreements (${disagreements.length}):\n`);
+      for (const item of options.details ? disagreements : disagreements.slice(0, 20)) {
+        process.stdout.write(`  task ${item.taskId} trial ${item.trial}: recorded ${item.recordedReward}, ours ${item.reward ?? "-"}${item.note ? ` (${item.note})` : ""}\n`);
+      }
+    }
+  }
+}
+
+/** An action file of the other suite's shape gets a hint instead of a field error. */
+function checkActionShape(registries: Registries, suite: Suite<Registries>, text: string, file: string): void {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return; // the suite's parser names the syntax error
+  }
+  if (suite.recognizesActions(document)) return;
+  for (const name of registries.suites.names()) {
+    const other = registries.suites.get(name);
+    if (other !== suite && other.recognizesActions(document)) {
+      throw new ConfigError(`${file} is ${other.actionFileShape}, but --suite ${suite.name} replays ${suite.actionFileShape}; pass --suite ${other.name === "tau2" ? "tau2" : "tau"}`);
+    }
+  }
+}
+
+async function replayAction(loadRegistries: LoadRegistries, options: Record<string, string | undefined>): Promise<void> {
+  let text: string;
+  try {
+    text = readFileSync(options.actions as string, "utf8");
+  } catch (error) {
+    throw new DataError(`cannot read actions file ${options.actions}: ${fileErrorText(error)}`, { cause: error });
+  }
+  const tau2 = options.suite === "tau2" || options.suite === "tau2-bench";
+  const registries = await loadRegistries({ names: [], models: false, tau2: true });
+  const suite = registries.suites.get(tau2 ? "tau2" : "tau-bench");
+  checkActionShape(registries, suite, text, options.actions as string);
+  const outcome = await suite.replay({ registries, env: options.env as string, text, file: options.actions as string, dataDir: options.dataDir, taskId: options.taskId });
+  process.stdout.write(options.format === "json" ? `${JSON.stringify(outcome.json)}\n` : outcome.text);
+}
+
+async function strategiesAction(loadRegistries: LoadRegistries): Promise<void> {
+  const registries = await loadRegistries();
+  for (const name of registries.suites.names()) {
+    const suite = registries.suites.get(name);
+    const { domains, agents, users } = suite.describe(registries);
+    process.stdout.write(`${suite.title} (--suite ${name === "tau2" ? "tau2" : "tau"}):\n  Domains:\n`);
+    for (const [entry, description] of domains) process.stdout.write(`    ${entry.padEnd(16)} ${description}\n`);
+    process.stdout.write("  Agent strategies:\n");
+    for (const [entry, description] of agents) process.stdout.write(`    ${entry.padEnd(16)} ${description}\n`);
+    process.stdout.write("  User strategies:\n");
+    for (const [entry, description] of users) process.stdout.write(`    ${entry.padEnd(16)} ${description}\n`);
+  }
+}
+
+/** Adds `replay`, `rescore`, `report` and `strategies`. */
+export function registerResultsCommands(program: Command, loadRegistries: LoadRegistries): void {
+  program
+    .command("replay")
+    .description("Replay a recorded action sequence on fresh data; print every observation and the hash(es) of the end state")
+    .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them; with --suite tau2 a τ² domain)")
+    .requiredOption("--actions <file>", "JSON array of {name, kwargs} (τ-bench) or {requestor, name, arguments} (--suite tau2)")
+    .option("--data-dir <dir>", "data directory (for --suite tau2 the τ² data root, e.g. ../shared/tau2-bench)")
+    .addOption(new Option("--suite <suite>", "benchmark suite").choices(["tau", "tau2", "tau-bench", "tau2-bench"]).default("tau"))
+    .option("--task-id <id>", "--suite tau2: apply this task's initial state first")
+    .addOption(formatOption(["json", "text"], "json"))
+    .action((options) => replayAction(loadRegistries, options));
+
+  program
+    .command("rescore")
+    .description("Re-score each trajectory of one or more results files (ours, τ-bench's or τ²-bench's) with our environment and evaluator, and compare with the recorded rewards")
+    .argument("<results...>", "results JSON files (a shell glob works)")
+    .option("--env <domain>", "check the files were recorded on this domain (τ-bench files: required); τ² files: default, the file's domain")
+    .option("--judge-model <model>", "τ² files: judge NL assertions again with this model (default: reuse the recorded verdicts)")
+    .option("--judge-base-url <url>", "τ² files: the judge's OpenAI-compatible endpoint (no key needed for a local one)")
+    .option("--judge-provider <name>", "τ² files: the judge's provider (default: openai-compatible with --judge-base-url, else openai)")
+    .option("--data-dir <dir>", "data directory")
+    .option("--task-split <split>", "split the task ids refer to (default: the domain's default split)")
+    .option("--task-file <path>", "the task file the run used instead of a split (runs with --task-file)")
+    .addOption(formatOption(["text", "json"], "text"))
+    .option("--details", "list every disagreement", false)
+    .action((paths: string[], options) => rescoreAction(loadRegistries, paths, options));
+
+  program
+    .command("report")
+    .description("Print the leaderboard table for one or more results files (ours, τ-bench's or τ²-bench's)")
+    .argument("<results...>", "results JSON files (a run's <stem>.meta.json beside them is read, not listed)")
+    .addOption(formatOption(["text", "json", "markdown"], "text"))
+    .option("--per-task", "also print the per-task table and each episode that did not stop normally, with its error", false)
+    .option("--env <domain>", "check the files were recorded on this domain: tool names, task ids (default: check each file on its own)")
+    .option("--data-dir <dir>", "data directory (with --env)")
+    .option("--task-split <split>", "split the task ids refer to, with --env (default: the domain's default split)")
+    .option("--task-file <path>", "the task file the runs used instead of a split, with --env")
+    .action((paths: string[], options) => reportAction(loadRegistries, paths, options));
+
+  program
+    .command("strategies")
+    .description("List each suite's domains, agent strategies and user strategies this installation knows")
+    .action(() => strategiesAction(loadRegistries));
+}

@@ -1,0 +1,117 @@
+/**
+ * `taubridge run` and `taubridge tau2 run`: one command line for both suites, built from the one
+ * flag table (`src/run/run-flags.ts`). `run` takes τ-bench's `run.py` names and `--suite`; `tau2
+ * run` is `run --suite tau2` and takes τ²'s `tau2 run` names (the table's aliases), so replacing
+ * `tau2` by `taubridge tau2` in a script works. τ²'s flags for features taubridge does not have are
+ * refused by name with the reason.
+ */
+import { type Command, Option } from "commander";
+import { ConfigError } from "../core/errors.ts";
+import type { SuiteRunOutcome } from "../core/suite.ts";
+import { optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
+import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
+import { EXIT_CODES } from "./exit-codes.ts";
+import { withInterrupts } from "./interrupt.ts";
+import type { LoadRegistries } from "./registry-needs.ts";
+import { collect, printJson } from "./usage.ts";
+
+/** What the help says a flag defaults to. */
+function defaultText(flag: RunFlag): string {
+  if (flag.defaultHelp) return ` (default: ${flag.defaultHelp})`;
+  const value = flag.default;
+  if (value === undefined) return "";
+  if (typeof value === "object" && value !== null && ("tau-bench" in value || "tau2" in value)) {
+    const bySuite = value as Record<string, unknown>;
+    return ` (default: τ-bench ${JSON.stringify(bySuite["tau-bench"])}, τ² ${JSON.stringify(bySuite.tau2)})`;
+  }
+  if (flag.type === "boolean") return ` (default: ${value ? "on" : "off"})`;
+  return ` (default: ${JSON.stringify(value)})`;
+}
+
+/**
+ * Adds the table's flags to a command: each with its aliases (τ²'s names as hidden options, so
+ * `--help` stays one list) and its default in the help. No commander defaults: the table applies
+ * them after parsing, per suite.
+ */
+function addRunFlags(command: Command, suite: SuiteName | undefined): void {
+  for (const flag of RUN_FLAGS as readonly RunFlag[]) {
+    if (suite === "tau2" && flag.flag === "--suite") continue;
+    const suites = flag.suites ? ` [${flag.suites.map((name) => (name === "tau2" ? "τ²" : "τ-bench")).join(", ")} only]` : "";
+    const names = flag.short ? `${flag.short}, ${flag.flag}` : flag.flag;
+    const option = new Option(flag.placeholder ? `${names} ${flag.placeholder}` : names, `${flag.help}${suites}${defaultText(flag)}`);
+    if (flag.type === "list" || flag.type === "key-value") option.argParser(collect);
+    command.addOption(option);
+    if (flag.negatedHelp) command.addOption(new Option(flag.flag.replace(/^--/, "--no-"), flag.negatedHelp));
+    for (const alias of flag.aliases ?? []) {
+      const hidden = new Option(flag.placeholder ? `${alias} ${flag.placeholder}` : alias, `same as ${flag.flag}`).hideHelp();
+      if (flag.type === "list" || flag.type === "key-value") hidden.argParser(collect);
+      command.addOption(hidden);
+    }
+  }
+  for (const [flag, why] of REFUSED_TAU2_FLAGS) command.addOption(new Option(flag, `not supported: ${why}`).hideHelp());
+}
+
+/** The raw values commander parsed, by option name (aliases kept: the settings parser folds them). */
+function rawValues(options: Record<string, unknown>): Record<string, unknown> {
+  for (const [flag, why] of REFUSED_TAU2_FLAGS) {
+    if (options[optionName(flag.split(" ")[0])] !== undefined) throw new ConfigError(`${flag.split(" ")[0]} is not supported by taubridge: ${why}`);
+  }
+  const raw: Record<string, unknown> = {};
+  const wanted = new Set((RUN_FLAGS as readonly RunFlag[]).flatMap((flag) => [flag.flag, ...(flag.aliases ?? [])].map(optionName)));
+  for (const [name, value] of Object.entries(options)) if (wanted.has(name) && value !== undefined) raw[name] = value;
+  return raw;
+}
+
+/** Whether the run is a dry run (nothing the agent planned was executed): its report says so. */
+function isDryRun(settings: RunSettings): boolean {
+  const options = (settings.values.agentOption ?? {}) as Record<string, string>;
+  return settings.values.dryRun === true || settings.values.bridgeMode === "dry-run" || options.bridgeMode === "dry-run" || /^(1|true|yes|on)$/i.test(options.dryRun ?? "");
+}
+
+/** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). */
+async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean): Promise<void> {
+  const { buildReport, detailsText, leaderboardText, reportJson } = await import("../report/leaderboard.ts");
+  const dryRun = isDryRun(settings);
+  const notes = dryRun ? ["⚠ dry run: the agent's tool calls were planned, not executed; these numbers do not score the agent", ...outcome.notes] : outcome.notes;
+  const title = dryRun ? `${outcome.title} [dry run]` : outcome.title;
+  const runReport = buildReport(title, outcome.summaries, outcome.completeness ?? undefined, { metrics: outcome.metrics, notes });
+  const format = settings.values.format as string;
+  if (format === "json")
+    printJson({ ...reportJson(runReport), ...(dryRun ? { dryRun: true } : {}), resultsPath: outcome.path, checkpointPath: outcome.checkpointPath, runStatusPath: outcome.statusPath });
+  else process.stdout.write(`${leaderboardText([runReport], format === "markdown" ? "markdown" : "text")}\n${detailsText(runReport)}\n\n📄 Results saved to ${outcome.path}\n`);
+  if (interrupted) process.exitCode = EXIT_CODES.interrupted;
+  else if (runReport.infraErrors > 0) {
+    process.stderr.write(
+      `taubridge: ${runReport.infraErrors} episode(s) ended in infrastructure errors (not scored); run the same command again to retry them (exit code ${EXIT_CODES.infraErrors})\n`,
+    );
+    process.exitCode = EXIT_CODES.infraErrors;
+  }
+}
+
+/** Runs a suite with the parsed settings: loads what the names need, runs with progress and Ctrl-C, reports. */
+async function runAction(options: Record<string, unknown>, suite: SuiteName | undefined, loadRegistries: LoadRegistries): Promise<void> {
+  const raw = rawValues(options);
+  const settings = parseRunSettings({ ...raw, ...(suite ? {} : { suite: options.suite ?? "tau" }) }, "cli", suite);
+  const values = settings.values;
+  const names = [values.agentStrategy, values.userStrategy].filter((name): name is string => typeof name === "string");
+  const registries = await loadRegistries({ names, models: Boolean(values.model || values.userModel), tau2: settings.suite === "tau2" });
+  const plugin = registries.suites.get(settings.suite);
+  const { createProgressObserver } = await import("./progress.ts");
+  const progress = createProgressObserver({ quiet: values.quiet as boolean });
+  const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
+  await report(outcome, settings, interrupted);
+}
+
+/** Adds `run` and `tau2 run` to the program. */
+export function registerRunCommands(program: Command, loadRegistries: LoadRegistries): void {
+  const run = program
+    .command("run")
+    .description("Run episodes and print the leaderboard table. With no options it runs our bundled library domain offline (oracle agent, scripted user); --suite tau2 runs τ²-bench.");
+  addRunFlags(run, undefined);
+  run.action((options: Record<string, unknown>) => runAction(options, undefined, loadRegistries));
+
+  const tau2 = program.command("tau2").description("τ²-bench with tau2's own command line (`taubridge tau2 run --domain airline …`): the same as `taubridge run --suite tau2`");
+  const tau2Run = tau2.command("run").description("Run τ²-bench simulations and write a τ² results file (resumes a file of the same run). Offline: --agent oracle --user scripted");
+  addRunFlags(tau2Run, "tau2");
+  tau2Run.action((options: Record<string, unknown>) => runAction(options, "tau2", loadRegistries));
+}

@@ -1,0 +1,141 @@
+/**
+ * A suite as a plug-in (τ-bench, τ²-bench): everything that differs between the benchmarks — its
+ * rules and loop, engine, tasks, evaluator, results files, metrics — behind one shape, so the CLI,
+ * the API, the reports and the readers exist once and serve both. A suite is registered by the
+ * composition root (`app/`); nothing shared imports a suite.
+ */
+import type { EpisodeRecord } from "./episode-record.ts";
+import type { EpisodeSummary } from "./run.ts";
+import type { SuiteRules } from "./suite-rules.ts";
+
+/** What a run asks of a suite: its settings (one flag table for both suites) and the run's surroundings. */
+export interface SuiteRunRequest<Settings = unknown, Registries = unknown> {
+  settings: Settings;
+  registries: Registries;
+  signal?: AbortSignal;
+  /** Progress of the batch (the CLI's bar or status lines). */
+  progress?: SuiteProgress;
+  /** The run's warning channel (stderr in the CLI). */
+  warn?(message: string): void;
+  /** Each episode run now, in the suite's own result shape, after it is recorded. */
+  onEpisode?(result: unknown): void;
+  /** In-process model clients instead of the configured ones (tests, embedders). */
+  models?: unknown;
+}
+
+/** Progress callbacks a run reports to. */
+export interface SuiteProgress {
+  start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number; resumed?: boolean; successes?: number; cost?: number | null }): void;
+  episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
+  warn?(message: string): void;
+}
+
+/** The metrics a report shows, computed with the suite's own definitions. */
+export interface SuiteMetrics {
+  /** Number of distinct trial values present. */
+  trials: number;
+  tasks: number;
+  /** Mean raw reward over the scored episodes (infrastructure errors left out); null when none was scored. */
+  averageReward: number | null;
+  /** pass^k for k = 1..trials; null where a task has too few episodes for k. */
+  passK: Record<number, number | null>;
+  infraErrors: number;
+}
+
+/** A results file (or a run) as the reports read it, whichever suite wrote it. */
+export interface SuiteResults {
+  suite: string;
+  /** The results file. */
+  path: string;
+  /** What the run was, for a report row ("oracle (no model) on library/test"). */
+  title: string;
+  domain: string | null;
+  summaries: EpisodeSummary[];
+  metrics: SuiteMetrics;
+  /** Known when the run says how it ended (`.meta.json`): a cut-short run is reported as partial. */
+  completeness: { expectedEpisodes: number; interrupted: boolean } | null;
+  /** Lines the suite adds under the report (τ²: the judge's usage, tasks whose score checks less than it seems). */
+  notes: string[];
+  /** The canonical episode records of the file (ours or the original's), read on demand. */
+  records(): EpisodeRecord[];
+}
+
+/** A finished run: its results as a report reads them, where they went, and how it ended. */
+export interface SuiteRunOutcome extends SuiteResults {
+  checkpointPath: string;
+  statusPath: string;
+  ranEpisodes: number;
+  resumedEpisodes: number;
+  expectedEpisodes: number;
+  interrupted: boolean;
+  /** The validated configuration the run used, in the suite's own shape (τ-bench: its RunConfig; τ²: its run options). */
+  config: unknown;
+  /** The suite's own result (τ-bench: the batch outcome; τ²: the batch result with its simulations). */
+  native: unknown;
+}
+
+/** Which results file a command reads, and on which domain to check or replay it. */
+export interface ResultsRequest<Registries = unknown> {
+  path: string;
+  registries: Registries;
+  /** Check the file was recorded on this domain (refused in one line when it was not). */
+  env?: string;
+  dataDir?: string;
+  taskSplit?: string;
+  taskFile?: string;
+  /** τ²: re-judge NL assertions with this model (default: reuse the recorded verdicts). */
+  judge?: { model?: string; baseUrl?: string; provider?: string; apiKeyEnv?: string };
+}
+
+/** What `rescore` found for one file. */
+export interface RescoreOutcome {
+  path: string;
+  total: number;
+  agree: number;
+  /** Said after "Rewards: a/b agree with the recorded rewards" (τ²: where the NL verdicts came from). */
+  qualifier?: string;
+  /** Lines printed under "Rewards: a/b agree" (recomputed metrics, hashes, infra errors). */
+  lines: string[];
+  disagreements: Array<{ taskId: number | string; trial: number; recordedReward: number; reward: number | null; note?: string }>;
+  /** The JSON `--format json` prints. */
+  json: Record<string, unknown>;
+}
+
+/** A replay of a fixed action list on fresh data. */
+export interface ReplayRequest<Registries = unknown> {
+  registries: Registries;
+  env: string;
+  /** The action file's text and name. */
+  text: string;
+  file: string;
+  dataDir?: string;
+  taskId?: string;
+  /** Other options the suite reads (τ³: the retrieval variant). */
+  options?: Record<string, unknown>;
+}
+
+export interface ReplayOutcome {
+  json: unknown;
+  text: string;
+}
+
+/** One suite. */
+export interface Suite<Registries = unknown> {
+  /** `tau-bench` or `tau2`. */
+  readonly name: string;
+  /** How people write it (`τ-bench`, `τ²-bench`). */
+  readonly title: string;
+  readonly rules: SuiteRules;
+  /** True when a results file whose first characters are `head` is one of this suite's (a JSON list, a JSON object, …). */
+  recognizes(head: string): boolean;
+  /** What a valid action file of this suite looks like, for the hint when another suite's file is given. */
+  readonly actionFileShape: string;
+  /** True when a parsed action file (plain JSON) has this suite's shape. */
+  recognizesActions(document: unknown): boolean;
+  run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome>;
+  readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
+  rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;
+  replay(request: ReplayRequest<Registries>): Promise<ReplayOutcome>;
+  /** The names the suite resolves, for `taubridge strategies`. */
+  describe(registries: Registries): { domains: Array<[string, string]>; agents: Array<[string, string]>; users: Array<[string, string]> };
+}

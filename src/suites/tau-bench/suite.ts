@@ -1,0 +1,176 @@
+/**
+ * τ-bench as a suite plug-in: runs (`run.py`'s flags), its results files (a plain JSON list, ours
+ * or the original's), `rescore` through the same loop and evaluator as a live run, and `replay` of
+ * an action list. The CLI and the API reach τ-bench only through this.
+ */
+import type { ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import { ConfigError, DataError } from "../../core/errors.ts";
+import { computePassK } from "../../metrics/pass-k.ts";
+import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
+import { defaultDataRoot } from "../../run/data-root.ts";
+import type { RunModels } from "../../run/model-clients.ts";
+import type { Registries } from "../../run/registries.ts";
+import type { RunSettings } from "../../run/run-settings.ts";
+import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { runBatch } from "./batch.ts";
+import { buildRun } from "./build.ts";
+import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
+import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
+import { tauBenchRecords } from "./records.ts";
+import { parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
+import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
+import { tauBenchParts, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
+import { TAU_BENCH_RULES } from "./rules.ts";
+import { runConfigFromSettings } from "./run-config.ts";
+
+function domainOf(registries: Registries, name: string, dataDir: string | undefined): LoadedDomain {
+  const definition = tauBenchParts(registries).domains.get(name);
+  return loadDomain(definition, dataDir ?? defaultDataRoot(definition));
+}
+
+/** The tasks a results file's ids refer to: a task file, or a split (default: the domain's), and how to name them in errors. */
+function taskSetOf(domain: LoadedDomain, split: string | undefined, taskFile: string | undefined) {
+  if (taskFile) return { tasks: domain.tasksFromFile(taskFile), taskSetName: taskFile };
+  const name = split ?? domain.definition.defaultSplit;
+  return { tasks: domain.tasks(name), taskSetName: `${domain.name}'s ${name} split` };
+}
+
+/** A results file's entries, checked on their own and (with `env`) against the domain. */
+function checkedEntries(request: ResultsRequest<Registries>): { entries: LoadedResultEntry[]; domain?: LoadedDomain } {
+  const entries = loadResultsFile(request.path);
+  checkResultsConsistent(request.path, entries);
+  if (!request.env) return { entries };
+  const domain = domainOf(request.registries, request.env, request.dataDir);
+  const { tasks, taskSetName } = taskSetOf(domain, request.taskSplit, request.taskFile);
+  checkResultsMatchDomain(request.path, entries, domain, tasks, taskSetName);
+  return { entries, domain };
+}
+
+function summariesOf(entries: readonly LoadedResultEntry[]) {
+  return entries.map((entry) => ({
+    taskId: entry.taskId,
+    trial: entry.trial,
+    reward: entry.reward,
+    termination: entry.termination,
+    usage: entry.usage,
+    error: entry.error,
+    unmappedTools: entry.unmappedTools,
+  }));
+}
+
+async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
+  const registries = request.registries;
+  const input = runConfigFromSettings(request.settings as RunSettings, tauBenchParts(registries).defaultDomain);
+  await ensureTypeScriptModules(input.agentOptions);
+  const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}) });
+  const observer = { ...request.progress, warn: request.progress?.warn ?? request.warn, episode: request.onEpisode };
+  const outcome = await runBatch(built, observer, request.signal);
+  const { config } = built;
+  return {
+    suite: "tau-bench",
+    path: outcome.resultsPath,
+    title: `${config.agentStrategy} (${config.model ?? "no model"}) on ${config.env}/${built.split}`,
+    domain: config.env,
+    summaries: outcome.summaries,
+    metrics: outcome.metrics,
+    completeness: { expectedEpisodes: outcome.expectedEpisodes, interrupted: outcome.interrupted },
+    notes: [],
+    records: () => tauBenchRecords(outcome.resultsPath, loadResultsFile(outcome.resultsPath), config.env),
+    checkpointPath: outcome.checkpointPath,
+    statusPath: runStatusPath(outcome.resultsPath),
+    ranEpisodes: outcome.ranEpisodes,
+    resumedEpisodes: outcome.resumedEpisodes,
+    expectedEpisodes: outcome.expectedEpisodes,
+    interrupted: outcome.interrupted,
+    config,
+    native: outcome,
+  };
+}
+
+async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
+  const { entries } = checkedEntries(request);
+  if (entries.length === 0) throw new DataError(`${request.path}: the results file holds no episode`);
+  const summaries = summariesOf(entries);
+  const status = readRunStatus(request.path);
+  return {
+    suite: "tau-bench",
+    path: request.path,
+    title: request.path,
+    domain: request.env ?? null,
+    summaries,
+    metrics: computePassK(summaries),
+    completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null,
+    notes: [],
+    records: () => tauBenchRecords(request.path, entries, request.env ?? null),
+  };
+}
+
+async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome> {
+  if (!request.env) throw new ConfigError("rescore needs --env <domain> for a τ-bench results file");
+  const { entries, domain } = checkedEntries(request) as { entries: LoadedResultEntry[]; domain: LoadedDomain };
+  const { tasks } = taskSetOf(domain, request.taskSplit, request.taskFile);
+  const report = await rescoreResults(domain, entries, tasks);
+  const passK = Object.entries(report.passK)
+    .map(([k, value]) => `pass^${k}=${value === null ? "n/a" : Number(value.toFixed(3))}`)
+    .join("  ");
+  const lines = [`Recomputed: average reward ${report.averageReward.toFixed(3)}  ${passK}`];
+  if (report.infraErrors > 0) lines.push(`Infra errors: ${report.infraErrors} recorded episode(s), left out of pass^k and the average reward`);
+  lines.push(`Ground-truth hashes: ${report.hashMatches}/${report.hashCompared} recorded hashes equal ours`);
+  if (report.hashExplanation) lines.push(`  why not: ${report.hashExplanation}`);
+  const disagreements = report.items.filter((item) => !item.agree);
+  return {
+    path: request.path,
+    total: report.total,
+    agree: report.agree,
+    lines,
+    disagreements,
+    json: {
+      total: report.total,
+      agree: report.agree,
+      passK: report.passK,
+      averageReward: report.averageReward,
+      infraErrors: report.infraErrors,
+      hashCompared: report.hashCompared,
+      hashMatches: report.hashMatches,
+      legacyHashMatches: report.legacyHashMatches,
+      hashExplanation: report.hashExplanation,
+      disagreements,
+    },
+  };
+}
+
+/** τ-bench's suite plug-in over its parts (created per run or server by the composition root). */
+export function createTauBenchSuite(parts: TauBenchParts): TauBenchSuite {
+  return { ...TAU_BENCH_SUITE, parts };
+}
+
+const TAU_BENCH_SUITE: Suite<Registries> = {
+  name: "tau-bench",
+  title: "τ-bench",
+  rules: TAU_BENCH_RULES,
+  recognizes: (head) => head.trimStart().startsWith("["),
+  actionFileShape: 'a JSON array of {"name", "kwargs"} (τ-bench actions)',
+  recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "name" in item && !("requestor" in item) && !("arguments" in item)),
+  run,
+  readResults,
+  rescore,
+  async replay(request): Promise<ReplayOutcome> {
+    if (request.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");
+    const domain = domainOf(request.registries, request.env, request.dataDir);
+    const result = await replayActions(domain, parseActionsFile(request.text, request.file));
+    const text = result.steps.map((step, index) => `#${index} ${step.name}\n${step.observation ?? `(exception) ${step.exception}`}\n\n`).join("");
+    return { json: { steps: result.steps, dataHash: result.dataHash }, text: `${text}data hash: ${result.dataHash}\n` };
+  },
+  describe: (registries) => {
+    const { domains, agents, users } = tauBenchParts(registries);
+    const strategies = registries.agentStrategies;
+    return {
+      domains: domains.names().map((name) => [name, domains.get(name).description]),
+      agents: [
+        ...agents.names().map((name): [string, string] => [name, agents.get(name).description]),
+        ...strategies.names().map((name): [string, string] => [name, strategies.get(name).description]),
+      ],
+      users: users.names().map((name) => [name, users.get(name).description]),
+    };
+  },
+};

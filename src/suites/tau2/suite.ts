@@ -1,0 +1,289 @@
+/**
+ * τ²-bench as a suite plug-in: runs (`tau2 run`'s flags, which are the run flags' aliases), its
+ * `results.json` files (ours or the original's), `rescore` (τ²'s evaluator over the stored
+ * trajectories) and `replay` of a tool-call list. The CLI and the API reach τ² only through this.
+ */
+import { join } from "node:path";
+import type { ChatModel } from "../../core/contracts.ts";
+import { ConfigError, DataError } from "../../core/errors.ts";
+import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type { Registries } from "../../run/registries.ts";
+import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
+import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { toJs } from "../../value/index.ts";
+import { runTau2Batch } from "./batch.ts";
+import { buildTau2Run, simulationKey, TAU2_RUN_DEFAULTS, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
+import { tau2DataRoot } from "./data-root.ts";
+import { loadTau2Domain } from "./engine/domain.ts";
+import type { Tau2JudgeUsage } from "./judge.ts";
+import type { Tau2Metrics } from "./metrics.ts";
+import { tau2Record } from "./records.ts";
+import { parseTau2ActionsFile, replayTau2 } from "./replay.ts";
+import { rescoreTau2Results } from "./rescore.ts";
+import { TAU2_BENCH_RULES } from "./rules.ts";
+import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
+import { readTau2Tasks, validateTau2Tasks } from "./tasks.ts";
+
+/** What τ² resolves names in: its domains and its own agents and users (the shared strategies come from the run's registries). */
+export type Tau2Parts = Omit<Tau2Registries, "strategies">;
+
+/** The τ² suite object: the plug-in and the parts it resolves names in. */
+export type Tau2Suite = Suite<Registries> & { readonly parts: Tau2Parts };
+
+/** τ²'s names in a set of registries: its parts and the shared strategies. */
+function tau2Of(registries: Registries): Tau2Registries {
+  if (!registries.suites.has("tau2")) throw new ConfigError("these registries have no τ²-bench suite (register it with createTau2Suite)");
+  const { parts } = registries.suites.get("tau2") as Tau2Suite;
+  return { ...parts, strategies: registries.agentStrategies };
+}
+
+/** τ²'s options from the run's settings (the one flag table), with τ²'s defaults. */
+export function tau2OptionsFromSettings(settings: RunSettings): Tau2RunOptions {
+  const values = settings.values;
+  const text = (name: string) => values[name] as string | undefined;
+  const domain = text("env");
+  if (!domain) throw new ConfigError("a τ² run needs --domain <domain> (mock, airline, retail, telecom, …)");
+  const timeout = values.episodeTimeout as number;
+  return {
+    domain,
+    agent: text("agentStrategy") ?? TAU2_RUN_DEFAULTS.agent,
+    user: text("userStrategy") ?? TAU2_RUN_DEFAULTS.user,
+    agentLlm: text("model") ?? TAU2_RUN_DEFAULTS.agentLlm,
+    userLlm: text("userModel") ?? TAU2_RUN_DEFAULTS.userLlm,
+    agentLlmArgs: values.agentLlmArgs as Record<string, unknown>,
+    userLlmArgs: values.userLlmArgs as Record<string, unknown>,
+    numTrials: values.numTrials as number,
+    ...(values.numTasks !== undefined ? { numTasks: values.numTasks as number } : {}),
+    ...(values.taskIds !== undefined ? { taskIds: (values.taskIds as Array<string | number>).map(String) } : {}),
+    ...(text("taskSetName") ? { taskSetName: text("taskSetName") } : {}),
+    taskSplitName: text("taskSplit") ?? TAU2_RUN_DEFAULTS.taskSplitName,
+    maxSteps: values.maxSteps as number,
+    maxErrors: values.maxErrors as number,
+    maxConcurrency: values.maxConcurrency as number,
+    seed: values.seed as number,
+    ...(text("saveTo") ? { saveTo: text("saveTo") } : {}),
+    timeout: timeout > 0 ? timeout : null,
+    maxRetries: values.episodeRetries as number,
+    retryDelay: values.retryDelay as number,
+    enforceCommunicationProtocol: values.enforceCommunicationProtocol === true,
+    agentOptions: agentOptionsOf(values),
+    ...(text("baseUrl") ? { agentBaseUrl: text("baseUrl") } : {}),
+    resume: values.resume !== false,
+    acceptChanges: values.acceptChanges === true,
+    dataDir: tau2DataRoot(text("dataDir")),
+  };
+}
+
+/** The agent's and user's model clients (made only when a model-driven participant asks), and the judge's (only when a selected task needs it). */
+async function modelsFor(settings: RunSettings, dataDir: string): Promise<Tau2RunModels> {
+  const { createTau2Models } = await import("./models.ts");
+  const values = settings.values;
+  const role = (llm: string, args: string, baseUrl: string, provider: string) => ({
+    llm: (values[llm] as string | undefined) ?? TAU2_RUN_DEFAULTS.agentLlm,
+    llmArgs: values[args] as Record<string, unknown>,
+    baseUrl: values[baseUrl] as string | undefined,
+    provider: values[provider] as string | undefined,
+  });
+  const { agent, user } = await createTau2Models({
+    agent: role("model", "agentLlmArgs", "baseUrl", "modelProvider"),
+    user: role("userModel", "userLlmArgs", "userBaseUrl", "userModelProvider"),
+    judge: null,
+  });
+  return { agent, user, judge: () => judgeModel(settings, dataDir) };
+}
+
+/** The judge's model client: `--judge-model`, else τ²'s default from its config.py; a local endpoint needs no key. */
+async function judgeModel(settings: RunSettings, dataDir: string): Promise<ChatModel> {
+  const [{ createModelClient }, { readTau2JudgeTemplates }] = await Promise.all([import("../../model/model-client.ts"), import("./judge.ts")]);
+  const values = settings.values;
+  const baseURL = values.judgeBaseUrl as string | undefined;
+  const model = (values.judgeModel as string | undefined) ?? readTau2JudgeTemplates(dataDir).defaultModel;
+  const provider = (values.judgeProvider as string | undefined) ?? (baseURL ? "openai-compatible" : "openai");
+  const apiKeyEnv = values.judgeApiKeyEnv as string | undefined;
+  return createModelClient({ role: "judge", model, provider, ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) });
+}
+
+/** τ²'s metrics in the reports' shape. */
+function suiteMetrics(metrics: Tau2Metrics, trials: number): SuiteMetrics {
+  return { trials, tasks: metrics.tasks, averageReward: metrics.averageReward, passK: metrics.passK, infraErrors: metrics.infraErrors };
+}
+
+/** The judge's line: calls, tokens, cost (unknown when a price is). */
+function judgeLine(usage: Tau2JudgeUsage | null): string {
+  if (usage === null) return "NL judge: not needed by these tasks";
+  const cost = usage.cost === null ? "cost unknown" : `$${usage.cost.toFixed(4)}`;
+  return `NL judge: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ${cost}`;
+}
+
+/** The tasks whose score checks less than it seems, grouped by reason. */
+function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
+  if (flags.length === 0) return [];
+  const lines = [`⚠ ${flags.length} task(s) score without checking everything their basis names:`];
+  const grouped = new Map<string, string[]>();
+  for (const flag of flags) for (const reason of flag.reasons) grouped.set(reason, [...(grouped.get(reason) ?? []), flag.taskId]);
+  for (const [reason, ids] of grouped) lines.push(`  ${ids.length} × ${reason}: ${ids.slice(0, 8).join(", ")}${ids.length > 8 ? ", …" : ""}`);
+  return lines;
+}
+
+/** A results file's own pieces a report reads: its summaries in file order, metrics, domain, agent, notes. */
+function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResults, "completeness"> {
+  const info = results.info;
+  const environment = info.get("environment_info");
+  const agent = info.get("agent_info");
+  const domain = environment instanceof Map ? String(environment.get("domain_name")) : null;
+  const implementation = agent instanceof Map ? String(agent.get("implementation")) : "agent";
+  const judge = results.taubridge?.get("judgeUsage");
+  const judgeUsage = judge instanceof Map ? (toJs(judge) as Tau2JudgeUsage) : null;
+  const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
+  const summaries = results.simulations.map(tau2Summary);
+  return {
+    suite: "tau2",
+    path,
+    title: `${implementation} on ${domain ?? "?"}`,
+    domain,
+    summaries,
+    metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
+    notes: [judgeLine(judgeUsage), ...flagLines(flags)],
+    records: () => results.simulations.map((simulation) => tau2Record(simulation, domain)),
+  };
+}
+
+/** Reads a results file, checking it is one run's (each task and trial once) and, with `env`, that it was recorded on that domain. */
+function checkedResults(request: ResultsRequest<Registries>): { results: LoadedTau2Results; domain: string | null } {
+  const results = readTau2Results(request.path);
+  const seen = new Map<string, number>();
+  results.simulations.forEach((simulation, index) => {
+    const earlier = seen.get(simulationKey(simulation));
+    if (earlier !== undefined) {
+      throw new DataError(`${request.path}: simulations ${earlier} and ${index} are both task ${simulation.task_id} trial ${simulation.trial}; is it several runs' results in one file?`);
+    }
+    seen.set(simulationKey(simulation), index);
+  });
+  const environment = results.info.get("environment_info");
+  const domain = environment instanceof Map && typeof environment.get("domain_name") === "string" ? (environment.get("domain_name") as string) : null;
+  if (request.env && domain && request.env !== domain) throw new ConfigError(`${request.path} does not belong to --env ${request.env}: it was recorded on the ${domain} domain`);
+  return { results, domain: domain ?? request.env ?? null };
+}
+
+async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
+  const settings = request.settings as RunSettings;
+  const options = tau2OptionsFromSettings(settings);
+  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options.dataDir));
+  const built = await buildTau2Run(options, tau2Of(request.registries), models);
+  for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
+  const progress = request.progress;
+  const result = await runTau2Batch(built, {
+    signal: request.signal,
+    observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
+  });
+  const view = resultsView(built.outputPath, { timestamp: built.document.timestamp, info: new Map(), tasks: built.document.tasks, simulations: result.simulations, taubridge: null });
+  const expected = built.units.length;
+  return {
+    ...view,
+    title: `${options.agent} on ${options.domain}`,
+    domain: options.domain,
+    summaries: result.simulations.map(tau2Summary),
+    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags)],
+    completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
+    records: () => result.simulations.map((simulation) => tau2Record(simulation, options.domain)),
+    checkpointPath: `${built.outputPath}.checkpoint.jsonl`,
+    statusPath: runStatusPath(built.outputPath),
+    ranEpisodes: result.ran,
+    resumedEpisodes: result.resumed,
+    expectedEpisodes: expected,
+    interrupted: result.interrupted,
+    config: options,
+    native: result,
+  };
+}
+
+async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
+  const { results } = checkedResults(request);
+  if (results.simulations.length === 0) throw new DataError(`${request.path}: the results file holds no simulation`);
+  const status = readRunStatus(request.path);
+  return { ...resultsView(request.path, results), completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null };
+}
+
+async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome> {
+  const { results, domain: domainName } = checkedResults(request);
+  if (!domainName) throw new ConfigError(`${request.path}: no info.environment_info.domain_name; pass --env`);
+  const dataRoot = tau2DataRoot(request.dataDir);
+  const domain = loadTau2Domain(tau2Of(request.registries).domains.get(domainName), dataRoot);
+  const tasks = new Map(validateTau2Tasks(results.tasks, request.path).map((task) => [task.id, task]));
+  let judge;
+  if (request.judge?.model) {
+    const [{ createModelClient }, { createTau2NlJudge, readTau2JudgeTemplates }] = await Promise.all([import("../../model/model-client.ts"), import("./judge.ts")]);
+    const { model, baseUrl, provider, apiKeyEnv } = request.judge;
+    const client = createModelClient({
+      role: "judge",
+      model,
+      provider: provider ?? (baseUrl ? "openai-compatible" : "openai"),
+      ...(baseUrl ? { baseURL: baseUrl } : {}),
+      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    });
+    judge = createTau2NlJudge(client, readTau2JudgeTemplates(dataRoot));
+  }
+  const report = await rescoreTau2Results(domain, results, tasks, judge);
+  const disagreements = report.items.filter((item) => !item.agree);
+  const passK = Object.entries(report.metrics.passK)
+    .map(([k, value]) => `pass^${k}=${value.toFixed(3)}`)
+    .join("  ");
+  const lines = [`Recomputed: average reward ${report.metrics.averageReward === null ? "n/a" : report.metrics.averageReward.toFixed(3)}  ${passK}`];
+  if (report.metrics.infraErrors > 0) lines.push(`Infra errors: ${report.metrics.infraErrors} recorded simulation(s), left out of the metrics`);
+  return {
+    path: request.path,
+    total: report.total,
+    agree: report.agree,
+    qualifier: `NL verdicts: ${report.judge === "model" ? "judged again" : "recorded ones reused"}`,
+    lines,
+    disagreements,
+    json: { total: report.total, agree: report.agree, judge: report.judge, metrics: report.metrics, disagreements },
+  };
+}
+
+async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Promise<ReplayOutcome> {
+  const definition = tau2Of(request.registries).domains.get(request.env);
+  const dataRoot = tau2DataRoot(request.dataDir);
+  const domain = loadTau2Domain(definition, dataRoot);
+  const calls = parseTau2ActionsFile(request.text, request.file);
+  let task;
+  if (request.taskId !== undefined) {
+    const tasks = readTau2Tasks(join(dataRoot, definition.folder, "tasks.json"));
+    task = tasks.find((candidate) => candidate.id === request.taskId);
+    if (!task) throw new ConfigError(`task "${request.taskId}" is not in ${join(dataRoot, definition.folder, "tasks.json")}`);
+  }
+  const result = replayTau2(domain, calls, task);
+  const text = result.steps.map((step, index) => `#${index} ${step.requestor} ${step.name}${step.error ? " (error)" : ""}\n${step.content}\n\n`).join("");
+  return { json: result, text: `${text}db hash: agent ${result.dbHash.agent}, user ${result.dbHash.user ?? "none"}\n` };
+}
+
+/** τ²-bench's suite plug-in over its parts (created per run or server by the composition root). */
+export function createTau2Suite(parts: Tau2Parts): Tau2Suite {
+  return { ...TAU2_SUITE, parts };
+}
+
+const TAU2_SUITE: Suite<Registries> = {
+  name: "tau2",
+  title: "τ²-bench",
+  rules: TAU2_BENCH_RULES,
+  recognizes: (head) => head.trimStart().startsWith("{"),
+  actionFileShape: 'a JSON array of {"requestor", "name", "arguments"} (τ² tool calls)',
+  recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "arguments" in item),
+  run,
+  readResults,
+  rescore,
+  replay,
+  describe: (registries) => {
+    const tau2 = tau2Of(registries);
+    const strategies = tau2.strategies;
+    return {
+      domains: tau2.domains.names().map((name) => [name, `τ² ${name}`]),
+      agents: [
+        ...tau2.agents.names().map((name): [string, string] => [name, "τ²'s own"]),
+        ...(strategies?.names() ?? []).filter((name) => !tau2.agents.has(name)).map((name): [string, string] => [name, strategies!.get(name).description]),
+      ],
+      users: tau2.users.names().map((name) => [name, "τ²'s own"]),
+    };
+  },
+};
