@@ -26,8 +26,10 @@ import time
 T_START = time.perf_counter()
 
 import argparse  # noqa: E402
+import atexit  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import shutil  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 
@@ -45,6 +47,7 @@ def _prepare_paths() -> None:
             sys.exit("set TAU2_DATA_DIR (the original's data root) or TAUBRIDGE_SHARED")
         source = os.path.join(shared, "tau2-bench")
         root = tempfile.mkdtemp(prefix="tau2-data-")
+        atexit.register(shutil.rmtree, root, True)  # only the links go; their targets stay
         domains = os.path.join(root, "tau2", "domains")
         os.makedirs(domains)
         for name in sorted(os.listdir(source)):
@@ -76,6 +79,10 @@ from tau2.runner.simulation import run_simulation  # noqa: E402
 from tau2.user.user_simulator_base import HalfDuplexUser, UserState  # noqa: E402
 
 T_IMPORTED = time.perf_counter()
+
+if "--check-imports" in sys.argv:  # the benchmark's probe: are the original and its dependencies importable?
+    print(json.dumps({"ok": True, "python": sys.version.split()[0], "imports": T_IMPORTED - T_START}))
+    sys.exit(0)
 
 GREETING = "Hi, I need some help with my request."
 DONE = "Done, I did that."

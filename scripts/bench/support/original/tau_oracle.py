@@ -37,6 +37,10 @@ from tau_bench.types import RESPOND_ACTION_NAME, Action, EnvRunResult  # noqa: E
 
 T_IMPORTED = time.perf_counter()
 
+if "--check-imports" in sys.argv:  # the benchmark's probe: are the original and its dependencies importable?
+    print(json.dumps({"ok": True, "python": sys.version.split()[0], "imports": T_IMPORTED - T_START}))
+    sys.exit(0)
+
 
 class ScriptedUser(BaseUserSimulationEnv):
     def reset(self, instruction=None):
