@@ -35,7 +35,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { startScriptedModelServer, type ScriptedRequest, type ScriptedModelServer } from "../../src/testing/index.ts";
 
@@ -235,6 +235,15 @@ async function startJudge(): Promise<ScriptedModelServer> {
   });
 }
 
+/** Why taubridge has no such workload yet (null: it has): a τ² domain it does not register. */
+async function taubridgeLacks(workload: Workload): Promise<string | null> {
+  if (workload.side !== "tau2") return null;
+  const domain = workload.originalArgs[workload.originalArgs.indexOf("--domain") + 1]!;
+  const { tau2Registries } = (await import(pathToFileURL(join(dist, "app", "tau2-registries.js")).href)) as { tau2Registries: { domains: { has(name: string): boolean; names(): string[] } } };
+  if (tau2Registries.domains.has(domain)) return null;
+  return `${domain} is not implemented in taubridge yet (its τ² domains: ${tau2Registries.domains.names().join(", ")}); the original is timed alone`;
+}
+
 function disagreements(original: Record<string, number>, ours: Record<string, number>): string[] {
   const ids = new Set([...Object.keys(original), ...Object.keys(ours)]);
   return [...ids].filter((id) => original[id] !== ours[id]).map((id) => `${id}: original ${original[id]}, taubridge ${ours[id]}`);
@@ -262,6 +271,11 @@ async function measure(workload: Workload, judgeUrl: string): Promise<Record<str
 
   // taubridge: is the workload there at all, and does it give the same reward per task?
   let ours: Workload["taubridge"] = workload.taubridge;
+  const missing = ours ? await taubridgeLacks(workload) : null;
+  if (missing) {
+    entry.taubridge = { notTimed: missing };
+    ours = null;
+  }
   if (ours) {
     const out = fresh(workload.key);
     const probe = await execa("node", ours(out, judgeUrl), { cwd: root, reject: false, stdin: "ignore" });
