@@ -17,7 +17,9 @@
  * process (wall clock from spawn to exit, start-up and imports included) and the in-process loop
  * (original: its driver's own timer around the task loop; taubridge: the same CLI code driven in
  * one process by support/tau2-run-phases.mjs or support/run-phases.mjs). Both are given as min and
- * median, with the ratios original ÷ taubridge.
+ * median, with the ratios original ÷ taubridge, in wall-clock seconds and in CPU seconds (user +
+ * system). CPU time is the steadier figure when other jobs share the machine's two cores. For a
+ * whole process it comes from GNU time (/usr/bin/time) when that is installed.
  *
  * Needs the originals prepared as scripts/bench/support/original/README.md says:
  *   TAUBRIDGE_SHARED             folder with tau2-bench/ and tau-bench/ (default ../shared)
@@ -86,15 +88,27 @@ async function originalProblem(side: Side): Promise<string | null> {
 
 interface Run {
   seconds: number;
+  /** User + system CPU seconds of the whole process (null without /usr/bin/time). */
+  cpuSeconds: number | null;
   stdout: string;
 }
 
+/** GNU time reports a child's CPU time; Node has no rusage for children. Debian package `time`. */
+const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
+
 async function timed(command: string, argv: string[], env?: NodeJS.ProcessEnv): Promise<Run> {
+  const cpuFile = gnuTime ? fresh("cpu.txt") : null;
+  const [file, fileArgs] = gnuTime && cpuFile ? [gnuTime, ["-f", "%U %S", "-o", cpuFile, command, ...argv]] : [command, argv];
   const started = process.hrtime.bigint();
-  const result = await execa(command, argv, { cwd: root, env, reject: false, stdin: "ignore" });
+  const result = await execa(file, fileArgs, { cwd: root, env, reject: false, stdin: "ignore" });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.exitCode !== 0) throw new Error(`${command} ${argv.join(" ")} exited ${result.exitCode}: ${(result.stderr || result.stdout).slice(-3000)}`);
-  return { seconds, stdout: result.stdout };
+  let cpuSeconds: number | null = null;
+  if (cpuFile && existsSync(cpuFile)) {
+    const [user, system] = (readFileSync(cpuFile, "utf8").trim().split("\n").at(-1) ?? "").split(" ").map(Number);
+    if (Number.isFinite(user) && Number.isFinite(system)) cpuSeconds = user! + system!;
+  }
+  return { seconds, cpuSeconds, stdout: result.stdout };
 }
 
 interface Stats {
@@ -117,7 +131,7 @@ interface OriginalReport {
   tasks: number;
   reward_sum: number;
   rewards: Record<string, number>;
-  seconds: { imports: number; loop: number; in_process_total: number };
+  seconds: { imports: number; loop: number; in_process_total: number; loop_cpu: number; process_cpu: number };
   fixture_check?: { mismatches: unknown[]; skipped?: string } & Record<string, unknown>;
 }
 
@@ -133,7 +147,7 @@ interface Workload {
   /** taubridge's CLI arguments for a results path (null: taubridge has no such workload). */
   taubridge: ((out: string, judgeUrl: string) => string[]) | null;
   /** taubridge's in-process loop: the phases helper's arguments and the field holding the loop. */
-  phases?: (out: string, judgeUrl: string) => { script: string; argv: string[]; loopField: string };
+  phases?: (out: string, judgeUrl: string) => { script: string; argv: string[]; loopField: string; cpuField: string };
   /** Per-task rewards from taubridge's results (τ² results file, or τ-bench's results list). */
   rewards?: (out: string) => Record<string, number>;
 }
@@ -172,6 +186,7 @@ const tau2Phases = (options: Record<string, unknown>) => (out: string) => ({
   script: join(support, "tau2-run-phases.mjs"),
   argv: [dist, out, JSON.stringify({ dataDir: tau2Data, ...options })],
   loopField: "simulationsMs",
+  cpuField: "simulationsCpuMs",
 });
 
 const WORKLOADS: Workload[] = [
@@ -215,7 +230,7 @@ const WORKLOADS: Workload[] = [
     originalArgs: ["--env", "retail", "--split", "test"],
     referenceOriginalLoopS: 33.7,
     taubridge: (out) => [bin, "run", "--env", "retail", "--agent-strategy", "oracle", "--user-strategy", "scripted", "--data-dir", tauData, "--log-dir", out, "--quiet"],
-    phases: (out) => ({ script: join(support, "run-phases.mjs"), argv: [dist, out, JSON.stringify({ env: "retail", dataDir: tauData })], loopField: "episodesMs" }),
+    phases: (out) => ({ script: join(support, "run-phases.mjs"), argv: [dist, out, JSON.stringify({ env: "retail", dataDir: tauData })], loopField: "episodesMs", cpuField: "episodesCpuMs" }),
     rewards: tauRewards,
   },
 ];
@@ -289,8 +304,8 @@ async function measure(workload: Workload, judgeUrl: string): Promise<Record<str
     }
   }
 
-  const original = { whole: [] as number[], loop: [] as number[], imports: [] as number[] };
-  const taubridge = { whole: [] as number[], loop: [] as number[] };
+  const original = { whole: [] as number[], loop: [] as number[], imports: [] as number[], wholeCpu: [] as number[], loopCpu: [] as number[] };
+  const taubridge = { whole: [] as number[], loop: [] as number[], wholeCpu: [] as number[], loopCpu: [] as number[] };
   for (let round = 0; round < rounds; round++) {
     const run = await timed(python, [script, ...workload.originalArgs, "--save-to", fresh(`${workload.key}-original.json`)], pythonEnv);
     const report = JSON.parse(run.stdout) as OriginalReport;
@@ -298,23 +313,40 @@ async function measure(workload: Workload, judgeUrl: string): Promise<Record<str
     original.whole.push(run.seconds);
     original.loop.push(report.seconds.loop);
     original.imports.push(report.seconds.imports);
+    original.loopCpu.push(report.seconds.loop_cpu);
+    original.wholeCpu.push(run.cpuSeconds ?? report.seconds.process_cpu);
     if (ours) {
-      taubridge.whole.push((await timed("node", ours(fresh(workload.key), judgeUrl))).seconds);
+      const whole = await timed("node", ours(fresh(workload.key), judgeUrl));
+      taubridge.whole.push(whole.seconds);
+      if (whole.cpuSeconds !== null) taubridge.wholeCpu.push(whole.cpuSeconds);
       const phases = workload.phases!(fresh(workload.key), judgeUrl);
       const inside = JSON.parse((await timed("node", [phases.script, ...phases.argv])).stdout) as Record<string, number>;
       taubridge.loop.push(inside[phases.loopField]! / 1000);
+      taubridge.loopCpu.push(inside[phases.cpuField]! / 1000);
     }
   }
-  const originalStats = { wholeProcess: stats(original.whole), loop: stats(original.loop), imports: stats(original.imports) };
+  const originalStats = {
+    wholeProcess: stats(original.whole),
+    loop: stats(original.loop),
+    imports: stats(original.imports),
+    wholeProcessCpu: stats(original.wholeCpu),
+    loopCpu: stats(original.loopCpu),
+  };
   entry.original = {
     ...originalStats,
     perTaskLoopMs: round3((originalStats.loop.medianS * 1000) / workload.tasks),
     ...(workload.referenceOriginalLoopS ? { referenceLoopS: workload.referenceOriginalLoopS, measuredVsReference: round3(originalStats.loop.medianS / workload.referenceOriginalLoopS) } : {}),
   };
   if (ours) {
-    const oursStats = { wholeProcess: stats(taubridge.whole), loop: stats(taubridge.loop) };
+    const wholeCpu = taubridge.wholeCpu.length > 0 ? stats(taubridge.wholeCpu) : null;
+    const oursStats = { wholeProcess: stats(taubridge.whole), loop: stats(taubridge.loop), ...(wholeCpu ? { wholeProcessCpu: wholeCpu } : {}), loopCpu: stats(taubridge.loopCpu) };
     entry.taubridge = { ...oursStats, perTaskLoopMs: round3((oursStats.loop.medianS * 1000) / workload.tasks) };
-    entry.speedup = { wholeProcess: ratio(originalStats.wholeProcess, oursStats.wholeProcess), loop: ratio(originalStats.loop, oursStats.loop) };
+    entry.speedup = {
+      wholeProcess: ratio(originalStats.wholeProcess, oursStats.wholeProcess),
+      loop: ratio(originalStats.loop, oursStats.loop),
+      ...(wholeCpu ? { wholeProcessCpu: ratio(originalStats.wholeProcessCpu, wholeCpu) } : {}),
+      loopCpu: ratio(originalStats.loopCpu, oursStats.loopCpu),
+    };
   }
   return entry;
 }

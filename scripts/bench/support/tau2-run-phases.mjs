@@ -36,8 +36,15 @@ const built = await buildTau2Run(
   { agent: models.agent, user: models.user, ...(judge ? { judge: models.judge } : {}) },
 );
 const builtAt = performance.now();
+const cpuAtStart = process.cpuUsage();
 let lastSimulationAt = builtAt;
-const result = await runTau2Batch(built, { onProgress: () => void (lastSimulationAt = performance.now()) });
+let simulationsCpu = { user: 0, system: 0 };
+const result = await runTau2Batch(built, {
+  onProgress: () => {
+    lastSimulationAt = performance.now();
+    simulationsCpu = process.cpuUsage(cpuAtStart);
+  },
+});
 const batchDone = performance.now();
 const rewardSum = result.simulations.reduce((sum, record) => sum + (record.reward_info?.reward ?? 0), 0);
 process.stdout.write(
@@ -48,6 +55,7 @@ process.stdout.write(
     moduleLoadingMs: modulesLoaded - moduleStart,
     dataParsingMs: builtAt - modulesLoaded,
     simulationsMs: lastSimulationAt - builtAt,
+    simulationsCpuMs: (simulationsCpu.user + simulationsCpu.system) / 1000,
     writingResultsMs: batchDone - lastSimulationAt,
     inProcessTotalMs: batchDone,
   })}\n`,

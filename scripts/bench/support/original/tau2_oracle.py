@@ -212,6 +212,7 @@ def main() -> None:
         tasks = tasks[: args.num_tasks]
 
     t_loop = time.perf_counter()
+    cpu_loop = time.process_time()
     simulations = []
     environments = []
     for task in tasks:
@@ -245,6 +246,7 @@ def main() -> None:
         if args.fixtures:
             environments.append(environment)  # kept only to hash its end state after the timed loop
     t_loop_end = time.perf_counter()
+    cpu_loop_end = time.process_time()
 
     if args.save_to:
         info = Info(
@@ -280,6 +282,9 @@ def main() -> None:
             "loop": t_loop_end - t_loop,
             "save": t_saved - t_loop_end,
             "in_process_total": t_saved - T_START,
+            # CPU seconds (user + system), less disturbed than wall clock when the machine is shared
+            "loop_cpu": cpu_loop_end - cpu_loop,
+            "process_cpu": _process_cpu(),
         },
     }
     if args.fixtures:
@@ -327,6 +332,14 @@ def check_fixtures(folder, domain, split, simulations, environments):
         if final != expected["final_hash"]:
             mismatches.append({"task": sim.task_id, "problem": "end-state hash differs"})
     return {"tool_results_compared": compared, "end_hashes_compared": hashes_compared, "mismatches": mismatches}
+
+
+def _process_cpu() -> float:
+    """User + system CPU seconds of this process so far, interpreter start-up included."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

@@ -77,6 +77,7 @@ def main() -> None:
     args = parser.parse_args()
 
     t_loop = time.perf_counter()
+    cpu_loop = time.process_time()
     # run.py builds one env up front to count the tasks, then one per task.
     count = len(get_env(args.env, user_strategy="human", user_model="none", task_split=args.split, task_index=0).tasks)
     results = []
@@ -96,6 +97,7 @@ def main() -> None:
         results.append(EnvRunResult(task_id=index, reward=response.reward if response is not None else 0.0, info=reward_info.model_dump() if reward_info else {}, traj=steps, trial=0))
         trajectories.append(steps)
     t_loop_end = time.perf_counter()
+    cpu_loop_end = time.process_time()
 
     if args.save_to:
         with open(args.save_to, "w") as fp:
@@ -113,6 +115,9 @@ def main() -> None:
             "loop": t_loop_end - t_loop,
             "save": t_saved - t_loop_end,
             "in_process_total": t_saved - T_START,
+            # CPU seconds (user + system), less disturbed than wall clock when the machine is shared
+            "loop_cpu": cpu_loop_end - cpu_loop,
+            "process_cpu": _process_cpu(),
         },
     }
     if args.fixtures:
@@ -147,6 +152,14 @@ def check_fixtures(folder, env_name, split, results):
             if gt_hash != expected["gt_data_hash"]:
                 mismatches.append({"task": result.task_id, "problem": "gt_data_hash differs"})
     return {"observations_compared": compared, "gt_hashes_compared": hashes, "mismatches": mismatches}
+
+
+def _process_cpu() -> float:
+    """User + system CPU seconds of this process so far, interpreter start-up included."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":
