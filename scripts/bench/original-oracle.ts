@@ -357,6 +357,7 @@ for (const side of new Set(selected.map((workload) => workload.side))) problems[
 const runnable = selected.filter((workload) => problems[workload.side] === null);
 const skipped = selected.filter((workload) => problems[workload.side] !== null).map((workload) => ({ workload: workload.name, skipped: problems[workload.side] }));
 if (runnable.length === 0) {
+  rmSync(scratch, { recursive: true, force: true });
   console.log(JSON.stringify({ skipped: "the original code is not prepared", details: skipped }, null, 2));
   process.exit(0);
 }
