@@ -17,9 +17,17 @@ const built = buildRun(input, { registries: offlineRegistries });
 const dataParsed = performance.now();
 let firstEpisodeAt = 0;
 let lastEpisodeAt = 0;
+let cpuAtStart = process.cpuUsage();
+let episodesCpu = { user: 0, system: 0 };
 const outcome = await runBatch(built, {
-  start: () => void (firstEpisodeAt = performance.now()),
-  episodeDone: () => void (lastEpisodeAt = performance.now()),
+  start: () => {
+    firstEpisodeAt = performance.now();
+    cpuAtStart = process.cpuUsage();
+  },
+  episodeDone: () => {
+    lastEpisodeAt = performance.now();
+    episodesCpu = process.cpuUsage(cpuAtStart);
+  },
 });
 const batchDone = performance.now();
 const text = leaderboardText([buildReport("oracle", outcome.summaries)]);
@@ -33,6 +41,8 @@ process.stdout.write(
     dataParsingMs: dataParsed - modulesLoaded,
     checkpointSetupMs: firstEpisodeAt - dataParsed,
     episodesMs: lastEpisodeAt - firstEpisodeAt,
+    // CPU (user + system) over the same span: less disturbed than wall clock on a shared machine
+    episodesCpuMs: (episodesCpu.user + episodesCpu.system) / 1000,
     writingResultsMs: batchDone - lastEpisodeAt,
     reportMs: reportDone - batchDone + (text.length > 0 ? 0 : 0),
     inProcessTotalMs: reportDone,
