@@ -13,6 +13,8 @@ import {
   type TurnOutcome,
 } from "../../src/core/contracts.ts";
 import { AgentProtocolError, InfraError } from "../../src/core/errors.ts";
+import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../../src/model/errors.ts";
+import { unreachableCode } from "../../src/model/retry.ts";
 import type { Action, ChatMessage, JsonValue } from "../../src/core/types.ts";
 import { pyJsonDumps } from "../../src/value/index.ts";
 import { BridgeSession, type PlannedToolCall } from "../../bridge/session.ts";
@@ -46,6 +48,55 @@ export function isInfraFailure(error: unknown): boolean {
     current = record.cause ?? record.lastError;
   }
   return false;
+}
+
+/**
+ * `ECONNREFUSED` / `ENOTFOUND` when a framework's failure says nothing answers at its endpoint
+ * (frameworks wrap the fetch error in their own: `cause`, `lastError`, `errors`), else undefined.
+ */
+export function refusedCode(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const current = pending.shift();
+    if (!current || typeof current !== "object" || seen.has(current)) continue;
+    seen.add(current);
+    const code = unreachableCode(current);
+    if (code) return code;
+    const record = current as { message?: unknown; cause?: unknown; lastError?: unknown; errors?: unknown };
+    const named = typeof record.message === "string" ? /\b(ECONNREFUSED|ENOTFOUND)\b/.exec(record.message) : null;
+    if (named) return named[1];
+    pending.push(record.cause, record.lastError, ...(Array.isArray(record.errors) ? record.errors : []));
+  }
+  return undefined;
+}
+
+/**
+ * Whether a framework's endpoint has answered yet, and the run-stopping error once it refused the
+ * run's very first call (the same rule as taubridge's own model clients: a wrong `--base-url` or a
+ * server that is not up stops the run with exit 2 instead of failing every episode).
+ */
+class EndpointWatch {
+  private answered = false;
+  failure: Error | undefined;
+
+  constructor(
+    private readonly framework: string,
+    private readonly settings: AdapterSettings,
+    private readonly endpoint: string,
+  ) {}
+
+  answer(): void {
+    this.answered = true;
+  }
+
+  refused(error: unknown): void {
+    const code = refusedCode(error);
+    if (!code || this.answered || this.failure) return;
+    const details = { role: "agent", provider: this.framework, model: this.settings.model ?? "(set by the agent module)", baseURL: this.endpoint, attempts: 1, retryable: false };
+    const refused = new ModelEndpointRefusedError(`${this.framework}: ${code}`, details, code, true, { cause: error });
+    this.failure = new ModelEndpointUnreachableError(refused, "--base-url (handed to the agent module) or the framework's own endpoint settings");
+  }
 }
 
 /** Trajectory messages for calls made during a run that was cut short (the framework's result is lost). */
@@ -84,12 +135,18 @@ interface Decision {
 export class FrameworkAgent<A> implements Participant {
   readonly name: string;
   private source: Promise<UserAgentSource> | undefined;
+  private readonly watch: EndpointWatch;
 
   constructor(
     private readonly adapter: FrameworkAdapter<A>,
     private readonly settings: AdapterSettings,
   ) {
     this.name = adapter.name;
+    this.watch = new EndpointWatch(adapter.name, settings, frameworkEndpoint(adapter, settings));
+  }
+
+  unreachable(): Error | undefined {
+    return this.watch.failure;
   }
 
   /** Installs the framework's hooks, then imports the user's module (once per run). */
@@ -119,7 +176,7 @@ export class FrameworkAgent<A> implements Participant {
   async start(context: ParticipantContext): Promise<ParticipantSession> {
     const source = await this.load();
     const agent = await this.adapter.prepare(await agentForEpisode(source, this.factoryOptions()), source);
-    const session = new FrameworkSession(this.adapter.name, this.settings, context, frameworkEndpoint(this.adapter, this.settings));
+    const session = new FrameworkSession(this.adapter.name, this.settings, context, frameworkEndpoint(this.adapter, this.settings), this.watch);
     const conversation = await this.adapter.converse(agent, { settings: this.settings, maxSteps: context.maxSteps, maxTurns: this.settings.maxTurns ?? context.maxSteps + 1 });
     if (conversation.system) context.transcript.addMessage({ role: "system", content: conversation.system });
     session.conversation = conversation;
@@ -139,6 +196,7 @@ class FrameworkSession implements ParticipantSession {
     private readonly context: ParticipantContext,
     /** The base URL the framework was given, or its default: named in every error of the framework. */
     private readonly endpoint: string,
+    private readonly watch: EndpointWatch,
   ) {
     const steps = stepTarget(context);
     const bridge = new BridgeSession({
@@ -173,9 +231,13 @@ class FrameworkSession implements ParticipantSession {
       if (signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       const where = `${this.framework} (model endpoint: ${this.endpoint})`;
-      if (isInfraFailure(error)) throw new InfraError(`${where}: model endpoint failed: ${message}`, { cause: error });
+      if (isInfraFailure(error)) {
+        this.watch.refused(error);
+        throw new InfraError(`${where}: model endpoint failed: ${message}`, { cause: error });
+      }
       throw new AgentProtocolError(`${where}: ${message}`, { cause: error });
     }
+    this.watch.answer();
     if (turn.usage) usage.addUnpriced(turn.usage.calls, turn.usage.promptTokens, turn.usage.completionTokens);
     for (const message of turn.messages) transcript.addMessage(message);
     if (!steps.ended) transcript.addMessage({ role: "assistant", content: turn.text });

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { startLatencyServer } from "./support/latency-worker.ts";
 import { tau2Domains } from "../../domains/tau2.ts";
 import { tau2Participants } from "../../src/suites/tau2/participants/registry.ts";
-import { createTau2Models } from "../../src/suites/tau2/models.ts";
+import { tau2ModelSettings } from "../../src/suites/tau2/models.ts";
+import { createRunModels } from "../../src/run/model-clients.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
 import { runTau2Batch } from "../../src/suites/tau2/batch.ts";
 
@@ -30,7 +31,10 @@ async function batch(latencyMs: number, simulations: number, concurrency: number
   const server = await startServer(latencyMs);
   try {
     const args = { temperature: 0.0, api_base: server.baseURL };
-    const models = await createTau2Models({ agent: { llm: "bench-agent", llmArgs: args }, user: { llm: "bench-user", llmArgs: args }, judge: null });
+    const layer = createRunModels(
+      tau2ModelSettings({ agentLlm: "bench-agent", userLlm: "bench-user", agentLlmArgs: args, userLlmArgs: args, maxConcurrency: concurrency, values: { modelTimeout: 120, modelMaxAttempts: 6 } }),
+    );
+    const models = { agent: layer.agent, user: layer.user, unreachable: layer.unreachable };
     const options = {
       ...TAU2_RUN_DEFAULTS,
       domain: "telecom",

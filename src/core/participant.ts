@@ -155,6 +155,12 @@ export interface Participant<Task = unknown> {
   start(context: ParticipantContext<Task>): ParticipantSession | Promise<ParticipantSession>;
   /** Releases resources (child processes, servers) at the end of the run. */
   close?(): Promise<void>;
+  /**
+   * Set once the endpoint this participant calls on its own (a framework's model client, a remote
+   * agent) refused its very first call: every episode would fail the same way, so the run stops
+   * with this error (exit 2) instead of recording each as an infrastructure error.
+   */
+  unreachable?(): Error | undefined;
 }
 
 /** The text of an incoming message (tool results joined), for participants that only read words. */

@@ -60,9 +60,11 @@ function addRole(totals: RoleTotals, usage: RoleUsage | null | undefined): void 
   totals.calls += usage.calls;
   totals.promptTokens += usage.promptTokens;
   totals.completionTokens += usage.completionTokens;
+  // An unknown cost makes the total unknown, whether or not calls were counted (τ² records null for a
+  // side whose messages came without cost, e.g. a task's message history).
   if (usage.cost === null) {
-    if (usage.calls > 0) totals.unpricedEpisodes++;
-    if (usage.calls > 0) totals.cost = null;
+    totals.unpricedEpisodes++;
+    totals.cost = null;
   } else if (totals.cost !== null) totals.cost += usage.cost;
 }
 
@@ -215,7 +217,7 @@ export function detailsText(report: RunReport): string {
   }
   for (const role of ["agent", "user"] as const) {
     const usage = report.usage[role];
-    if (usage.calls === 0) continue;
+    if (usage.calls === 0 && usage.unpricedEpisodes === 0) continue;
     lines.push(
       `${role}: ${usage.calls} calls, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, cost ${formatCost(usage.cost)}` +
         (usage.unpricedEpisodes > 0 ? ` (${usage.unpricedEpisodes} episode(s) with unpriced calls)` : ""),

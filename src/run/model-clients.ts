@@ -12,6 +12,8 @@ import type { CompletionRequest, CompletionResult } from "../model/types.ts";
 export interface RunModels {
   agent(): ChatModel;
   user(): ChatModel;
+  /** τ²'s NL-assertion judge (a run without `judgeModel` has none: asking is a one-line error). */
+  judge?(): ChatModel;
   /**
    * Set once a role's endpoint refused a call before it had ever answered (wrong `--base-url`, server
    * not started): the batch layer stops the run with this error instead of failing every episode.
@@ -19,8 +21,10 @@ export interface RunModels {
   unreachable?(): ModelEndpointUnreachableError | undefined;
 }
 
-/** Which flag sets each role's endpoint, for the run-stopping message. */
-const BASE_URL_FLAGS: Record<string, string> = { agent: "--base-url", user: "--user-base-url" };
+/** Which flag sets each role's endpoint, for the run-stopping message (a suite may name its own). */
+const BASE_URL_FLAGS: Record<ModelRoleName, string> = { agent: "--base-url", user: "--user-base-url", judge: "--judge-base-url" };
+
+type ModelRoleName = "agent" | "user" | "judge";
 
 function loadPrices(path: string | undefined): PriceTable | undefined {
   if (!path) return undefined;
@@ -68,6 +72,13 @@ export interface ModelSettings {
   userModelProvider?: string;
   userBaseUrl?: string;
   userApiKeyEnv?: string;
+  /** τ²'s NL-assertion judge. */
+  judgeModel?: string;
+  judgeProvider?: string;
+  judgeBaseUrl?: string;
+  judgeApiKeyEnv?: string;
+  /** What the user changes to point a role elsewhere, when the suite spells it differently (τ²: `api_base` in `--agent-llm-args`). */
+  endpointSettings?: Partial<Record<ModelRoleName, string>>;
   /** The agent's sampling temperature (τ-bench's `--temperature`; τ²'s is in its LLM arguments). */
   temperature?: number;
   modelTimeoutMs: number;
@@ -87,23 +98,17 @@ export function createRunModels(config: ModelSettings): RunModels {
   let unreachable: ModelEndpointUnreachableError | undefined;
   const onRefused = (error: ModelEndpointRefusedError) => {
     if (unreachable || !error.neverAnswered) return;
-    const flag = BASE_URL_FLAGS[error.role] as string | undefined;
-    unreachable = new ModelEndpointUnreachableError(error, flag ?? `the ${error.role} model's base URL`);
+    const role = error.role as ModelRoleName;
+    const setting = config.endpointSettings?.[role] ?? (BASE_URL_FLAGS[role] as string | undefined);
+    unreachable = new ModelEndpointUnreachableError(error, setting ?? `the ${error.role} model's base URL`);
   };
-  const make = (role: "agent" | "user"): ModelClient => {
+  const make = (role: ModelRoleName): ModelClient => {
     const cached = clients.get(role);
     if (cached) return cached;
-    const model = role === "agent" ? config.model : config.userModel;
-    if (!model) throw new ConfigError(role === "agent" ? "this agent strategy needs --model" : "this user strategy needs --user-model");
     const client = createModelClient({
-      role,
-      model,
-      provider: (role === "agent" ? config.modelProvider : config.userModelProvider) ?? "openai",
-      baseURL: role === "agent" ? config.baseUrl : config.userBaseUrl,
-      apiKeyEnv: role === "agent" ? config.apiKeyEnv : config.userApiKeyEnv,
+      ...roleConfig(config, role),
       timeoutMs: config.modelTimeoutMs,
       maxAttempts: config.modelMaxAttempts,
-      ...(role === "agent" ? { temperature: config.temperature } : {}),
       ...(cache ? { cache } : {}),
       ...(prices ? { prices } : {}),
     });
@@ -117,5 +122,23 @@ export function createRunModels(config: ModelSettings): RunModels {
     clients.set(role, wrapped);
     return wrapped;
   };
-  return { agent: () => make("agent"), user: () => make("user"), unreachable: () => unreachable };
+  return { agent: () => make("agent"), user: () => make("user"), judge: () => make("judge"), unreachable: () => unreachable };
+}
+
+/** One role's client settings from the run's model settings (a role without a model is a one-line error naming the flag). */
+function roleConfig(config: ModelSettings, role: ModelRoleName) {
+  const byRole = {
+    agent: { model: config.model, provider: config.modelProvider, baseURL: config.baseUrl, apiKeyEnv: config.apiKeyEnv, missing: "this agent strategy needs --model" },
+    user: { model: config.userModel, provider: config.userModelProvider, baseURL: config.userBaseUrl, apiKeyEnv: config.userApiKeyEnv, missing: "this user strategy needs --user-model" },
+    judge: { model: config.judgeModel, provider: config.judgeProvider, baseURL: config.judgeBaseUrl, apiKeyEnv: config.judgeApiKeyEnv, missing: "the NL-assertion judge needs --judge-model" },
+  }[role];
+  if (!byRole.model) throw new ConfigError(byRole.missing);
+  return {
+    role,
+    model: byRole.model,
+    provider: byRole.provider ?? "openai",
+    baseURL: byRole.baseURL,
+    apiKeyEnv: byRole.apiKeyEnv,
+    ...(role === "agent" ? { temperature: config.temperature } : {}),
+  };
 }

@@ -6,6 +6,7 @@
  * each suite turns into its own configuration.
  */
 import { ConfigError } from "../core/errors.ts";
+import { parsePythonJson, type PyDict } from "../value/index.ts";
 import { canonicalName, flagAppliesTo, flagDefault, optionName, RUN_FLAGS, runFlag, suiteNamed, type RunFlag, type SuiteName } from "./run-flags.ts";
 
 /** A run's settings: every flag's value by canonical option name (`env`, `agentStrategy`, …), defaults applied, plus the suite. */
@@ -52,17 +53,24 @@ function parseKeyValues(raw: unknown, fail: (expected: string) => never): Record
   return pairs;
 }
 
-function parseJsonObject(raw: unknown, fail: (expected: string) => never): Record<string, unknown> {
-  let value = raw;
+/**
+ * A JSON object flag. Text (the CLI's, or an API string) is read the way Python's `json.loads`
+ * reads it, into the value model, so `0.0` stays a float where the run records it (τ² writes LLM
+ * arguments back into its results, and the original spells floats `0.0`); an API object is kept.
+ */
+function parseJsonObject(raw: unknown, fail: (expected: string) => never): PyDict | Record<string, unknown> {
   if (typeof raw === "string") {
+    let parsed: unknown;
     try {
-      value = JSON.parse(raw);
+      parsed = parsePythonJson(raw);
     } catch {
       fail(`a JSON object, e.g. '{"temperature": 0.0}'`);
     }
+    if (!(parsed instanceof Map)) fail("a JSON object");
+    return parsed as PyDict;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) fail("a JSON object");
-  return value as Record<string, unknown>;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw) || raw instanceof Map) fail("a JSON object");
+  return raw as Record<string, unknown>;
 }
 
 /** Reads one flag's value (a CLI string, or a typed API value); the error names the flag. */

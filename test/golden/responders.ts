@@ -5,7 +5,7 @@
  * ground truth in their strategy's own output format; users say the instruction, then stop.
  */
 import { readFileSync } from "node:fs";
-import type { ScriptStep, ScriptedRequest } from "../../src/testing/index.ts";
+import type { Responder, ScriptStep, ScriptedRequest } from "../../src/testing/index.ts";
 import { parsePythonJson, pyJsonDumps, pyJsonString, type PyDict, type PyValue } from "../../src/value/index.ts";
 
 type Json = Record<string, unknown>;
@@ -146,5 +146,14 @@ export function tau2JudgeResponder(tasks: ReturnType<typeof tau2PlanTasks>) {
     const task = tasks.find((candidate) => candidate.assertions.length > 0 && candidate.assertions.every((assertion) => text.includes(assertion)));
     const assertions = task?.assertions ?? [];
     return { content: JSON.stringify({ results: assertions.map((assertion) => ({ expectedOutcome: assertion, reasoning: "scripted judge", metExpectation: true })) }) };
+  };
+}
+
+/** Routes requests by model name: `agent-model`, `user-model`, `judge-model` (anything else is the agent's: frameworks name their own model). */
+export function byModel(parts: { agent?: Responder; user?: Responder; judge?: Responder }): Responder {
+  return (request: ScriptedRequest) => {
+    const responder = request.model === "user-model" ? parts.user : request.model === "judge-model" ? parts.judge : parts.agent;
+    if (!responder) return { content: `no scripted answer for model ${request.model}` } satisfies ScriptStep;
+    return responder(request);
   };
 }

@@ -9,8 +9,8 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Responder, ScriptStep, ScriptedRequest } from "../../src/testing/index.ts";
-import { tau2AgentResponder, tau2JudgeResponder, tau2PlanTasks, tau2UserResponder, tauAgentResponder, tauBenchPlanTasks, tauUserResponder, type AgentStyle } from "./responders.ts";
+import type { Responder } from "../../src/testing/index.ts";
+import { byModel, tau2AgentResponder, tau2JudgeResponder, tau2PlanTasks, tau2UserResponder, tauAgentResponder, tauBenchPlanTasks, tauUserResponder, type AgentStyle } from "./responders.ts";
 
 export const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const LIBRARY_TASKS = join(REPOSITORY, "domains", "library", "data", "tasks_test.json");
@@ -53,15 +53,6 @@ export interface Scenario {
 
 const MODEL_FLAGS = (context: ScenarioContext) => ["--model", "agent-model", "--model-provider", "openai-compatible", "--base-url", context.baseUrl];
 const USER_MODEL_FLAGS = (context: ScenarioContext) => ["--user-model", "user-model", "--user-model-provider", "openai-compatible", "--user-base-url", context.baseUrl];
-
-/** Routes requests by model name: `agent-model`, `user-model`, `judge-model` (anything else is the agent's: frameworks name their own model). */
-function byModel(parts: { agent?: Responder; user?: Responder; judge?: Responder }): Responder {
-  return (request: ScriptedRequest) => {
-    const responder = request.model === "user-model" ? parts.user : request.model === "judge-model" ? parts.judge : parts.agent;
-    if (!responder) return { content: `no scripted answer for model ${request.model}` } satisfies ScriptStep;
-    return responder(request);
-  };
-}
 
 const libraryTasks = () => tauBenchPlanTasks(LIBRARY_TASKS);
 

@@ -149,6 +149,10 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     const [simulation] = readTau2Results(file).simulations;
     expect(simulation.termination_reason).toBe("infrastructure_error");
     expect(simulation.info).toMatchObject({ error: "model endpoint went away", failed_after_attempts: 2 });
+    // The report names the error of an infrastructure failure, as it does for τ-bench.
+    const report = await taubridge(["report", file, "--per-task"]);
+    expect(report.stdout).toMatch(/infra_error=1: model endpoint went away/);
+    expect(report.stdout).toMatch(/create_task_1\s*│\s*0\s*│\s*infra_error\s*│\s*model endpoint went away/);
     const again = await buildTau2Run({ ...options, agent: "oracle" }, registries).catch((error: Error) => error);
     // The agent is part of the run's settings: resuming with another agent is refused; with the same one the infra error is re-run.
     expect(again).toBeInstanceOf(Error);

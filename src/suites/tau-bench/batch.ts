@@ -17,19 +17,16 @@ import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError, runIdentity } from "../../run/run-identity.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import { pyJsonDumpsIndented } from "../../value/index.ts";
+import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
 import { readTauBenchCheckpoint, resultEntry, summaryFromResult, writeFileAtomic } from "./codec.ts";
 import { evaluatorFor } from "./evaluator.ts";
 import { runEpisode, type EpisodeResult } from "./loop.ts";
 
-/** Progress callbacks the batch layer calls; the CLI renders them. */
-export interface BatchObserver {
-  /** `rerunInfraErrors`: episodes of the checkpoint that ended in `infra_error` and run again; `resumed`: a checkpoint of this run was found. */
-  start?(info: { total: number; alreadyDone: number; checkpointPath: string; rerunInfraErrors?: number; resumed?: boolean }): void;
-  episodeDone?(info: { result: EpisodeSummary; done: number; total: number; successes: number; cost: number | null }): void;
+/** Progress callbacks the batch layer calls (the run layer's progress, and each episode's full result); the CLI renders them. */
+export interface BatchObserver extends SuiteProgress {
   /** The full result of each episode run now (not of resumed ones), after it is checkpointed. */
   episode?(result: EpisodeResult): void;
-  warn?(message: string): void;
 }
 
 export interface BatchOutcome {
@@ -142,7 +139,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   // An accepted change gets the new identity in a fresh header; the kept episodes are written back under it.
   if (rewriteHeader && previous.header) for (const entry of previous.entries) checkpoint.append(entry.entry);
 
-  const unreachable = () => built.context.models.unreachable?.();
+  const unreachable = () => built.context.models.unreachable?.() ?? agent.unreachable?.() ?? built.user.unreachable?.();
   const batch: SuiteBatch<TauBenchResult> = {
     units,
     leaseOrder,
@@ -194,8 +191,8 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   };
   let ran = 0;
   const progress = {
-    start: (info: { total: number; alreadyDone: number; rerunInfraErrors: number }) =>
-      observer.start?.({ total: info.total, alreadyDone: info.alreadyDone, checkpointPath, rerunInfraErrors: info.rerunInfraErrors, resumed: previous.header !== null }),
+    start: (info: { total: number; alreadyDone: number; rerunInfraErrors: number; successes: number; cost: number | null }) =>
+      observer.start?.({ ...info, checkpointPath, resumed: previous.header !== null }),
     episode: (result: TauBenchResult) => {
       ran++;
       if (result.episode) observer.episode?.(result.episode);

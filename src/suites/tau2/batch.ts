@@ -7,15 +7,16 @@
  * `.meta.json` status beside it).
  */
 import { randomUUID } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
 import { unitKey, type ResultSink, type WorkUnit } from "../../core/run.ts";
 import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
-import { writeRunStatus } from "../../run/run-status.ts";
+import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import type { BuiltTau2Run } from "./build.ts";
 import { simulationKey } from "./build.ts";
 import { checkpointEntry, removeTau2Checkpoint, simulationMetrics, tau2CheckpointPath, tau2CheckpointWriter, tau2Summary, type Tau2SimulationRecord, writeTau2Results } from "./codec.ts";
 import { evaluateTau2Simulation } from "./evaluator.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
-import { runTau2Episode } from "./loop.ts";
+import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import type { Tau2SimulationMessage } from "./simulation.ts";
 import type { Tau2TaskFlag } from "./task-flags.ts";
@@ -67,8 +68,21 @@ async function simulate(run: BuiltTau2Run, unit: Tau2Unit, signal: AbortSignal):
     trial: unit.trial,
     seed: unit.seed,
     policy: run.domain.policy(run.solo),
-    info: outcome.planned.length > 0 ? { planned_actions: outcome.planned.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId })) } : null,
+    info: simulationInfo(outcome),
   };
+}
+
+/**
+ * The simulation's `info`: what a framework agent planned, when it did not step the environment
+ * itself — dry run (`planned_actions`, never executed) or decision-only (`decisions`, stepped by
+ * the harness, with the framework's tool name); null otherwise, as τ² writes it.
+ */
+function simulationInfo(outcome: Tau2EpisodeOutcome): Record<string, unknown> | null {
+  const info: Record<string, unknown> = {};
+  if (outcome.planned.length > 0) info.planned_actions = outcome.planned.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId }));
+  if (outcome.decisions.length > 0)
+    info.decisions = outcome.decisions.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId, framework_tool_name: call.frameworkToolName }));
+  return Object.keys(info).length > 0 ? info : null;
 }
 
 function placeholder(unit: Tau2Unit, error: unknown, attempts: number): Tau2SimulationRecord {
@@ -109,13 +123,18 @@ const RESULTS_REWRITE_MS = 5_000;
 class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   private readonly checkpoint;
   private lastWrite = performance.now();
+  /** Whether the results file was there before this run (a resumed or extended run). */
+  private readonly existed: boolean;
+  private appended = 0;
 
   constructor(private readonly run: BuiltTau2Run) {
+    this.existed = existsSync(run.outputPath);
     this.checkpoint = tau2CheckpointWriter(run.outputPath);
     this.flush();
   }
 
   append(record: Tau2SimulationRecord): void {
+    this.appended++;
     const { document, judge } = this.run;
     const replaced = document.simulations.findIndex((simulation) => simulationKey(simulation) === simulationKey(record));
     if (replaced >= 0) document.simulations.splice(replaced, 1);
@@ -153,9 +172,14 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     });
   }
 
-  /** Closes the checkpoint without writing anything (the run stopped before its end). */
+  /**
+   * Closes the checkpoint without writing anything (the run stopped before its end). A run that
+   * stopped before recording anything (a dead model endpoint) leaves no file it created behind.
+   */
   abandon(): void {
     this.checkpoint.close();
+    if (this.existed || this.appended > 0) return;
+    for (const path of [this.run.outputPath, runStatusPath(this.run.outputPath), tau2CheckpointPath(this.run.outputPath)]) rmSync(path, { force: true });
   }
 }
 
@@ -214,6 +238,7 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
       exhausted: (unit, last, attempts) => placeholder(byKey.get(unitKey(unit))!, "error" in last ? last.error : undefined, attempts),
     },
     execute: (unit, signal) => simulate(run, byKey.get(unitKey(unit))!, signal),
+    unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
     summary: tau2Summary,
     sink,
     close: async () => {

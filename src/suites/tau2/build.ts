@@ -12,7 +12,7 @@ import type { EpisodeSummary } from "../../core/run.ts";
 import { agentOptionFiles, identityChanges, identityOf, outcomeAgentOptions, ResumeMismatchError, type RunIdentity } from "../../run/run-identity.ts";
 import { readRunStatus } from "../../run/run-status.ts";
 import type { AgentFactory } from "../../run/strategies.ts";
-import { pyJsonDumps, tau2TrialSeeds } from "../../value/index.ts";
+import { fromJs, PyFloat, pyJsonDumps, tau2TrialSeeds, toJs, type PyDict } from "../../value/index.ts";
 import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from "./engine/domain.ts";
 import { readTau2FirstAgentMessage } from "./engine/upstream-text.ts";
 import { type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./judge.ts";
@@ -44,6 +44,8 @@ export interface Tau2ParticipantFactory {
   (options: Tau2FactoryOptions): Participant<Tau2Task> | Promise<Participant<Tau2Task>>;
   solo?: boolean;
   taskFilter?: (task: Tau2Task) => boolean;
+  /** The participant calls a model: the run creates its model client (and loads the model SDK) up front. */
+  requiresModel?: boolean;
 }
 
 /** The τ² names a run resolves. */
@@ -60,6 +62,8 @@ export interface Tau2RunModels {
   agent?: () => ChatModel;
   user?: () => ChatModel;
   judge?: () => ChatModel | Promise<ChatModel>;
+  /** Set once a model endpoint refused the run's first call: the batch stops with it (see the run layer's RunModels). */
+  unreachable?(): Error | undefined;
 }
 
 /** `tau2 run`'s options, with its defaults (spec §7.2). */
@@ -71,6 +75,9 @@ export interface Tau2RunOptions {
   userLlm: string;
   agentLlmArgs: Record<string, unknown>;
   userLlmArgs: Record<string, unknown>;
+  /** The LLM arguments as given on the command line, read like Python's `json.loads` (what the results file records). */
+  agentLlmArgsPython?: PyDict;
+  userLlmArgsPython?: PyDict;
   numTrials: number;
   numTasks?: number;
   taskIds?: string[];
@@ -135,6 +142,8 @@ export interface BuiltTau2Run {
   notices: string[];
   /** τ²'s solo mode (a solo agent, `dummy_user`, the solo policy and environment). */
   solo: boolean;
+  /** The run's model clients (the batch stops when their endpoint refused the first call). */
+  models: Tau2RunModels;
 }
 
 function lastSegment(name: string): string {
@@ -155,8 +164,17 @@ export function tau2OutputPath(options: Pick<Tau2RunOptions, "saveTo" | "domain"
 }
 
 /** LLM arguments as recorded in results files: anything that looks like a secret is left out. */
-function recordedArguments(llmArgs: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(llmArgs).filter(([key]) => !/key|token|secret|password/i.test(key)));
+/** LLM arguments litellm takes as floats: given as a JavaScript number (the API), they are written as Python floats. */
+const FLOAT_ARGUMENTS = new Set(["temperature", "top_p", "frequency_penalty", "presence_penalty", "repetition_penalty", "min_p"]);
+
+/**
+ * The LLM arguments a results file records, without secrets (`api_key` and the like): the
+ * command line's own spelling when they came as text (`0.0` stays `0.0`, as in the original's
+ * files, whose same-agent check hashes them); from a JavaScript object, float parameters as floats.
+ */
+function recordedArguments(plain: Record<string, unknown>, python: PyDict | undefined): PyDict {
+  const source: PyDict = python ?? new Map(Object.entries(plain).map(([key, value]) => [key, typeof value === "number" && FLOAT_ARGUMENTS.has(key) ? new PyFloat(value) : fromJs(value)]));
+  return new Map([...source].filter(([key]) => !/key|token|secret|password/i.test(key)));
 }
 
 function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: string | null, solo: boolean): Record<string, unknown> {
@@ -168,12 +186,12 @@ function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: 
     user_info: {
       implementation: options.user,
       llm: options.userLlm,
-      llm_args: recordedArguments(options.userLlmArgs),
+      llm_args: recordedArguments(options.userLlmArgs, options.userLlmArgsPython),
       global_simulation_guidelines: guidelines,
       voice_settings: null,
       persona_config: null,
     },
-    agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: recordedArguments(options.agentLlmArgs), voice_settings: null },
+    agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: recordedArguments(options.agentLlmArgs, options.agentLlmArgsPython), voice_settings: null },
     environment_info: { domain_name: domain.definition.name, policy: domain.policy(solo), tool_defs: null },
     seed: options.seed,
     text_streaming_config: null,
@@ -258,17 +276,33 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     flags,
     resumed,
     identity,
+    models,
     notices,
   };
 }
 
 /** The options of a τ² run that decide its outcomes (where files go, how many at once, which tasks and trials are not among them). */
 function outcomeOptions(options: Tau2RunOptions): Record<string, unknown> {
-  const { numTrials: _t, numTasks: _n, taskIds: _i, maxConcurrency: _c, saveTo: _s, maxRetries: _r, retryDelay: _d, dataDir: _dd, resume: _re, acceptChanges: _a, agentOptions, ...rest } = options;
+  const {
+    numTrials: _t,
+    numTasks: _n,
+    taskIds: _i,
+    maxConcurrency: _c,
+    saveTo: _s,
+    maxRetries: _r,
+    retryDelay: _d,
+    dataDir: _dd,
+    resume: _re,
+    acceptChanges: _a,
+    agentOptions,
+    agentLlmArgsPython: _ap,
+    userLlmArgsPython: _up,
+    ...rest
+  } = options;
   return {
     ...rest,
-    agentLlmArgs: recordedArguments(options.agentLlmArgs),
-    userLlmArgs: recordedArguments(options.userLlmArgs),
+    agentLlmArgs: toJs(recordedArguments(options.agentLlmArgs, undefined)),
+    userLlmArgs: toJs(recordedArguments(options.userLlmArgs, undefined)),
     agentOptions: outcomeAgentOptions(agentOptions ?? {}),
   };
 }

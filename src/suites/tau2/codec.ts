@@ -291,15 +291,14 @@ export function tau2Summary(record: Tau2SimulationRecord): EpisodeSummary {
     let promptTokens = 0;
     let completionTokens = 0;
     for (const message of record.messages) {
-      if (message.role !== role) continue;
-      // An unknown cost (τ² records null when any message of the role has none, e.g. a task's message
-      // history) counts every message of the role as a call, so the report says "unknown", never $0.
-      if (message.usage || cost === null) calls++;
-      if (!message.usage) continue;
+      if (message.role !== role || !message.usage) continue;
+      calls++;
       promptTokens += message.usage.prompt_tokens;
       completionTokens += message.usage.completion_tokens;
     }
-    return calls === 0 && !cost ? null : { calls, promptTokens, completionTokens, cost };
+    // A null cost is τ²'s "unknown" (a side whose messages came without cost, e.g. a task's message
+    // history): kept, so the report says unknown rather than $0; no calls and a zero cost is no usage.
+    return calls === 0 && cost === 0 ? null : { calls, promptTokens, completionTokens, cost };
   };
   const error = typeof record.info?.error === "string" ? record.info.error : null;
   return {

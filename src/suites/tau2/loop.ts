@@ -68,6 +68,8 @@ export interface Tau2EpisodeOutcome {
   environment: Tau2Environment;
   /** Tool calls planned in dry-run mode (never executed). */
   planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }>;
+  /** Tool calls a framework agent planned in decision-only mode and the harness stepped, with the framework's own tool name. */
+  decisions: Array<{ name: string; arguments: PyDict; toolCallId: string | null; frameworkToolName: string }>;
 }
 
 /** τ²'s spelling of the kernel's termination reasons. */
@@ -386,5 +388,8 @@ export async function runTau2Episode(parts: Tau2EpisodeParts): Promise<Tau2Episo
     errors: kernel.errors,
     environment: episode.environment,
     planned: kernel.planned.map((event) => ({ name: event.action.name, arguments: event.action.kwargs, toolCallId: event.toolCallId ?? null })),
+    decisions: kernel.events
+      .filter((event) => event.origin === "harness")
+      .map((event) => ({ name: event.action.name, arguments: event.action.kwargs, toolCallId: event.toolCallId ?? null, frameworkToolName: event.frameworkToolName ?? event.action.name })),
   };
 }

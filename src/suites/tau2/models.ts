@@ -2,12 +2,10 @@
  * Model clients for a τ² run, from τ²'s own way of naming models: litellm model strings
  * (`gpt-4.1-2025-04-14`, `openai/gpt-4o`, `anthropic/claude-…`, `hosted_vllm/Qwen/…`,
  * `ollama/llama3`, `openrouter/…`) and LLM-argument JSON whose `api_base` (litellm's key for a
- * custom OpenAI-compatible endpoint) and `api_key` mean what they mean to τ²'s users. Our
- * `--agent-base-url`-style flags win over `api_base`.
+ * custom OpenAI-compatible endpoint) means what it means to τ²'s users. Our `--agent-base-url`-style
+ * flags win over `api_base`.
  */
-import type { ChatModel } from "../../core/contracts.ts";
-import { ConfigError } from "../../core/errors.ts";
-import type { Tau2RunModels } from "./build.ts";
+import type { ModelSettings } from "../../run/model-clients.ts";
 
 /** litellm prefixes → our providers (the model name is sent without the prefix). */
 const LITELLM_PREFIXES: Record<string, string> = {
@@ -42,24 +40,46 @@ export function resolveTau2Model(options: Tau2RoleModelOptions): { provider: str
   return { provider, model, baseURL };
 }
 
-export interface Tau2ModelSettings {
-  agent: Tau2RoleModelOptions;
-  user: Tau2RoleModelOptions;
-  judge: Tau2RoleModelOptions | null;
+/** The run flags a τ² run's model clients are made from (τ²'s names resolved to the canonical ones). */
+export interface Tau2ModelFlags {
+  agentLlm: string;
+  userLlm: string;
+  agentLlmArgs: Record<string, unknown>;
+  userLlmArgs: Record<string, unknown>;
+  maxConcurrency: number;
+  /** The other run settings by canonical name (`baseUrl`, `modelProvider`, `apiKeyEnv`, `judgeModel`, `modelTimeout`, …). */
+  values: Record<string, unknown>;
 }
 
-/** Lazily created clients (the OpenAI SDK loads only when a model-driven participant or the judge needs it). */
-export async function createTau2Models(settings: Tau2ModelSettings): Promise<Tau2RunModels> {
-  const { createModelClient } = await import("../../model/model-client.ts");
-  const cache = new Map<string, ChatModel>();
-  const make = (role: "agent" | "user" | "judge", options: Tau2RoleModelOptions | null) => () => {
-    if (!options) throw new ConfigError(`no ${role} model configured`);
-    const existing = cache.get(role);
-    if (existing) return existing;
-    const { provider, model, baseURL } = resolveTau2Model(options);
-    const client = createModelClient({ role, model, provider, baseURL });
-    cache.set(role, client);
-    return client;
+/**
+ * The run layer's model settings for a τ² run: litellm model strings and `api_base` resolved to
+ * provider, model and endpoint, so τ²'s model clients are the same as τ-bench's (per-endpoint
+ * queues, response cache, price table, timeouts and retries, a dead endpoint stopping the run).
+ * A judge with `--judge-base-url` and no provider is OpenAI-compatible: a local one needs no key.
+ */
+export function tau2ModelSettings(flags: Tau2ModelFlags): ModelSettings {
+  const text = (name: string) => flags.values[name] as string | undefined;
+  const agent = resolveTau2Model({ llm: flags.agentLlm, llmArgs: flags.agentLlmArgs, baseUrl: text("baseUrl"), provider: text("modelProvider") });
+  const user = resolveTau2Model({ llm: flags.userLlm, llmArgs: flags.userLlmArgs, baseUrl: text("userBaseUrl"), provider: text("userModelProvider") });
+  const judgeBaseUrl = text("judgeBaseUrl");
+  return {
+    model: agent.model,
+    modelProvider: agent.provider,
+    baseUrl: agent.baseURL,
+    apiKeyEnv: text("apiKeyEnv"),
+    userModel: user.model,
+    userModelProvider: user.provider,
+    userBaseUrl: user.baseURL,
+    userApiKeyEnv: text("userApiKeyEnv"),
+    judgeModel: text("judgeModel"),
+    judgeProvider: text("judgeProvider") ?? (judgeBaseUrl ? "openai-compatible" : "openai"),
+    judgeBaseUrl,
+    judgeApiKeyEnv: text("judgeApiKeyEnv"),
+    endpointSettings: { agent: "api_base in --agent-llm-args (or --agent-base-url)", user: "api_base in --user-llm-args (or --user-base-url)", judge: "--judge-base-url" },
+    modelTimeoutMs: Math.round(((flags.values.modelTimeout as number | undefined) ?? 120) * 1000),
+    modelMaxAttempts: (flags.values.modelMaxAttempts as number | undefined) ?? 6,
+    priceFile: text("priceFile"),
+    cacheDir: text("cacheDir"),
+    maxConcurrency: flags.maxConcurrency,
   };
-  return { agent: make("agent", settings.agent), user: make("user", settings.user), judge: make("judge", settings.judge) };
 }

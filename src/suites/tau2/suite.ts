@@ -7,10 +7,11 @@ import { join } from "node:path";
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../core/errors.ts";
 import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type { RunModels } from "../../run/model-clients.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
-import { toJs } from "../../value/index.ts";
+import { isPyDict, toJs, type PyDict } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
 import { buildTau2Run, simulationKey, TAU2_RUN_DEFAULTS, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
@@ -38,6 +39,15 @@ function tau2Of(registries: Registries): Tau2Registries {
   return { ...parts, strategies: registries.agentStrategies };
 }
 
+/**
+ * A role's LLM arguments: the plain object the requests use, and (given as text) the value-model
+ * dict the results file records, with the user's own spelling of every number.
+ */
+function llmArguments(value: unknown): { plain: Record<string, unknown>; python?: PyDict } {
+  if (!isPyDict(value)) return { plain: value as Record<string, unknown> };
+  return { plain: toJs(value) as Record<string, unknown>, python: value };
+}
+
 /** τ²'s options from the run's settings (the one flag table), with τ²'s defaults. */
 export function tau2OptionsFromSettings(settings: RunSettings): Tau2RunOptions {
   const values = settings.values;
@@ -45,14 +55,18 @@ export function tau2OptionsFromSettings(settings: RunSettings): Tau2RunOptions {
   const domain = text("env");
   if (!domain) throw new ConfigError("a τ² run needs --domain <domain> (mock, airline, retail, telecom, …)");
   const timeout = values.episodeTimeout as number;
+  const agentArgs = llmArguments(values.agentLlmArgs);
+  const userArgs = llmArguments(values.userLlmArgs);
   return {
     domain,
     agent: text("agentStrategy") ?? TAU2_RUN_DEFAULTS.agent,
     user: text("userStrategy") ?? TAU2_RUN_DEFAULTS.user,
     agentLlm: text("model") ?? TAU2_RUN_DEFAULTS.agentLlm,
     userLlm: text("userModel") ?? TAU2_RUN_DEFAULTS.userLlm,
-    agentLlmArgs: values.agentLlmArgs as Record<string, unknown>,
-    userLlmArgs: values.userLlmArgs as Record<string, unknown>,
+    agentLlmArgs: agentArgs.plain,
+    userLlmArgs: userArgs.plain,
+    ...(agentArgs.python ? { agentLlmArgsPython: agentArgs.python } : {}),
+    ...(userArgs.python ? { userLlmArgsPython: userArgs.python } : {}),
     numTrials: values.numTrials as number,
     ...(values.numTasks !== undefined ? { numTasks: values.numTasks as number } : {}),
     ...(values.taskIds !== undefined ? { taskIds: (values.taskIds as Array<string | number>).map(String) } : {}),
@@ -75,33 +89,37 @@ export function tau2OptionsFromSettings(settings: RunSettings): Tau2RunOptions {
   };
 }
 
-/** The agent's and user's model clients (made only when a model-driven participant asks), and the judge's (only when a selected task needs it). */
-async function modelsFor(settings: RunSettings, dataDir: string): Promise<Tau2RunModels> {
-  const { createTau2Models } = await import("./models.ts");
-  const values = settings.values;
-  const role = (llm: string, args: string, baseUrl: string, provider: string) => ({
-    llm: (values[llm] as string | undefined) ?? TAU2_RUN_DEFAULTS.agentLlm,
-    llmArgs: values[args] as Record<string, unknown>,
-    baseUrl: values[baseUrl] as string | undefined,
-    provider: values[provider] as string | undefined,
-  });
-  const { agent, user } = await createTau2Models({
-    agent: role("model", "agentLlmArgs", "baseUrl", "modelProvider"),
-    user: role("userModel", "userLlmArgs", "userBaseUrl", "userModelProvider"),
-    judge: null,
-  });
-  return { agent, user, judge: () => judgeModel(settings, dataDir) };
+/** Whether the run's agent and user call a model (τ²'s model participants, or a shared strategy that says so). */
+function modelNeeds(parts: Tau2Registries, options: Tau2RunOptions): { agent: boolean; user: boolean } {
+  const agent = parts.agents.has(options.agent)
+    ? parts.agents.get(options.agent).requiresModel === true
+    : parts.strategies?.has(options.agent) === true && (parts.strategies as NonNullable<Tau2Registries["strategies"]>).get(options.agent).requiresModel;
+  return { agent, user: parts.users.has(options.user) && parts.users.get(options.user).requiresModel === true };
 }
 
-/** The judge's model client: `--judge-model`, else τ²'s default from its config.py; a local endpoint needs no key. */
-async function judgeModel(settings: RunSettings, dataDir: string): Promise<ChatModel> {
-  const [{ createModelClient }, { readTau2JudgeTemplates }] = await Promise.all([import("../../model/model-client.ts"), import("./judge.ts")]);
-  const values = settings.values;
-  const baseURL = values.judgeBaseUrl as string | undefined;
-  const model = (values.judgeModel as string | undefined) ?? readTau2JudgeTemplates(dataDir).defaultModel;
-  const provider = (values.judgeProvider as string | undefined) ?? (baseURL ? "openai-compatible" : "openai");
-  const apiKeyEnv = values.judgeApiKeyEnv as string | undefined;
-  return createModelClient({ role: "judge", model, provider, ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) });
+/**
+ * The run's model clients, from the run layer (the same clients τ-bench runs use). The model SDK is
+ * loaded only when a participant calls a model or a selected task needs the NL judge, so an offline
+ * oracle run never loads it; the judge's default model is τ²'s, read from its config.py.
+ */
+async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries): Promise<Tau2RunModels> {
+  const { tau2ModelSettings } = await import("./models.ts");
+  const modelSettings = tau2ModelSettings({ ...options, values: settings.values });
+  let layer: RunModels | undefined;
+  const load = async (): Promise<RunModels> => {
+    if (layer) return layer;
+    const createModels = registries.createModels ?? (await import("../../run/model-clients.ts")).createRunModels;
+    const judgeModel = modelSettings.judgeModel ?? (await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel;
+    layer = createModels({ ...modelSettings, judgeModel });
+    return layer;
+  };
+  const needs = modelNeeds(parts, options);
+  const loaded = needs.agent || needs.user ? await load() : undefined;
+  return {
+    ...(loaded ? { agent: () => loaded.agent(), user: () => loaded.user() } : {}),
+    judge: async () => ((await load()).judge as () => ChatModel)(),
+    unreachable: () => layer?.unreachable?.(),
+  };
 }
 
 /** τ²'s metrics in the reports' shape. */
@@ -169,8 +187,9 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
   const settings = request.settings as RunSettings;
   const options = tau2OptionsFromSettings(settings);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options.dataDir));
-  const built = await buildTau2Run(options, tau2Of(request.registries), models);
+  const parts = tau2Of(request.registries);
+  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
+  const built = await buildTau2Run(options, parts, models);
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
   const progress = request.progress;
   const result = await runTau2Batch(built, {

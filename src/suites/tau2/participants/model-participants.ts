@@ -42,14 +42,17 @@ function agentTools(options: Tau2FactoryOptions) {
   return { dataRoot, domain, tools: extractTau2Tools(dataRoot, domain.definition.name), templates: extractTau2Prompts(dataRoot) };
 }
 
-const llmAgent: Tau2ParticipantFactory = (options) => {
-  const { tools, templates } = agentTools(options);
-  return tau2LlmAgent("llm_agent", model(options, "agent"), options.llmArgs, (context) => ({
-    systemPrompt: tau2AgentSystemPrompt(templates, context.domain.policy),
-    tools: asTools(tools.agent.schemas),
-    toolChoice: "auto",
-  }));
-};
+const llmAgent: Tau2ParticipantFactory = Object.assign(
+  (options: Tau2FactoryOptions) => {
+    const { tools, templates } = agentTools(options);
+    return tau2LlmAgent("llm_agent", model(options, "agent"), options.llmArgs, (context) => ({
+      systemPrompt: tau2AgentSystemPrompt(templates, context.domain.policy),
+      tools: asTools(tools.agent.schemas),
+      toolChoice: "auto",
+    }));
+  },
+  { requiresModel: true },
+);
 
 const hasActions = (task: Tau2Task) => (task.evaluation_criteria?.actions?.length ?? 0) > 0;
 
@@ -62,7 +65,7 @@ const llmAgentGt: Tau2ParticipantFactory = Object.assign(
       toolChoice: "auto",
     }));
   },
-  { taskFilter: hasActions },
+  { taskFilter: hasActions, requiresModel: true },
 );
 
 const llmAgentSolo: Tau2ParticipantFactory = Object.assign(
@@ -76,21 +79,24 @@ const llmAgentSolo: Tau2ParticipantFactory = Object.assign(
       stopTool: { name: templates.soloStopFunctionName, token: templates.soloStopToken },
     }));
   },
-  { solo: true, taskFilter: (task: Tau2Task) => Boolean(task.ticket) && hasActions(task) },
+  { solo: true, taskFilter: (task: Tau2Task) => Boolean(task.ticket) && hasActions(task), requiresModel: true },
 );
 
-const userSimulator: Tau2ParticipantFactory = (options) => {
-  const { dataRoot, tools, templates } = agentTools(options);
-  const withTools = tools.user !== null;
-  const guidelines = readTau2UserGuidelines(dataRoot, templates, withTools);
-  return tau2UserSimulator(model(options, "user"), options.llmArgs, (context) => {
-    const allowed = context.task.user_tools;
-    const userTools = (tools.user?.schemas ?? []).filter((schema) => allowed == null || allowed.includes(schema.function.name));
-    return { systemPrompt: tau2UserSystemPrompt(templates, guidelines, renderTau2UserScenario(context.task.user_scenario)), tools: asTools(userTools) };
-  });
-};
+const userSimulator: Tau2ParticipantFactory = Object.assign(
+  (options: Tau2FactoryOptions) => {
+    const { dataRoot, tools, templates } = agentTools(options);
+    const withTools = tools.user !== null;
+    const guidelines = readTau2UserGuidelines(dataRoot, templates, withTools);
+    return tau2UserSimulator(model(options, "user"), options.llmArgs, (context) => {
+      const allowed = context.task.user_tools;
+      const userTools = (tools.user?.schemas ?? []).filter((schema) => allowed == null || allowed.includes(schema.function.name));
+      return { systemPrompt: tau2UserSystemPrompt(templates, guidelines, renderTau2UserScenario(context.task.user_scenario)), tools: asTools(userTools) };
+    });
+  },
+  { requiresModel: true },
+);
 
-/** Registers τ²'s model-driven participants (once). */
+/** Registers τ²'s model-driven participants in a run's (or server's) registries. */
 export function registerModelTau2Participants(agents: Registry<Tau2ParticipantFactory>, users: Registry<Tau2ParticipantFactory>): void {
   agents.register("llm_agent", llmAgent);
   agents.register("llm_agent_gt", llmAgentGt);
