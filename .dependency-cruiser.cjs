@@ -1,19 +1,86 @@
 /**
- * Which code may import which (BRIEF design rules; checked by `npm run depcheck`, part of `npm test`):
- * the core contracts import nothing of ours but the value module; `src/` never imports the
- * domains, bridge, adapters or the composition root (`app/`), which pass registries in; the bridge
- * never imports the adapters; published code never imports vitest or test helpers.
+ * Which code may import which (checked by `npm run depcheck`, part of `npm test`, through
+ * scripts/check-dependencies.mjs, which also refuses folder-level cycles). The layers, lowest
+ * first: src/errors (the one error tree) < src/value (Python semantics) < src/core (contracts) <
+ * src/model, src/metrics, src/data < src/kernel, src/participants < src/run < src/report <
+ * src/suites/<suite> < src/api, src/cli < app/ (the composition root). A layer imports only
+ * layers below it; no shared layer imports a suite; suites do not import each other; `src/`
+ * never imports the domains, bridge, adapters or app/, which pass registries in; the bridge never
+ * imports the adapters; published code never imports vitest or test helpers; no file-level cycles.
  */
 const TEST_FILE = "(\\.test\\.ts$|(^|/)test/|(^|/)fixtures/|(^|/)test-fixtures/)";
 
 module.exports = {
   forbidden: [
     {
+      name: "no-circular",
+      comment: "no file imports itself through others: a cycle means two files are one responsibility, or the arrow points the wrong way",
+      severity: "error",
+      from: { path: "^(app|src|domains|bridge|adapters)/" },
+      to: { circular: true },
+    },
+    {
+      name: "errors-import-nothing-of-ours",
+      comment: "src/errors is the bottom layer: the one error tree every other layer throws from",
+      severity: "error",
+      from: { path: "^src/errors/" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/errors/" },
+    },
+    {
       name: "core-imports-only-value",
-      comment: "src/core holds the contracts: it may import src/core and src/value of ours, nothing else",
+      comment: "src/core holds the contracts: it may import src/core, src/value and the error tree of ours, nothing else",
       severity: "error",
       from: { path: "^src/core/" },
-      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value)/" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|errors)/" },
+    },
+    {
+      name: "shared-layers-not-to-suites",
+      comment: "the shared layers serve every suite: they never import one (a suite is a plug-in, registered by app/)",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/suites/" },
+      to: { path: "^src/suites/" },
+    },
+    {
+      name: "suites-not-to-each-other",
+      comment: "a suite is self-contained: what two suites share belongs in a shared layer",
+      severity: "error",
+      from: { path: "^src/suites/([^/]+)/" },
+      to: { path: "^src/suites/", pathNot: "^src/suites/$1/" },
+    },
+    {
+      name: "model-metrics-data-stay-low",
+      comment: "the model clients, the metrics and the data layer sit under the kernel, participants and run layer",
+      severity: "error",
+      from: { path: "^src/(model|metrics|data)/" },
+      to: { path: "^src/(kernel|participants|run|report|api|cli|testing)/" },
+    },
+    {
+      name: "participants-below-run",
+      comment: "shared participants build on the contracts (src/core/strategies.ts), never on the run layer, reports, API or CLI",
+      severity: "error",
+      from: { path: "^src/participants/" },
+      to: { path: "^src/(kernel|run|report|api|cli)/" },
+    },
+    {
+      name: "run-below-report-api-cli",
+      comment: "the run layer is used by reports, the API and the CLI, never the other way",
+      severity: "error",
+      from: { path: "^src/run/" },
+      to: { path: "^src/(kernel|participants|report|api|cli)/" },
+    },
+    {
+      name: "report-below-api-cli",
+      comment: "reports are read by the API and the CLI",
+      severity: "error",
+      from: { path: "^src/report/" },
+      to: { path: "^src/(api|cli|kernel|participants)/" },
+    },
+    {
+      name: "api-not-to-cli",
+      comment: "the CLI is one front end of the API's layers; the API never depends on it",
+      severity: "error",
+      from: { path: "^src/api/" },
+      to: { path: "^src/cli/" },
     },
     {
       name: "src-not-to-outer-layers",
@@ -37,18 +104,18 @@ module.exports = {
       to: { path: ["(^|/)node_modules/vitest/", "(^|/)node_modules/@vitest/", TEST_FILE] },
     },
     {
-      name: "value-imports-only-core-errors",
+      name: "value-imports-only-errors",
       comment: "src/value is the Python-semantics module: of ours it may use only the error tree",
       severity: "error",
       from: { path: "^src/value/" },
-      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(value/|core/errors\\.ts$)" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(value|errors)/" },
     },
     {
       name: "domains-import-only-contracts",
       comment: "a domain reads like the original tools: it may use src/core, src/value and its suite's engine, never the run layer, participants, bridge or adapters",
       severity: "error",
       from: { path: "^domains/", pathNot: TEST_FILE },
-      to: { path: "^(app|src|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|suites/[^/]+/engine)/" },
+      to: { path: "^(app|src|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|errors|suites/[^/]+/engine)/" },
     },
     {
       name: "kernel-imports-no-run-layer-or-participants",

@@ -9,7 +9,7 @@
  * registering them costs nothing and needs none of the frameworks installed.
  */
 import type { Registry } from "../src/core/registry.ts";
-import type { AgentFactory } from "../src/run/strategies.ts";
+import type { AgentFactory } from "../src/core/strategies.ts";
 import { adapterStrategy } from "./common/strategy.ts";
 import { langChainAdapter } from "./langchain/adapter.ts";
 import { mastraAdapter } from "./mastra/adapter.ts";

@@ -1,5 +1,5 @@
 /**
- * `taubridge`: the package's main entry. It re-exports the core API (`src/index.ts`) and binds it
+ * `taubridge`: the package's main entry. It re-exports the public API's building blocks (`public-api.ts`) and binds them
  * to the bundled registries (both suites with their domains, the built-in strategies and the
  * framework adapters), a fresh set per call: nothing here is process-wide.
  *
@@ -9,7 +9,7 @@
  */
 import { runBenchmarkWith, type BenchmarkHooks, type BenchmarkResult } from "../src/api/run-benchmark.ts";
 import type { RunOptions } from "../src/run/run-flags.ts";
-import { defaultDataRoot } from "../src/run/data-root.ts";
+import { defaultDataRoot } from "../src/suites/tau-bench/data-root.ts";
 import { loadDomain as loadDomainFrom, type DomainDefinition, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
 import type { BatchOutcome } from "../src/suites/tau-bench/batch.ts";
 import type { RunConfig } from "../src/suites/tau-bench/run-config.ts";
@@ -18,7 +18,7 @@ import type { Tau2BatchResult } from "../src/suites/tau2/batch.ts";
 import { tauBenchDomains } from "../domains/index.ts";
 import { createBundledRegistries } from "./registries.ts";
 
-export * from "../src/index.ts";
+export * from "./public-api.ts";
 export { createBundledRegistries };
 export { createOfflineRegistries } from "./offline-registries.ts";
 export { DEFAULT_DOMAIN, tauBenchDomains } from "../domains/index.ts";

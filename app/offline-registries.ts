@@ -8,7 +8,7 @@ import { Registry } from "../src/core/registry.ts";
 import type { Suite } from "../src/core/suite.ts";
 import { registerModelStrategies } from "../src/participants/register.ts";
 import type { Registries } from "../src/run/registries.ts";
-import { agentStrategyRegistry } from "../src/run/strategies.ts";
+import { agentStrategyRegistry } from "../src/core/strategies.ts";
 import { createTau2, createTauBench } from "./suites.ts";
 
 /** A fresh offline set: τ-bench (and τ² when asked), the shared model strategies, no model layer. */

@@ -11,7 +11,7 @@ import type { Suite } from "../src/core/suite.ts";
 import { registerModelStrategies } from "../src/participants/register.ts";
 import { createRunModels } from "../src/run/model-clients.ts";
 import type { Registries } from "../src/run/registries.ts";
-import { agentStrategyRegistry } from "../src/run/strategies.ts";
+import { agentStrategyRegistry } from "../src/core/strategies.ts";
 import { createTau2, createTauBench } from "./suites.ts";
 
 /** A fresh set of every bundled suite, strategy and the model layer. */

@@ -10,7 +10,7 @@ import { registerUserStrategies } from "../src/suites/tau-bench/participants/reg
 import type { TauBenchSuite } from "../src/suites/tau-bench/parts.ts";
 import { createTauBenchSuite } from "../src/suites/tau-bench/suite.ts";
 import type { Tau2Suite } from "../src/suites/tau2/suite.ts";
-import { agentStrategyRegistry, userStrategyRegistry } from "../src/run/strategies.ts";
+import { agentStrategyRegistry, userStrategyRegistry } from "../src/core/strategies.ts";
 
 /** τ-bench with its bundled domains, its oracle and every τ-bench user simulator. */
 export function createTauBench(): TauBenchSuite {

@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError, TaubridgeError, errorMarker } from "../src/core/errors.ts";
+import { ConfigError, TaubridgeError, errorMarker } from "../src/errors/error-tree.ts";
 import type { Action } from "../src/core/types.ts";
 import { parsePythonJson } from "../src/value/index.ts";
 import { fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";

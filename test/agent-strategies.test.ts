@@ -17,7 +17,7 @@ import { streamTerminal } from "../src/participants/human-agent.ts";
 import { ACT_ACTION_FORMAT, checkTemplate, formatFewShotExamples, REACT_ACTION_FORMAT, renderTemplate, templatePlaceholders } from "../src/participants/prompts.ts";
 import { humanAgentFactory, registerModelStrategies } from "../src/participants/register.ts";
 import { parseToolArguments } from "../src/participants/tool-calling-agent.ts";
-import { ConfigError } from "../src/core/errors.ts";
+import { ConfigError } from "../src/errors/error-tree.ts";
 import type { Task } from "../src/core/types.ts";
 import { loadDomain } from "../src/suites/tau-bench/engine/domain.ts";
 import { buildRun, testRegistries, tauBench } from "./support/registries.ts";

@@ -13,7 +13,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { airlineTools } from "../domains/airline/tools.ts";
-import { loadBaseDatabase } from "../src/data/data-files.ts";
+import { loadBaseDatabase } from "../src/suites/tau-bench/engine/database.ts";
 import { BaseDatabase, EpisodeDatabase } from "../src/suites/tau-bench/engine/database.ts";
 import { ToolReturnedNoneError, invokeTool, type ToolImplementation } from "../src/suites/tau-bench/engine/tool.ts";
 import { parsePythonJson, PyFloat, fromJs, pyJsonDumps, type PyDict, type PyValue } from "../src/value/index.ts";

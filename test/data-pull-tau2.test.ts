@@ -7,7 +7,7 @@ import { Command } from "commander";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
 import { registerDataCommand } from "../src/cli/data-command.ts";
-import { ConfigError, DataError } from "../src/core/errors.ts";
+import { ConfigError, DataError } from "../src/errors/error-tree.ts";
 import { DEFAULT_TAU2_BENCH_SOURCE } from "../src/data/datasets.ts";
 import { loadTau2BenchManifest, parseManifest, sha256Hex, type DataManifest } from "../src/data/manifest.ts";
 import { defaultDataDir, defaultSourceUrl, importDataset, importTau2Bench, pullTau2Bench } from "../src/data/pull.ts";

@@ -9,7 +9,7 @@ import { Command } from "commander";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { registerDataCommand } from "../src/cli/data-command.ts";
 import { Agent as UndiciAgent, fetch as undiciFetch } from "undici";
-import { ConfigError, DataError, InfraError } from "../src/core/errors.ts";
+import { ConfigError, DataError, InfraError } from "../src/errors/error-tree.ts";
 import { createManifest, loadTauBenchManifest, manifestOutputsOf, parseManifest, type DataManifest } from "../src/data/manifest.ts";
 import { convertUpstream } from "../src/data/convert.ts";
 import { defaultCacheDir, defaultDataDir, importTauBench, pullTauBench } from "../src/data/pull.ts";

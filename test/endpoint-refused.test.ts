@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { ConfigError, InfraError } from "../src/core/errors.ts";
+import { ConfigError, InfraError } from "../src/errors/error-tree.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../src/model/errors.ts";
 import { createModelClient } from "../src/model/model-client.ts";
 import { buildRun } from "./support/registries.ts";

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DataError, InfraError, TaubridgeError, ToolCrashError, UnknownNameError, errorMarker } from "../src/core/errors.ts";
+import { ConfigError, DataError, InfraError, TaubridgeError, ToolCrashError, UnknownNameError, errorMarker } from "../src/errors/error-tree.ts";
 import { ModelCallError, ModelTimeoutError } from "../src/model/errors.ts";
 import { PythonBridgeSetupError, PythonAgentError } from "../bridge/transport/errors.ts";
 import { ToolReturnedNoneError } from "../src/suites/tau-bench/engine/tool.ts";
@@ -53,8 +53,8 @@ describe("error markers", () => {
     expect(exitCodeForError(fromCopy)).toBe(2);
   });
 
-  it("match across a second module instance of src/core/errors.ts", async () => {
-    const copy = (await import(/* @vite-ignore */ `../src/core/errors.ts?second-copy=${Date.now()}`)) as typeof import("../src/core/errors.ts");
+  it("match across a second module instance of src/errors/error-tree.ts", async () => {
+    const copy = (await import(/* @vite-ignore */ `../src/errors/error-tree.ts?second-copy=${Date.now()}`)) as typeof import("../src/errors/error-tree.ts");
     expect(copy.ConfigError).not.toBe(ConfigError);
     const fromCopy = new copy.UnknownNameError("domain", "airlin", ["library"]);
     expect(fromCopy instanceof ConfigError).toBe(false);

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../src/core/errors.ts";
+import { ConfigError } from "../src/errors/error-tree.ts";
 import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import { runEpisode } from "../src/suites/tau-bench/loop.ts";

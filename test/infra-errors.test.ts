@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ToolCrashError } from "../src/core/errors.ts";
+import { ToolCrashError } from "../src/errors/error-tree.ts";
 import type { Task } from "../src/core/types.ts";
 import { loadDomain, LoadedDomain, type DomainDefinition } from "../src/suites/tau-bench/engine/domain.ts";
 import { invokeTool, type ToolImplementation } from "../src/suites/tau-bench/engine/tool.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, InfraError, UnknownNameError } from "../src/core/errors.ts";
+import { ConfigError, InfraError, UnknownNameError } from "../src/errors/error-tree.ts";
 import type { ChatMessage } from "../src/core/types.ts";
 import {
   cacheKey,

@@ -11,7 +11,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { InfraError } from "../src/core/errors.ts";
+import { InfraError } from "../src/errors/error-tree.ts";
 import { PythonAgentError, PythonBridgeChild, PythonBridgeError, PythonBridgeSetupError, type PythonChildOptions, type ToolExecuteParams } from "../bridge/transport/index.ts";
 
 const python = process.env.TAUBRIDGE_PYTHON ?? "python3";

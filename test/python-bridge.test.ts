@@ -24,7 +24,7 @@ import { describe, expect, it } from "vitest";
 import { retailDomain } from "../domains/retail/index.ts";
 import { libraryDomain } from "../domains/library/index.ts";
 import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions } from "../adapters/fastworkflow/index.ts";
-import { ConfigError } from "../src/core/errors.ts";
+import { ConfigError } from "../src/errors/error-tree.ts";
 import type { StepEvent } from "../src/core/types.ts";
 import { loadDomain, type LoadedDomain } from "../src/suites/tau-bench/engine/domain.ts";
 import type { Participant } from "../src/core/contracts.ts";

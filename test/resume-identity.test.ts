@@ -10,11 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
-import { ConfigError } from "../src/core/errors.ts";
+import { ConfigError } from "../src/errors/error-tree.ts";
 import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import type { RunConfigInput } from "../src/suites/tau-bench/run-config.ts";
-import { identityChanges, ResumeMismatchError, runIdentity } from "../src/run/run-identity.ts";
+import { identityChanges, ResumeMismatchError } from "../src/run/run-identity.ts";
+import { runIdentity } from "../src/suites/tau-bench/run-identity.ts";
 import { runCli } from "./support/cli.ts";
 
 const FUNCTION_AGENT = join(import.meta.dirname, "fixtures", "function-agent", "renewal-agent.mjs");

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BaseDatabase, EpisodeDatabase } from "../src/suites/tau-bench/engine/database.ts";
-import { loadBaseDatabase } from "../src/data/data-files.ts";
+import { loadBaseDatabase } from "../src/suites/tau-bench/engine/database.ts";
 import { invokeTool, ToolReturnedNoneError, type ToolImplementation } from "../src/suites/tau-bench/engine/tool.ts";
 import { parsePythonJson, pyFloat, type PyDict, type PyValue } from "../src/value/index.ts";
 import { retailTools } from "../domains/retail/tools.ts";

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, InfraError } from "../src/core/errors.ts";
+import { ConfigError, InfraError } from "../src/errors/error-tree.ts";
 import type { ChatMessage } from "../src/core/types.ts";
 import { ModelCallError } from "../src/model/errors.ts";
 import type { ToolDefinition } from "../src/model/types.ts";

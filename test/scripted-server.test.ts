@@ -5,7 +5,7 @@ import { PassThrough } from "node:stream";
 import { Command } from "commander";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../src/core/errors.ts";
+import { ConfigError } from "../src/errors/error-tree.ts";
 import { registerTestingCommand, runTestingServe } from "../src/cli/testing-command.ts";
 import { startScriptedModelServer, UnconsumedStepsError, UnexpectedModelCallError, type ScriptedModelServer, type ScriptedModelServerOptions } from "../src/testing/index.ts";
 

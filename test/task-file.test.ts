@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DataError } from "../src/core/errors.ts";
+import { DataError } from "../src/errors/error-tree.ts";
 import { parseTaskFile, selectTaskIndices } from "../src/suites/tau-bench/tasks.ts";
 import { PyFloat } from "../src/value/index.ts";
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { libraryDomain } from "../domains/library/index.ts";
 import type { Evaluation, Evaluator, FinishedEpisode, Participant, ParticipantContext, Turn } from "../src/core/contracts.ts";
-import { InfraError } from "../src/core/errors.ts";
+import { InfraError } from "../src/errors/error-tree.ts";
 import type { Action, Task } from "../src/core/types.ts";
 import { loadDomain } from "../src/suites/tau-bench/engine/domain.ts";
 import { EPISODE_ENDED_OUTPUT } from "../src/kernel/index.ts";

@@ -12,7 +12,7 @@ import {
   type Turn,
   type TurnOutcome,
 } from "../../src/core/contracts.ts";
-import { AgentProtocolError, InfraError } from "../../src/core/errors.ts";
+import { AgentProtocolError, InfraError } from "../../src/errors/error-tree.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../../src/model/errors.ts";
 import { unreachableCode } from "../../src/model/retry.ts";
 import type { Action, ChatMessage, JsonValue } from "../../src/core/types.ts";

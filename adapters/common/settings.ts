@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from "node:path";
 import { BRIDGE_MODES, NameMapping, readMappingFile, type BridgeMode, type MappingSpec, type ToolMapping } from "../../bridge/session.ts";
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/errors/error-tree.ts";
 import { checkAgentOptionKeys } from "../../src/participants/user-module.ts";
-import type { BuildContext } from "../../src/run/strategies.ts";
+import type { BuildContext } from "../../src/core/strategies.ts";
 
 /**
  * Everything an adapter strategy takes from the run configuration, validated once when the run is

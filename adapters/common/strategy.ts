@@ -1,5 +1,5 @@
-import type { ConfigError } from "../../src/core/errors.ts";
-import type { AgentFactory, BuildContext } from "../../src/run/strategies.ts";
+import type { ConfigError } from "../../src/errors/error-tree.ts";
+import type { AgentFactory, BuildContext } from "../../src/core/strategies.ts";
 import { FrameworkAgent, type FrameworkAdapter } from "./driver.ts";
 import { defaultEndpointNotice } from "./endpoint.ts";
 import { adapterSettings } from "./settings.ts";

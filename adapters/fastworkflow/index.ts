@@ -1,5 +1,5 @@
 import type { Registry } from "../../src/core/registry.ts";
-import type { AgentFactory } from "../../src/run/strategies.ts";
+import type { AgentFactory } from "../../src/core/strategies.ts";
 import { FastWorkflowAgent } from "./agent.ts";
 import { parseFastWorkflowOptions } from "./options.ts";
 

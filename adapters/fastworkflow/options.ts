@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { delimiter, resolve } from "node:path";
 import { BRIDGE_MODES, type BridgeMode } from "../../bridge/session.ts";
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/errors/error-tree.ts";
 
 /**
  * Everything the FastWorkflow strategy can be told with `--agent-option key=value` (the CLI's

@@ -6,7 +6,7 @@
  * `StructuredTool.prototype.call`); the last AI message's text becomes the `respond` action and the
  * returned `messages` are the next turn's history.
  */
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/errors/error-tree.ts";
 import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome, UsageDelta } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/participants/user-module.ts";

@@ -4,7 +4,7 @@
  * an AI SDK v5 model); `result.text` becomes the `respond` action and `result.response.messages`
  * extends the history. No Mastra memory is used by the adapter: the history is passed each turn.
  */
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/errors/error-tree.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/participants/user-module.ts";
 import { trajectoryFromModelMessages } from "../vercel-ai/adapter.ts";

@@ -4,7 +4,7 @@
  * calls through the bridge, repeat); its final output becomes the `respond` action.
  */
 import type * as Sdk from "@openai/agents";
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/errors/error-tree.ts";
 import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome, UsageDelta } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/participants/user-module.ts";

@@ -5,7 +5,7 @@
  * `--base-url` and the bridged tools; `result.text` becomes the `respond` action and
  * `result.response.messages` extends the history.
  */
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/errors/error-tree.ts";
 import type { ChatMessage } from "../../src/core/types.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/participants/user-module.ts";

@@ -1,4 +1,4 @@
-import { InfraError, TaubridgeError, errorMarker } from "../../src/core/errors.ts";
+import { InfraError, TaubridgeError, errorMarker } from "../../src/errors/error-tree.ts";
 
 /**
  * The Python channel failed: the child could not start, died, wrote something that is not the

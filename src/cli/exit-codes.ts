@@ -1,4 +1,4 @@
-import { ConfigError, DataError } from "../core/errors.ts";
+import { ConfigError, DataError } from "../errors/error-tree.ts";
 
 /**
  * The CLI's exit codes, one table so the code, `--help` and the README agree. Scripts and CI

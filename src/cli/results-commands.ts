@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
-import { ConfigError, DataError, fileErrorText } from "../core/errors.ts";
+import { ConfigError, DataError, fileErrorText } from "../errors/error-tree.ts";
 import type { Suite, SuiteResults } from "../core/suite.ts";
 import type { Registries } from "../run/registries.ts";
 import type { LoadRegistries } from "./registry-needs.ts";

@@ -6,7 +6,7 @@
  * refused by name with the reason.
  */
 import { type Command, Option } from "commander";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 import type { SuiteRunOutcome } from "../core/suite.ts";
 import { optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";

@@ -1,4 +1,4 @@
-import { ConfigError, UnknownNameError } from "./errors.ts";
+import { ConfigError, UnknownNameError } from "../errors/error-tree.ts";
 
 /**
  * A registry keyed by explicit names. Registering a name twice is a programming error; looking up

@@ -12,7 +12,7 @@
  * downloaded files.
  */
 import { posix } from "node:path";
-import { DataError } from "../core/errors.ts";
+import { DataError } from "../errors/error-tree.ts";
 import { PyFloat, isPyInt, pyFloatRepr, pyJsonString, type PyDict, type PyValue } from "../value/index.ts";
 import type { DataManifest, ManifestFile } from "./manifest.ts";
 import { PythonModule, type CallArguments, type CallHandler, type EvaluateOptions } from "./python-literal.ts";

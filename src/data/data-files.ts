@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parsePythonJson, JsonSyntaxError, type PyDict, type PyValue } from "../value/index.ts";
-import { BaseDatabase } from "../suites/tau-bench/engine/database.ts";
-import { DataError } from "../core/errors.ts";
+import { parsePythonJson, JsonSyntaxError, type PyValue } from "../value/index.ts";
+import { DataError } from "../errors/error-tree.ts";
 
 /** Reads and parses one JSON data file with the lossless reader; errors name the file. */
 export function readPythonJsonFile(path: string, what = ""): PyValue {
@@ -23,16 +21,4 @@ export function parsePythonJsonText(text: string, fileName: string): PyValue {
     if (JsonSyntaxError.isInstance(error)) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
     throw error;
   }
-}
-
-/** Loads the named collection files (`<name>.json`) of a domain directory into one shared base database. */
-export function loadBaseDatabase(directory: string, collections: readonly string[]): BaseDatabase {
-  const data = new Map<string, PyDict>();
-  for (const name of collections) {
-    const path = join(directory, `${name}.json`);
-    const value = readPythonJsonFile(path);
-    if (!(value instanceof Map)) throw new DataError(`${path}: expected a JSON object at the top level`);
-    data.set(name, value);
-  }
-  return new BaseDatabase(data);
 }

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { DataError } from "../core/errors.ts";
+import { DataError } from "../errors/error-tree.ts";
 import { datasetDefinition } from "./datasets.ts";
 
 /**

@@ -13,12 +13,12 @@ import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import pRetry, { AbortError } from "p-retry";
-import { ConfigError, DataError, InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
+import { ConfigError, DataError, InfraError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import { convertUpstream, type ConvertedFile } from "./convert.ts";
 import { datasetDefinition, datasetNames } from "./datasets.ts";
 import { loadDatasetManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
 import { parsePythonJsonText } from "./data-files.ts";
-import { parseTaskFile } from "../suites/tau-bench/tasks.ts";
+import { parseTaskFile } from "./tau-bench-task-file.ts";
 import { toJs } from "../value/index.ts";
 
 export { DEFAULT_TAU2_BENCH_SOURCE, DEFAULT_TAU_BENCH_SOURCE } from "./datasets.ts";

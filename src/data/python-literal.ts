@@ -11,7 +11,7 @@
  * bigint beyond 2^53), floats become {@link PyFloat} (so `100.0` stays a float), dicts become
  * insertion-ordered `Map`s, lists and tuples become arrays.
  */
-import { DataError, errorMarker } from "../core/errors.ts";
+import { DataError, errorMarker } from "../errors/error-tree.ts";
 import { PyFloat, normalizeInt, type PyDict, type PyValue } from "../value/index.ts";
 
 /** A syntax or evaluation error in a Python source file; the message starts with `file:line:column`. */

@@ -8,7 +8,7 @@
  * loop it reproduces and decides, through this kernel, when a step counts and when the episode ends.
  */
 import type { ParticipantContext, ParticipantRole, ParticipantSession, StepRequest, Transcript, TurnUsage, UsageMeter } from "../core/contracts.ts";
-import { InfraError, TaubridgeError, errorMarker } from "../core/errors.ts";
+import { InfraError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import type { ChatMessage, RoleUsage, StepEvent, TerminationReason } from "../core/types.ts";
 import { episodeUsage, UsageTotals } from "../model/usage.ts";
 import { Clock } from "./clock.ts";

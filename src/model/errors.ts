@@ -4,7 +4,7 @@
  * redacted (no API key, no URL credentials) and carry what is needed to act on them: role,
  * provider, model, HTTP status and how many attempts were made.
  */
-import { ConfigError, InfraError, errorMarker } from "../core/errors.ts";
+import { ConfigError, InfraError, errorMarker } from "../errors/error-tree.ts";
 
 export interface ModelCallErrorDetails {
   role: string;

@@ -14,7 +14,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { z } from "zod";
 import type { ChatModel } from "../core/contracts.ts";
-import { ConfigError, TaubridgeError, errorMarker } from "../core/errors.ts";
+import { ConfigError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { calcPrice } from "@pydantic/genai-prices";
 import { z } from "zod";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 import type { CatalogueLookup } from "./providers.ts";
 import type { CostSource, ModelUsage } from "./types.ts";
 

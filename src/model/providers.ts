@@ -3,7 +3,7 @@
  * because all of them expose (or can expose) the OpenAI chat-completions API; a provider entry only
  * supplies defaults (base URL, API-key variable) and the pricing lookup to use.
  */
-import { UnknownNameError } from "../core/errors.ts";
+import { UnknownNameError } from "../errors/error-tree.ts";
 
 /** Provider names accepted in `--model-provider` / `provider:` config fields. */
 export const PROVIDER_NAMES = ["openai", "openai-compatible", "vllm", "ollama", "llamacpp", "lmstudio", "openrouter", "anthropic"] as const;

@@ -7,7 +7,7 @@
  */
 import pRetry from "p-retry";
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
-import { TaubridgeError, errorMarker } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 
 /** Largest server-requested wait we honour; longer requests fall back to our own backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;

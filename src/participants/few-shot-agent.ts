@@ -3,7 +3,7 @@
  * also shows five example conversations sampled from a JSONL file of `{"messages_display": str}`.
  */
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 import type { ParticipantContext } from "../core/contracts.ts";
 import { FEW_SHOT_TEMPLATE, formatFewShotExamples, renderTemplate } from "./prompts.ts";
 import { domainPromptValues, ToolCallingAgent, type SystemPrompt, type ToolCallingAgentOptions } from "./tool-calling-agent.ts";

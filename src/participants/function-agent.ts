@@ -19,7 +19,7 @@
  */
 import { resolve } from "node:path";
 import type { Incoming, Participant, ParticipantContext, ParticipantSession, ToolCall, Turn } from "../core/contracts.ts";
-import { AgentProtocolError, ConfigError } from "../core/errors.ts";
+import { AgentProtocolError, ConfigError } from "../errors/error-tree.ts";
 import type { ChatMessage, JsonValue } from "../core/types.ts";
 import { fromJs, isPyDict, pyJsonDumps, type PyValue } from "../value/index.ts";
 import { parseToolArguments } from "./tool-calling-agent.ts";

@@ -7,7 +7,7 @@
  * human agent and a human user on the same terminal read one stdin through one reader.
  */
 import { createInterface, type Interface } from "node:readline";
-import { AgentProtocolError } from "../core/errors.ts";
+import { AgentProtocolError } from "../errors/error-tree.ts";
 import { type DomainView, incomingText, type Incoming, type Participant, type ParticipantContext, type ParticipantSession, type Turn } from "../core/contracts.ts";
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage } from "../core/types.ts";
 import { pyJsonDumps } from "../value/index.ts";

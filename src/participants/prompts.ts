@@ -14,7 +14,7 @@
  * model. Substitution is a single pass: a value that itself contains `{{…}}` is not expanded again.
  */
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME } from "../core/types.ts";
 
 /** Matches one placeholder; group 1 is its name. */

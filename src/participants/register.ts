@@ -3,9 +3,9 @@
  * act, react, few-shot), the human agent and the function agent. The composition root registers
  * them into the registry it creates for a run or server.
  */
-import type { AgentFactory, BuildContext } from "../run/strategies.ts";
+import type { AgentFactory, BuildContext } from "../core/strategies.ts";
 import type { Registry } from "../core/registry.ts";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 import { ChatReActAgent } from "./chat-react-agent.ts";
 import { loadFunctionAgent } from "./function-agent.ts";
 import { checkAgentOptionKeys } from "./user-module.ts";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 
 /**
  * What a user's agent factory receives. The harness owns the model endpoint (`--base-url`,

@@ -6,7 +6,7 @@
  * "partial". The suite supplies what an episode is (`execute`), what a retryable failure is, how
  * results are summarised and where they are written.
  */
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 import { unitKey, type EpisodeSummary, type ResultSink, type TaskSource, type WorkUnit } from "../core/run.ts";
 import { isSuccess } from "../metrics/pass-k.ts";
 import { InProcessTaskSource } from "./task-source.ts";

@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { DataError } from "../core/errors.ts";
+import { DataError } from "../errors/error-tree.ts";
 import type { EpisodeSummary } from "../core/run.ts";
 import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
 

@@ -1,25 +1,12 @@
 import { readFileSync } from "node:fs";
 import PQueue from "p-queue";
-import type { ChatModel } from "../core/contracts.ts";
-import { ConfigError, fileErrorText } from "../core/errors.ts";
+import type { RunModels } from "../core/strategies.ts";
+import { ConfigError, fileErrorText } from "../errors/error-tree.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../model/errors.ts";
 import { createModelClient, type ModelClient } from "../model/model-client.ts";
 import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
 import { ResponseCache } from "../model/response-cache.ts";
 import type { CompletionRequest, CompletionResult } from "../model/types.ts";
-
-/** The model clients of a run, one per role, created on first use. */
-export interface RunModels {
-  agent(): ChatModel;
-  user(): ChatModel;
-  /** τ²'s NL-assertion judge (a run without `judgeModel` has none: asking is a one-line error). */
-  judge?(): ChatModel;
-  /**
-   * Set once a role's endpoint refused a call before it had ever answered (wrong `--base-url`, server
-   * not started): the batch layer stops the run with this error instead of failing every episode.
-   */
-  unreachable?(): ModelEndpointUnreachableError | undefined;
-}
 
 /** Which flag sets each role's endpoint, for the run-stopping message (a suite may name its own). */
 const BASE_URL_FLAGS: Record<ModelRoleName, string> = { agent: "--base-url", user: "--user-base-url", judge: "--judge-base-url" };

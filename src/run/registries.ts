@@ -6,8 +6,9 @@
  */
 import type { Registry } from "../core/registry.ts";
 import type { Suite } from "../core/suite.ts";
-import type { ModelSettings, RunModels } from "./model-clients.ts";
-import type { AgentFactory } from "./strategies.ts";
+import type { RunModels } from "../core/strategies.ts";
+import type { ModelSettings } from "./model-clients.ts";
+import type { AgentFactory } from "../core/strategies.ts";
 
 export interface Registries {
   /** The suites a run can name (`--suite`), keyed `tau-bench` and `tau2`. */

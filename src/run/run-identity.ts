@@ -2,29 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ConfigError, errorMarker } from "../core/errors.ts";
-import type { LoadedDomain } from "../suites/tau-bench/engine/domain.ts";
-import type { RunConfig } from "../suites/tau-bench/run-config.ts";
-
-/**
- * Options that never change an episode's outcome: where files go, how many episodes run at once,
- * which `(task, trial)` pairs are selected (resume keeps the finished ones of any selection),
- * output format. Every other option is part of a run's identity, so a new flag is covered by default.
- */
-const NOT_OUTCOME_FIELDS = new Set<keyof RunConfig>([
-  "logDir",
-  "resume",
-  "quiet",
-  "maxConcurrency",
-  "numTrials",
-  "taskIds",
-  "startIndex",
-  "endIndex",
-  "shuffle",
-  "dataDir",
-  "cacheDir",
-  "acceptChanges",
-]);
+import { ConfigError, errorMarker } from "../errors/error-tree.ts";
 
 /** Agent options that name files or directories whose content decides the agent's behaviour. */
 const FILE_OPTIONS = ["module", "mapping", "workflowPath", "entry"] as const;
@@ -153,26 +131,6 @@ export function identityOf(parts: IdentityParts): RunIdentity {
   const taskFiles = typeof parts.taskSet === "string" ? [parts.taskSet] : parts.taskSet;
   const taskSet = taskFiles.length === 1 ? (contentHash(taskFiles[0]) ?? "(missing)") : sha256(...taskFiles.map((file) => contentHash(file) ?? "(missing)"));
   return { identityVersion: 2, options: parts.options, taskSet, data, files, taubridgeVersion: taubridgeVersion() };
-}
-
-/**
- * τ-bench's identity parts: the run configuration's options (file paths replaced by their content),
- * the split's task file (or `--task-file`), the domain's collections, policy and tool schemas.
- */
-export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: string): RunIdentity {
-  const options: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(config) as Array<[keyof RunConfig, unknown]>) {
-    if (NOT_OUTCOME_FIELDS.has(key) || value === undefined) continue;
-    if (key === "agentOptions") {
-      options.agentOptions = withoutFileOptions(value as Record<string, unknown>);
-    } else if (!["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile", "taskFile"].includes(key)) options[key] = value;
-  }
-  const files: Record<string, string | undefined> = {};
-  for (const key of FILE_OPTIONS) files[key] = optionPath(key, config.agentOptions[key]);
-  for (const key of ["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile"] as const) files[key] = config[key];
-  const definition = domain.definition;
-  const dataFiles = [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile];
-  return identityOf({ options, taskSet: taskFile, data: { directory: domain.dataDirectory, files: dataFiles }, files });
 }
 
 /** Agent options as an identity records them: the file paths left out (their content is compared instead). */

@@ -5,7 +5,7 @@
  * the suite's defaults applied. The result is the run's settings by canonical option name, which
  * each suite turns into its own configuration.
  */
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 import { parsePythonJson, type PyDict } from "../value/index.ts";
 import { canonicalName, flagAppliesTo, flagDefault, optionName, RUN_FLAGS, runFlag, suiteNamed, type RunFlag, type SuiteName } from "./run-flags.ts";
 

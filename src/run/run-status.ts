@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { z } from "zod";
-import { DataError } from "../core/errors.ts";
-import { writeFileAtomic } from "../suites/tau-bench/codec.ts";
+import { DataError } from "../errors/error-tree.ts";
+import { writeFileAtomic } from "./atomic-file.ts";
 
 /**
  * A run's status beside its results file: `<stem>.meta.json` next to `<stem>.json`.

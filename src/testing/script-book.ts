@@ -4,7 +4,7 @@
  * answer looks like. Kept in one place so both doubles answer the same script identically.
  */
 import type { z } from "zod";
-import { TaubridgeError, errorMarker } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import { DEFAULT_SCRIPT, type scriptFileSchema, type scriptStepSchema, type StepMatch } from "./script-format.ts";
 
 /** A step after validation (defaults not yet applied). */

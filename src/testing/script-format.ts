@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError } from "../errors/error-tree.ts";
 
 /** A tool call the scripted model makes. `arguments` strings are sent verbatim (malformed JSON on purpose is fine). */
 export const scriptedToolCallSchema = z.strictObject({

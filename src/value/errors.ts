@@ -6,7 +6,7 @@
  * `str(exception)`. The factories below build the CPython 3.11 texts the tools need, so every
  * domain words the same error the same way.
  */
-import { TaubridgeError, errorMarker } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import { pyRepr } from "./printing.ts";
 import { pyTypeName, type PyValue } from "./values.ts";
 

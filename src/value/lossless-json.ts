@@ -1,4 +1,4 @@
-import { TaubridgeError, errorMarker } from "../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import { PyFloat, type PyDict, type PyValue } from "./values.ts";
 
 /**

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/errors/error-tree.ts";
 import { buildRun, testRegistries } from "../support/registries.ts";
 import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { adapterSettings } from "../../adapters/common/settings.ts";

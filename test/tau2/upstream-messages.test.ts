@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DataError } from "../../src/core/errors.ts";
+import { DataError } from "../../src/errors/error-tree.ts";
 import { stringLiteralsOf } from "../../src/data/python-source/strings.ts";
 import { PythonSourceFile } from "../../src/data/python-source/syntax.ts";
 import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";

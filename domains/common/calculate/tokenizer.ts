@@ -2,7 +2,7 @@
  * Step 2a of `calculate`: the tokenizer (Parser/tokenizer.c, restricted to the alphabet). Lazy, as
  * CPython's is, because how far it got when the parser failed decides which error is reported.
  */
-import { TaubridgeError, errorMarker } from "../../../src/core/errors.ts";
+import { TaubridgeError, errorMarker } from "../../../src/errors/error-tree.ts";
 import { MAX_PAREN_LEVEL } from "./limits.ts";
 
 export const NUMBER = 0;

@@ -8,7 +8,7 @@
  * model sees as the tool's description and parameter descriptions, so they must come out byte for
  * byte as the original builds them.
  */
-import { DataError, errorMarker } from "../../core/errors.ts";
+import { DataError, errorMarker } from "../../errors/error-tree.ts";
 
 /** One `Args:` entry. */
 export interface DocstringParam {

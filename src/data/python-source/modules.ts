@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DataError, errorMarker } from "../../core/errors.ts";
+import { DataError, errorMarker } from "../../errors/error-tree.ts";
 import { PythonLiteralError } from "../python-literal.ts";
 import { type PyClassDef, type PyExpr, type PyFunctionDef, PythonSourceFile } from "./syntax.ts";
 

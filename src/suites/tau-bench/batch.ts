@@ -14,12 +14,14 @@ import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass
 import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
-import { identityChanges, ResumeMismatchError, runIdentity } from "../../run/run-identity.ts";
+import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
+import { runIdentity } from "./run-identity.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import { pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
-import { readTauBenchCheckpoint, resultEntry, summaryFromResult, writeFileAtomic } from "./codec.ts";
+import { writeFileAtomic } from "../../run/atomic-file.ts";
+import { readTauBenchCheckpoint, resultEntry, summaryFromResult } from "./codec.ts";
 import { evaluatorFor } from "./evaluator.ts";
 import { runEpisode, type EpisodeResult } from "./loop.ts";
 

@@ -4,13 +4,13 @@
  */
 import { join, resolve } from "node:path";
 import type { Participant } from "../../core/contracts.ts";
-import { ConfigError } from "../../core/errors.ts";
+import { ConfigError } from "../../errors/error-tree.ts";
 import type { Task } from "../../core/types.ts";
-import { defaultDataRoot } from "../../run/data-root.ts";
-import type { RunModels } from "../../run/model-clients.ts";
+import { defaultDataRoot } from "./data-root.ts";
+import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import { parseRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
-import type { AgentFactory, BuildContext, UserFactory } from "../../run/strategies.ts";
+import type { AgentFactory, BuildContext, UserFactory } from "../../core/strategies.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { originalPromptsOf } from "./participants/original-prompts.ts";
 import { tauBenchAgent, tauBenchParts } from "./parts.ts";

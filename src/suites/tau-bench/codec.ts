@@ -1,8 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import { z } from "zod";
-import { DataError } from "../../core/errors.ts";
+import { DataError } from "../../errors/error-tree.ts";
 import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, type Task, type TerminationReason } from "../../core/types.ts";
 import { readPythonJsonFile } from "../../data/data-files.ts";
 import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
@@ -16,14 +13,6 @@ import { readCheckpoint, type CheckpointContents } from "../../run/checkpoint.ts
  *    orchestrator), usage (agent/user), durationMs, steps (actions with origin), error.
  */
 export const RESULT_SCHEMA_VERSION = 1;
-
-/** Writes a file atomically: a temp file in the same directory, then a rename. */
-export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
-}
 
 function actionDump(action: Action): PyDict {
   return new Map<string, PyValue>([

@@ -1,4 +1,4 @@
-import { ConfigError } from "../../core/errors.ts";
+import { ConfigError } from "../../errors/error-tree.ts";
 import type { Evaluation, Evaluator, FinishedEpisode, DomainSuite } from "../../core/contracts.ts";
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME, type RewardResult, type Task } from "../../core/types.ts";
 import type { GroundTruthState, LoadedDomain } from "./engine/domain.ts";

@@ -12,7 +12,7 @@
  * episode ends, and builds τ-bench's `info` (`task`, `source`, `user_cost`, `reward_info`).
  */
 import type { Evaluation, Evaluator, Incoming, Participant, ParticipantSession, StepOutcome, StepRequest, StepTarget, ToolResult, Turn } from "../../core/contracts.ts";
-import { TaubridgeError, errorMarker } from "../../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import type { SuiteRules } from "../../core/suite-rules.ts";
 import type { Action, ChatMessage, JsonValue, RoleUsage, StepEvent, Task, TerminationReason } from "../../core/types.ts";
 import { EPISODE_ENDED_OUTPUT, EpisodeKernel, type StepExecution, terminationForError } from "../../kernel/episode-kernel.ts";

@@ -3,11 +3,11 @@
  * its default domain. The composition root (`app/`) creates them per run or server and hands them
  * to {@link createTauBenchSuite}; τ-bench's build reads them back from the run's registries.
  */
-import { ConfigError, UnknownNameError } from "../../core/errors.ts";
+import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { Suite } from "../../core/suite.ts";
 import type { Registries } from "../../run/registries.ts";
-import type { AgentFactory, UserFactory } from "../../run/strategies.ts";
+import type { AgentFactory, UserFactory } from "../../core/strategies.ts";
 import type { DomainDefinition } from "./engine/domain.ts";
 
 export interface TauBenchParts {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DataError, TaubridgeError, errorMarker } from "../../core/errors.ts";
+import { DataError, TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import { RESPOND_ACTION_NAME, type Action, type Task } from "../../core/types.ts";
 import type { Participant, ParticipantSession, Turn } from "../../core/contracts.ts";
 import { Environment } from "./engine/environment.ts";

@@ -4,7 +4,7 @@
  * into plausible-looking but meaningless rewards, and files concatenated from several runs give
  * a leaderboard of nothing. Each refusal is one line naming the file and what does not match.
  */
-import { ConfigError, DataError } from "../../core/errors.ts";
+import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { RESPOND_ACTION_NAME, type Task } from "../../core/types.ts";
 import type { LoadedDomain } from "./engine/domain.ts";
 import { actionsFromEntry } from "./replay.ts";

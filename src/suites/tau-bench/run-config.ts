@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "../../core/errors.ts";
+import { ConfigError } from "../../errors/error-tree.ts";
 import { runFlagDefault } from "../../run/run-flags.ts";
 import { agentOptionsOf, flagForField, type RunSettings } from "../../run/run-settings.ts";
 

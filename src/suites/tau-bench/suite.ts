@@ -4,11 +4,11 @@
  * an action list. The CLI and the API reach τ-bench only through this.
  */
 import type { ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
-import { ConfigError, DataError } from "../../core/errors.ts";
+import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { computePassK } from "../../metrics/pass-k.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
-import { defaultDataRoot } from "../../run/data-root.ts";
-import type { RunModels } from "../../run/model-clients.ts";
+import { defaultDataRoot } from "./data-root.ts";
+import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import type { RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";

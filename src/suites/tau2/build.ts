@@ -5,120 +5,25 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { ChatModel, Participant } from "../../core/contracts.ts";
-import { ConfigError, UnknownNameError } from "../../core/errors.ts";
+import type { Participant } from "../../core/contracts.ts";
+import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
 import { agentOptionFiles, identityChanges, identityOf, outcomeAgentOptions, ResumeMismatchError, type RunIdentity } from "../../run/run-identity.ts";
 import { readRunStatus } from "../../run/run-status.ts";
-import type { AgentFactory } from "../../run/strategies.ts";
+import type { AgentFactory } from "../../core/strategies.ts";
 import { fromJs, PyFloat, pyJsonDumps, tau2TrialSeeds, toJs, type PyDict } from "../../value/index.ts";
-import { type LoadedTau2Domain, type Tau2DomainDefinition, loadTau2Domain } from "./engine/domain.ts";
+import { type LoadedTau2Domain, loadTau2Domain } from "./engine/domain.ts";
 import { readTau2FirstAgentMessage } from "./engine/upstream-text.ts";
 import { type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./judge.ts";
 import { sharedStrategyAgent } from "./participants/shared-strategies.ts";
-import { TAU2_BENCH_RULES } from "./rules.ts";
 import { type Tau2TaskSet, loadTau2TaskSet } from "./task-sets.ts";
 import { type Tau2Task, rawTau2Task } from "./tasks.ts";
 import { type Tau2ResultsDocument, type Tau2SimulationRecord, infoIdentity, readTau2Checkpoint, readTau2Results, tau2CheckpointPath } from "./codec.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
+import { type Tau2ParticipantFactory, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./run-options.ts";
 
-/** What a participant factory gets: τ²'s `--agent-llm`/`--agent-llm-args` (or the user's), the run's model clients, the domain and data root. */
-export interface Tau2FactoryOptions {
-  llm: string;
-  llmArgs: Record<string, unknown>;
-  models?: Tau2RunModels;
-  domain?: LoadedTau2Domain;
-  dataRoot?: string;
-  /** For taubridge's own agent strategies (framework adapters, `module`): `--agent-option`s and the endpoint. */
-  agentOptions?: Record<string, string>;
-  baseUrl?: string;
-}
-
-/**
- * What builds a τ² participant. `solo` marks τ²'s solo agents (the run then uses the solo policy,
- * a solo environment and `dummy_user`); `taskFilter` is τ²'s per-agent task filter (e.g.
- * `llm_agent_gt` only runs tasks with gold actions).
- */
-export interface Tau2ParticipantFactory {
-  (options: Tau2FactoryOptions): Participant<Tau2Task> | Promise<Participant<Tau2Task>>;
-  solo?: boolean;
-  taskFilter?: (task: Tau2Task) => boolean;
-  /** The participant calls a model: the run creates its model client (and loads the model SDK) up front. */
-  requiresModel?: boolean;
-}
-
-/** The τ² names a run resolves. */
-export interface Tau2Registries {
-  domains: Registry<Tau2DomainDefinition>;
-  agents: Registry<Tau2ParticipantFactory>;
-  users: Registry<Tau2ParticipantFactory>;
-  /** taubridge's own agent strategies (adapters, `module`, the τ-bench model strategies), for `--agent` names τ² does not define. */
-  strategies?: Registry<AgentFactory>;
-}
-
-/** Model clients of a τ² run, per role, made on first use (the judge's only when a selected task's basis needs it). */
-export interface Tau2RunModels {
-  agent?: () => ChatModel;
-  user?: () => ChatModel;
-  judge?: () => ChatModel | Promise<ChatModel>;
-  /** Set once a model endpoint refused the run's first call: the batch stops with it (see the run layer's RunModels). */
-  unreachable?(): Error | undefined;
-}
-
-/** `tau2 run`'s options, with its defaults (spec §7.2). */
-export interface Tau2RunOptions {
-  domain: string;
-  agent: string;
-  user: string;
-  agentLlm: string;
-  userLlm: string;
-  agentLlmArgs: Record<string, unknown>;
-  userLlmArgs: Record<string, unknown>;
-  /** The LLM arguments as given on the command line, read like Python's `json.loads` (what the results file records). */
-  agentLlmArgsPython?: PyDict;
-  userLlmArgsPython?: PyDict;
-  numTrials: number;
-  numTasks?: number;
-  taskIds?: string[];
-  taskSetName?: string;
-  taskSplitName: string;
-  maxSteps: number;
-  maxErrors: number;
-  maxConcurrency: number;
-  seed: number;
-  saveTo?: string;
-  timeout: number | null;
-  maxRetries: number;
-  retryDelay: number;
-  dataDir: string;
-  /** τ²'s `--enforce-communication-protocol` (default off). */
-  enforceCommunicationProtocol?: boolean;
-  /** `--agent-option key=value` for taubridge's own agent strategies on τ² (framework adapters, `module`). */
-  agentOptions?: Record<string, string>;
-  /** The agent's endpoint for strategies that take one (`--agent-base-url`). */
-  agentBaseUrl?: string;
-  /** Resume an existing results file of the same run (default true; τ² always resumes). */
-  resume?: boolean;
-  /** Resume even though what decides outcomes changed since the stored run (its finished simulations are kept). */
-  acceptChanges?: boolean;
-}
-
-export const TAU2_RUN_DEFAULTS = {
-  agent: "llm_agent",
-  user: "user_simulator",
-  agentLlm: "gpt-4.1-2025-04-14",
-  userLlm: "gpt-4.1-2025-04-14",
-  llmArgs: { temperature: 0.0 },
-  numTrials: 1,
-  taskSplitName: "base",
-  maxSteps: TAU2_BENCH_RULES.defaultMaxSteps,
-  maxErrors: TAU2_BENCH_RULES.defaultMaxErrors as number,
-  maxConcurrency: 3,
-  seed: 300,
-  maxRetries: 3,
-  retryDelay: 1.0,
-} as const;
+export { TAU2_RUN_DEFAULTS, type Tau2FactoryOptions, type Tau2ParticipantFactory, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./run-options.ts";
 
 /** Everything resolved for a run. */
 export interface BuiltTau2Run {

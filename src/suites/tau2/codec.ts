@@ -9,14 +9,14 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import type { EpisodeSummary } from "../../core/run.ts";
 import type { TerminationReason } from "../../core/types.ts";
 import { CheckpointWriter } from "../../run/checkpoint.ts";
-import { DataError } from "../../core/errors.ts";
+import { DataError } from "../../errors/error-tree.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import { z } from "zod";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
 import { plainView, tau2MessageSchema } from "./tasks.ts";
 import { PyFloat, type PyDict, type PyValue, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
-import { writeFileAtomic } from "../tau-bench/codec.ts";
+import { writeFileAtomic } from "../../run/atomic-file.ts";
 
 /** Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested. */
 export const TAU2_RESULTS_SCHEMA_VERSION = 1;

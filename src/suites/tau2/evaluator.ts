@@ -12,7 +12,7 @@ import { toReplayMessage } from "./engine/task-state.ts";
 import { toolsOf } from "./engine/toolkit.ts";
 import { type Tau2ParticipantMessage, type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, actionDump, emptyRewardInfo, hasTextContent } from "./simulation.ts";
 import type { Tau2Action, Tau2RewardType, Tau2Task } from "./tasks.ts";
-import { ConfigError, errorMarker } from "../../core/errors.ts";
+import { ConfigError, errorMarker } from "../../errors/error-tree.ts";
 import { PyException, PyFloat, type PyDict, pyEquals, pyLower } from "../../value/index.ts";
 import type { Tau2NlJudge } from "./judge.ts";
 

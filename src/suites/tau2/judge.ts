@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChatModel } from "../../core/contracts.ts";
-import { DataError, InfraError, errorMarker } from "../../core/errors.ts";
+import { DataError, InfraError, errorMarker } from "../../errors/error-tree.ts";
 import type { Tau2SimulationMessage } from "./simulation.ts";
 import { pyRepr } from "../../value/index.ts";
 

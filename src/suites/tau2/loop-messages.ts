@@ -4,7 +4,7 @@
  * checks a message and a history must pass.
  */
 import type { HistoryEntry, ToolCall, Turn } from "../../core/contracts.ts";
-import { TaubridgeError, errorMarker } from "../../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import type { SuiteRules } from "../../core/suite-rules.ts";
 import { orchestratorMessages } from "./engine/engine-messages.ts";
 import type { Tau2Requestor } from "./engine/environment.ts";

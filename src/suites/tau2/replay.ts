@@ -5,7 +5,7 @@
  * with the reference by.
  */
 import { z } from "zod";
-import { DataError } from "../../core/errors.ts";
+import { DataError } from "../../errors/error-tree.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
 import type { Tau2DatabaseHash, Tau2ToolCall } from "./engine/environment.ts";

@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import type { ChatModel } from "../../core/contracts.ts";
-import { ConfigError, DataError } from "../../core/errors.ts";
+import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
-import type { RunModels } from "../../run/model-clients.ts";
+import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, DataError } from "../../core/errors.ts";
+import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { type Tau2Task, readTau2Splits, readTau2Tasks } from "./tasks.ts";
 
 /** Task sets by name → data folder and file. */

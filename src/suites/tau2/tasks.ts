@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { DataError } from "../../core/errors.ts";
+import { DataError } from "../../errors/error-tree.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import { PyFloat, type PyDict, type PyValue } from "../../value/index.ts";
 

@@ -1,4 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
+import { join } from "node:path";
+import { DataError } from "../../../errors/error-tree.ts";
+import { readPythonJsonFile } from "../../../data/data-files.ts";
 import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, pyStrRepr, type PyDict, type PyValue } from "../../../value/index.ts";
 
 /**
@@ -337,4 +340,16 @@ function lowerBound(sorted: string[], key: string): number {
     else high = middle;
   }
   return low;
+}
+
+/** Loads the named collection files (`<name>.json`) of a domain directory into one shared base database. */
+export function loadBaseDatabase(directory: string, collections: readonly string[]): BaseDatabase {
+  const data = new Map<string, PyDict>();
+  for (const name of collections) {
+    const path = join(directory, `${name}.json`);
+    const value = readPythonJsonFile(path);
+    if (!(value instanceof Map)) throw new DataError(`${path}: expected a JSON object at the top level`);
+    data.set(name, value);
+  }
+  return new BaseDatabase(data);
 }

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DataError, UnknownNameError } from "../../../core/errors.ts";
+import { DataError, UnknownNameError } from "../../../errors/error-tree.ts";
 import { RESPOND_ACTION_NAME, type Task } from "../../../core/types.ts";
 import { loadTaskFile, type TaskFileDomain } from "../tasks.ts";
 import { pyJsonDumps, toJs, type PyValue } from "../../../value/index.ts";
-import { BaseDatabase, EpisodeDatabase } from "./database.ts";
-import { loadBaseDatabase, readPythonJsonFile } from "../../../data/data-files.ts";
+import { BaseDatabase, EpisodeDatabase, loadBaseDatabase } from "./database.ts";
+import { readPythonJsonFile } from "../../../data/data-files.ts";
 import type { ToolImplementation } from "../../../core/contracts.ts";
 
 export type { DomainDefinition, DomainSuite } from "../../../core/contracts.ts";

@@ -1,4 +1,4 @@
-import { TaubridgeError, ToolCrashError, errorMarker } from "../../../core/errors.ts";
+import { TaubridgeError, ToolCrashError, errorMarker } from "../../../errors/error-tree.ts";
 import type { EpisodeDatabase } from "./database.ts";
 import { PyException, pyMissingArgumentsError, pyTypeError, type PyDict, type PyValue } from "../../../value/index.ts";
 

@@ -6,7 +6,7 @@
  * messages, the simulator's replies `assistant`), seeded with a system prompt and the fixed
  * `Hi! How can I help you today?`. Calls use the user model's default temperature.
  */
-import { TaubridgeError, errorMarker } from "../../../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../../../errors/error-tree.ts";
 import type { ChatMessage, RoleUsage } from "../../../core/types.ts";
 import type { ChatModel } from "../../../core/contracts.ts";
 import type { CompletionResult } from "../../../model/types.ts";

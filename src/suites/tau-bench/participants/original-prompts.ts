@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { OriginalPrompts } from "../../../run/strategies.ts";
+import type { OriginalPrompts } from "../../../core/strategies.ts";
 import { parsePythonJson } from "../../../value/index.ts";
 import type { LoadedDomain } from "../engine/domain.ts";
 import { extractTauBenchPrompts, tauChatReactSystemPrompt, tauSupervisorPrompt, tauSupervisorTranscript, tauUserSystemPrompt, type TauBenchPromptTemplates } from "../engine/original-prompts.ts";

@@ -1,9 +1,9 @@
-import { ConfigError } from "../../../core/errors.ts";
+import { ConfigError } from "../../../errors/error-tree.ts";
 import { LoadedDomain } from "../engine/domain.ts";
 import { OracleAgent } from "./oracle-agent.ts";
 import { scriptedUser } from "./scripted-user.ts";
 import type { Registry } from "../../../core/registry.ts";
-import type { AgentFactory, UserFactory } from "../../../run/strategies.ts";
+import type { AgentFactory, UserFactory } from "../../../core/strategies.ts";
 
 /** Registers τ-bench's participants that need no model: the oracle agent and the scripted user. */
 export function registerOfflineParticipants(agents: Registry<AgentFactory>, users: Registry<UserFactory>): void {

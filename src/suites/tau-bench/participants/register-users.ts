@@ -3,7 +3,7 @@
  * human) in the runner's registry. Called by `registerModelStrategies()` (src/participants/register.ts).
  */
 import type { Registry } from "../../../core/registry.ts";
-import type { BuildContext, StrategySettings, UserFactory } from "../../../run/strategies.ts";
+import type { BuildContext, StrategySettings, UserFactory } from "../../../core/strategies.ts";
 import type { TerminalIO } from "../../../participants/human-agent.ts";
 import { HumanUser } from "./human-user.ts";
 import { LlmUser, type LlmUserOptions } from "./llm-user.ts";

@@ -9,7 +9,7 @@ import { TAU2_ENGINE_MESSAGES } from "./engine-messages.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml, TomlDate } from "smol-toml";
-import { DataError } from "../../../core/errors.ts";
+import { DataError } from "../../../errors/error-tree.ts";
 import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyModelValidate } from "../../../value/index.ts";
 import { parsePythonJsonText } from "../../../data/data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";

@@ -1,4 +1,4 @@
-import { ToolCrashError } from "../../../core/errors.ts";
+import { ToolCrashError } from "../../../errors/error-tree.ts";
 import { environmentMessages, toolkitMessages } from "./engine-messages.ts";
 import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DataError } from "../../../core/errors.ts";
+import { DataError } from "../../../errors/error-tree.ts";
 import { loadTau2BenchManifest, sha256Hex } from "../../../data/manifest.ts";
 import { fillTemplate, stringLiteralsOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
 import { PythonSourceFile } from "../../../data/python-source/syntax.ts";

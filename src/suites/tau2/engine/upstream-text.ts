@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DataError } from "../../../core/errors.ts";
+import { DataError } from "../../../errors/error-tree.ts";
 
 function readSource(dataRoot: string, relative: string): string {
   const path = join(dataRoot, "upstream-src", "src", "tau2", relative);

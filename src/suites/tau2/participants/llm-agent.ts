@@ -7,7 +7,7 @@
  * from a {@link Tau2AgentSetup}, built from τ²'s own sources in the data directory.
  */
 import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../../../core/contracts.ts";
-import { TaubridgeError, errorMarker } from "../../../core/errors.ts";
+import { TaubridgeError, errorMarker } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import type { ChatMessage } from "../../../core/types.ts";
 import type { Tau2Task } from "../tasks.ts";

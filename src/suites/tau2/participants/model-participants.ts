@@ -5,7 +5,7 @@
  * original's, and the project holds none of it.
  */
 import type { ChatModel, ParticipantContext } from "../../../core/contracts.ts";
-import { ConfigError } from "../../../core/errors.ts";
+import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import { tau2LlmAgent } from "./llm-agent.ts";
 import {
@@ -20,7 +20,7 @@ import {
 } from "../engine/extract/index.ts";
 import type { Tau2Task } from "../tasks.ts";
 import { tau2DummyUser, tau2UserSimulator } from "./user-simulator.ts";
-import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "../build.ts";
+import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "../run-options.ts";
 import type { Registry } from "../../../core/registry.ts";
 
 function required<T>(value: T | undefined, what: string): T {

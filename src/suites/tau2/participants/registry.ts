@@ -4,7 +4,7 @@
  * `user_simulator`, `dummy_user`), registered into registries the composition root creates.
  */
 import { Registry } from "../../../core/registry.ts";
-import type { Tau2ParticipantFactory } from "../build.ts";
+import type { Tau2ParticipantFactory } from "../run-options.ts";
 import { registerModelTau2Participants } from "./model-participants.ts";
 import { tau2OracleAgent } from "./oracle.ts";
 import { tau2ScriptedUser } from "./scripted-user.ts";

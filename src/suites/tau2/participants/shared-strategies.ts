@@ -5,13 +5,13 @@
  * and the agent's view of the τ² domain (its policy, τ²'s tool schemas extracted from the sources).
  */
 import type { Participant } from "../../../core/contracts.ts";
-import { ConfigError } from "../../../core/errors.ts";
-import type { RunModels } from "../../../run/model-clients.ts";
-import type { AgentFactory, StrategySettings } from "../../../run/strategies.ts";
+import { ConfigError } from "../../../errors/error-tree.ts";
+import type { RunModels } from "../../../core/strategies.ts";
+import type { AgentFactory, StrategySettings } from "../../../core/strategies.ts";
 import type { LoadedTau2Domain } from "../engine/domain.ts";
 import type { Tau2Task } from "../tasks.ts";
 import { tau2DomainViews } from "../views.ts";
-import type { Tau2RunModels, Tau2RunOptions } from "../build.ts";
+import type { Tau2RunModels, Tau2RunOptions } from "../run-options.ts";
 
 function missing(what: string): never {
   throw new ConfigError(`a taubridge agent strategy on τ² needs ${what}`);

@@ -7,7 +7,7 @@
  * `dummy_user`, the silent counterpart of a solo agent.
  */
 import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../../../core/contracts.ts";
-import { ConfigError } from "../../../core/errors.ts";
+import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import type { ChatMessage } from "../../../core/types.ts";
 import { chatFromTurn, requestArguments, toolMessage, turnFromCompletion } from "./llm-agent.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { defaultCacheDir } from "../data/pull.ts";
-import type { DomainDefinition } from "../suites/tau-bench/engine/domain.ts";
+import { defaultCacheDir } from "../../data/pull.ts";
+import type { DomainDefinition } from "./engine/domain.ts";
 
 /**
  * Where a domain's data comes from when `--data-dir` is absent: `TAUBRIDGE_DATA_DIR`, then the

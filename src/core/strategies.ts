@@ -1,6 +1,22 @@
-import { Registry } from "../core/registry.ts";
-import type { DomainView, Participant } from "../core/contracts.ts";
-import type { RunModels } from "./model-clients.ts";
+/**
+ * The contract of shared strategies (agent and user factories, what they are built from) and of a
+ * run's model clients: participants and the suites build on these; the run layer fills them.
+ */
+import { Registry } from "./registry.ts";
+import type { ChatModel, DomainView, Participant } from "./contracts.ts";
+
+/** The model clients of a run, one per role, created on first use. */
+export interface RunModels {
+  agent(): ChatModel;
+  user(): ChatModel;
+  /** τ²'s NL-assertion judge (a run without `judgeModel` has none: asking is a one-line error). */
+  judge?(): ChatModel;
+  /**
+   * Set once a role's endpoint refused a call before it had ever answered (wrong `--base-url`, server
+   * not started): the batch layer stops the run with this error instead of failing every episode.
+   */
+  unreachable?(): Error | undefined;
+}
 
 /** The run settings a strategy may read: the same fields on both suites. */
 export interface StrategySettings {

@@ -1,0 +1,51 @@
+/**
+ * τ-bench's run identity: what decides the outcome of its episodes (the configuration's options,
+ * file paths replaced by their content; the split's task file; the domain's collections, policy
+ * and tool schemas), compared by resume with the one the checkpoint recorded.
+ */
+import type { RunIdentity } from "../../run/run-identity.ts";
+import { agentOptionFiles, identityOf, outcomeAgentOptions } from "../../run/run-identity.ts";
+import type { LoadedDomain } from "./engine/domain.ts";
+import type { RunConfig } from "./run-config.ts";
+
+/**
+ * Options that never change an episode's outcome: where files go, how many episodes run at once,
+ * which `(task, trial)` pairs are selected (resume keeps the finished ones of any selection),
+ * output format. Every other option is part of a run's identity, so a new flag is covered by default.
+ */
+const NOT_OUTCOME_FIELDS = new Set<keyof RunConfig>([
+  "logDir",
+  "resume",
+  "quiet",
+  "maxConcurrency",
+  "numTrials",
+  "taskIds",
+  "startIndex",
+  "endIndex",
+  "shuffle",
+  "dataDir",
+  "cacheDir",
+  "acceptChanges",
+]);
+
+/** Options whose value is a file: the file's content is part of the identity, not its path. */
+const FILE_FIELDS = ["agentPromptFile", "userPromptFile", "fewShotDisplaysPath", "priceFile"] as const;
+
+/**
+ * τ-bench's identity parts: the run configuration's options (file paths replaced by their content),
+ * the split's task file (or `--task-file`), the domain's collections, policy and tool schemas.
+ */
+export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: string): RunIdentity {
+  const options: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config) as Array<[keyof RunConfig, unknown]>) {
+    if (NOT_OUTCOME_FIELDS.has(key) || value === undefined) continue;
+    if (key === "agentOptions") {
+      options.agentOptions = outcomeAgentOptions(value as Record<string, unknown>);
+    } else if (![...FILE_FIELDS, "taskFile"].includes(key)) options[key] = value;
+  }
+  const files: Record<string, string | undefined> = agentOptionFiles(config.agentOptions);
+  for (const key of FILE_FIELDS) files[key] = config[key];
+  const definition = domain.definition;
+  const dataFiles = [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile];
+  return identityOf({ options, taskSet: taskFile, data: { directory: domain.dataDirectory, files: dataFiles }, files });
+}
