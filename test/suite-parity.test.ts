@@ -111,15 +111,17 @@ describe.skipIf(!data)("a dead model endpoint stops the run at once (exit 2, nam
     url = `http://127.0.0.1:${await deadPort()}/v1`;
   });
 
+  // Each run writes into a folder that does not exist yet: a run that recorded nothing leaves none behind.
   const expectStopped = (result: { exitCode?: number; stderr: string; stdout: string }, directory: string) => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(url);
     expect(result.stderr).toMatch(/refused the connection .* no episode was recorded/);
-    expect(readdirSync(directory)).toEqual([]);
+    expect(readdirSync(join(directory, "..", ".."))).toEqual([]);
   };
+  const freshFolder = () => join(scratch(), "out", "run");
 
   it("τ²'s own model agent", async () => {
-    const directory = scratch();
+    const directory = freshFolder();
     const result = await runCli([
       "tau2",
       "run",
@@ -179,7 +181,7 @@ describe.skipIf(!data)("a dead model endpoint stops the run at once (exit 2, nam
   // LangChain is left out: its ChatOpenAI retries a refused connection 6 times with exponential
   // backoff (~90 s) before the failure reaches the adapter; the stop is the same driver code.
   it.each(["vercel-ai", "openai-agents", "mastra"])("the %s adapter on τ-bench and on τ²", async (framework) => {
-    const tauDirectory = scratch();
+    const tauDirectory = freshFolder();
     const tau = await runCli([
       "run",
       "--agent-strategy",
@@ -199,7 +201,7 @@ describe.skipIf(!data)("a dead model endpoint stops the run at once (exit 2, nam
     ]);
     expectStopped(tau, tauDirectory);
     if (framework !== "vercel-ai") return;
-    const tau2Directory = scratch();
+    const tau2Directory = freshFolder();
     const tau2 = await runCli([
       "tau2",
       "run",
@@ -275,6 +277,42 @@ describe.skipIf(!data)("framework agents on τ²: decision-only leaves its decis
     const decisions = (simulation.info as { decisions?: Array<Record<string, unknown>> } | null)?.decisions ?? [];
     expect(decisions.length).toBeGreaterThan(0);
     for (const decision of decisions) expect(Object.keys(decision)).toEqual(["name", "arguments", "tool_call_id", "framework_tool_name"]);
+  });
+
+  it("records a refused framework tool (not the benchmark's) in the simulation and warns in the report, as on τ-bench", async () => {
+    const refusing = await startScriptedModelServer({
+      steps: [
+        { match: { lastMessageRole: "user" }, tool_calls: [{ name: "lookup_order", arguments: { order_number: "#W6390527" } }], times: "unlimited" },
+        { match: { lastMessageRole: "tool" }, content: "Done.", times: "unlimited" },
+      ],
+    });
+    try {
+      const file = join(scratch(), "r.json");
+      const module = join(REPOSITORY, "test", "adapters", "fixtures", "vercel-ai", "alias-agent.ts");
+      const args = [
+        "--domain",
+        "retail",
+        "--task-ids",
+        "0",
+        "--agent",
+        "vercel-ai",
+        "--agent-option",
+        `module=${module}`,
+        "--agent-llm",
+        "m",
+        "--agent-base-url",
+        refusing.baseURL,
+        "--user",
+        "scripted",
+      ];
+      const result = await runCli(["tau2", "run", ...args, "--data-dir", data as string, "--save-to", file, "--quiet"]);
+      expect(result.exitCode).toBe(0);
+      const [simulation] = readTau2Results(file).simulations;
+      expect(simulation.info).toMatchObject({ unmapped_tools: ["lookup_order"] });
+      expect(result.stdout).toMatch(/warning: 1 tool\(s\) of your agent are not part of the benchmark and were not executed: lookup_order/);
+    } finally {
+      await refusing.close();
+    }
   });
 
   it("labels a dry run in the table and the JSON report", async () => {

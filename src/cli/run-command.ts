@@ -8,17 +8,23 @@
 import { type Command, Option } from "commander";
 import { ConfigError } from "../errors/error-tree.ts";
 import type { SuiteRunOutcome } from "../core/suite.ts";
-import { optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
+import { flagAppliesTo, flagDefault, optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { withInterrupts } from "./interrupt.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { collect, printJson } from "./usage.ts";
 
-/** What the help says a flag defaults to. */
-function defaultText(flag: RunFlag): string {
-  if (flag.defaultHelp) return ` (default: ${flag.defaultHelp})`;
-  const value = flag.default;
+/** τ²'s part of a help text written for both suites ("τ-bench: …; τ²: …"), or the whole text. */
+function tau2Part(text: string): string {
+  const at = text.indexOf("τ²: ");
+  return at >= 0 ? text.slice(at + "τ²: ".length) : text;
+}
+
+/** What the help says a flag defaults to: for both suites under `run`, τ²'s alone under `tau2 run`. */
+function defaultText(flag: RunFlag, suite: SuiteName | undefined): string {
+  if (flag.defaultHelp) return ` (default: ${suite === "tau2" ? tau2Part(flag.defaultHelp) : flag.defaultHelp})`;
+  const value = suite === "tau2" ? flagDefault(flag, "tau2") : flag.default;
   if (value === undefined) return "";
   if (typeof value === "object" && value !== null && ("tau-bench" in value || "tau2" in value)) {
     const bySuite = value as Record<string, unknown>;
@@ -29,24 +35,30 @@ function defaultText(flag: RunFlag): string {
 }
 
 /**
- * Adds the table's flags to a command: each with its aliases (τ²'s names as hidden options, so
- * `--help` stays one list) and its default in the help. No commander defaults: the table applies
- * them after parsing, per suite.
+ * Adds the table's flags to a command, each with its default in the help. `run` shows the table's
+ * names (τ-bench's `run.py` spellings) and takes τ²'s as hidden aliases; `tau2 run` shows τ²'s own
+ * names (`--domain`, `--agent`, `--agent-llm`, …) and hides the rest, including the τ-bench-only
+ * flags it refuses by name. No commander defaults: the table applies them after parsing, per suite.
  */
 function addRunFlags(command: Command, suite: SuiteName | undefined): void {
   for (const flag of RUN_FLAGS as readonly RunFlag[]) {
     if (suite === "tau2" && flag.flag === "--suite") continue;
-    const suites = flag.suites ? ` [${flag.suites.map((name) => (name === "tau2" ? "τ²" : "τ-bench")).join(", ")} only]` : "";
-    const names = flag.short ? `${flag.short}, ${flag.flag}` : flag.flag;
-    const option = new Option(flag.placeholder ? `${names} ${flag.placeholder}` : names, `${flag.help}${suites}${defaultText(flag)}`);
-    if (flag.type === "list" || flag.type === "key-value") option.argParser(collect);
-    command.addOption(option);
-    if (flag.negatedHelp) command.addOption(new Option(flag.flag.replace(/^--/, "--no-"), flag.negatedHelp));
-    for (const alias of flag.aliases ?? []) {
-      const hidden = new Option(flag.placeholder ? `${alias} ${flag.placeholder}` : alias, `same as ${flag.flag}`).hideHelp();
-      if (flag.type === "list" || flag.type === "key-value") hidden.argParser(collect);
-      command.addOption(hidden);
+    const names = [flag.flag, ...(flag.aliases ?? [])];
+    const shown = suite === "tau2" ? (flag.aliases?.[0] ?? flag.flag) : flag.flag;
+    const applies = suite === undefined || flagAppliesTo(flag, suite);
+    const only = suite === undefined && flag.suites ? ` [${flag.suites.map((name) => (name === "tau2" ? "τ²" : "τ-bench")).join(", ")} only]` : "";
+    for (const name of names) {
+      const visible = name === shown && applies;
+      const label = visible && flag.short ? `${flag.short}, ${name}` : name;
+      const option = new Option(
+        flag.placeholder ? `${label} ${flag.placeholder}` : label,
+        visible ? `${(suite === "tau2" && flag.helpTau2) || flag.help}${only}${defaultText(flag, suite)}` : `same as ${shown}`,
+      );
+      if (flag.type === "list" || flag.type === "key-value") option.argParser(collect);
+      if (!visible) option.hideHelp();
+      command.addOption(option);
     }
+    if (flag.negatedHelp) command.addOption(new Option(flag.flag.replace(/^--/, "--no-"), flag.negatedHelp));
   }
   for (const [flag, why] of REFUSED_TAU2_FLAGS) command.addOption(new Option(flag, `not supported: ${why}`).hideHelp());
 }

@@ -218,6 +218,10 @@ export function detailsText(report: RunReport): string {
   for (const role of ["agent", "user"] as const) {
     const usage = report.usage[role];
     if (usage.calls === 0 && usage.unpricedEpisodes === 0) continue;
+    if (usage.calls === 0) {
+      lines.push(`${role}: cost unknown (${usage.unpricedEpisodes} episode(s) recorded without a cost)`);
+      continue;
+    }
     lines.push(
       `${role}: ${usage.calls} calls, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, cost ${formatCost(usage.cost)}` +
         (usage.unpricedEpisodes > 0 ? ` (${usage.unpricedEpisodes} episode(s) with unpriced calls)` : ""),

@@ -40,6 +40,8 @@ export interface RunFlag {
   /** Commander's value placeholder (`<n>`); none for switches. */
   readonly placeholder?: string;
   readonly help: string;
+  /** The help `taubridge tau2 run` shows when it differs (τ²'s meaning alone). */
+  readonly helpTau2?: string;
   /** The suites that take the flag (default: both); naming it for another suite is a one-line error. */
   readonly suites?: readonly SuiteName[];
   /** Applied when the flag is absent: one value, or one per suite. */
@@ -184,17 +186,26 @@ const SELECTION_FLAGS = [
     type: "string",
     placeholder: "<split>",
     help: "task split (τ-bench: test, train, dev; airline has only test. τ²: base, train, test; telecom also small, full)",
+    helpTau2: "task split (base, train, test; telecom also small, full)",
     defaultHelp: "τ-bench: the domain's default split, test; τ²: base",
   },
   { flag: "--task-set-name", type: "string", placeholder: "<name>", help: "τ² task set (telecom_full, telecom_small)", defaultHelp: "the domain's", suites: TAU2 },
   { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split", suites: TAU },
-  { flag: "--task-ids", type: "list", placeholder: "<ids...>", help: "only these tasks (τ-bench: indices; τ²: ids)", defaultHelp: "every task of the selection" },
+  { flag: "--task-ids", type: "list", placeholder: "<ids...>", help: "only these tasks (τ-bench: indices; τ²: ids)", helpTau2: "only these task ids", defaultHelp: "every task of the selection" },
   { flag: "--start-index", type: "integer", placeholder: "<n>", help: "first task index", default: 0, suites: TAU, check: atLeast(0) },
   { flag: "--end-index", type: "integer", placeholder: "<n>", help: "end task index, exclusive (-1 = all)", default: -1, suites: TAU, check: atLeast(-1) },
   { flag: "--num-tasks", type: "integer", placeholder: "<n>", help: "the first N tasks after split and id filtering", defaultHelp: "all", suites: TAU2, check: atLeast(1) },
   { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: atLeast(1) },
   { flag: "--max-concurrency", type: "integer", placeholder: "<n>", help: "episodes running at once", default: { "tau-bench": 1, tau2: 3 }, check: atLeast(1) },
-  { flag: "--max-steps", type: "integer", placeholder: "<n>", help: "budget per episode (τ-bench: agent turns; τ²: hops)", default: { "tau-bench": 30, tau2: 200 }, check: atLeast(1) },
+  {
+    flag: "--max-steps",
+    type: "integer",
+    placeholder: "<n>",
+    help: "budget per episode (τ-bench: agent turns; τ²: hops)",
+    helpTau2: "steps per simulation (hops between participants)",
+    default: { "tau-bench": 30, tau2: 200 },
+    check: atLeast(1),
+  },
   { flag: "--max-errors", type: "integer", placeholder: "<n>", help: "tool errors (over the whole episode) before it ends as too_many_errors", default: 10, suites: TAU2, check: atLeast(1) },
   { flag: "--episode-timeout", aliases: ["--timeout"], type: "number", placeholder: "<seconds>", help: "wall-clock limit per episode (0 = none)", default: 0, check: atLeast(0) },
   {
@@ -207,7 +218,14 @@ const SELECTION_FLAGS = [
     check: atLeast(0),
   },
   { flag: "--retry-delay", type: "number", placeholder: "<seconds>", help: "wait before such a re-run", default: { "tau-bench": 0, tau2: 1.0 }, check: atLeast(0) },
-  { flag: "--seed", type: "integer", placeholder: "<n>", help: "seed (τ-bench: shuffling and few-shot sampling; τ²: the per-trial seeds)", default: { "tau-bench": 10, tau2: 300 } },
+  {
+    flag: "--seed",
+    type: "integer",
+    placeholder: "<n>",
+    help: "seed (τ-bench: shuffling and few-shot sampling; τ²: the per-trial seeds)",
+    helpTau2: "seed the per-trial seeds derive from",
+    default: { "tau-bench": 10, tau2: 300 },
+  },
   { flag: "--shuffle", type: "boolean", help: "shuffle the task order each trial", default: false, suites: TAU },
   {
     flag: "--enforce-communication-protocol",

@@ -108,6 +108,17 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     expect(JSON.parse(result.stdout).passK).toEqual({ "1": 1 });
   });
 
+  it("--help shows τ²'s own names and τ²'s defaults, not τ-bench's flags", async () => {
+    const help = (await taubridge(["tau2", "run", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const name of ["-d, --domain <domain>", "--agent <name>", "--user <name>", "--agent-llm <name>", "--task-split-name <split>", "--max-retries <n>", "--timeout <seconds>"])
+      expect(help).toContain(name);
+    expect(help).toContain("--agent <name> agent under test (`taubridge strategies` lists them) (default: llm_agent)");
+    expect(help).not.toMatch(/--log-dir|--start-index|--env |τ-bench/);
+    const refused = await taubridge(["tau2", "run", ...offline, "--log-dir", "x"]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.trim()).toBe("taubridge: --log-dir applies to --suite tau-bench only, not to tau2");
+  });
+
   it("refuses tau2 flags it does not support, by name and with the reason", async () => {
     const result = await taubridge(["tau2", "run", ...offline, "--workers", "4"]);
     expect(result.exitCode).toBe(2);

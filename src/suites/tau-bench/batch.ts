@@ -8,7 +8,7 @@
  * identity (options and the content of everything that decides outcomes) is unchanged.
  */
 import { rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { unitKey, type EpisodeSummary, type WorkUnit } from "../../core/run.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
@@ -20,7 +20,7 @@ import { writeRunStatus } from "../../run/run-status.ts";
 import { pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
-import { writeFileAtomic } from "../../run/atomic-file.ts";
+import { missingDirectory, removeIfEmpty, writeFileAtomic } from "../../run/atomic-file.ts";
 import { readTauBenchCheckpoint, resultEntry, summaryFromResult } from "./codec.ts";
 import { evaluatorFor } from "./evaluator.ts";
 import { runEpisode, type EpisodeResult } from "./loop.ts";
@@ -136,6 +136,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
   const evaluator = evaluatorFor(domain);
   const agent = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
+  const createdDirectory = missingDirectory(dirname(checkpointPath));
   const checkpoint = new CheckpointWriter(checkpointPath);
   checkpoint.open({ identity, stem }, rewriteHeader);
   // An accepted change gets the new identity in a fresh header; the kept episodes are written back under it.
@@ -205,7 +206,10 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   try {
     run = await runSuiteBatch(batch, progress, signal);
   } catch (error) {
-    if (unreachable() && previous.header === null && ran === 0) rmSync(checkpointPath, { force: true });
+    if (unreachable() && previous.header === null && ran === 0) {
+      rmSync(checkpointPath, { force: true });
+      removeIfEmpty(createdDirectory);
+    }
     throw error;
   }
   return {

@@ -8,6 +8,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
 import { unitKey, type ResultSink, type WorkUnit } from "../../core/run.ts";
 import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
@@ -75,11 +77,13 @@ async function simulate(run: BuiltTau2Run, unit: Tau2Unit, signal: AbortSignal):
 /**
  * The simulation's `info`: what a framework agent planned, when it did not step the environment
  * itself — dry run (`planned_actions`, never executed) or decision-only (`decisions`, stepped by
- * the harness, with the framework's tool name); null otherwise, as τ² writes it.
+ * the harness, with the framework's tool name) — and the tools of its own the bridge refused
+ * (`unmapped_tools`); null otherwise, as τ² writes it.
  */
 function simulationInfo(outcome: Tau2EpisodeOutcome): Record<string, unknown> | null {
   const info: Record<string, unknown> = {};
   if (outcome.planned.length > 0) info.planned_actions = outcome.planned.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId }));
+  if (outcome.unmappedTools.length > 0) info.unmapped_tools = [...outcome.unmappedTools];
   if (outcome.decisions.length > 0)
     info.decisions = outcome.decisions.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId, framework_tool_name: call.frameworkToolName }));
   return Object.keys(info).length > 0 ? info : null;
@@ -125,10 +129,13 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   private lastWrite = performance.now();
   /** Whether the results file was there before this run (a resumed or extended run). */
   private readonly existed: boolean;
+  /** The folder this run creates for its results file, if any (removed again when nothing was recorded). */
+  private readonly createdDirectory: string | undefined;
   private appended = 0;
 
   constructor(private readonly run: BuiltTau2Run) {
     this.existed = existsSync(run.outputPath);
+    this.createdDirectory = missingDirectory(dirname(run.outputPath));
     this.checkpoint = tau2CheckpointWriter(run.outputPath);
     this.flush();
   }
@@ -180,6 +187,7 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     this.checkpoint.close();
     if (this.existed || this.appended > 0) return;
     for (const path of [this.run.outputPath, runStatusPath(this.run.outputPath), tau2CheckpointPath(this.run.outputPath)]) rmSync(path, { force: true });
+    removeIfEmpty(this.createdDirectory);
   }
 }
 

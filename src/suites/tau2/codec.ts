@@ -301,6 +301,7 @@ export function tau2Summary(record: Tau2SimulationRecord): EpisodeSummary {
     return calls === 0 && cost === 0 ? null : { calls, promptTokens, completionTokens, cost };
   };
   const error = typeof record.info?.error === "string" ? record.info.error : null;
+  const unmapped = record.info?.unmapped_tools;
   return {
     taskId: record.task_id,
     trial: record.trial,
@@ -308,5 +309,6 @@ export function tau2Summary(record: Tau2SimulationRecord): EpisodeSummary {
     termination: canonicalTermination(record.termination_reason),
     usage: { agent: usage("assistant", record.agent_cost), user: usage("user", record.user_cost) },
     error,
+    ...(Array.isArray(unmapped) && unmapped.length > 0 ? { unmappedTools: unmapped.filter((tool): tool is string => typeof tool === "string") } : {}),
   };
 }

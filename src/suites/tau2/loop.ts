@@ -14,7 +14,7 @@
  */
 import type { DomainView, Incoming, Participant, ParticipantSession, StepOutcome, StepRequest, StepTarget, Turn } from "../../core/contracts.ts";
 import type { SuiteRules } from "../../core/suite-rules.ts";
-import type { TerminationReason } from "../../core/types.ts";
+import type { JsonValue, TerminationReason } from "../../core/types.ts";
 import { EPISODE_ENDED_OUTPUT, EpisodeKernel, type StepExecution } from "../../kernel/episode-kernel.ts";
 import type { PyDict } from "../../value/index.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
@@ -70,6 +70,16 @@ export interface Tau2EpisodeOutcome {
   planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }>;
   /** Tool calls a framework agent planned in decision-only mode and the harness stepped, with the framework's own tool name. */
   decisions: Array<{ name: string; arguments: PyDict; toolCallId: string | null; frameworkToolName: string }>;
+  /** Tools a framework agent called that are not the benchmark's (refused by the bridge, never executed). */
+  unmappedTools: string[];
+}
+
+/** The framework tools the bridge refused in an episode, from the agent session's extra data. */
+function unmappedToolsOf(extra: Record<string, JsonValue> | undefined): string[] {
+  // Node adapters report them at the top level; the Python bridge under `bridge`.
+  const bridge = extra?.bridge;
+  const tools = extra?.unmappedTools ?? (bridge && typeof bridge === "object" && !Array.isArray(bridge) ? bridge.unmappedTools : undefined);
+  return Array.isArray(tools) ? tools.filter((tool): tool is string => typeof tool === "string") : [];
 }
 
 /** τ²'s spelling of the kernel's termination reasons. */
@@ -334,6 +344,11 @@ class Tau2Episode implements StepTarget {
     else if (this.from === "agent" && this.solo && text && !this.agentStops(message)) this.kernel.end(reason);
   }
 
+  /** What the agent's session reports about itself at the end (a framework agent: bridge counts, refused tools). */
+  agentExtra(): Record<string, JsonValue> | undefined {
+    return this.agent?.extra?.();
+  }
+
   private agentStops(message: Tau2ParticipantMessage): boolean {
     return this.agent.isStop?.({ content: message.content, toolCalls: message.tool_calls ?? [] }) ?? false;
   }
@@ -388,6 +403,7 @@ export async function runTau2Episode(parts: Tau2EpisodeParts): Promise<Tau2Episo
     errors: kernel.errors,
     environment: episode.environment,
     planned: kernel.planned.map((event) => ({ name: event.action.name, arguments: event.action.kwargs, toolCallId: event.toolCallId ?? null })),
+    unmappedTools: unmappedToolsOf(episode.agentExtra()),
     decisions: kernel.events
       .filter((event) => event.origin === "harness")
       .map((event) => ({ name: event.action.name, arguments: event.action.kwargs, toolCallId: event.toolCallId ?? null, frameworkToolName: event.frameworkToolName ?? event.action.name })),

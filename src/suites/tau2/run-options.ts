@@ -34,6 +34,8 @@ export interface Tau2ParticipantFactory {
   taskFilter?: (task: Tau2Task) => boolean;
   /** The participant calls a model: the run creates its model client (and loads the model SDK) up front. */
   requiresModel?: boolean;
+  /** One line for `taubridge strategies`: whose participant it is and what it does. */
+  description?: string;
 }
 
 /** The τ² names a run resolves. */

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
@@ -187,6 +188,8 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
   const settings = request.settings as RunSettings;
   const options = tau2OptionsFromSettings(settings);
+  // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
+  await ensureTypeScriptModules(options.agentOptions);
   const parts = tau2Of(request.registries);
   const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
   const built = await buildTau2Run(options, parts, models);
@@ -299,10 +302,10 @@ const TAU2_SUITE: Suite<Registries> = {
     return {
       domains: tau2.domains.names().map((name) => [name, `τ² ${name}`]),
       agents: [
-        ...tau2.agents.names().map((name): [string, string] => [name, "τ²'s own"]),
+        ...tau2.agents.names().map((name): [string, string] => [name, tau2.agents.get(name).description ?? name]),
         ...(strategies?.names() ?? []).filter((name) => !tau2.agents.has(name)).map((name): [string, string] => [name, strategies!.get(name).description]),
       ],
-      users: tau2.users.names().map((name) => [name, "τ²'s own"]),
+      users: tau2.users.names().map((name) => [name, tau2.users.get(name).description ?? name]),
     };
   },
 };

@@ -51,7 +51,7 @@ const llmAgent: Tau2ParticipantFactory = Object.assign(
       toolChoice: "auto",
     }));
   },
-  { requiresModel: true },
+  { requiresModel: true, description: "τ²'s llm_agent: the policy as system prompt, τ²'s tools, one model call per turn (needs --agent-llm)" },
 );
 
 const hasActions = (task: Tau2Task) => (task.evaluation_criteria?.actions?.length ?? 0) > 0;
@@ -65,7 +65,7 @@ const llmAgentGt: Tau2ParticipantFactory = Object.assign(
       toolChoice: "auto",
     }));
   },
-  { taskFilter: hasActions, requiresModel: true },
+  { taskFilter: hasActions, requiresModel: true, description: "τ²'s llm_agent_gt: llm_agent told the ground-truth actions (tasks that have some)" },
 );
 
 const llmAgentSolo: Tau2ParticipantFactory = Object.assign(
@@ -79,7 +79,12 @@ const llmAgentSolo: Tau2ParticipantFactory = Object.assign(
       stopTool: { name: templates.soloStopFunctionName, token: templates.soloStopToken },
     }));
   },
-  { solo: true, taskFilter: (task: Tau2Task) => Boolean(task.ticket) && hasActions(task), requiresModel: true },
+  {
+    solo: true,
+    taskFilter: (task: Tau2Task) => Boolean(task.ticket) && hasActions(task),
+    requiresModel: true,
+    description: "τ²'s llm_agent_solo: works a ticket alone, with the user's tools too (mock, telecom; --user dummy_user)",
+  },
 );
 
 const userSimulator: Tau2ParticipantFactory = Object.assign(
@@ -93,7 +98,7 @@ const userSimulator: Tau2ParticipantFactory = Object.assign(
       return { systemPrompt: tau2UserSystemPrompt(templates, guidelines, renderTau2UserScenario(context.task.user_scenario)), tools: asTools(userTools) };
     });
   },
-  { requiresModel: true },
+  { requiresModel: true, description: "τ²'s user_simulator: a model plays the customer from the task's scenario (needs --user-llm)" },
 );
 
 /** Registers τ²'s model-driven participants in a run's (or server's) registries. */
@@ -102,5 +107,8 @@ export function registerModelTau2Participants(agents: Registry<Tau2ParticipantFa
   agents.register("llm_agent_gt", llmAgentGt);
   agents.register("llm_agent_solo", llmAgentSolo);
   users.register("user_simulator", userSimulator);
-  users.register("dummy_user", () => tau2DummyUser);
+  users.register(
+    "dummy_user",
+    Object.assign(() => tau2DummyUser, { description: "τ²'s dummy_user: the silent user of solo mode" }),
+  );
 }

@@ -13,8 +13,14 @@ import { tau2ScriptedUser } from "./scripted-user.ts";
 export function tau2Participants(): { agents: Registry<Tau2ParticipantFactory>; users: Registry<Tau2ParticipantFactory> } {
   const agents = new Registry<Tau2ParticipantFactory>("τ² agent");
   const users = new Registry<Tau2ParticipantFactory>("τ² user");
-  agents.register("oracle", () => tau2OracleAgent);
-  users.register("scripted", () => tau2ScriptedUser);
+  agents.register(
+    "oracle",
+    Object.assign(() => tau2OracleAgent, { description: "taubridge's oracle: replays the task's ground-truth actions, then says its required outputs (no model)" }),
+  );
+  users.register(
+    "scripted",
+    Object.assign(() => tau2ScriptedUser, { description: "taubridge's scripted user: says the task's instructions, does its user-side actions, then stops (no model)" }),
+  );
   registerModelTau2Participants(agents, users);
   return { agents, users };
 }
