@@ -277,6 +277,13 @@ describe.skipIf(!data)("framework agents on τ²: decision-only leaves its decis
     const decisions = (simulation.info as { decisions?: Array<Record<string, unknown>> } | null)?.decisions ?? [];
     expect(decisions.length).toBeGreaterThan(0);
     for (const decision of decisions) expect(Object.keys(decision)).toEqual(["name", "arguments", "tool_call_id", "framework_tool_name"]);
+    // The canonical record shows them as executed steps the harness made, as it does on τ-bench.
+    const [record] = (await runCli(["records", file])).stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(record.steps.filter((step: { origin: string }) => step.origin === "harness")).toHaveLength(decisions.length);
+    expect(record.planned).toEqual([]);
   });
 
   it("records a refused framework tool (not the benchmark's) in the simulation and warns in the report, as on τ-bench", async () => {

@@ -43,6 +43,11 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
  * errors exits 3; interrupted 130; anything else exits 1.
  */
 export async function main(loadRegistries: LoadRegistries, argv: string[] = process.argv): Promise<void> {
+  // `taubridge records x.json | head`: the reader went away; stop quietly, as Unix tools do.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   const program = createProgram(loadRegistries);
   try {
     await program.parseAsync(argv);

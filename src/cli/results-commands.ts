@@ -148,6 +148,22 @@ async function replayAction(loadRegistries: LoadRegistries, options: Record<stri
   process.stdout.write(options.format === "json" ? `${JSON.stringify(outcome.json)}\n` : outcome.text);
 }
 
+/**
+ * The canonical episode records of results files (ours or the originals', either suite), one JSON
+ * object per line: what failure analysis, a viewer or another tool reads without knowing the suite.
+ */
+async function recordsAction(loadRegistries: LoadRegistries, paths: string[], options: Record<string, string | undefined>): Promise<void> {
+  const registries = await allSuites(loadRegistries);
+  const records = [];
+  for (const path of paths) {
+    const suite = suiteOfFile(registries, path);
+    const results = await suite.readResults({ path, registries, env: options.env, dataDir: options.dataDir });
+    records.push(...results.records().map((record) => (options.native ? record : { ...record, native: undefined })));
+  }
+  if (options.format === "json") printJson(records);
+  else for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
+}
+
 async function strategiesAction(loadRegistries: LoadRegistries): Promise<void> {
   const registries = await loadRegistries();
   for (const name of registries.suites.names()) {
@@ -201,6 +217,18 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .option("--task-split <split>", "split the task ids refer to, with --env (default: the domain's default split)")
     .option("--task-file <path>", "the task file the runs used instead of a split, with --env")
     .action((paths: string[], options) => reportAction(loadRegistries, paths, options));
+
+  program
+    .command("records")
+    .description(
+      "Print the canonical episode records of one or more results files (either suite, ours or the originals'): messages, tool calls with their requestor and result, plans, termination, reward breakdown, usage",
+    )
+    .argument("<results...>", "results JSON files (a shell glob works)")
+    .option("--env <domain>", "check the files were recorded on this domain (and name it in each record)")
+    .option("--data-dir <dir>", "data directory (with --env)")
+    .option("--native", "include each episode's entry as its file holds it", false)
+    .addOption(formatOption(["jsonl", "json"], "jsonl"))
+    .action((paths: string[], options) => recordsAction(loadRegistries, paths, options));
 
   program
     .command("strategies")

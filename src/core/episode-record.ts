@@ -66,8 +66,10 @@ export interface EpisodeRecord {
   messages: RecordMessage[];
   /** Executed tool calls in order (τ-bench's responds are not tool calls and are left out). */
   steps: RecordStep[];
-  /** Calls a framework planned that were not executed (dry run), and in decision-only mode the decisions handed to the harness. */
+  /** Calls a framework planned that were not executed (dry run). Decision-only calls were executed: they are steps with origin `harness`. */
   planned: RecordStep[];
+  /** Tools of a framework agent that are not the benchmark's: refused by the bridge, never executed. */
+  unmappedTools: string[];
   usage: { agent: RoleUsage | null; user: RoleUsage | null };
   cost: { agent: number | null; user: number | null };
   error: { kind: TerminationReason | "error"; message: string } | null;

@@ -71,15 +71,43 @@ function stepOf(step: Plain, results: Map<string, string>, origin?: string): Rec
   };
 }
 
+/** The trajectory's tool calls in order: id and name. */
+function trajectoryCalls(traj: readonly Plain[]): Array<{ id: string; name: string }> {
+  return traj.flatMap((message) =>
+    message.role === "assistant" && Array.isArray(message.tool_calls)
+      ? (message.tool_calls as Plain[]).map((call) => ({ id: String(call.id ?? ""), name: String(plain(call.function).name ?? "") }))
+      : [],
+  );
+}
+
+/**
+ * Recorded steps with the trajectory's call id where the step has none (agents that step without
+ * one, like the oracle): the next call of the same name in the trajectory, in order.
+ */
+function withCallIds(steps: readonly Plain[], traj: readonly Plain[]): Plain[] {
+  const calls = trajectoryCalls(traj);
+  let cursor = 0;
+  return steps.map((step) => {
+    if (typeof step.toolCallId === "string") return step;
+    const name = plain(step.action).name;
+    const at = calls.findIndex((call, index) => index >= cursor && call.name === name);
+    if (at < 0) return step;
+    cursor = at + 1;
+    return { ...step, toolCallId: calls[at].id };
+  });
+}
+
 /** The executed tool calls of an entry: taubridge's recorded steps, else those read from the trajectory. */
 function stepsOf(entry: LoadedResultEntry, block: Plain, traj: readonly Plain[]): RecordStep[] {
   const results = resultsById(traj);
-  if (Array.isArray(block.steps)) return (block.steps as Plain[]).filter((step) => plain(step.action).name !== RESPOND_ACTION_NAME).map((step) => stepOf(step, results));
+  if (Array.isArray(block.steps)) {
+    const executed = (block.steps as Plain[]).filter((step) => plain(step.action).name !== RESPOND_ACTION_NAME);
+    return withCallIds(executed, traj).map((step) => stepOf(step, results));
+  }
   const extracted = actionsFromEntry(entry);
   if ("error" in extracted) return [];
-  return extracted.actions
-    .filter((action) => action.name !== RESPOND_ACTION_NAME)
-    .map((action) => ({ name: action.name, arguments: toJs(action.kwargs), requestor: "agent" as const, origin: "agent", toolCallId: null, frameworkToolName: null, result: null, error: null }));
+  const steps = extracted.actions.filter((action) => action.name !== RESPOND_ACTION_NAME).map((action): Plain => ({ action: { name: action.name, kwargs: toJs(action.kwargs) }, origin: "agent" }));
+  return withCallIds(steps, traj).map((step) => stepOf(step, results));
 }
 
 /** The reward by component: taubridge's breakdown, else what τ-bench's reward info says. */
@@ -119,6 +147,7 @@ export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null):
     messages: messagesOf(traj),
     steps: stepsOf(entry, block, traj),
     planned: Array.isArray(block.plannedOnly) ? (block.plannedOnly as Plain[]).map((step) => stepOf(step, new Map(), "dry-run")) : [],
+    unmappedTools: entry.unmappedTools ?? [],
     usage,
     cost: { agent: usage.agent ? usage.agent.cost : null, user: userCost },
     error: errorOf(block, info),
