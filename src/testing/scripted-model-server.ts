@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { withoutSecretHeaders } from "../model/redact.ts";
 import { DEFAULT_SCRIPT, parseScriptFile, parseScriptStep, type ScriptFile, type ScriptStep } from "./script-format.ts";
 import { ScriptBook, stepAnswer, UnconsumedStepsError, UnexpectedModelCallError, type ParsedStep, type PendingStep, type ScriptFailure } from "./script-book.ts";
+import { completionBody, errorAnswer, errorBody, streamCompletion } from "./scripted-answers.ts";
 
 export { requestMatches, UnconsumedStepsError, UnexpectedModelCallError, type PendingStep, type ScriptFailure } from "./script-book.ts";
 type Json = Record<string, unknown>;
@@ -93,27 +94,210 @@ export interface ScriptedModelServer {
   close(): Promise<void>;
 }
 
-function splitText(text: string): string[] {
-  if (text === "") return [];
-  return text.match(/\s*\S+\s*|\s+/g) ?? [text];
+/** A new request's record, before it is answered. */
+function newRecord(index: number, incoming: IncomingMessage, path: string, rawBody: string): RecordedRequest {
+  return {
+    index,
+    method: incoming.method ?? "GET",
+    path,
+    headers: withoutSecretHeaders(incoming.headers),
+    hadAuthorization: incoming.headers.authorization !== undefined,
+    body: rawBody === "" ? null : rawBody,
+    model: undefined,
+    stream: false,
+    script: undefined,
+    answeredBy: null,
+    status: 0,
+    receivedAt: new Date().toISOString(),
+  };
 }
 
-function splitFixed(text: string, size: number): string[] {
-  const pieces: string[] = [];
-  for (let position = 0; position < text.length; position += size) pieces.push(text.slice(position, position + size));
-  return pieces;
+/** The parsed JSON object of a request body, or the reason it is not one. */
+function parseBody(rawBody: string): { body: Json } | { problem: string } {
+  try {
+    const parsed: unknown = JSON.parse(rawBody);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("the body must be a JSON object");
+    return { body: parsed as Json };
+  } catch (error) {
+    return { problem: `Request body is not valid JSON: ${(error as Error).message}` };
+  }
 }
 
-function errorBody(message: string, type: string, code: string | null): Json {
-  return { error: { message, type, param: null, code } };
+/** One server's state: its script, what it received, what it could not answer, its pending delays. */
+class ScriptedServerState {
+  readonly requests: RecordedRequest[] = [];
+  readonly failures: ScriptFailure[] = [];
+  readonly timers = new Set<NodeJS.Timeout>();
+  private completionCounter = 0;
+
+  constructor(
+    readonly book: ScriptBook,
+    private readonly streamUsage: "requested" | "always",
+    private readonly responder: Responder | undefined,
+  ) {}
+
+  /** Waits `ms`, or until the client goes away. */
+  private wait(ms: number, response: ServerResponse): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+      response.once("close", () => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+        resolve();
+      });
+    });
+  }
+
+  sendJson(response: ServerResponse, record: RecordedRequest, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    record.status = status;
+    if (response.destroyed || response.writableEnded) return;
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    const contentType = typeof body === "string" && !/^\s*[[{]/.test(body) ? "text/plain; charset=utf-8" : "application/json";
+    response.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(text), ...headers });
+    response.end(text);
+  }
+
+  fail(response: ServerResponse, record: RecordedRequest, status: number, code: ScriptFailure["code"], message: string): void {
+    this.failures.push({ requestIndex: record.index, code, message });
+    this.sendJson(response, record, status, errorBody(message, "scripted_server_error", code));
+  }
+
+  /** Answers with a step: its delay, then its error or its completion (streamed when asked). */
+  private async answer(step: ParsedStep, request: ScriptedRequest, response: ServerResponse, record: RecordedRequest): Promise<void> {
+    if (step.delayMs) {
+      await this.wait(step.delayMs, response);
+      if (response.destroyed || response.writableEnded) {
+        record.status = 499; // client went away (e.g. its timeout fired)
+        return;
+      }
+    }
+    if (step.error) {
+      const { status, body, headers } = errorAnswer(step.error);
+      this.sendJson(response, record, status, body, headers);
+      return;
+    }
+    const built = stepAnswer(step, request.index, request.messages);
+    this.completionCounter += 1;
+    const identity = { id: `chatcmpl-scripted-${this.completionCounter}`, created: Math.floor(Date.now() / 1000), model: request.model };
+    if (!request.stream) {
+      this.sendJson(response, record, 200, completionBody(built, identity));
+      return;
+    }
+    record.status = 200;
+    if (response.destroyed) return;
+    const streamOptions = request.body.stream_options as Json | undefined;
+    streamCompletion(response, built, identity, this.streamUsage === "always" || streamOptions?.include_usage === true);
+  }
+
+  /** A chat-completions request: parsed and checked, routed to its script, answered by a step, the responder, or an error. */
+  async handleCompletion(response: ServerResponse, record: RecordedRequest, rawBody: string): Promise<void> {
+    const parsed = parseBody(rawBody);
+    if ("problem" in parsed) {
+      record.body = rawBody;
+      return this.fail(response, record, 400, "invalid_request", parsed.problem);
+    }
+    const { body } = parsed;
+    record.body = body;
+    const model = typeof body.model === "string" ? body.model : "";
+    record.model = model || undefined;
+    record.stream = body.stream === true;
+    if (!model || !Array.isArray(body.messages)) {
+      return this.fail(response, record, 400, "invalid_request", "A chat-completions request needs `model` (string) and `messages` (array)");
+    }
+    const scriptName = this.book.route(model);
+    record.script = scriptName;
+    const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
+    const request: ScriptedRequest = { index: record.index, model, messages: body.messages as Json[], tools, stream: body.stream === true, body, script: scriptName };
+    const selected = this.book.select(scriptName, request);
+    if (selected) {
+      record.answeredBy = selected.answeredBy;
+      return this.answer(selected.step, request, response, record);
+    }
+    if (this.responder && (await this.answerFromResponder(request, response, record))) return;
+    this.failUnanswered(response, record, scriptName, model);
+  }
+
+  /** Asks the responder; true when it answered (or its failure was reported), false when it returned nothing. */
+  private async answerFromResponder(request: ScriptedRequest, response: ServerResponse, record: RecordedRequest): Promise<boolean> {
+    let produced: ScriptStep | undefined;
+    try {
+      produced = await (this.responder as Responder)(request);
+    } catch (error) {
+      this.fail(response, record, 500, "responder_error", `The responder threw: ${(error as Error)?.message ?? String(error)}`);
+      return true;
+    }
+    if (produced === undefined) return false;
+    let step: ParsedStep;
+    try {
+      step = parseScriptStep(produced, "step returned by the responder");
+    } catch (error) {
+      this.fail(response, record, 500, "invalid_step", (error as Error).message);
+      return true;
+    }
+    record.answeredBy = "responder";
+    await this.answer(step, request, response, record);
+    return true;
+  }
+
+  /** No script for the model, or its script has no matching step left. */
+  private failUnanswered(response: ServerResponse, record: RecordedRequest, scriptName: string | undefined, model: string): void {
+    if (scriptName === undefined && !this.responder) {
+      const known = this.book.names().join(", ") || "(none)";
+      this.fail(response, record, 404, "model_not_found", `No script for model "${model}" (scripts: ${known}) and no default "*" script`);
+      return;
+    }
+    const consumed = this.book.usedUp(scriptName);
+    this.fail(
+      response,
+      record,
+      500,
+      "script_exhausted",
+      `Script "${scriptName ?? "(none)"}" has no step left that matches request #${record.index} (model "${model}"; ${consumed} step(s) used up)` +
+        (this.responder ? " and the responder returned nothing" : ""),
+    );
+  }
+
+  handleModels(response: ServerResponse, record: RecordedRequest): void {
+    const names = this.book.names().filter((name) => name !== DEFAULT_SCRIPT);
+    this.sendJson(response, record, 200, {
+      object: "list",
+      data: names.map((id) => ({ id, object: "model", created: 0, owned_by: "taubridge-scripted" })),
+    });
+  }
+
+  /** One HTTP request: recorded, then routed to completions, models, or a 404. */
+  handle(incoming: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (data: Buffer) => chunks.push(data));
+    incoming.on("end", () => {
+      const rawBody = Buffer.concat(chunks).toString("utf8");
+      const path = (incoming.url ?? "/").split("?")[0] ?? "/";
+      const record = newRecord(this.requests.length, incoming, path, rawBody);
+      this.requests.push(record);
+      const route = path.replace(/\/+$/, "");
+      const run = async () => {
+        if (record.method === "POST" && (route === "/v1/chat/completions" || route === "/chat/completions")) {
+          await this.handleCompletion(response, record, rawBody);
+        } else if (record.method === "GET" && (route === "/v1/models" || route === "/models")) {
+          this.handleModels(response, record);
+        } else {
+          this.fail(response, record, 404, "not_found", `No route ${record.method} ${path} (the scripted server serves POST /v1/chat/completions and GET /v1/models)`);
+        }
+      };
+      run().catch((error: unknown) => {
+        this.fail(response, record, 500, "responder_error", `Scripted server failure: ${(error as Error)?.message ?? String(error)}`);
+      });
+    });
+  }
 }
 
-/**
- * Starts a scripted server on loopback and resolves once it listens. Validates the script first
- * (throws `ConfigError` on a malformed one).
- */
-export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
-  const file = parseScriptFile(
+/** The script file of the options (validated: a malformed script is a ConfigError). */
+function scriptOf(options: ScriptedModelServerOptions): ReturnType<typeof parseScriptFile> {
+  return parseScriptFile(
     {
       ...(options.scripts !== undefined ? { scripts: options.scripts } : {}),
       ...(options.steps !== undefined ? { steps: options.steps } : {}),
@@ -122,216 +306,16 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     } satisfies ScriptFile,
     "scripted server script",
   );
-  const book = new ScriptBook(file);
-  const streamUsage = file.streamUsage ?? "requested";
-  const responder = options.responder;
-  const requests: RecordedRequest[] = [];
-  const failures: ScriptFailure[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  let completionCounter = 0;
+}
 
-  const wait = (ms: number, response: ServerResponse) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve();
-      }, ms);
-      timers.add(timer);
-      response.once("close", () => {
-        clearTimeout(timer);
-        timers.delete(timer);
-        resolve();
-      });
-    });
-
-  const sendJson = (response: ServerResponse, record: RecordedRequest, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    record.status = status;
-    if (response.destroyed || response.writableEnded) return;
-    const text = typeof body === "string" ? body : JSON.stringify(body);
-    const contentType = typeof body === "string" && !/^\s*[[{]/.test(body) ? "text/plain; charset=utf-8" : "application/json";
-    response.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(text), ...headers });
-    response.end(text);
-  };
-
-  const fail = (response: ServerResponse, record: RecordedRequest, status: number, code: ScriptFailure["code"], message: string) => {
-    failures.push({ requestIndex: record.index, code, message });
-    sendJson(response, record, status, errorBody(message, "scripted_server_error", code));
-  };
-
-  async function answer(step: ParsedStep, request: ScriptedRequest, response: ServerResponse, record: RecordedRequest): Promise<void> {
-    if (step.delayMs) {
-      await wait(step.delayMs, response);
-      if (response.destroyed || response.writableEnded) {
-        record.status = 499; // client went away (e.g. its timeout fired)
-        return;
-      }
-    }
-    if (step.error) {
-      const headers: Record<string, string> = { ...(step.error.headers ?? {}) };
-      if (step.error.retryAfter !== undefined) headers["retry-after"] = String(step.error.retryAfter);
-      if (step.error.retryAfterMs !== undefined) headers["retry-after-ms"] = String(step.error.retryAfterMs);
-      const body = step.error.body !== undefined ? step.error.body : errorBody(`Scripted error ${step.error.status}`, step.error.status === 429 ? "rate_limit_error" : "api_error", null);
-      sendJson(response, record, step.error.status, body, headers);
-      return;
-    }
-    const built = stepAnswer(step, request.index, request.messages);
-    completionCounter += 1;
-    const id = `chatcmpl-scripted-${completionCounter}`;
-    const created = Math.floor(Date.now() / 1000);
-    if (!request.stream) {
-      const message: Json = { role: "assistant", content: built.content, refusal: null };
-      if (built.toolCalls.length > 0) message.tool_calls = built.toolCalls;
-      sendJson(response, record, 200, {
-        id,
-        object: "chat.completion",
-        created,
-        model: request.model,
-        choices: [{ index: 0, message, finish_reason: built.finishReason, logprobs: null }],
-        usage: built.usage,
-        system_fingerprint: "taubridge-scripted",
-      });
-      return;
-    }
-    record.status = 200;
-    if (response.destroyed) return;
-    response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
-    const chunk = (delta: Json, finishReason: string | null = null) => ({
-      id,
-      object: "chat.completion.chunk",
-      created,
-      model: request.model,
-      system_fingerprint: "taubridge-scripted",
-      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
-    });
-    const send = (data: unknown) => {
-      if (!response.destroyed) response.write(`data: ${JSON.stringify(data)}\n\n`);
-    };
-    send(chunk({ role: "assistant", content: built.toolCalls.length > 0 && built.content === null ? null : "" }));
-    for (const piece of splitText(built.content ?? "")) send(chunk({ content: piece }));
-    built.toolCalls.forEach((call, position) => {
-      send(chunk({ tool_calls: [{ index: position, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }));
-      for (const piece of splitFixed(call.function.arguments, 8)) send(chunk({ tool_calls: [{ index: position, function: { arguments: piece } }] }));
-    });
-    send(chunk({}, built.finishReason));
-    const streamOptions = request.body.stream_options as Json | undefined;
-    if (streamUsage === "always" || streamOptions?.include_usage === true) {
-      send({ id, object: "chat.completion.chunk", created, model: request.model, system_fingerprint: "taubridge-scripted", choices: [], usage: built.usage });
-    }
-    if (!response.destroyed) response.end("data: [DONE]\n\n");
-  }
-
-  async function handleCompletion(response: ServerResponse, record: RecordedRequest, rawBody: string): Promise<void> {
-    let body: Json;
-    try {
-      const parsed: unknown = JSON.parse(rawBody);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("the body must be a JSON object");
-      body = parsed as Json;
-    } catch (error) {
-      record.body = rawBody;
-      return fail(response, record, 400, "invalid_request", `Request body is not valid JSON: ${(error as Error).message}`);
-    }
-    record.body = body;
-    const model = typeof body.model === "string" ? body.model : "";
-    const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
-    record.model = model || undefined;
-    record.stream = body.stream === true;
-    if (!model || !Array.isArray(body.messages)) {
-      return fail(response, record, 400, "invalid_request", "A chat-completions request needs `model` (string) and `messages` (array)");
-    }
-    const scriptName = book.route(model);
-    record.script = scriptName;
-    const request: ScriptedRequest = {
-      index: record.index,
-      model,
-      messages,
-      tools: Array.isArray(body.tools) ? (body.tools as Json[]) : [],
-      stream: body.stream === true,
-      body,
-      script: scriptName,
-    };
-    const selected = book.select(scriptName, request);
-    if (selected) {
-      record.answeredBy = selected.answeredBy;
-      return answer(selected.step, request, response, record);
-    }
-    if (responder) {
-      let produced: ScriptStep | undefined;
-      try {
-        produced = await responder(request);
-      } catch (error) {
-        return fail(response, record, 500, "responder_error", `The responder threw: ${(error as Error)?.message ?? String(error)}`);
-      }
-      if (produced !== undefined) {
-        let step: ParsedStep;
-        try {
-          step = parseScriptStep(produced, "step returned by the responder");
-        } catch (error) {
-          return fail(response, record, 500, "invalid_step", (error as Error).message);
-        }
-        record.answeredBy = "responder";
-        return answer(step, request, response, record);
-      }
-    }
-    if (scriptName === undefined && !responder) {
-      const known = book.names().join(", ") || "(none)";
-      return fail(response, record, 404, "model_not_found", `No script for model "${model}" (scripts: ${known}) and no default "*" script`);
-    }
-    const consumed = book.usedUp(scriptName);
-    return fail(
-      response,
-      record,
-      500,
-      "script_exhausted",
-      `Script "${scriptName ?? "(none)"}" has no step left that matches request #${record.index} (model "${model}"; ${consumed} step(s) used up)` +
-        (responder ? " and the responder returned nothing" : ""),
-    );
-  }
-
-  function handleModels(response: ServerResponse, record: RecordedRequest): void {
-    const names = book.names().filter((name) => name !== DEFAULT_SCRIPT);
-    sendJson(response, record, 200, {
-      object: "list",
-      data: names.map((id) => ({ id, object: "model", created: 0, owned_by: "taubridge-scripted" })),
-    });
-  }
-
-  const server: Server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (data: Buffer) => chunks.push(data));
-    incoming.on("end", () => {
-      const rawBody = Buffer.concat(chunks).toString("utf8");
-      const path = (incoming.url ?? "/").split("?")[0] ?? "/";
-      const record: RecordedRequest = {
-        index: requests.length,
-        method: incoming.method ?? "GET",
-        path,
-        headers: withoutSecretHeaders(incoming.headers),
-        hadAuthorization: incoming.headers.authorization !== undefined,
-        body: rawBody === "" ? null : rawBody,
-        model: undefined,
-        stream: false,
-        script: undefined,
-        answeredBy: null,
-        status: 0,
-        receivedAt: new Date().toISOString(),
-      };
-      requests.push(record);
-      const route = path.replace(/\/+$/, "");
-      const run = async () => {
-        if (record.method === "POST" && (route === "/v1/chat/completions" || route === "/chat/completions")) {
-          await handleCompletion(response, record, rawBody);
-        } else if (record.method === "GET" && (route === "/v1/models" || route === "/models")) {
-          handleModels(response, record);
-        } else {
-          fail(response, record, 404, "not_found", `No route ${record.method} ${path} (the scripted server serves POST /v1/chat/completions and GET /v1/models)`);
-        }
-      };
-      run().catch((error: unknown) => {
-        fail(response, record, 500, "responder_error", `Scripted server failure: ${(error as Error)?.message ?? String(error)}`);
-      });
-    });
-  });
-
+/**
+ * Starts a scripted server on loopback and resolves once it listens. Validates the script first
+ * (throws `ConfigError` on a malformed one).
+ */
+export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
+  const file = scriptOf(options);
+  const state = new ScriptedServerState(new ScriptBook(file), file.streamUsage ?? "requested", options.responder);
+  const server: Server = createServer((incoming, response) => state.handle(incoming, response));
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -341,11 +325,8 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
-  const url = `http://${urlHost}:${port}`;
-
-  const pending = (): PendingStep[] => book.pending();
-
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const { requests, failures, book, timers } = state;
   return {
     url,
     baseURL: `${url}/v1`,
@@ -353,9 +334,9 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     requests,
     failures,
     requestsFor: (model) => requests.filter((record) => record.model === model),
-    pending,
+    pending: () => book.pending(),
     assertAllConsumed: () => {
-      const remaining = pending();
+      const remaining = book.pending();
       if (remaining.length > 0) throw new UnconsumedStepsError(remaining);
     },
     assertNoFailures: () => {
