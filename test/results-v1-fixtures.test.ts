@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { buildReport, reportJson } from "../src/report/leaderboard.ts";
 import { buildRun } from "./support/registries.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
-import type { EpisodeSummary } from "../src/run/checkpoint.ts";
+import type { EpisodeSummary } from "../src/core/run.ts";
 import { readTauBenchCheckpoint as readCheckpoint } from "../src/suites/tau-bench/codec.ts";
 import { rescoreResults } from "../src/suites/tau-bench/replay.ts";
 import { loadResultsFile, type LoadedResultEntry } from "../src/suites/tau-bench/codec.ts";

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, RUN_FLAGS, formatReport, loadDomain, optionName, runBenchmark, type EpisodeResult, type RunFlag } from "../app/index.ts";
+import { ConfigError, RUN_FLAGS, formatReport, loadDomain, optionName, runBenchmark, type EpisodeResult, type RunFlag, type TaskSourceFactory } from "../app/index.ts";
 import { createProgram } from "../src/cli/main.ts";
 import { modelClientConfigSchema } from "../src/model/model-client.ts";
 import { parseRunConfig } from "../src/suites/tau-bench/run-config.ts";
@@ -48,6 +48,50 @@ describe("runBenchmark", () => {
     controller.abort();
     const result = await runBenchmark({ logDir: logDir() }, { signal: controller.signal });
     expect(result.episodes).toHaveLength(0);
+  });
+});
+
+describe("the run layer's task source is a plug-in", () => {
+  /** A source that leases the pending units last first and records what the runner tells it. */
+  function recordingSource() {
+    const leased: string[] = [];
+    const completed: string[] = [];
+    const factory: TaskSourceFactory = (pending) => {
+      const queue = [...pending].reverse();
+      return {
+        lease: async () => {
+          const unit = queue.shift() ?? null;
+          if (unit) leased.push(`${unit.suite}:${unit.taskId}:${unit.trial}:${unit.attempt}`);
+          return unit;
+        },
+        complete: async (unit) => {
+          completed.push(`${unit.taskId}:${unit.trial}`);
+        },
+        fail: async () => undefined,
+      };
+    };
+    return { factory, leased, completed };
+  }
+
+  it("τ-bench: every unit leased from the given source, completed there, results in report order", async () => {
+    const source = recordingSource();
+    const result = await runBenchmark({ taskIds: [0, 1, 2], logDir: logDir() }, { taskSource: source.factory });
+    expect(source.leased).toEqual(["tau-bench:2:0:1", "tau-bench:1:0:1", "tau-bench:0:0:1"]);
+    expect(source.completed).toEqual(["2:0", "1:0", "0:0"]);
+    expect(result.episodes.map((episode) => episode.taskId)).toEqual([0, 1, 2]);
+  });
+
+  it.skipIf(!process.env.TAUBRIDGE_SHARED)("τ²: the same source shape", async () => {
+    const source = recordingSource();
+    const saveTo = join(logDir(), "results.json");
+    const dataDir = join(process.env.TAUBRIDGE_SHARED as string, "tau2-bench");
+    const result = await runBenchmark(
+      { suite: "tau2", domain: "mock", agent: "oracle", user: "scripted", taskIds: ["create_task_1", "update_task_1"], dataDir, saveTo },
+      { taskSource: source.factory },
+    );
+    expect(source.leased).toEqual(["tau2:update_task_1:0:1", "tau2:create_task_1:0:1"]);
+    // τ² keeps simulations in the order they finished, as τ²'s own results files do.
+    expect(result.episodes.map((episode) => episode.taskId)).toEqual(["update_task_1", "create_task_1"]);
   });
 });
 

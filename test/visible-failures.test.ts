@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildReport, detailsText, leaderboardText, perTaskText, reportJson } from "../src/report/leaderboard.ts";
-import type { EpisodeSummary } from "../src/run/checkpoint.ts";
+import type { EpisodeSummary } from "../src/core/run.ts";
 import { readTauBenchCheckpoint as readCheckpoint, summaryFromResult } from "../src/suites/tau-bench/codec.ts";
 import { CheckpointWriter } from "../src/run/checkpoint.ts";
 import { resultEntry } from "../src/suites/tau-bench/codec.ts";

@@ -6,7 +6,7 @@
  */
 import { buildReport, detailsText, leaderboardText, reportJson, type RoleTotals } from "../report/leaderboard.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
-import type { EpisodeSummary } from "../core/run.ts";
+import type { EpisodeSummary, TaskSourceFactory } from "../core/run.ts";
 import type { SuiteMetrics } from "../core/suite.ts";
 import { suiteOf, type Registries } from "../run/registries.ts";
 import type { RunOptions } from "../run/run-flags.ts";
@@ -77,6 +77,8 @@ export interface BenchmarkHooks {
   models?: unknown;
   /** Where warnings go (default: nowhere; the CLI prints them on stderr). */
   warn?: (message: string) => void;
+  /** Where the run's pending episodes are leased from (default: in this process); a queue plugs in here. */
+  taskSource?: TaskSourceFactory;
 }
 
 function episodeOf(summary: EpisodeSummary, resumed: boolean): BenchmarkEpisode {
@@ -127,6 +129,7 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
     signal: hooks.signal,
     warn: hooks.warn,
     models: hooks.models,
+    taskSource: hooks.taskSource,
     onEpisode: hooks.onEpisode as ((result: unknown) => void) | undefined,
     progress: { episodeDone: ({ result }) => ranNow.add(`${result.taskId}:${result.trial}`), warn: hooks.warn },
   });

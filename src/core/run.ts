@@ -39,6 +39,12 @@ export interface TaskSource {
 }
 
 /**
+ * Makes the task source of a run from its pending units (in lease order). The default keeps them
+ * in this process; a queue-backed one would publish them and lease what workers report back.
+ */
+export type TaskSourceFactory = (pending: readonly WorkUnit[]) => TaskSource;
+
+/**
  * Where results go. `append` takes each result as it is made (a checkpoint line); `flush` writes
  * what is kept so far (a results file rewritten mid-run); `close` writes the final form.
  */

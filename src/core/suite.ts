@@ -5,7 +5,7 @@
  * composition root (`app/`); nothing shared imports a suite.
  */
 import type { EpisodeRecord } from "./episode-record.ts";
-import type { EpisodeSummary } from "./run.ts";
+import type { EpisodeSummary, TaskSourceFactory } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
 
 /** What a run asks of a suite: its settings (one flag table for both suites) and the run's surroundings. */
@@ -21,6 +21,8 @@ export interface SuiteRunRequest<Settings = unknown, Registries = unknown> {
   onEpisode?(result: unknown): void;
   /** In-process model clients instead of the configured ones (tests, embedders). */
   models?: unknown;
+  /** Where the run's pending episodes are leased from (default: in this process). */
+  taskSource?: TaskSourceFactory;
 }
 
 /** Progress callbacks a run reports to. */

@@ -2,7 +2,7 @@ import Table from "cli-table3";
 import { TERMINATION_REASONS, type RoleUsage, type TerminationReason } from "../core/types.ts";
 import type { SuiteMetrics } from "../core/suite.ts";
 import { computePassK, isInfraError, isSuccess } from "../metrics/pass-k.ts";
-import type { EpisodeSummary } from "../run/checkpoint.ts";
+import type { EpisodeSummary } from "../core/run.ts";
 
 /** Everything a report shows, computed once from episode summaries. */
 export interface RunReport {

@@ -7,7 +7,7 @@
  * results are summarised and where they are written.
  */
 import { ConfigError } from "../errors/error-tree.ts";
-import { unitKey, type EpisodeSummary, type ResultSink, type TaskSource, type WorkUnit } from "../core/run.ts";
+import { unitKey, type EpisodeSummary, type ResultSink, type TaskSource, type TaskSourceFactory, type WorkUnit } from "../core/run.ts";
 import { isSuccess } from "../metrics/pass-k.ts";
 import { InProcessTaskSource } from "./task-source.ts";
 
@@ -41,6 +41,8 @@ export interface SuiteBatch<Result> {
   execute(unit: WorkUnit, signal: AbortSignal): Promise<Result>;
   summary(result: Result): EpisodeSummary;
   readonly sink: ResultSink<Result>;
+  /** Where the pending units are leased from (default: an in-process source, in lease order). */
+  readonly source?: TaskSourceFactory;
   /** A model endpoint that refused the run's first call: the run stops with this error. */
   unreachable?(): Error | undefined;
   /** Releases what the run holds (participants' processes); called once. */
@@ -139,7 +141,7 @@ export async function runSuiteBatch<Result>(batch: SuiteBatch<Result>, progress:
   let done = resumedEpisodes;
   let ranEpisodes = 0;
   progress.start?.({ total, alreadyDone: done, rerunInfraErrors: batch.rerun.size, resumed: batch.resumed.size > 0, successes: totals.successes, cost: totals.cost });
-  const source = new InProcessTaskSource(pending);
+  const source = batch.source?.(pending) ?? new InProcessTaskSource(pending);
   const worker = async () => {
     for (let unit = await source.lease(); unit !== null; unit = await source.lease()) {
       if (signal.aborted || batch.unreachable?.()) return;

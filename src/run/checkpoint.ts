@@ -12,8 +12,6 @@ import { DataError } from "../errors/error-tree.ts";
 import type { EpisodeSummary } from "../core/run.ts";
 import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
 
-export type { EpisodeSummary } from "../core/run.ts";
-
 /** A finished episode: its results-file entry (serialisable as is) and its summary. */
 export interface CheckpointEntry {
   entry: unknown;

@@ -9,7 +9,7 @@
  */
 import { rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { unitKey, type EpisodeSummary, type WorkUnit } from "../../core/run.ts";
+import { unitKey, type EpisodeSummary, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
@@ -111,7 +111,7 @@ function previousRun(built: BuiltRun, checkpointPath: string, identity: ReturnTy
  * finished pairs, except those that ended in `infra_error`: they say nothing about the agent, so
  * they run again, as in τ²-bench), and writes the results file atomically at the end.
  */
-export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal): Promise<BatchOutcome> {
+export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal, options: { taskSource?: TaskSourceFactory } = {}): Promise<BatchOutcome> {
   const { config, domain, tasks } = built;
   const logDir = resolve(config.logDir);
   const stem = runFileStem(config, built.split);
@@ -187,6 +187,7 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
       },
     },
     unreachable,
+    ...(options.taskSource ? { source: options.taskSource } : {}),
     close: async () => {
       checkpoint.close();
       await agent.close?.();

@@ -64,7 +64,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   await ensureTypeScriptModules(input.agentOptions);
   const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}) });
   const observer = { ...request.progress, warn: request.progress?.warn ?? request.warn, episode: request.onEpisode };
-  const outcome = await runBatch(built, observer, request.signal);
+  const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource });
   const { config } = built;
   return {
     suite: "tau-bench",

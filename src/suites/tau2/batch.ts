@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
-import { unitKey, type ResultSink, type WorkUnit } from "../../core/run.ts";
+import { unitKey, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
 import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import type { BuiltTau2Run } from "./build.ts";
@@ -229,7 +229,10 @@ function workUnits(run: BuiltTau2Run): { units: WorkUnit[]; byKey: Map<string, T
 }
 
 /** Runs the units (bounded concurrency, τ²'s retries, a checkpoint line after every simulation). */
-export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortSignal; onProgress?: Tau2Progress; observer?: BatchProgress<Tau2SimulationRecord> } = {}): Promise<Tau2BatchResult> {
+export async function runTau2Batch(
+  run: BuiltTau2Run,
+  options: { signal?: AbortSignal; onProgress?: Tau2Progress; observer?: BatchProgress<Tau2SimulationRecord>; taskSource?: TaskSourceFactory } = {},
+): Promise<Tau2BatchResult> {
   const { units, byKey } = workUnits(run);
   const resumed = new Map([...run.resumed].map(([, record]) => [unitKey({ taskId: record.task_id, trial: record.trial }), record] as const).filter(([key]) => byKey.has(key)));
   const rerun = new Set([...resumed].filter(([, record]) => record.termination_reason === "infrastructure_error").map(([key]) => key));
@@ -247,6 +250,7 @@ export async function runTau2Batch(run: BuiltTau2Run, options: { signal?: AbortS
     },
     execute: (unit, signal) => simulate(run, byKey.get(unitKey(unit))!, signal),
     unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
+    ...(options.taskSource ? { source: options.taskSource } : {}),
     summary: tau2Summary,
     sink,
     close: async () => {

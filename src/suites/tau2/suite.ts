@@ -197,6 +197,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const progress = request.progress;
   const result = await runTau2Batch(built, {
     signal: request.signal,
+    taskSource: request.taskSource,
     observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
   });
   const view = resultsView(built.outputPath, { timestamp: built.document.timestamp, info: new Map(), tasks: built.document.tasks, simulations: result.simulations, taubridge: null });
