@@ -153,28 +153,169 @@ class MalformedResponse extends TaubridgeError {
   static readonly marker: symbol = errorMarker("MalformedResponse");
 }
 
-/**
- * Builds the client for one role. Validates the config (zod), resolves the provider's defaults
- * and reads the API key from the environment, all before any request, so misconfiguration fails
- * fast with a {@link ConfigError} / `UnknownNameError`.
- */
-export function createModelClient(config: ModelClientConfig, dependencies: ModelClientDependencies = {}): ModelClient {
+/** What one client's calls share: its settings, provider, SDK instance (which holds the key: never exposed) and state. */
+interface ClientCore {
+  options: ReturnType<typeof parseConfig>;
+  provider: ProviderInfo;
+  baseURL: string;
+  displayURL: string;
+  secrets: string[];
+  openai: OpenAI;
+  backoff: BackoffOptions;
+  cache: ResponseCache | undefined;
+  usage: UsageTotals;
+  /** `<role> model "<name>" (<provider> at <url>)`, the start of every error message. */
+  prefix: string;
+  /** Whether the endpoint has ever answered over HTTP (any status): a refusal before that means it was never up. */
+  answered: boolean;
+}
+
+function errorDetails(core: ClientCore, extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails {
+  return { role: core.options.role, provider: core.provider.name, model: core.options.model, baseURL: core.displayURL, ...extra };
+}
+
+/** Turns the last failure into a redacted ModelCallError; the SDK error is not kept as-is. */
+function toModelError(core: ClientCore, error: unknown, attempts: number): ModelCallError {
+  const { prefix, secrets, options } = core;
+  const plural = attempts === 1 ? "attempt" : "attempts";
+  const message = redactText(error instanceof Error ? error.message : String(error), secrets);
+  const cause = new Error(message);
+  cause.name = error instanceof Error ? error.name : "Error";
+  const retryable = isRetryableError(error);
+  if (AttemptTimeoutError.isInstance(error) || error instanceof APIConnectionTimeoutError) {
+    return new ModelTimeoutError(`${prefix}: timed out after ${options.timeoutMs} ms (${attempts} ${plural})`, errorDetails(core, { attempts, retryable: true }), options.timeoutMs, { cause });
+  }
+  if (MalformedResponse.isInstance(error)) return new ModelResponseError(`${prefix}: unusable response: ${message}`, errorDetails(core, { attempts, retryable: false }), { cause });
+  const status = errorStatus(error);
+  if (status !== undefined) {
+    const body = error instanceof APIError ? redactValue(error.error, secrets) : undefined;
+    return new ModelCallError(`${prefix}: HTTP ${status} after ${attempts} ${plural}: ${message}`, errorDetails(core, { status, attempts, retryable, responseBody: body }), { cause });
+  }
+  const unreachable = unreachableCode(error);
+  if (unreachable) {
+    const what = unreachable === "ECONNREFUSED" ? "connection refused (nothing is listening there)" : "the host name does not resolve";
+    return new ModelEndpointRefusedError(`${prefix}: ${what} (${unreachable}; not retried)`, errorDetails(core, { attempts, retryable: false }), unreachable, !core.answered, { cause });
+  }
+  if (error instanceof APIConnectionError) {
+    const reason = error.cause instanceof Error ? `: ${redactText(error.cause.message, secrets)}` : "";
+    return new ModelCallError(`${prefix}: connection failed after ${attempts} ${plural}: ${message}${reason}`, errorDetails(core, { attempts, retryable }), { cause });
+  }
+  return new ModelCallError(`${prefix}: failed after ${attempts} ${plural}: ${message}`, errorDetails(core, { attempts, retryable }), { cause });
+}
+
+/** One HTTP attempt with its own timeout; notes whether the endpoint answered at all. */
+async function attemptOnce(core: ClientCore, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, signal: AbortSignal | undefined) {
+  const { timeoutMs } = core.options;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(timeoutMs)), timeoutMs);
+  try {
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+    const response = await core.openai.chat.completions.create(body, { signal: combined, timeout: timeoutMs, maxRetries: 0 });
+    core.answered = true;
+    const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
+    if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
+    return { choice, usage: response.usage };
+  } catch (error) {
+    if (errorStatus(error) !== undefined) core.answered = true;
+    if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A request as the body sent and the cache key's parts (the client's settings applied). */
+function requestParts(core: ClientCore, request: CompletionRequest) {
+  const { options } = core;
+  const temperature = request.temperature ?? options.temperature;
+  const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
+  const reserved = request.params ? RESERVED_PARAMS.find((name) => Object.hasOwn(request.params as object, name)) : undefined;
+  if (reserved) throw new ConfigError(`a request's params may not set ${reserved} (the client sets it)`);
+  const params = options.params || request.params ? { ...(options.params ?? {}), ...(request.params ?? {}) } : undefined;
+  const body = {
+    ...(params ?? {}),
+    model: options.model,
+    messages: request.messages,
+    ...(tools ? { tools } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
+  } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+  const keyInput: CacheKeyInput = {
+    provider: core.provider.name,
+    model: options.model,
+    baseURL: core.baseURL,
+    messages: request.messages,
+    ...(tools ? { tools } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
+    ...(params ? { params } : {}),
+    ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
+  };
+  return { body, keyInput };
+}
+
+function priceOf(core: ClientCore, recorded: ModelUsage) {
+  const { provider, options } = core;
+  return computeCost({ provider: provider.name, model: options.model, baseURL: core.baseURL, catalogue: provider.catalogue, usage: recorded, prices: options.prices as PriceTable | undefined });
+}
+
+/** The cached answer to an identical request, priced now, or undefined. */
+async function fromCache(core: ClientCore, key: string, started: number): Promise<CompletionResult | undefined> {
+  const hit = await core.cache?.get(key);
+  if (!hit) return undefined;
+  const { cost, source } = priceOf(core, hit.usage);
+  return { message: hit.message, usage: hit.usage, cost, costSource: source, latencyMs: performance.now() - started, cached: true, attempts: 0, finishReason: hit.finishReason };
+}
+
+/** One chat completion: from the cache, else over HTTP with the retry layer; usage summed, the answer cached. */
+async function complete(core: ClientCore, request: CompletionRequest): Promise<CompletionResult> {
+  const started = performance.now();
+  const { body, keyInput } = requestParts(core, request);
+  const key = core.cache ? cacheKey(keyInput) : undefined;
+  const cached = key ? await fromCache(core, key, started) : undefined;
+  if (cached) {
+    core.usage.add(cached);
+    return cached;
+  }
+  let outcome: Awaited<ReturnType<typeof attemptOnce>>;
+  let attempts: number;
+  try {
+    ({ value: outcome, attempts } = await withRetries(() => attemptOnce(core, body, request.signal), { maxAttempts: core.options.maxAttempts, backoff: core.backoff, signal: request.signal }));
+  } catch (error) {
+    if (request.signal?.aborted) throw request.signal.reason;
+    core.usage.addFailure();
+    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts));
+    throw toModelError(core, error, 1);
+  }
+  const message = toAssistantMessage(outcome.choice.message);
+  const recordedUsage = toUsage(outcome.usage);
+  const { cost, source } = priceOf(core, recordedUsage);
+  const latencyMs = performance.now() - started;
+  const finishReason = outcome.choice.finish_reason ?? null;
+  if (core.cache && key) {
+    try {
+      await core.cache.set(key, redactValue({ ...keyInput, baseURL: core.displayURL }, core.secrets), { message, usage: recordedUsage, cost, finishReason, latencyMs });
+    } catch {
+      // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
+    }
+  }
+  const result: CompletionResult = { message, usage: recordedUsage, cost, costSource: source, latencyMs, cached: false, attempts, finishReason };
+  core.usage.add(result);
+  return result;
+}
+
+/** The shared state of one client, with its provider's defaults and the API key read from the environment. */
+function clientCore(config: ModelClientConfig, dependencies: ModelClientDependencies): { core: ClientCore; apiKeyVariable: string | null } {
   const options = parseConfig(config);
   const provider = getProvider(options.provider);
   const role = options.role;
   const configuredURL = options.baseURL ?? provider.defaultBaseURL;
-  if (!configuredURL) {
-    throw new ConfigError(`The ${role} model uses provider ${provider.name}, which has no default base URL: set baseURL`);
-  }
+  if (!configuredURL) throw new ConfigError(`The ${role} model uses provider ${provider.name}, which has no default base URL: set baseURL`);
   const baseURL: string = configuredURL;
   const { key: apiKey, variable: apiKeyVariable } = resolveApiKey(provider, options.apiKeyEnv, dependencies.env ?? process.env, role);
   const secrets = [apiKey];
   const displayURL = redactUrl(baseURL, secrets);
-  const backoff: BackoffOptions = options.retry ?? DEFAULT_BACKOFF;
-  const cache = typeof options.cache === "string" ? new ResponseCache(options.cache) : options.cache;
-  const usage = new UsageTotals();
-
-  // Kept in this closure only: the SDK instance holds the key, so it is never exposed as a field.
+  // The SDK instance holds the key: it stays in the client's closure and is never a field of the returned object.
   const openai = new OpenAI({
     apiKey,
     baseURL,
@@ -184,165 +325,44 @@ export function createModelClient(config: ModelClientConfig, dependencies: Model
     // Do not forward OPENAI_ORG_ID / OPENAI_PROJECT_ID headers to other providers.
     ...(provider.name === "openai" ? {} : { organization: null, project: null }),
   });
-
-  const details = (extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails => ({
-    role,
-    provider: provider.name,
-    model: options.model,
-    baseURL: displayURL,
-    ...extra,
-  });
-  const prefix = `${role} model "${options.model}" (${provider.name} at ${displayURL})`;
-  /** Whether the endpoint has ever answered over HTTP (any status): a refusal before that means it was never up. */
-  let answered = false;
-
-  /** Turns the last failure into a redacted ModelCallError; the SDK error is not kept as-is. */
-  function toModelError(error: unknown, attempts: number): ModelCallError {
-    const plural = attempts === 1 ? "attempt" : "attempts";
-    const rawMessage = error instanceof Error ? error.message : String(error);
-    const message = redactText(rawMessage, secrets);
-    const cause = new Error(message);
-    cause.name = error instanceof Error ? error.name : "Error";
-    const retryable = isRetryableError(error);
-    if (AttemptTimeoutError.isInstance(error) || error instanceof APIConnectionTimeoutError) {
-      return new ModelTimeoutError(`${prefix}: timed out after ${options.timeoutMs} ms (${attempts} ${plural})`, details({ attempts, retryable: true }), options.timeoutMs, { cause });
-    }
-    if (MalformedResponse.isInstance(error)) {
-      return new ModelResponseError(`${prefix}: unusable response: ${message}`, details({ attempts, retryable: false }), { cause });
-    }
-    const status = errorStatus(error);
-    if (status !== undefined) {
-      const body = error instanceof APIError ? redactValue(error.error, secrets) : undefined;
-      return new ModelCallError(`${prefix}: HTTP ${status} after ${attempts} ${plural}: ${message}`, details({ status, attempts, retryable, responseBody: body }), { cause });
-    }
-    const unreachable = unreachableCode(error);
-    if (unreachable) {
-      const what = unreachable === "ECONNREFUSED" ? "connection refused (nothing is listening there)" : "the host name does not resolve";
-      return new ModelEndpointRefusedError(`${prefix}: ${what} (${unreachable}; not retried)`, details({ attempts, retryable: false }), unreachable, !answered, { cause });
-    }
-    if (error instanceof APIConnectionError) {
-      const reason = error.cause instanceof Error ? `: ${redactText(error.cause.message, secrets)}` : "";
-      return new ModelCallError(`${prefix}: connection failed after ${attempts} ${plural}: ${message}${reason}`, details({ attempts, retryable }), { cause });
-    }
-    return new ModelCallError(`${prefix}: failed after ${attempts} ${plural}: ${message}`, details({ attempts, retryable }), { cause });
-  }
-
-  async function attemptOnce(body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, signal: AbortSignal | undefined) {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(options.timeoutMs)), options.timeoutMs);
-    try {
-      const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
-      const response = await openai.chat.completions.create(body, { signal: combined, timeout: options.timeoutMs, maxRetries: 0 });
-      answered = true;
-      const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
-      if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
-      return { choice, usage: response.usage };
-    } catch (error) {
-      if (errorStatus(error) !== undefined) answered = true;
-      if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(options.timeoutMs);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async function complete(request: CompletionRequest): Promise<CompletionResult> {
-    const started = performance.now();
-    const temperature = request.temperature ?? options.temperature;
-    const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
-    const reserved = request.params ? RESERVED_PARAMS.find((name) => Object.hasOwn(request.params as object, name)) : undefined;
-    if (reserved) throw new ConfigError(`a request's params may not set ${reserved} (the client sets it)`);
-    const params = options.params || request.params ? { ...(options.params ?? {}), ...(request.params ?? {}) } : undefined;
-    const body = {
-      ...(params ?? {}),
-      model: options.model,
-      messages: request.messages,
-      ...(tools ? { tools } : {}),
-      ...(temperature !== undefined ? { temperature } : {}),
-      ...(request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
-    } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
-
-    const price = (recorded: ModelUsage) =>
-      computeCost({ provider: provider.name, model: options.model, baseURL, catalogue: provider.catalogue, usage: recorded, prices: options.prices as PriceTable | undefined });
-
-    let keyInput: CacheKeyInput | undefined;
-    let key: string | undefined;
-    if (cache) {
-      keyInput = {
-        provider: provider.name,
-        model: options.model,
-        baseURL,
-        messages: request.messages,
-        ...(tools ? { tools } : {}),
-        ...(temperature !== undefined ? { temperature } : {}),
-        ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-        ...(params ? { params } : {}),
-        ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
-      };
-      key = cacheKey(keyInput);
-      const hit = await cache.get(key);
-      if (hit) {
-        const { cost, source } = price(hit.usage);
-        const result: CompletionResult = {
-          message: hit.message,
-          usage: hit.usage,
-          cost,
-          costSource: source,
-          latencyMs: performance.now() - started,
-          cached: true,
-          attempts: 0,
-          finishReason: hit.finishReason,
-        };
-        usage.add(result);
-        return result;
-      }
-    }
-
-    let outcome: Awaited<ReturnType<typeof attemptOnce>>;
-    let attempts: number;
-    try {
-      ({ value: outcome, attempts } = await withRetries(() => attemptOnce(body, request.signal), {
-        maxAttempts: options.maxAttempts,
-        backoff,
-        signal: request.signal,
-      }));
-    } catch (error) {
-      if (request.signal?.aborted) throw request.signal.reason;
-      usage.addFailure();
-      if (RetriesFailed.isInstance(error)) throw toModelError(error.lastError, Math.max(1, error.attempts));
-      throw toModelError(error, 1);
-    }
-
-    const message = toAssistantMessage(outcome.choice.message);
-    const recordedUsage = toUsage(outcome.usage);
-    const { cost, source } = price(recordedUsage);
-    const latencyMs = performance.now() - started;
-    const finishReason = outcome.choice.finish_reason ?? null;
-    if (cache && key && keyInput) {
-      try {
-        await cache.set(key, redactValue({ ...keyInput, baseURL: displayURL }, secrets), { message, usage: recordedUsage, cost, finishReason, latencyMs });
-      } catch {
-        // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
-      }
-    }
-    const result: CompletionResult = { message, usage: recordedUsage, cost, costSource: source, latencyMs, cached: false, attempts, finishReason };
-    usage.add(result);
-    return result;
-  }
-
-  return {
-    role,
-    provider: provider.name,
-    model: options.model,
+  const cache = typeof options.cache === "string" ? new ResponseCache(options.cache) : options.cache;
+  const core: ClientCore = {
+    options,
+    provider,
     baseURL,
-    usage,
+    displayURL,
+    secrets,
+    openai,
+    backoff: options.retry ?? DEFAULT_BACKOFF,
     cache,
-    complete,
+    usage: new UsageTotals(),
+    prefix: `${role} model "${options.model}" (${provider.name} at ${displayURL})`,
+    answered: false,
+  };
+  return { core, apiKeyVariable };
+}
+
+/**
+ * Builds the client for one role. Validates the config (zod), resolves the provider's defaults
+ * and reads the API key from the environment, all before any request, so misconfiguration fails
+ * fast with a {@link ConfigError} / `UnknownNameError`.
+ */
+export function createModelClient(config: ModelClientConfig, dependencies: ModelClientDependencies = {}): ModelClient {
+  const { core, apiKeyVariable } = clientCore(config, dependencies);
+  const { options, provider, cache, secrets } = core;
+  return {
+    role: options.role,
+    provider: provider.name,
+    model: options.model,
+    baseURL: core.baseURL,
+    usage: core.usage,
+    cache,
+    complete: (request) => complete(core, request),
     describe: () => ({
-      role,
+      role: options.role,
       provider: provider.name,
       model: options.model,
-      baseURL: displayURL,
+      baseURL: core.displayURL,
       apiKeyEnv: apiKeyVariable,
       timeoutMs: options.timeoutMs,
       maxAttempts: options.maxAttempts,

@@ -9,7 +9,8 @@
  */
 import { rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { unitKey, type EpisodeSummary, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
+import { unitKey, type EpisodeSummary, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
+import type { Participant } from "../../core/contracts.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
@@ -105,21 +106,8 @@ function previousRun(built: BuiltRun, checkpointPath: string, identity: ReturnTy
   return { previous, rewriteHeader };
 }
 
-/**
- * The batch layer of a τ-bench run: runs every `(task, trial)` with bounded concurrency,
- * checkpoints each finished episode, resumes from an earlier checkpoint of the same run (skipping
- * finished pairs, except those that ended in `infra_error`: they say nothing about the agent, so
- * they run again, as in τ²-bench), and writes the results file atomically at the end.
- */
-export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal, options: { taskSource?: TaskSourceFactory } = {}): Promise<BatchOutcome> {
-  const { config, domain, tasks } = built;
-  const logDir = resolve(config.logDir);
-  const stem = runFileStem(config, built.split);
-  const resultsPath = join(logDir, `${stem}.json`);
-  const checkpointPath = join(logDir, `${stem}.checkpoint.jsonl`);
-  const identity = runIdentity(config, domain, built.taskFilePath);
-  const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
-  const { units, leaseOrder } = workUnits(built, stem);
+/** The checkpoint's results this run keeps (resume), and those that ended in infra errors (they run again). */
+function resumedResults(previous: CheckpointContents, units: readonly WorkUnit[]): { resumed: Map<string, TauBenchResult>; rerun: Set<string> } {
   const wanted = new Set(units.map(unitKey));
   const resumed = new Map<string, TauBenchResult>();
   // Infra errors stay among the resumed results until their re-run finishes, so an interrupted run still reports them.
@@ -130,11 +118,81 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
     resumed.set(key, entry);
     if (isInfraError(entry.summary)) rerun.add(key);
   }
+  return { resumed, rerun };
+}
+
+/** τ-bench's result sink: a checkpoint line per episode; at the end the results file (report order) and its status. */
+function resultsSink(checkpoint: CheckpointWriter, resultsPath: string, checkpointPath: string): ResultSink<TauBenchResult> {
+  return {
+    append: (result) => checkpoint.append(result.entry),
+    flush: () => undefined,
+    close: ({ results, units, interrupted }) => {
+      const entries = units.flatMap((unit) => {
+        const result = results.get(unitKey(unit));
+        return result ? [result.entry] : [];
+      });
+      writeFileAtomic(resultsPath, pyJsonDumpsIndented(entries, 2));
+      writeRunStatus(resultsPath, { episodes: entries.length, expectedEpisodes: units.length, interrupted, checkpointPath });
+    },
+  };
+}
+
+/** τ-bench's retry policy: an episode that ended in `infra_error` runs again while attempts remain; its last result stands. */
+function retryPolicy(config: BuiltRun["config"]): SuiteBatch<TauBenchResult>["retry"] {
+  return {
+    attempts: config.episodeRetries + 1,
+    delayMs: 0,
+    classify: (outcome) => {
+      if ("error" in outcome) throw outcome.error; // τ-bench's loop never throws: anything thrown is a harness bug
+      return isInfraError(outcome.result.summary) ? "retry" : "done";
+    },
+    exhausted: (_unit, last) => (last as { result: TauBenchResult }).result,
+  };
+}
+
+/** One episode of a unit, through τ-bench's loop, as a result (its entry, summary and full result). */
+function episodeRunner(built: BuiltRun, agent: Participant, evaluator: ReturnType<typeof evaluatorFor>): SuiteBatch<TauBenchResult>["execute"] {
+  const { config, domain, tasks } = built;
+  return async (unit, signal) => {
+    const episode = await runEpisode({
+      domain,
+      task: tasks[unit.taskIndex],
+      taskIndex: unit.taskIndex,
+      trial: unit.trial,
+      agent,
+      user: built.user,
+      evaluator,
+      maxSteps: config.maxSteps,
+      timeoutMs: config.episodeTimeoutMs,
+      signal,
+    });
+    return { entry: resultEntry(episode), summary: summaryFromResult(episode), episode };
+  };
+}
+
+/** Where a run's files go: the results file, its checkpoint, and their common stem. */
+function runFiles(built: BuiltRun): { stem: string; resultsPath: string; checkpointPath: string } {
+  const logDir = resolve(built.config.logDir);
+  const stem = runFileStem(built.config, built.split);
+  return { stem, resultsPath: join(logDir, `${stem}.json`), checkpointPath: join(logDir, `${stem}.checkpoint.jsonl`) };
+}
+
+/**
+ * The batch layer of a τ-bench run: runs every `(task, trial)` with bounded concurrency,
+ * checkpoints each finished episode, resumes from an earlier checkpoint of the same run (skipping
+ * finished pairs, except those that ended in `infra_error`: they say nothing about the agent, so
+ * they run again, as in τ²-bench), and writes the results file atomically at the end.
+ */
+export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal, options: { taskSource?: TaskSourceFactory } = {}): Promise<BatchOutcome> {
+  const { config, domain } = built;
+  const { stem, resultsPath, checkpointPath } = runFiles(built);
+  const identity = runIdentity(config, domain, built.taskFilePath);
+  const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
+  const { units, leaseOrder } = workUnits(built, stem);
+  const { resumed, rerun } = resumedResults(previous, units);
 
   // The agent is created before the checkpoint is touched: a run that fails at configuration time
   // (a missing module, a bad export) leaves no checkpoint behind.
-  // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
-  const evaluator = evaluatorFor(domain);
   const agent = await built.agentFactory.create({ ...built.context, warn: (message) => observer.warn?.(message) });
   const createdDirectory = missingDirectory(dirname(checkpointPath));
   const checkpoint = new CheckpointWriter(checkpointPath);
@@ -149,43 +207,11 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
     resumed,
     rerun,
     concurrency: config.maxConcurrency,
-    retry: {
-      attempts: config.episodeRetries + 1,
-      delayMs: 0,
-      classify: (outcome) => {
-        if ("error" in outcome) throw outcome.error; // τ-bench's loop never throws: anything thrown is a harness bug
-        return isInfraError(outcome.result.summary) ? "retry" : "done";
-      },
-      exhausted: (_unit, last) => (last as { result: TauBenchResult }).result,
-    },
-    async execute(unit, runSignal) {
-      const episode = await runEpisode({
-        domain,
-        task: tasks[unit.taskIndex],
-        taskIndex: unit.taskIndex,
-        trial: unit.trial,
-        agent,
-        user: built.user,
-        evaluator,
-        maxSteps: config.maxSteps,
-        timeoutMs: config.episodeTimeoutMs,
-        signal: runSignal,
-      });
-      return { entry: resultEntry(episode), summary: summaryFromResult(episode), episode };
-    },
+    retry: retryPolicy(config),
+    // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
+    execute: episodeRunner(built, agent, evaluatorFor(domain)),
     summary: (result) => result.summary,
-    sink: {
-      append: (result) => checkpoint.append(result.entry),
-      flush: () => undefined,
-      close: ({ results, units: ordered, interrupted }) => {
-        const entries = ordered.flatMap((unit) => {
-          const result = results.get(unitKey(unit));
-          return result ? [result.entry] : [];
-        });
-        writeFileAtomic(resultsPath, pyJsonDumpsIndented(entries, 2));
-        writeRunStatus(resultsPath, { episodes: entries.length, expectedEpisodes: ordered.length, interrupted, checkpointPath });
-      },
-    },
+    sink: resultsSink(checkpoint, resultsPath, checkpointPath),
     unreachable,
     ...(options.taskSource ? { source: options.taskSource } : {}),
     close: async () => {
