@@ -126,6 +126,188 @@ function abortable(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** Every client of one script book: the shared book, the calls made and the failures met. */
+class ScriptedCalls {
+  readonly calls: ScriptedCall[] = [];
+  readonly failures: ScriptFailure[] = [];
+
+  constructor(
+    readonly book: ScriptBook,
+    readonly provider: ProviderName,
+    private readonly options: ScriptedModelsOptions,
+  ) {}
+
+  private unexpected(call: ScriptedCall, message: string, code: ScriptFailure["code"] = "script_exhausted"): never {
+    const failure: ScriptFailure = { requestIndex: call.index, code, message };
+    this.failures.push(failure);
+    throw new UnexpectedModelCallError([failure]);
+  }
+
+  /** The step that answers a call: the script's, else the responder's; none is a failure naming the script. */
+  async chooseStep(call: ScriptedCall, request: ScriptedRequest): Promise<ParsedStep> {
+    const selected = this.book.select(call.script, request);
+    if (selected) {
+      call.answeredBy = selected.answeredBy;
+      return selected.step;
+    }
+    const { responder } = this.options;
+    if (responder) {
+      let produced: ScriptStep | undefined;
+      try {
+        produced = await responder(request);
+      } catch (error) {
+        this.unexpected(call, `the responder threw: ${(error as Error)?.message ?? String(error)}`, "responder_error");
+      }
+      if (produced !== undefined) {
+        call.answeredBy = "responder";
+        return parseScriptStep(produced, "step returned by the responder");
+      }
+    }
+    if (call.script === undefined) this.unexpected(call, `no script for model "${call.model}" (scripts: ${this.book.names().join(", ") || "(none)"}) and no default "*" script`, "model_not_found");
+    const last = call.messages.at(-1);
+    this.unexpected(
+      call,
+      `script "${call.script}" has no step left that matches call #${call.index} (model "${call.model}", ${call.role}; ${this.book.usedUp(call.script)} step(s) used up` +
+        `${responder ? "; the responder returned nothing" : ""}); last message: ${last ? `${String(last.role)}: ${JSON.stringify(last.content ?? null).slice(0, 200)}` : "(none)"}`,
+    );
+  }
+
+  /** Records a call as a request would reach a server (deep copies, the body it would send). */
+  record(model: string, role: ModelRole, request: CompletionRequest, temperature: number | undefined): { call: ScriptedCall; scriptedRequest: ScriptedRequest } {
+    const tools = request.tools && request.tools.length > 0 ? (jsonCopy(request.tools) as unknown as Json[]) : undefined;
+    const messages = jsonCopy(request.messages) as unknown as Json[];
+    const body: Json = {
+      model,
+      messages,
+      ...(tools ? { tools } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(request.toolChoice !== undefined ? { tool_choice: jsonCopy(request.toolChoice) } : {}),
+    };
+    const call: ScriptedCall = {
+      index: this.calls.length,
+      model,
+      role,
+      script: this.book.route(model),
+      messages,
+      tools,
+      temperature,
+      toolChoice: request.toolChoice,
+      cacheNamespace: request.cacheNamespace,
+      body,
+      answeredBy: null,
+    };
+    this.calls.push(call);
+    return { call, scriptedRequest: { index: call.index, model, messages, tools: tools ?? [], stream: false, body, script: call.script } };
+  }
+
+  price(model: string, recorded: ModelUsage) {
+    const { prices } = this.options;
+    return computeCost({ provider: this.provider, model, baseURL: SCRIPTED_BASE_URL, catalogue: "none", usage: recorded, ...(prices ? { prices } : {}) });
+  }
+
+  /** The assertions every client and the set share. */
+  assertions(): ScriptedAssertions {
+    const assertions: ScriptedAssertions = {
+      calls: this.calls,
+      failures: this.failures,
+      callsFor: (model) => this.calls.filter((call) => call.model === model),
+      pending: () => this.book.pending(),
+      assertDone: () => {
+        if (this.failures.length > 0) throw new UnexpectedModelCallError([...this.failures]);
+        const pending = this.book.pending();
+        if (pending.length > 0) throw new UnconsumedStepsError(pending);
+      },
+      verify: () => assertions.assertDone(),
+    };
+    return assertions;
+  }
+}
+
+/** The ModelCallError a scripted error step raises, as the real client would after one attempt. */
+function scriptedError(calls: ScriptedCalls, model: string, role: ModelRole, error: NonNullable<ParsedStep["error"]>): ModelCallError {
+  const status = error.status;
+  const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+  return new ModelCallError(`${role} model "${model}" (scripted): HTTP ${status} after 1 attempt: scripted error`, {
+    role,
+    provider: calls.provider,
+    model,
+    baseURL: SCRIPTED_BASE_URL,
+    status,
+    attempts: 1,
+    retryable,
+    ...(error.body !== undefined ? { responseBody: error.body } : {}),
+  });
+}
+
+/** One scripted completion: recorded, answered by its step (after the step's delay), priced and summed. */
+async function scriptedComplete(
+  calls: ScriptedCalls,
+  model: string,
+  role: ModelRole,
+  usage: UsageTotals,
+  request: CompletionRequest,
+  defaultTemperature: number | undefined,
+): Promise<CompletionResult> {
+  const started = performance.now();
+  if (request.signal?.aborted) throw request.signal.reason;
+  const { call, scriptedRequest } = calls.record(model, role, request, request.temperature ?? defaultTemperature);
+  const step = await calls.chooseStep(call, scriptedRequest);
+  if (step.delayMs) await abortable(step.delayMs, request.signal);
+  if (step.error) {
+    usage.addFailure();
+    throw scriptedError(calls, model, role, step.error);
+  }
+  const answer = stepAnswer(step, call.index, call.messages);
+  const message: AssistantMessage = { role: "assistant", content: answer.content };
+  if (answer.toolCalls.length > 0) message.tool_calls = answer.toolCalls;
+  const recordedUsage: ModelUsage = { promptTokens: answer.usage.prompt_tokens, completionTokens: answer.usage.completion_tokens };
+  const cached = answer.usage.prompt_tokens_details?.cached_tokens;
+  if (cached) recordedUsage.cachedPromptTokens = cached;
+  const { cost, source } = calls.price(model, recordedUsage);
+  const result: CompletionResult = { message, usage: recordedUsage, cost, costSource: source, latencyMs: performance.now() - started, cached: false, attempts: 1, finishReason: answer.finishReason };
+  usage.add(result);
+  return result;
+}
+
+/** A scripted client for one model and role over the set's shared book. */
+function makeClient(calls: ScriptedCalls, assertions: ScriptedAssertions, model: string, role: ModelRole, defaultTemperature: number | undefined, userPrices: boolean): ScriptedModelClient {
+  const usage = new UsageTotals();
+  const { provider } = calls;
+  const describe = (): ModelClientDescription => ({
+    role,
+    provider,
+    model,
+    baseURL: SCRIPTED_BASE_URL,
+    apiKeyEnv: null,
+    timeoutMs: 0,
+    maxAttempts: 1,
+    temperature: defaultTemperature ?? null,
+    params: null,
+    cacheDirectory: null,
+    userPrices,
+  });
+  return {
+    role,
+    provider,
+    model,
+    baseURL: SCRIPTED_BASE_URL,
+    usage,
+    cache: undefined,
+    complete: (request) => scriptedComplete(calls, model, role, usage, request, defaultTemperature),
+    describe,
+    get calls() {
+      return assertions.calls;
+    },
+    get failures() {
+      return assertions.failures;
+    },
+    callsFor: assertions.callsFor,
+    pending: assertions.pending,
+    assertDone: assertions.assertDone,
+    verify: assertions.verify,
+  };
+}
+
 /**
  * A script book and the clients over it. Use one book for all roles of a test so that a `"*"`
  * script and the call order are shared, exactly as one scripted server would be.
@@ -139,175 +321,18 @@ export function createScriptedModels(options: ScriptedModelsOptions = {}): Scrip
     } satisfies ScriptFile,
     "scripted model script",
   );
-  const book = new ScriptBook(file);
-  const provider: ProviderName = options.provider ?? "openai-compatible";
-  const calls: ScriptedCall[] = [];
-  const failures: ScriptFailure[] = [];
+  const calls = new ScriptedCalls(new ScriptBook(file), options.provider ?? "openai-compatible", options);
+  const assertions = calls.assertions();
   const clients = new Map<string, ScriptedModelClient>();
-
-  const assertions: ScriptedAssertions = {
-    calls,
-    failures,
-    callsFor: (model) => calls.filter((call) => call.model === model),
-    pending: () => book.pending(),
-    assertDone() {
-      if (failures.length > 0) throw new UnexpectedModelCallError([...failures]);
-      const pending = book.pending();
-      if (pending.length > 0) throw new UnconsumedStepsError(pending);
-    },
-    verify: () => assertions.assertDone(),
-  };
-
-  function unexpected(call: ScriptedCall, message: string, code: ScriptFailure["code"] = "script_exhausted"): never {
-    const failure: ScriptFailure = { requestIndex: call.index, code, message };
-    failures.push(failure);
-    throw new UnexpectedModelCallError([failure]);
-  }
-
-  async function chooseStep(call: ScriptedCall, request: ScriptedRequest): Promise<ParsedStep> {
-    const selected = book.select(call.script, request);
-    if (selected) {
-      call.answeredBy = selected.answeredBy;
-      return selected.step;
-    }
-    if (options.responder) {
-      let produced: ScriptStep | undefined;
-      try {
-        produced = await options.responder(request);
-      } catch (error) {
-        unexpected(call, `the responder threw: ${(error as Error)?.message ?? String(error)}`, "responder_error");
-      }
-      if (produced !== undefined) {
-        call.answeredBy = "responder";
-        return parseScriptStep(produced, "step returned by the responder");
-      }
-    }
-    if (call.script === undefined) unexpected(call, `no script for model "${call.model}" (scripts: ${book.names().join(", ") || "(none)"}) and no default "*" script`, "model_not_found");
-    const last = call.messages.at(-1);
-    unexpected(
-      call,
-      `script "${call.script}" has no step left that matches call #${call.index} (model "${call.model}", ${call.role}; ${book.usedUp(call.script)} step(s) used up` +
-        `${options.responder ? "; the responder returned nothing" : ""}); last message: ${last ? `${String(last.role)}: ${JSON.stringify(last.content ?? null).slice(0, 200)}` : "(none)"}`,
-    );
-  }
-
-  function makeClient(model: string, role: ModelRole, defaultTemperature: number | undefined): ScriptedModelClient {
-    const usage = new UsageTotals();
-    const prefix = `${role} model "${model}" (scripted)`;
-    const price = (recorded: ModelUsage) => computeCost({ provider, model, baseURL: SCRIPTED_BASE_URL, catalogue: "none", usage: recorded, ...(options.prices ? { prices: options.prices } : {}) });
-
-    async function complete(request: CompletionRequest): Promise<CompletionResult> {
-      const started = performance.now();
-      if (request.signal?.aborted) throw request.signal.reason;
-      const temperature = request.temperature ?? defaultTemperature;
-      const tools = request.tools && request.tools.length > 0 ? (jsonCopy(request.tools) as unknown as Json[]) : undefined;
-      const messages = jsonCopy(request.messages) as unknown as Json[];
-      const body: Json = {
-        model,
-        messages,
-        ...(tools ? { tools } : {}),
-        ...(temperature !== undefined ? { temperature } : {}),
-        ...(request.toolChoice !== undefined ? { tool_choice: jsonCopy(request.toolChoice) } : {}),
-      };
-      const call: ScriptedCall = {
-        index: calls.length,
-        model,
-        role,
-        script: book.route(model),
-        messages,
-        tools,
-        temperature,
-        toolChoice: request.toolChoice,
-        cacheNamespace: request.cacheNamespace,
-        body,
-        answeredBy: null,
-      };
-      calls.push(call);
-      const scriptedRequest: ScriptedRequest = { index: call.index, model, messages, tools: tools ?? [], stream: false, body, script: call.script };
-      const step = await chooseStep(call, scriptedRequest);
-      if (step.delayMs) await abortable(step.delayMs, request.signal);
-      if (step.error) {
-        usage.addFailure();
-        const status = step.error.status;
-        const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
-        throw new ModelCallError(`${prefix}: HTTP ${status} after 1 attempt: scripted error`, {
-          role,
-          provider,
-          model,
-          baseURL: SCRIPTED_BASE_URL,
-          status,
-          attempts: 1,
-          retryable,
-          ...(step.error.body !== undefined ? { responseBody: step.error.body } : {}),
-        });
-      }
-      const answer = stepAnswer(step, call.index, messages);
-      const message: AssistantMessage = { role: "assistant", content: answer.content };
-      if (answer.toolCalls.length > 0) message.tool_calls = answer.toolCalls;
-      const recordedUsage: ModelUsage = { promptTokens: answer.usage.prompt_tokens, completionTokens: answer.usage.completion_tokens };
-      const cached = answer.usage.prompt_tokens_details?.cached_tokens;
-      if (cached) recordedUsage.cachedPromptTokens = cached;
-      const { cost, source } = price(recordedUsage);
-      const result: CompletionResult = {
-        message,
-        usage: recordedUsage,
-        cost,
-        costSource: source,
-        latencyMs: performance.now() - started,
-        cached: false,
-        attempts: 1,
-        finishReason: answer.finishReason,
-      };
-      usage.add(result);
-      return result;
-    }
-
-    const describe = (): ModelClientDescription => ({
-      role,
-      provider,
-      model,
-      baseURL: SCRIPTED_BASE_URL,
-      apiKeyEnv: null,
-      timeoutMs: 0,
-      maxAttempts: 1,
-      temperature: defaultTemperature ?? null,
-      params: null,
-      cacheDirectory: null,
-      userPrices: options.prices !== undefined,
-    });
-
-    return {
-      role,
-      provider,
-      model,
-      baseURL: SCRIPTED_BASE_URL,
-      usage,
-      cache: undefined,
-      complete,
-      describe,
-      get calls() {
-        return assertions.calls;
-      },
-      get failures() {
-        return assertions.failures;
-      },
-      callsFor: assertions.callsFor,
-      pending: assertions.pending,
-      assertDone: assertions.assertDone,
-      verify: assertions.verify,
-    };
-  }
-
   const client = (model: string, role: ModelRole = "agent", clientOptions: { temperature?: number } = {}): ScriptedModelClient => {
     const key = `${role}\0${model}`;
     let existing = clients.get(key);
     if (!existing) {
-      existing = makeClient(model, role, clientOptions.temperature);
+      existing = makeClient(calls, assertions, model, role, clientOptions.temperature, options.prices !== undefined);
       clients.set(key, existing);
     }
     return existing;
   };
-
   return {
     ...assertions,
     client,
