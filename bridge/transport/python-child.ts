@@ -74,6 +74,45 @@ function clip(text: string, length = 200): string {
  * is killed. A request timeout rejects only that request; the caller decides whether to go on
  * (the FastWorkflow adapter does not: it ends the episode and kills the child).
  */
+/** The RPC peer with the methods the child may call back (their failures as JSON-RPC errors with the error's name). */
+function rpcWithMethods(methods: Readonly<Record<string, ParentMethod>>, send: (payload: object) => void): JSONRPCServerAndClient {
+  const server = new JSONRPCServer({ errorListener: () => undefined });
+  const client = new JSONRPCClient((payload) => send(payload));
+  const rpc = new JSONRPCServerAndClient(server, client, { errorListener: () => undefined });
+  for (const [name, method] of Object.entries(methods)) {
+    rpc.addMethod(name, async (params: unknown) => {
+      try {
+        return await method(params);
+      } catch (error) {
+        if (error instanceof JSONRPCErrorException) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        throw new JSONRPCErrorException(message, RPC_ERROR.bridge, { name: error instanceof Error ? error.name : "Error" });
+      }
+    });
+  }
+  return rpc;
+}
+
+/** The interpreter, arguments and environment the child starts with (the bridge package on its PYTHONPATH). */
+function childCommand(options: PythonChildOptions): { python: string; args: string[]; env: Record<string, string>; channel: "stdio" | "fd" } {
+  const launch = options.launch ?? "module";
+  const channel = options.channel ?? "stdio";
+  const python = options.python ?? process.env.TAUBRIDGE_PYTHON ?? "python3";
+  const args = launch === "module" ? ["-m", "taubridge_bridge", ...(options.program ?? ["serve"])] : [...(options.program ?? ["-c", "pass"])];
+  const inherited = options.env?.PYTHONPATH ?? process.env.PYTHONPATH;
+  const pythonPath = [BRIDGE_PYTHON_DIRECTORY, ...(options.pythonPath ?? []), ...(inherited ? [inherited] : [])];
+  const env: Record<string, string> = {
+    ...options.env,
+    PYTHONPATH: pythonPath.join(delimiter),
+    PYTHONUNBUFFERED: "1",
+    PYTHONIOENCODING: "utf-8",
+    TAUBRIDGE_BRIDGE_CHANNEL: channel === "fd" ? "fd:3" : "stdio",
+    TAUBRIDGE_BRIDGE: launch === "sitecustomize" ? "1" : "0",
+    TAUBRIDGE_BRIDGE_DEBUG: options.debug ? "1" : "0",
+  };
+  return { python, args, env, channel };
+}
+
 export class PythonBridgeChild {
   /** Filled by the ready handshake. */
   ready!: BridgeReady;
@@ -102,49 +141,29 @@ export class PythonBridgeChild {
       this.rejectFailed = reject;
     });
     this.failed.catch(() => undefined);
-
-    const server = new JSONRPCServer({ errorListener: () => undefined });
-    const client = new JSONRPCClient((payload) => this.send(payload));
-    this.rpc = new JSONRPCServerAndClient(server, client, { errorListener: () => undefined });
-    for (const [name, method] of Object.entries(options.methods ?? {})) {
-      this.rpc.addMethod(name, async (params: unknown) => {
-        try {
-          return await method(params);
-        } catch (error) {
-          if (error instanceof JSONRPCErrorException) throw error;
-          const message = error instanceof Error ? error.message : String(error);
-          throw new JSONRPCErrorException(message, RPC_ERROR.bridge, { name: error instanceof Error ? error.name : "Error" });
-        }
-      });
-    }
-
-    const launch = options.launch ?? "module";
-    const channel = options.channel ?? "stdio";
-    const python = options.python ?? process.env.TAUBRIDGE_PYTHON ?? "python3";
-    const args = launch === "module" ? ["-m", "taubridge_bridge", ...(options.program ?? ["serve"])] : [...(options.program ?? ["-c", "pass"])];
-    const inherited = options.env?.PYTHONPATH ?? process.env.PYTHONPATH;
-    const pythonPath = [BRIDGE_PYTHON_DIRECTORY, ...(options.pythonPath ?? []), ...(inherited ? [inherited] : [])];
-    const env: Record<string, string> = {
-      ...options.env,
-      PYTHONPATH: pythonPath.join(delimiter),
-      PYTHONUNBUFFERED: "1",
-      PYTHONIOENCODING: "utf-8",
-      TAUBRIDGE_BRIDGE_CHANNEL: channel === "fd" ? "fd:3" : "stdio",
-      TAUBRIDGE_BRIDGE: launch === "sitecustomize" ? "1" : "0",
-      TAUBRIDGE_BRIDGE_DEBUG: options.debug ? "1" : "0",
-    };
-    this.subprocess = execa(python, args, {
-      env,
+    this.rpc = rpcWithMethods(options.methods ?? {}, (payload) => this.send(payload));
+    const command = childCommand(options);
+    this.subprocess = execa(command.python, command.args, {
+      env: command.env,
       cwd: options.cwd,
-      stdio: channel === "fd" ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+      stdio: command.channel === "fd" ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
       buffer: false,
       reject: false,
       encoding: "utf8",
     });
+    const stdio = this.subprocess.stdio as unknown as Array<Readable & Writable>;
+    this.input = command.channel === "fd" ? stdio[3]! : (this.subprocess.stdin as Writable);
+    const diagnosticsDrained = this.wireStreams(command.channel);
+    this.exited = this.watchExit(command.python, diagnosticsDrained);
+  }
 
+  /**
+   * Connects the protocol channel (stdout, or fd 3) to the RPC peer and the diagnostic streams to
+   * the stderr tail; returns a wait for the diagnostics to drain after an exit.
+   */
+  private wireStreams(channel: "stdio" | "fd"): () => Promise<void> {
     const stdio = this.subprocess.stdio as unknown as Array<Readable & Writable>;
     const protocolIn = channel === "fd" ? stdio[3]! : (this.subprocess.stdout as Readable);
-    this.input = channel === "fd" ? stdio[3]! : (this.subprocess.stdin as Writable);
     this.input.on("error", () => undefined); // EPIPE after a crash: the exit handler reports it
     protocolIn.on("error", () => undefined);
     createInterface({ input: protocolIn, crlfDelay: Infinity }).on("line", (line) => this.onLine(line));
@@ -159,7 +178,7 @@ export class PythonBridgeChild {
     }
     // After an exit, the last stderr lines (the traceback) may still be in the pipe: wait for the
     // streams to end, briefly, before reporting anything.
-    const diagnosticsDrained = () => {
+    return () => {
       let timer: NodeJS.Timeout | undefined;
       return Promise.race([
         Promise.all(drained).then(() => undefined),
@@ -168,8 +187,11 @@ export class PythonBridgeChild {
         }),
       ]).finally(() => clearTimeout(timer));
     };
+  }
 
-    this.exited = Promise.resolve(this.subprocess).then(
+  /** Resolves with the child's exit (never rejects), failing every pending call with what happened. */
+  private watchExit(python: string, diagnosticsDrained: () => Promise<void>): Promise<ChildExit> {
+    const exited = Promise.resolve(this.subprocess).then(
       async (result) => {
         await diagnosticsDrained();
         const exit: ChildExit = { exitCode: result.exitCode, signal: result.signal };
@@ -184,7 +206,7 @@ export class PythonBridgeChild {
         return { exitCode: undefined, signal: undefined };
       },
     );
-    void this.exited.then((exit) => {
+    void exited.then((exit) => {
       this.exitInfo = exit;
       if (!this.closing) {
         const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
@@ -193,6 +215,7 @@ export class PythonBridgeChild {
         this.fail("python bridge child has exited");
       }
     });
+    return exited;
   }
 
   /**
