@@ -1,6 +1,6 @@
 /**
- * τ-bench's LLM user simulator (`--user-strategy llm`, spec §9) and the base the react, verify and
- * reflection simulators build on.
+ * τ-bench's LLM user simulator (`--user-strategy llm`; τ-bench: tau_bench/envs/user.py,
+ * LLMUserSimulationEnv) and the base the react, verify and reflection simulators build on.
  *
  * The simulator keeps its own history with roles flipped (the real agent's words are `user`
  * messages, the simulator's replies `assistant`), seeded with a system prompt and the fixed
@@ -51,10 +51,11 @@ export interface SupervisorPrompts {
  * The llm user: one completion per turn, the reply appended to the history, its content returned.
  *
  * Cost: {@link reportedCost} reproduces τ-bench's `user_cost`, which is the **last** generation
- * call's cost, overwritten each time (quirk 12), so result files compare with the original's;
- * {@link usage} is the correct sum over every call this simulator made (verification and
- * reflection calls included). Not reproduced: the original's extra completion at construction
- * (quirk 18); we make no call until `reset`.
+ * call's cost, overwritten each time (τ-bench: `LLMUserSimulationEnv.generate_next_message`), so
+ * result files compare with the original's; {@link usage} is the correct sum over every call this
+ * simulator made (verification and reflection calls included). Not reproduced: the original's extra
+ * completion at construction (`LLMUserSimulationEnv.__init__` calls `reset`); we make no call until
+ * `reset`.
  */
 export class LlmUser implements UserSimulator {
   /** The flipped history (exposed for tests and debugging). */
