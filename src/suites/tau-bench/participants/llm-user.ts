@@ -17,7 +17,8 @@ import { LLM_USER_TEMPLATE, renderUserPrompt, USER_SEED_MESSAGE } from "./user-p
 
 /**
  * The user simulator broke (e.g. a react reply in no known format; the original raises ValueError).
- * `role: "user"` makes the runner record the episode as `user_error`, not as the agent's failure.
+ * `role: "user"` makes the episode kernel end the episode as `user_error` (the batch records it),
+ * not as the agent's failure.
  */
 export class UserSimulatorError extends TaubridgeError {
   static readonly marker: symbol = errorMarker("UserSimulatorError");
