@@ -45,7 +45,7 @@ export type * from "../src/core/episode-record.ts";
 export type * from "../src/core/run.ts";
 
 // Scoring: the suite's evaluator over a finished episode (`evaluate`), and `rescoreResults`, which
-// runs the orchestrator and the evaluator over the trajectories of a results file.
+// runs the episode loop and the evaluator over the trajectories of a results file.
 export { evaluate, evaluatorFor, groundTruthHashFor, TauBenchEvaluator } from "../src/suites/tau-bench/evaluator-index.ts";
 export { rescoreResults, replayActions, parseActionsFile, type RescoreItem, type RescoreReport, type ReplayStep } from "../src/suites/tau-bench/replay.ts";
 export { loadResultsFile, type LoadedResultEntry } from "../src/suites/tau-bench/codec.ts";
@@ -54,7 +54,7 @@ export { computePassK as passHatK, computePassK, isSuccess, type PassKReport, ty
 // Reports
 export { buildReport, detailsText, leaderboardText, perTaskText, reportJson, type RoleTotals, type RunReport } from "../src/report/leaderboard.ts";
 
-// τ²-bench: domains, environments, the orchestrator, the evaluator, runs and results files
+// τ²-bench: domains, environments, the episode loop, the evaluator, runs and results files
 export { loadTau2Domain, type LoadedTau2Domain, type Tau2DomainDefinition } from "../src/suites/tau2/engine/domain.ts";
 export { Tau2Environment, type Tau2ToolCall, type Tau2ToolResult, type Tau2DatabaseHash } from "../src/suites/tau2/engine/environment.ts";
 export { runTau2Episode, type Tau2EpisodeParts, type Tau2EpisodeOutcome } from "../src/suites/tau2/loop.ts";

@@ -20,14 +20,14 @@ export type BridgeOutcome =
   /** Run the framework tool's own code (the mapping lists it as `native`). */
   | { kind: "passthrough" }
   /**
-   * The tool result to hand back. `refused`: the orchestrator did not accept the step (the episode
+   * The tool result to hand back. `refused`: the episode kernel did not accept the step (the episode
    * had ended or its budget was spent); `unmapped`: not a benchmark tool and not allowed to run.
    */
   | { kind: "result"; output: string; action: Action; stepped: boolean; refused?: boolean; unmapped?: boolean };
 
 /** Options of one bridge session (one per episode; nothing is shared between episodes). */
 export interface BridgeSessionOptions {
-  /** The orchestrator's step path: every bridged step goes through it (recorded, counted, may end the episode). */
+  /** The episode kernel's step path: every bridged step goes through it (recorded, counted, may end the episode). */
   steps: StepTarget;
   mapping: ToolMapping;
   mode?: BridgeMode;
@@ -43,7 +43,7 @@ export interface BridgeSessionOptions {
 /**
  * One episode's bridge: the contract every adapter calls from its interception point.
  * (a) plans only (tool name + validated params, the tool's own code never runs), (b) maps to an
- * action, (c) hands it to the orchestrator's step path (or to the harness, or only plans it),
+ * action, (c) hands it to the episode kernel's step path (or to the harness, or only plans it),
  * (d) renders the observation as the tool result. Recording, counting and the end of the episode
  * belong to the step path. Framework retries with the same tool-call id return the first result
  * without stepping again.

@@ -171,7 +171,7 @@ describe("templates", () => {
     expect(() => checkTemplate("{{polcy}}", ["policy", "tools_json"], "my.txt")).toThrow(/my\.txt: unknown placeholder \{\{polcy\}\}; available here: \{\{policy\}\}, \{\{tools_json\}\}/);
   });
 
-  it("the react/act blocks keep the original's structure, including the unquoted respond example (quirk 16)", () => {
+  it("the react/act blocks keep the original's structure, including the unquoted respond example (τ-bench: REACT_INSTRUCTION / ACT_INSTRUCTION)", () => {
     expect(REACT_ACTION_FORMAT.startsWith("\n# Instruction\n")).toBe(true);
     expect(REACT_ACTION_FORMAT).toContain("Thought:\n<");
     expect(REACT_ACTION_FORMAT).toContain('{"name": respond, "arguments": {"content": ');

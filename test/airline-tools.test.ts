@@ -179,7 +179,7 @@ describe.skipIf(!tauBenchDirectory)("airline tools against the τ-bench fixtures
     });
   });
 
-  describe("quirks (spec §6.2 and §13)", () => {
+  describe("quirks (domains/airline/README.md; τ-bench: tau_bench/envs/airline/tools/*.py)", () => {
     const mia = "mia_li_3668";
     const chen = "chen_jackson_3290";
     const oneSeatBooking = (overrides: Record<string, unknown> = {}) => ({

@@ -3,9 +3,10 @@
  *
  * (a) With the shared data: every call of these tools in `fixtures/tool_probes.json`, run through
  *     `invokeTool` exactly as the environment does.
- * (b) Without it: the examples and error texts of spec §5.2, rounding ties, big ints, the parser's
- *     error choice, non-string arguments, and a table of expressions whose expected observations
- *     were produced by CPython 3.11 running τ-bench's `Calculate.invoke` body.
+ * (b) Without it: examples and CPython error texts of `Calculate.invoke` (τ-bench:
+ *     tau_bench/envs/retail/tools/calculate.py), rounding ties, big ints, the parser's error
+ *     choice, non-string arguments, and a table of expressions whose expected observations were
+ *     produced by CPython 3.11 running τ-bench's `Calculate.invoke` body.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -95,7 +96,7 @@ describe("tool registration", () => {
   });
 });
 
-describe("calculate: spec §5.2 examples and error texts", () => {
+describe("calculate: examples and error texts of τ-bench's Calculate.invoke", () => {
   it.each([
     ["2 + 2", "4.0"],
     ["1/3", "0.33"],

@@ -60,13 +60,13 @@ describe("prompt pieces", () => {
     expect(react).toMatch(/\n\nFormat:\n\nThought:\n<[^\n]+>\n\nUser Response:\n<[^\n]+>$/);
   });
 
-  it("labels transcript roles inversely, as the original (quirk 15)", () => {
+  it("labels transcript roles inversely, as the original (τ-bench: map_role_label)", () => {
     expect([transcriptLabel("user"), transcriptLabel("assistant"), transcriptLabel("system")]).toEqual(["Customer", "Agent", "System"]);
     expect(transcriptOf([{ role: "assistant", content: null }])).toBe("Agent: None");
     expect(pythonMessageStr({ role: "assistant", content: "it's fine" })).toBe(`content="it's fine" role='assistant' tool_calls=None function_call=None`);
   });
 
-  it("parses react replies like the original, leaking the thought (quirk 14)", () => {
+  it("parses react replies like the original, leaking the thought (τ-bench: ReactUserSimulationEnv.parse_response)", () => {
     expect(parseReactUserReply("Thought:\nI am done.\nUser Response:\n###STOP###")).toBe("###STOP###");
     expect(parseReactUserReply("Thought:\nAsk about books.\n\nUser Response:\nWhich books do you have?")).toBe("Ask about books.\n\nUser Response:\nWhich books do you have?");
     expect(parseReactUserReply("User Response:\n  Hello there ")).toBe("Hello there");
@@ -106,7 +106,7 @@ describe("llm user", () => {
     client.assertDone();
   });
 
-  it("makes no model call before reset (the original's construction-time call, quirk 18, is not reproduced)", async () => {
+  it("makes no model call before reset (the original's construction-time call in LLMUserSimulationEnv.__init__ is not reproduced)", async () => {
     const client = scriptedUser({ scripts: { "user-model": [] } });
     new LlmUser({ client, episode: { taskIndex: 0, trial: 0 } });
     expect(client.calls).toHaveLength(0);
@@ -157,7 +157,7 @@ describe("verify user", () => {
       `# Transcript:\nSystem: ${system}\nCustomer: ${USER_SEED_MESSAGE}\n\n# Response:\ncontent='first try' role='assistant' tool_calls=None function_call=None\n\n-----\n\nClassification:`,
     );
     expect(user.messages.at(-1)).toEqual({ content: "second try", role: "assistant" });
-    // user_cost = the last *generation* call; verification calls are not counted there (quirk 12) …
+    // user_cost = the last *generation* call; verification calls are not counted there (τ-bench: VerifyUserSimulationEnv.generate_next_message) …
     expect(user.reportedCost()).toBeCloseTo(costOf(200, 20), 12);
     // … but they are in usage().
     expect(user.usage()).toMatchObject({ calls: 4, promptTokens: 1400, completionTokens: 32 });

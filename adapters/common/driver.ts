@@ -125,12 +125,12 @@ interface Decision {
 }
 
 /**
- * The agent the runner sees for an adapter strategy: it loads the user's module once (after the
- * hooks are installed), then per episode builds a {@link BridgeSession} over the orchestrator's step
+ * The agent the episode sees for an adapter strategy: it loads the user's module once (after the
+ * hooks are installed), then per episode builds a {@link BridgeSession} over the episode kernel's step
  * path and runs each turn of the conversation in that session's scope (so concurrent episodes never
  * cross-talk). A turn is one run of the framework's own loop: its tool calls are stepped through
  * the bridge, its final text is what the agent says to the user. Budgets, recording and the end of
- * the episode belong to the orchestrator.
+ * the episode belong to the episode kernel and the suite's loop.
  */
 export class FrameworkAgent<A> implements Participant {
   readonly name: string;

@@ -102,7 +102,7 @@ export class FastWorkflowAgent implements Participant {
 }
 
 /**
- * One FastWorkflow episode: its Python child, its bridge session over the orchestrator's step path,
+ * One FastWorkflow episode: its Python child, its bridge session over the episode kernel's step path,
  * and one `session.user_turn` per agent turn. A mapped call that arrives after the episode ended or
  * past the step budget is refused by the step path with a tool error text (a framework in the
  * middle of a turn cannot be stopped, only refused), so the turn is left to finish on its own.

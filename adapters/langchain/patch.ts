@@ -2,12 +2,13 @@
  * LangChain.js / LangGraph.js (`@langchain/core` 1.x) interception.
  *
  * Every way a LangChain tool runs (`tool.invoke` from LangGraph's or langchain v1's ToolNode, the
- * legacy `call`, any `StructuredTool` subclass) funnels through `StructuredTool.prototype.call`,
- * which validates the input against the tool's schema, runs callbacks, calls `this._call(parsed)`
- * and formats the `ToolMessage`. The patch calls the original `call` with a per-call shadow
- * `this` (`Object.create(tool)`) whose own `_call` is the bridge (frameworks.md §2.2):
- * validation errors, callbacks and ToolMessage formatting stay native, nothing is mutated per call
- * (so concurrent episodes are safe), and the tool's own `_call`/`func` never runs for mapped tools.
+ * legacy `call`, any `StructuredTool` subclass) funnels through `StructuredTool.prototype.call`
+ * (LangChain.js: libs/langchain-core/src/tools/index.ts, StructuredTool.call), which validates the
+ * input against the tool's schema, runs callbacks, calls `this._call(parsed)` and formats the
+ * `ToolMessage`. The patch calls the original `call` with a per-call shadow `this`
+ * (`Object.create(tool)`) whose own `_call` is the bridge: validation errors, callbacks and
+ * ToolMessage formatting stay native, nothing is mutated per call (so concurrent episodes are
+ * safe), and the tool's own `_call`/`func` never runs for mapped tools.
  *
  * `@langchain/core` is dual (ESM `.js` / CJS `.cjs`), so the patch goes on every copy: from the
  * load-time hook on `@langchain/core/tools` and `@langchain/core` and, belt and braces, on the

@@ -1,17 +1,19 @@
 /**
  * Mastra (`@mastra/core` 0.24.x) interception.
  *
- * Mastra's tool builder validates the model's input against the tool's `inputSchema` and then calls
- * `tool.execute({ context: validatedInput, runtimeContext, … }, { toolCallId, … })` on the `Tool`
- * instance, looking `execute` up at call time. The dist is bundled into hashed chunks, so nothing
- * can be hooked by file; the one stable seam is the exported `Agent` class: every tool an agent
- * offers comes from `Agent.prototype.getTools` (static records and tool functions alike).
- * The patch returns, while an episode is active, a record of per-call shadows
- * (`Object.create(tool)` with an own bridged `execute`) so Mastra's own validation runs first,
- * `instanceof Tool` still holds, and nothing the user owns is mutated (frameworks.md §2.4).
+ * Mastra's tool builder (Mastra: packages/core/src/tools/tool-builder/builder.ts,
+ * CoreToolBuilder.createExecute) validates the model's input against the tool's `inputSchema` and
+ * then calls `tool.execute({ context: validatedInput, runtimeContext, … }, { toolCallId, … })` on
+ * the `Tool` instance, looking `execute` up at call time. The dist is bundled into hashed chunks,
+ * so nothing can be hooked by file; the one stable seam is the exported `Agent` class: every tool
+ * an agent offers comes from `Agent.prototype.getTools` (packages/core/src/agent/agent.ts; static
+ * records and tool functions alike). The patch returns, while an episode is active, a record of
+ * per-call shadows (`Object.create(tool)` with an own bridged `execute`) so Mastra's own validation
+ * runs first, `instanceof Tool` still holds, and nothing the user owns is mutated.
  *
  * AI SDK tools given to a Mastra agent are called `execute(input, options)` (Mastra's
- * `isVercelTool`: not a `Tool` and has `parameters`); the shadow follows the same rule.
+ * `isVercelTool`, packages/core/src/tools/toolchecks.ts: not a `Tool` and has `parameters`); the
+ * shadow follows the same rule.
  */
 import type { ModuleHook } from "../../bridge/node/hooks.ts";
 import { interceptToolCall } from "../../bridge/node/intercept.ts";

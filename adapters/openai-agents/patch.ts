@@ -1,17 +1,18 @@
 /**
  * OpenAI Agents SDK (`@openai/agents` 0.14.x) interception.
  *
- * Two layers, both patching objects and never bindings (frameworks.md §2.1, §3):
- * 1. Load time: the `tool` factory export of `@openai/agents` and `@openai/agents-core` is wrapped
- *    (import-in-the-middle for ESM, require-in-the-middle for CJS). The wrapper calls the SDK's own
- *    `tool()` with a substituted `execute`, so the bridge receives the zod/JSON-schema-parsed input
- *    (defaults applied) and invalid input is rejected by the SDK exactly as natively.
- * 2. Object walk: `Agent.prototype.getAllTools` (the runner's only way to list an agent's tools) is
- *    wrapped on the class the user's agent actually is, and on every copy a hook sees. Each
- *    `FunctionTool` it returns that the factory layer did not already cover gets its `invoke`
- *    wrapped: planning runs the SDK's own parser (through the runner's parsed-input callback) and
- *    stops before the tool's `execute`; only when that callback is unavailable does it fall back
- *    to `JSON.parse` of the model's arguments.
+ * Two layers, both patching objects and never bindings (an ES module namespace is read-only):
+ * 1. Load time: the `tool` factory export of `@openai/agents` and `@openai/agents-core` (OpenAI
+ *    Agents JS: packages/agents-core/src/tool.ts, tool) is wrapped (import-in-the-middle for ESM,
+ *    require-in-the-middle for CJS). The wrapper calls the SDK's own `tool()` with a substituted
+ *    `execute`, so the bridge receives the zod/JSON-schema-parsed input (defaults applied) and
+ *    invalid input is rejected by the SDK exactly as natively.
+ * 2. Object walk: `Agent.prototype.getAllTools` (packages/agents-core/src/agent.ts; the runner's
+ *    only way to list an agent's tools) is wrapped on the class the user's agent actually is, and
+ *    on every copy a hook sees. Each `FunctionTool` it returns that the factory layer did not
+ *    already cover gets its `invoke` wrapped: planning runs the SDK's own parser (through the
+ *    runner's parsed-input callback) and stops before the tool's `execute`; only when that callback
+ *    is unavailable does it fall back to `JSON.parse` of the model's arguments.
  *
  * Unmapped tools (agent-as-tool, MCP tools, helpers) and any call outside an episode run natively.
  */

@@ -1,17 +1,18 @@
 /**
  * Vercel AI SDK (`ai` 6.0.x) interception.
  *
- * The SDK validates the model's tool input against the tool's `inputSchema` (`parseToolCall`) and
- * only then calls `tool.execute(input, { toolCallId, messages, abortSignal })`. Tools are plain
- * objects in a record, so the bridge gives the SDK, for the duration of one call, a copy of the
- * record whose tools have a bridged `execute`; nothing the user owns is mutated
- * (frameworks.md §2.3):
+ * The SDK validates the model's tool input against the tool's `inputSchema` (Vercel AI SDK:
+ * packages/ai/src/generate-text/parse-tool-call.ts, parseToolCall) and only then calls
+ * `tool.execute(input, { toolCallId, messages, abortSignal })`
+ * (packages/ai/src/generate-text/execute-tool-call.ts, executeToolCall). Tools are plain objects in
+ * a record, so the bridge gives the SDK, for the duration of one call, a copy of the record whose
+ * tools have a bridged `execute`; nothing the user owns is mutated:
  * - `generateText` / `streamText` exports are wrapped at load time (import-in-the-middle for ESM;
  *   require-in-the-middle returns a new exports object for CJS, whose getters are not configurable);
- * - `ToolLoopAgent.prototype.generate` / `stream` are wrapped on every copy a hook sees and on the
- *   class of the user's agent: they call the original with a shadow `this` whose `settings.tools`
- *   is the bridged record (the agent calls the SDK's internal `generateText`, which no export
- *   wrapper can reach).
+ * - `ToolLoopAgent.prototype.generate` / `stream` (packages/ai/src/agent/tool-loop-agent.ts) are
+ *   wrapped on every copy a hook sees and on the class of the user's agent: they call the original
+ *   with a shadow `this` whose `settings.tools` is the bridged record (the agent calls the SDK's
+ *   internal `generateText`, which no export wrapper can reach).
  * Outside an episode every wrapper calls straight through.
  */
 import type { ModuleHook } from "../../bridge/node/hooks.ts";

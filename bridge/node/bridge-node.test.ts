@@ -11,7 +11,7 @@ import { createBridgeScope, currentBridgeScope, runInBridgeScope, setProcessBrid
 import { interceptToolCall, rawArgumentsIfUnchanged } from "./intercept.ts";
 import { ORIGINAL, isBridgeWrapper, originalOf, unwrapProperty, wrapProperty } from "./marks.ts";
 
-/** A stand-in for the orchestrator's step path: records requests and answers `<label>:<tool>:<kwargs>`. */
+/** A stand-in for the episode kernel's step path: records requests and answers `<label>:<tool>:<kwargs>`. */
 function fakeSteps(label: string, delayMs = 0) {
   const actions: Action[] = [];
   const recorder = { steps: [] as StepRequest[], plannedOnly: [] as StepRequest[] };

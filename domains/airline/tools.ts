@@ -1,7 +1,7 @@
 /**
- * The 14 τ-bench (v1) airline tools, written from the specification
- * (`docs/reference/tau-bench-v1.md` §6, quirks §13, exception texts Appendix C), in registration
- * (`tools_info.json`) order.
+ * The 14 τ-bench (v1) airline tools (τ-bench: tau_bench/envs/airline/tools/, one class's `invoke`
+ * per tool; exception texts as tau_bench/envs/base.py, Env.step turns them into observations;
+ * quirks in this folder's README), in registration (`ALL_TOOLS`, `tools_info.json`) order.
  *
  * Each tool is a literal reading of the original's behaviour, including its bugs, because the
  * benchmark's rewards compare database hashes: a "fixed" tool would change scores. Arguments arrive
@@ -13,9 +13,10 @@
  * returns is modified.
  *
  * Aliasing: the original stores the caller's `passengers` / `payment_methods` lists (and scalars
- * such as `amount`) in the database. Write tools here deep-copy their arguments on entry, so no
+ * such as `amount`) in the database (`BookReservation.invoke`,
+ * `UpdateReservationPassengers.invoke`). Write tools here deep-copy their arguments on entry, so no
  * argument object (e.g. a task's ground-truth kwargs, replayed many times) is ever shared with an
- * episode's database. Within one call this is indistinguishable from the original (spec §6.2 note).
+ * episode's database. Within one call this is indistinguishable from the original.
  *
  * `calculate`, `think` and `transfer_to_human_agents` are the implementations shared with the
  * retail domain (`domains/common`).
@@ -61,10 +62,16 @@ type Args = Readonly<Record<string, PyValue>>;
 /** The fixed creation time of every booking (the wiki's "now"). */
 const CREATED_AT = "2024-05-15T15:00:00";
 
-/** Booking ids in the order they are tried; a fourth booking overwrites the last one (quirk §13 #23). */
+/**
+ * Booking ids in the order they are tried; a fourth booking overwrites the last one (quirk #23;
+ * τ-bench: book_reservation.py, BookReservation.invoke).
+ */
 const NEW_RESERVATION_IDS = ["HATHAT", "HATHAU", "HATHAV"] as const;
 
-/** `send_certificate` tries these ids in order and returns None once all exist (quirk §13 #5). */
+/**
+ * `send_certificate` tries these ids in order and returns None once all exist (quirk #5; τ-bench:
+ * send_certificate.py, SendCertificate.invoke).
+ */
 const CERTIFICATE_NUMBERS = [3221322, 3221323, 3221324] as const;
 
 const AIRPORTS: ReadonlyArray<readonly [string, string]> = [
@@ -257,7 +264,10 @@ const cancelReservation: ToolImplementation = {
   },
 };
 
-/** get_reservation_details: the record as JSON; a miss says `Error: user not found` (quirk §13 #4). */
+/**
+ * get_reservation_details: the record as JSON; a miss says `Error: user not found` (quirk #4;
+ * τ-bench: get_reservation_details.py, GetReservationDetails.invoke).
+ */
 const getReservationDetails: ToolImplementation = {
   name: "get_reservation_details",
   className: "GetReservationDetails",
@@ -315,8 +325,9 @@ const searchDirectFlight: ToolImplementation = {
 };
 
 /**
- * search_onestop_flight, bugs included (quirk §13 #3): the second day is `"2024-05-" + (day + 1)`
- * without padding, times compare as strings, and the second leg shows the first day's record.
+ * search_onestop_flight, bugs included (quirk #3; τ-bench: search_onestop_flight.py,
+ * SearchOnestopFlight.invoke): the second day is `"2024-05-" + (day + 1)` without padding, times
+ * compare as strings, and the second leg shows the first day's record.
  */
 const searchOnestopFlight: ToolImplementation = {
   name: "search_onestop_flight",
@@ -355,7 +366,8 @@ const searchOnestopFlight: ToolImplementation = {
 
 /**
  * send_certificate: adds the first free of three fixed certificate ids. When all three exist it
- * returns None (`null`), which `invokeTool` turns into the escaping ValidationError (quirk §13 #5).
+ * returns None (`null`), which `invokeTool` turns into the escaping ValidationError (quirk #5;
+ * τ-bench: SendCertificate.invoke, then pydantic in tau_bench/envs/base.py, Env.step).
  */
 const sendCertificate: ToolImplementation = {
   name: "send_certificate",
@@ -432,7 +444,8 @@ function chargeGiftCard(db: EpisodeDatabase, ownerId: PyValue, paymentId: PyValu
 /**
  * update_reservation_flights: keeps the old price of an unchanged segment only when the requested
  * cabin equals the reservation's cabin, prices the others at today's fare, charges (or refunds) the
- * difference, and does NOT update `reservation.cabin` (quirk §13 #2).
+ * difference, and does NOT update `reservation.cabin` (quirk #2; τ-bench:
+ * update_reservation_flights.py, UpdateReservationFlights.invoke).
  */
 const updateReservationFlights: ToolImplementation = {
   name: "update_reservation_flights",

@@ -1,8 +1,8 @@
 /**
- * The 16 τ-bench (v1) retail tools, written from the specification (docs/reference/tau-bench-v1.md
- * §5) in registration (`tools_info.json`) order. Every observation, error text and database change
- * must match the original byte for byte, because rewards compare a hash of the database and agents
- * see the raw tool output.
+ * The 16 τ-bench (v1) retail tools (τ-bench: tau_bench/envs/retail/tools/, one class's `invoke` per
+ * tool), in registration (`ALL_TOOLS`, `tools_info.json`) order. Every observation, error text and
+ * database change must match the original byte for byte, because rewards compare a hash of the
+ * database and agents see the raw tool output.
  *
  * Rules this file follows:
  * - reads go through `db.get` (read-only, possibly the shared base record); a record is changed

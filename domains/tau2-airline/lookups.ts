@@ -26,7 +26,10 @@ import {
 } from "../../src/value/index.ts";
 import { directFlightModel, flightDateStatusAvailableModel, paymentModel } from "./data-model.ts";
 
-/** `_get_datetime()`: the domain's fixed "now" (spec §8.1), so gold and predicted runs hash alike. */
+/**
+ * `_get_datetime()`: the domain's fixed "now" (τ²: src/tau2/domains/airline/tools.py,
+ * AirlineTools._get_datetime), so gold and predicted runs hash alike.
+ */
 export const AIRLINE_NOW = "2024-05-15T15:00:00";
 
 /** `_get_new_reservation_id()` candidates: the first one not in use is taken. */

@@ -1,7 +1,8 @@
 /**
- * The user's phone as τ²'s `TelecomUserTools` simulates it: the derived behaviour every user tool
- * builds on (network search, whether mobile data works, the speed test, MMS, the status bar,
- * airplane mode, VPN). The numbers are the code's (spec §8.3), not the docstrings'.
+ * The user's phone as τ²'s `TelecomUserTools` simulates it (τ²:
+ * src/tau2/domains/telecom/user_tools.py): the derived behaviour every user tool builds on (network
+ * search, whether mobile data works, the speed test, MMS, the status bar, airplane mode, VPN). The
+ * numbers are the code's (e.g. `TelecomUserTools._run_speed_test`), not the docstrings'.
  *
  * Field values are read with Python truthiness and equality, because assignments are not
  * validated and setup functions store whatever they are given.

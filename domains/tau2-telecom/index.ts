@@ -12,7 +12,10 @@ import { telecomTools } from "./tools.ts";
 import { telecomUserDbModel } from "./user-data-model.ts";
 import { telecomUserTools } from "./user-tools.ts";
 
-/** Spec §2.8: the main policy and a tech-support policy, each in its tag. Solo mode has no separate manual. */
+/**
+ * The main policy and a tech-support policy, each in its tag (τ²:
+ * src/tau2/domains/telecom/environment.py, get_environment). Solo mode has no separate manual.
+ */
 function telecomPolicy(read: Tau2PolicyReader, solo: boolean, techSupport: "manual" | "workflow"): string {
   const main = read(solo ? "main_policy_solo.md" : "main_policy.md");
   const techSupportFile = techSupport === "manual" ? "tech_support_manual.md" : solo ? "tech_support_workflow_solo.md" : "tech_support_workflow.md";

@@ -1,5 +1,6 @@
 /**
- * Telecom's `sync_tools` (spec §2.6): after every tool call, step and setup function, the user's
+ * Telecom's `sync_tools` (τ²: src/tau2/domains/telecom/environment.py,
+ * TelecomEnvironment.sync_tools): after every tool call, step and setup function, the user's
  * surroundings follow their line in the agent database (active, roaming allowed, data limit
  * exceeded), a paid payment request marks its bill paid, and a bill awaiting payment becomes the
  * user's payment request.

@@ -77,8 +77,9 @@ export interface ToolStepResult {
 }
 
 /**
- * An episode's environment as the orchestrator drives it: it executes tool actions on the episode's
- * own database and renders observations. It neither talks to the user nor scores.
+ * An episode's environment as its suite's loop (`src/suites/<suite>/loop.ts`) drives it: it
+ * executes tool actions on the episode's own database and renders observations. It neither talks to
+ * the user nor scores.
  */
 export interface EpisodeEnvironment {
   step(action: Action): ToolStepResult;

@@ -9,7 +9,7 @@ import type { StepEvent, Task, TerminationReason } from "./types.ts";
 export interface FinishedEpisode {
   task: Task;
   termination: TerminationReason;
-  /** Every stepped action in order (responds included), as recorded by the orchestrator. */
+  /** Every stepped action in order (responds included), as recorded by the episode kernel's step path. */
   steps: readonly StepEvent[];
   /** The episode's end state. */
   environment: EpisodeEnvironment;

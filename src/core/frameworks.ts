@@ -79,7 +79,8 @@ export interface ConversationContext {
 /**
  * What each framework adapter provides: its load-time hooks, how to recognise and patch the user's
  * agent object, and how to hand one user turn to the framework's run loop. Everything else (bridge
- * session, modes, recording, budgets, termination) is shared by the adapter driver and the orchestrator.
+ * session, modes, recording, budgets, termination) is shared by the adapter driver, the episode kernel
+ * (`src/kernel/episode-kernel.ts`) and each suite's loop.
  */
 export interface FrameworkAdapter<A = unknown> {
   readonly name: string;

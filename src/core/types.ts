@@ -1,5 +1,6 @@
 /**
- * Core types shared by the engine, runner, agents, user simulators, bridge and adapters.
+ * Core types shared by the suites' engines and loops, the episode kernel, the run layer, agents,
+ * user simulators, bridge and adapters.
  * This module imports no framework: every adapter converts into these shapes.
  */
 import type { PyDict, PyValue } from "../value/index.ts";

@@ -23,7 +23,8 @@ export interface UsageSummary extends RoleUsage {
 /**
  * A role's usage for one episode as the results file stores it: exactly the four
  * {@link RoleUsage} fields, `cost` null when any call was unpriced (a provider that reports no
- * cost never crashes the loop: quirk 13 fixed), `null` when the role made no call.
+ * cost never crashes the loop, unlike τ-bench's `ChatReActAgent.solve`), `null` when the role made
+ * no call.
  */
 export function episodeUsage(totals: UsageTotals): RoleUsage | null {
   if (totals.calls === 0) return null;

@@ -1,7 +1,7 @@
 /**
- * τ-bench's act and react agents (`ChatReActAgent`, spec §8.3): no API tools at all; the tools are
- * described in the system prompt and the model writes its action as text (`Action:` + JSON, react
- * with a `Thought:` line first), which we parse.
+ * τ-bench's act and react agents (τ-bench: tau_bench/agents/chat_react_agent.py, ChatReActAgent):
+ * no API tools at all; the tools are described in the system prompt and the model writes its action
+ * as text (`Action:` + JSON, react with a `Thought:` line first), which we parse.
  */
 import { RESPOND_ACTION_NAME, type Action, type ChatMessage, type JsonValue } from "../core/types.ts";
 import type { ChatModel } from "../core/contracts.ts";
@@ -58,7 +58,8 @@ export interface ChatReActAgentOptions {
  * The act / react agent. Faithful to the original: completions without `tools`; the observation of
  * a tool action is prefixed with `API output: `; every turn appends the assistant reply and a
  * `user` message with the observation; `info` starts as `{}` (not the reset info). Fixed: a
- * missing `response_cost` no longer crashes it (quirk 13), and a malformed action does not abort.
+ * missing `response_cost` no longer crashes it (the original's `ChatReActAgent.solve` adds it
+ * unguarded), and a malformed action does not abort.
  */
 export class ChatReActAgent implements Participant {
   readonly name: string;

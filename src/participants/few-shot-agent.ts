@@ -1,6 +1,7 @@
 /**
- * τ-bench's few-shot tool-calling agent (spec §8.2): the tool-calling agent whose system prompt
- * also shows five example conversations sampled from a JSONL file of `{"messages_display": str}`.
+ * τ-bench's few-shot tool-calling agent (τ-bench: tau_bench/agents/few_shot_agent.py,
+ * FewShotToolCallingAgent): the tool-calling agent whose system prompt also shows five example
+ * conversations sampled from a JSONL file of `{"messages_display": str}`.
  */
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../errors/error-tree.ts";
@@ -92,7 +93,8 @@ export interface FewShotAgentOptions extends ToolCallingAgentOptions {
 /**
  * The few-shot agent: identical to tool-calling except for the per-episode system prompt. The
  * chosen example indices go to the results file (`taubridge.extra.fewShotExamples`) so a run can
- * be audited. A missing `response_cost` does not crash it (quirk 13 fixed).
+ * be audited. A missing `response_cost` does not crash it (fixed: the original's
+ * `FewShotToolCallingAgent.solve` adds it unguarded).
  */
 export class FewShotAgent extends ToolCallingAgent {
   override readonly name: string = "few-shot";

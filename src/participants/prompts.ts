@@ -2,10 +2,12 @@
  * Prompt templates of the model-driven agents, and the small template language shared with the
  * user simulators (`src/suites/tau-bench/participants/user-prompts.ts`).
  *
- * The texts are taubridge's own wording. They keep the *structure* of τ-bench's prompts (spec §8),
- * because the parsers and the comparability of scores depend on that structure, not on the words:
- * the tool-calling system prompt is the policy alone; few-shot appends `Example i:` blocks; act /
- * react append `#Available tools`, Python `json.dumps(tools_info)` and an instruction block with the
+ * The texts are taubridge's own wording. They keep the *structure* of τ-bench's prompts (in
+ * tau_bench/agents/: the system messages of `ToolCallingAgent.solve`,
+ * `FewShotToolCallingAgent.solve` and `ChatReActAgent.__init__`), because the parsers and the
+ * comparability of scores depend on that structure, not on the words: the tool-calling system
+ * prompt is the policy alone; few-shot appends `Example i:` blocks; act / react append
+ * `#Available tools`, Python `json.dumps(tools_info)` and an instruction block with the
  * `Thought:` / `Action:` format the parser reads.
  *
  * Template syntax (for `--agent-prompt-file` / `--user-prompt-file`): `{{name}}` (spaces inside the
@@ -87,10 +89,16 @@ export const AGENT_PLACEHOLDERS: Readonly<Record<AgentPromptKind, readonly strin
 /** The tool-calling system prompt is the policy alone (τ-bench: `{"role": "system", "content": wiki}`). */
 export const TOOL_CALLING_TEMPLATE = "{{policy}}";
 
-/** Few-shot: the policy, a blank line, then the examples (τ-bench §8.2). */
+/**
+ * Few-shot: the policy, a blank line, then the examples (τ-bench: tau_bench/agents/few_shot_agent.py,
+ * FewShotToolCallingAgent.solve).
+ */
 export const FEW_SHOT_TEMPLATE = "{{policy}}\n\n{{few_shot_examples}}";
 
-/** Act / react: policy, `#Available tools`, the Python JSON of the tools, then the instruction block (τ-bench §8.3). */
+/**
+ * Act / react: policy, `#Available tools`, the Python JSON of the tools, then the instruction block
+ * (τ-bench: tau_bench/agents/chat_react_agent.py, ChatReActAgent.__init__).
+ */
 export const CHAT_REACT_TEMPLATE = "{{policy}}\n#Available tools\n{{tools_json}}{{action_format}}";
 
 /** The default template of each agent family. */
@@ -126,7 +134,8 @@ const WEATHER_TOOL_SCHEMA = `{
 }`;
 
 const EXAMPLE_CALL = `{"name": "get_current_weather", "arguments": {"location": "Boston, MA", "format": "fahrenheit"}}`;
-// Quirk 16 (reproduced on purpose): the respond name is written without quotes, so this example
+// Reproduced on purpose (τ-bench: tau_bench/agents/chat_react_agent.py, REACT_INSTRUCTION /
+// ACT_INSTRUCTION): the respond name is written without quotes, so this example
 // Action is not valid JSON, exactly like the original's example.
 const EXAMPLE_RESPOND = `{"name": ${RESPOND_ACTION_NAME}, "arguments": {"${RESPOND_ACTION_FIELD_NAME}": "Right now it is 70F in Boston."}}`;
 

@@ -1,7 +1,8 @@
 /**
- * τ-bench's tool-calling agent (spec §8.1), driven through our model layer: the model gets the
- * policy as system prompt and the domain tools in the API's `tools` field; the first tool call of
- * each reply becomes the environment action, a reply without tool calls is said to the user.
+ * τ-bench's tool-calling agent (τ-bench: tau_bench/agents/tool_calling_agent.py, ToolCallingAgent),
+ * driven through our model layer: the model gets the policy as system prompt and the domain tools in
+ * the API's `tools` field; the first tool call of each reply becomes the environment action, a reply
+ * without tool calls is said to the user.
  *
  * Also home of the small helpers every model-driven agent shares (prompt values, respond actions,
  * tool-argument parsing), so the few-shot, act/react and human agents agree on them.

@@ -1,6 +1,8 @@
 /**
  * Python arithmetic over the value model: `+`, `-`, `*`, unary `-`, `+=`, `-=`, `abs`, `sum` and
- * `round`, with Python's result types and CPython 3.11's error texts (spec §2.2, §2.7).
+ * `round`, with Python's result types and CPython 3.11's error texts (as the τ-bench tools use them,
+ * e.g. tau_bench/envs/retail/tools/modify_pending_order_items.py, ModifyPendingOrderItems.invoke;
+ * `round`: CPython Objects/floatobject.c, float___round___impl).
  *
  * - int op int stays an int, exact beyond 2^53 (bigint); anything with a float is a float;
  *   bool takes part as 0/1 (it is an int subclass) but error texts name it `bool`.

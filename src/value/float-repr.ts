@@ -1,6 +1,6 @@
 /**
- * Python `repr(float)` (spec §2.3). Its own file because the value model's `PyFloat.toString` and
- * the printers both need it, and it needs nothing else.
+ * Python `repr(float)` (CPython: Objects/floatobject.c, float_repr). Its own file because the value
+ * model's `PyFloat.toString` and the printers both need it, and it needs nothing else.
  */
 
 /** Python `repr(float)`: shortest round-trip digits, positional for 1e-4 ≤ |x| < 1e16, always a fractional part. */

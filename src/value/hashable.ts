@@ -1,7 +1,8 @@
 /**
- * τ-bench's data hash text: `str(to_hashable(value))` (spec §2.8), where `to_hashable` turns dicts
- * into tuples of `(key, value)` pairs sorted by key and lists into tuples. Named after τ-bench's
- * function rather than a Python builtin, hence no `py` prefix.
+ * τ-bench's data hash text: `str(to_hashable(value))` (τ-bench: tau_bench/envs/base.py, to_hashable
+ * and consistent_hash), where `to_hashable` turns dicts into tuples of `(key, value)` pairs sorted
+ * by key and lists into tuples. Named after τ-bench's function rather than a Python builtin, hence
+ * no `py` prefix.
  */
 import { pyCompareStrings } from "./comparison.ts";
 import { pyRepr, pyStrRepr } from "./printing.ts";

@@ -1,8 +1,9 @@
 /**
  * Python's texts of a value: `repr`, `str`, and `json.dumps` (compact, one-line and indented).
  *
- * τ-bench's observations are `json.dumps` text and its data hash digests `str(...)` text, so these
- * printers must agree with CPython 3.11 byte for byte (spec §2.3–§2.5).
+ * τ-bench's observations are `json.dumps` text (each tool's `invoke`) and its data hash digests
+ * `str(...)` text (tau_bench/envs/base.py, consistent_hash), so these printers must agree with
+ * CPython 3.11 byte for byte.
  */
 import { pyFloatRepr } from "./float-repr.ts";
 import { PyFloat, isPyInt, type PyDict, type PyValue } from "./values.ts";
@@ -10,7 +11,7 @@ import { PyFloat, isPyInt, type PyDict, type PyValue } from "./values.ts";
 export { pyFloatRepr };
 
 // ---------------------------------------------------------------------------------------------
-// repr / str (spec §2.4)
+// repr / str (CPython: Objects/unicodeobject.c, unicode_repr; float repr in float-repr.ts)
 // ---------------------------------------------------------------------------------------------
 
 const PLAIN_ASCII = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/; // printable ASCII without ' and \
@@ -62,7 +63,7 @@ export function pyRepr(value: PyValue | undefined): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// json.dumps with default settings (spec §2.5)
+// json.dumps with default settings (CPython: Lib/json/encoder.py, JSONEncoder, ensure_ascii)
 // ---------------------------------------------------------------------------------------------
 
 const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/; // printable ASCII without " and \

@@ -154,7 +154,7 @@ describeWithTau2Data("τ² telecom domain against the reference fixtures", () =>
     expect(failures).toEqual([]);
   });
 
-  it("composes the policies as spec §2.8 (manual, workflow, and their solo variants)", () => {
+  it("composes the policies as τ²'s telecom get_environment (manual, workflow, and their solo variants)", () => {
     const prompts = readFixture(data as string, "prompts_telecom.json");
     const agents = prompts.get("llm_agent") as PyDict;
     expect(domain.policy()).toBe(get(agents.get("telecom"), "policy"));

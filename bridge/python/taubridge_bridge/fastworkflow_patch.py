@@ -1,4 +1,4 @@
-"""FastWorkflow interception (contract from taubridge's frameworks.md §1.7, FastWorkflow >= 2.14).
+"""FastWorkflow interception (FastWorkflow >= 2.14: fastworkflow/command_executor.py, fastworkflow/workflow_agent.py).
 
 Two targets are patched when their modules are imported (post-import hook; FastWorkflow imports
 them lazily and ``fastworkflow.init()`` must run first, so the bridge never imports them eagerly

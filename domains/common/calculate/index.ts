@@ -3,12 +3,13 @@
  *
  * The original checks that every character of `expression` is in {@link CALCULATE_ALPHABET},
  * evaluates it with Python's `eval` (no builtins), converts the value to a float rounded to two
- * places and returns its text; any exception becomes `Error: {exception}`. So its observable behaviour is "whatever CPython 3.11 does" with that
- * alphabet: the PEG parser's error messages (including the second "invalid_*" pass and tokenizer
- * errors that take priority), unbounded ints, correctly rounded int/int true division, float and
- * complex arithmetic with their exact error texts, `round(x, 2)` half-even and the float repr. This
- * folder re-implements that subset from the specification (docs/reference/tau-bench-v1.md §2,
- * §5.2, quirk 25) and from CPython's documented semantics; it was checked against CPython 3.11 on
+ * places and returns its text; any exception becomes `Error: {exception}`. So its observable
+ * behaviour is "whatever CPython 3.11 does" with that alphabet: the PEG parser's error messages
+ * (including the second "invalid_*" pass and tokenizer errors that take priority), unbounded ints,
+ * correctly rounded int/int true division, float and complex arithmetic with their exact error
+ * texts, `round(x, 2)` half-even and the float repr. This folder re-implements that subset
+ * (τ-bench: tau_bench/envs/retail/tools/calculate.py and tau_bench/envs/airline/tools/calculate.py,
+ * Calculate.invoke) from CPython's documented semantics; it was checked against CPython 3.11 on
  * many thousands of random expressions over the alphabet.
  *
  * Files, in the order an expression goes through them: `calculate-tool.ts` (character check, the

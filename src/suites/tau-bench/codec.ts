@@ -9,8 +9,8 @@ import { readCheckpoint, type CheckpointContents } from "../../run/checkpoint.ts
 
 /**
  * Version of the `taubridge` block we add to each τ-bench result entry.
- * 1: termination, rewardBreakdown (component → score; absent in files written before the
- *    orchestrator), usage (agent/user), durationMs, steps (actions with origin), error.
+ * 1: termination, rewardBreakdown (component → score; absent in files written by earlier
+ *    taubridge versions), usage (agent/user), durationMs, steps (actions with origin), error.
  */
 export const RESULT_SCHEMA_VERSION = 1;
 

@@ -7,11 +7,12 @@ import { invokeTool } from "./engine/tool.ts";
 import { pyJsonDumps, type PyValue } from "../../value/index.ts";
 
 /**
- * τ-bench's reward (spec §4 of tau-bench-v1.md) as an evaluator: the end state's data hash against
- * the hash after replaying the ground-truth actions on fresh data, then — when the task lists
- * outputs — a case-insensitive substring check of each output in what the agent said, with commas
- * removed from the agent's words only. `rewardInfo` is the original's `RewardResult`; the breakdown
- * names the two components (`actions`, and `outputs` when the task has any).
+ * τ-bench's reward (τ-bench: tau_bench/envs/base.py, Env.calculate_reward) as an evaluator: the end
+ * state's data hash against the hash after replaying the ground-truth actions on fresh data, then —
+ * when the task lists outputs — a case-insensitive substring check of each output in what the agent
+ * said, with commas removed from the agent's words only. `rewardInfo` is the original's
+ * `RewardResult`; the breakdown names the two components (`actions`, and `outputs` when the task
+ * has any).
  *
  * Deliberate isolation (no score change): the replay runs on its own database and the episode keeps
  * the agent's end state.

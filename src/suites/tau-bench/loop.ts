@@ -1,5 +1,8 @@
 /**
- * τ-bench's episode, as its `run.py` and `Env` run it, over the episode kernel.
+ * τ-bench's episode, as its agents' `solve` loop and `Env` run it, over the episode kernel
+ * (τ-bench: tau_bench/agents/tool_calling_agent.py, ToolCallingAgent.solve, whose default
+ * `max_num_steps=30` is the step budget, since `run.py` passes none; tau_bench/envs/base.py,
+ * Env.reset and Env.step).
  *
  *   obs = env.reset()                       the user's first words
  *   for _ in range(max_num_steps):          every agent action is one step of the budget
@@ -189,7 +192,7 @@ class TauBenchLoop implements StepTarget {
     for (const [index, call] of turn.toolCalls.entries()) {
       if (index > 0 && (this.kernel.ended || this.budgetSpent())) break;
       if (call.invalid !== undefined) {
-        this.kernel.steps++; // a malformed call steps nothing but uses the turn, as run.py counts it
+        this.kernel.steps++; // a malformed call steps nothing but uses the turn (one `solve` iteration)
         results.push({ id: call.id, name: call.name, content: call.invalid, error: true });
         continue;
       }
@@ -272,10 +275,11 @@ function failed(failure: unknown): Pick<EpisodeResult, "reward" | "rewardBreakdo
 }
 
 /**
- * The turn loop (run.py): the user speaks first; each agent turn's actions are stepped (a
- * framework's turn may already have stepped many times through the step path); a respond's answer
- * goes back to the agent as words, tool observations as results; the loop ends when a step ends
- * the episode or the budget is spent before a turn.
+ * The turn loop (the agents' `solve`, e.g. τ-bench's ToolCallingAgent.solve): the user speaks
+ * first; each agent turn's actions are stepped (a framework's turn may already have stepped many
+ * times through the step path); a respond's answer goes back to the agent as words, tool
+ * observations as results; the loop ends when a step ends the episode or the budget is spent before
+ * a turn.
  */
 async function converse(agent: ParticipantSession, loop: TauBenchLoop): Promise<void> {
   const { kernel } = loop;

@@ -269,7 +269,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
       items.push({ ...base, agree: entry.reward === 0, note });
       continue;
     }
-    // The same orchestrator and evaluator as a live run: the recorded actions are the agent, the recorded replies the user.
+    // The same episode loop (over the episode kernel) and evaluator as a live run: the recorded actions are the agent, the recorded replies the user.
     const episode = await runEpisode({
       domain,
       task,

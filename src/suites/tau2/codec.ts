@@ -1,9 +1,9 @@
 /**
- * τ²-bench results files (spec §1.3, §1.5): the monolithic `results.json` that `tau2 run` writes
- * (`timestamp`, `info`, `tasks`, `simulations`, `simulation_index`), in τ²'s own field order and
- * JSON text so the original's `Results` model and tools load ours, plus a `taubridge` block
- * (ignored by τ²) with our schema version and notes. Reading accepts τ²'s own files, HEAD and
- * June-2025 schemas alike.
+ * τ²-bench results files (τ²: src/tau2/data_model/simulation.py, Results and SimulationRun): the
+ * monolithic `results.json` that `tau2 run` writes (`timestamp`, `info`, `tasks`, `simulations`,
+ * `simulation_index`), in τ²'s own field order and JSON text so the original's `Results` model and
+ * tools load ours, plus a `taubridge` block (ignored by τ²) with our schema version and notes.
+ * Reading accepts τ²'s own files, HEAD and June-2025 schemas alike.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import type { EpisodeSummary } from "../../core/run.ts";

@@ -1,9 +1,10 @@
 /**
- * τ²-bench's evaluator (spec §6, `evaluate_simulation` with `EvaluationType.ALL`): the environment
- * check (database hashes against a gold replay, and env assertions), the action check, the
- * communicate check and — only when the reward basis names it — the NL-assertion judge; the reward
- * is the product over the task's `reward_basis`. The reward info it returns is τ²'s `RewardInfo`,
- * field for field, so results files and `rescore` agree with the original's.
+ * τ²-bench's evaluator (τ²: src/tau2/evaluator/evaluator.py, evaluate_simulation with
+ * `EvaluationType.ALL`): the environment check (database hashes against a gold replay, and env
+ * assertions), the action check, the communicate check and — only when the reward basis names it —
+ * the NL-assertion judge; the reward is the product over the task's `reward_basis`. The reward info
+ * it returns is τ²'s `RewardInfo`, field for field, so results files and `rescore` agree with the
+ * original's.
  */
 import { evaluatorMessages } from "./engine/engine-messages.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";

@@ -1,6 +1,7 @@
 /**
- * τ²'s NL-assertion judge (spec §6): one LLM call that grades every natural-language assertion of
- * a task against the whole conversation.
+ * τ²'s NL-assertion judge (τ²: src/tau2/evaluator/evaluator_nl_assertions.py,
+ * NLAssertionsEvaluator): one LLM call that grades every natural-language assertion of a task
+ * against the whole conversation.
  *
  * The judge's prompts, default model and arguments are the original authors' text, so they are not
  * in this project: they are read at run time from the τ² sources in the data directory

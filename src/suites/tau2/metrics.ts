@@ -1,8 +1,9 @@
 /**
- * τ²-bench's run metrics (spec §7.1): infrastructure errors are dropped first; the average reward
- * is over the remaining simulations; pass^k per task is C(c, k) / C(n, k) with the task's own trial
- * count n, averaged over tasks, for k = 1..(the smallest trial count of any task). Cost is the mean
- * agent cost (null when any simulation's is unknown).
+ * τ²-bench's run metrics (τ²: src/tau2/metrics/agent_metrics.py, compute_metrics and pass_hat_k):
+ * infrastructure errors are dropped first; the average reward is over the remaining simulations;
+ * pass^k per task is C(c, k) / C(n, k) with the task's own trial count n, averaged over tasks, for
+ * k = 1..(the smallest trial count of any task). Cost is the mean agent cost (null when any
+ * simulation's is unknown).
  */
 import { binomial, isSuccess } from "../../metrics/pass-k.ts";
 

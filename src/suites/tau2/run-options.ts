@@ -56,7 +56,7 @@ export interface Tau2RunModels {
   unreachable?(): Error | undefined;
 }
 
-/** `tau2 run`'s options, with its defaults (spec §7.2). */
+/** `tau2 run`'s options, with its defaults (τ²: src/tau2/cli.py, add_run_args). */
 export interface Tau2RunOptions {
   domain: string;
   agent: string;

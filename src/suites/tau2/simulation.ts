@@ -1,7 +1,8 @@
 /**
- * τ²-bench simulation data (spec §1.2–§1.4): the messages of a trajectory, termination reasons and
- * reward info, in memory and in τ²'s own JSON form (what `results.json` stores and the original's
- * `Results` model loads).
+ * τ²-bench simulation data (τ²: src/tau2/data_model/message.py; src/tau2/data_model/simulation.py,
+ * SimulationRun, TerminationReason and RewardInfo): the messages of a trajectory, termination
+ * reasons and reward info, in memory and in τ²'s own JSON form (what `results.json` stores and the
+ * original's `Results` model loads).
  *
  * Tool-call arguments stay value-model dicts so `2.0` and `2` survive a round trip; rewards are
  * Python floats (`1.0`), so the JSON text is τ²'s.

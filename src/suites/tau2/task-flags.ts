@@ -1,9 +1,10 @@
 /**
- * Tasks whose score means less than it seems (spec §10, issue: "users have been bitten by silent
- * passes"): no evaluation criteria (reward 1.0 whatever the agent does), or a reward-basis
- * component with nothing to check (74 retail tasks list `NL_ASSERTION` with no assertions; a
- * `COMMUNICATE` basis with no `communicate_info`; `ACTION` with no actions; `DB` when neither
- * actions nor env assertions are given). Every report lists them.
+ * Tasks whose score means less than it seems (the silent passes reported in
+ * sierra-research/tau2-bench issues #81 and #384; τ²: src/tau2/evaluator/evaluator.py,
+ * evaluate_simulation): no evaluation criteria (reward 1.0 whatever the agent does), or a
+ * reward-basis component with nothing to check (74 retail tasks list `NL_ASSERTION` with no
+ * assertions; a `COMMUNICATE` basis with no `communicate_info`; `ACTION` with no actions; `DB` when
+ * neither actions nor env assertions are given). Every report lists them.
  */
 import type { Tau2Task } from "./tasks.ts";
 

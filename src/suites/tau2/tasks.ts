@@ -1,6 +1,7 @@
 /**
- * τ²-bench's task data model (spec §1.1–§1.2): tasks, their initial state and evaluation criteria,
- * the messages of a `message_history`, and `split_tasks.json`.
+ * τ²-bench's task data model (τ²: src/tau2/data_model/tasks.py, Task; message_history messages:
+ * src/tau2/data_model/message.py): tasks, their initial state and evaluation criteria, the messages
+ * of a `message_history`, and `split_tasks.json` (each domain's environment.py, get_tasks_split).
  *
  * Files are read with the lossless reader, so every number keeps its Python type: a tool-call
  * argument `2.0` stays a float (telecom's `refuel_data` echoes `2.0 GB`), and initialization data

@@ -7,8 +7,8 @@ import { invokeTool } from "./tool.ts";
 /**
  * One episode's environment: the domain's tools over the episode's own copy-on-write database.
  * It executes tool actions and renders their observations with the original's texts; it neither
- * talks to the user nor scores (the orchestrator routes `respond` to the user simulator, the
- * suite's evaluator scores the end state).
+ * talks to the user nor scores (the suite's loop, `src/suites/tau-bench/loop.ts`, routes `respond`
+ * to the user simulator; the suite's evaluator scores the end state).
  *
  * Isolation: each environment has its own database view over the domain's shared parse, so
  * concurrent episodes never share mutable state and creating one touches no file.

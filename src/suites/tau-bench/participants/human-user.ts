@@ -1,7 +1,8 @@
 /**
- * A person plays the user in the terminal (`--user-strategy human`, spec §9): they see the task
- * instruction and the agent's messages, and type the customer's replies. `###STOP###` ends the
- * conversation, as with the simulators.
+ * A person plays the user in the terminal (`--user-strategy human`; τ-bench:
+ * tau_bench/envs/user.py, HumanUserSimulationEnv): they see the task instruction and the agent's
+ * messages, and type the customer's replies. `###STOP###` ends the conversation, as with the
+ * simulators.
  */
 import type { RoleUsage } from "../../../core/types.ts";
 import { STOP_TOKEN } from "../../../core/types.ts";

@@ -1,6 +1,6 @@
 /**
- * τ-bench's LLM user simulator (`--user-strategy llm`, spec §9) and the base the react, verify and
- * reflection simulators build on.
+ * τ-bench's LLM user simulator (`--user-strategy llm`; τ-bench: tau_bench/envs/user.py,
+ * LLMUserSimulationEnv) and the base the react, verify and reflection simulators build on.
  *
  * The simulator keeps its own history with roles flipped (the real agent's words are `user`
  * messages, the simulator's replies `assistant`), seeded with a system prompt and the fixed
@@ -17,7 +17,8 @@ import { LLM_USER_TEMPLATE, renderUserPrompt, USER_SEED_MESSAGE } from "./user-p
 
 /**
  * The user simulator broke (e.g. a react reply in no known format; the original raises ValueError).
- * `role: "user"` makes the runner record the episode as `user_error`, not as the agent's failure.
+ * `role: "user"` makes the episode kernel end the episode as `user_error` (the batch records it),
+ * not as the agent's failure.
  */
 export class UserSimulatorError extends TaubridgeError {
   static readonly marker: symbol = errorMarker("UserSimulatorError");
@@ -51,10 +52,11 @@ export interface SupervisorPrompts {
  * The llm user: one completion per turn, the reply appended to the history, its content returned.
  *
  * Cost: {@link reportedCost} reproduces τ-bench's `user_cost`, which is the **last** generation
- * call's cost, overwritten each time (quirk 12), so result files compare with the original's;
- * {@link usage} is the correct sum over every call this simulator made (verification and
- * reflection calls included). Not reproduced: the original's extra completion at construction
- * (quirk 18); we make no call until `reset`.
+ * call's cost, overwritten each time (τ-bench: `LLMUserSimulationEnv.generate_next_message`), so
+ * result files compare with the original's; {@link usage} is the correct sum over every call this
+ * simulator made (verification and reflection calls included). Not reproduced: the original's extra
+ * completion at construction (`LLMUserSimulationEnv.__init__` calls `reset`); we make no call until
+ * `reset`.
  */
 export class LlmUser implements UserSimulator {
   /** The flipped history (exposed for tests and debugging). */

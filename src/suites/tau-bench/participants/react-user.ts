@@ -1,6 +1,7 @@
 /**
- * τ-bench's react user simulator (`--user-strategy react`, spec §9): the model writes a `Thought:`
- * and a `User Response:`, and a parser decides what the agent sees.
+ * τ-bench's react user simulator (`--user-strategy react`; τ-bench: tau_bench/envs/user.py,
+ * ReactUserSimulationEnv): the model writes a `Thought:` and a `User Response:`, and a parser
+ * decides what the agent sees.
  */
 import { STOP_TOKEN, type ChatMessage } from "../../../core/types.ts";
 import { LlmUser, UserSimulatorError, type UserHistoryMessage } from "./llm-user.ts";
@@ -15,10 +16,10 @@ function splitExactlyOnce(text: string, separator: string): string {
 }
 
 /**
- * The original's parser, quirks included:
+ * The original's parser (`ReactUserSimulationEnv.parse_response`), quirks included:
  * - any `###STOP###` in the reply → exactly `###STOP###`;
  * - else a reply containing `Thought:` → everything after it, stripped (it must occur exactly once).
- *   Quirk 14, reproduced: that is the thought **and** the `User Response:` section, so the thought
+ *   Reproduced on purpose: that is the thought **and** the `User Response:` section, so the thought
  *   leaks to the agent;
  * - else the text after `User Response:` (exactly once);
  * - else a {@link UserSimulatorError} `Invalid response format: …` (the episode ends as user_error).

@@ -1,18 +1,20 @@
 /**
- * τ-bench's reflection user simulator (`--user-strategy reflection`, spec §9): a rejected reply is
- * reflected on by a supervisor, which proposes a better one, and the simulator tries again.
+ * τ-bench's reflection user simulator (`--user-strategy reflection`; τ-bench:
+ * tau_bench/envs/user.py, ReflectionUserSimulationEnv): a rejected reply is reflected on by a
+ * supervisor, which proposes a better one, and the simulator tries again.
  */
 import type { ChatMessage } from "../../../core/types.ts";
 import { LlmUser } from "./llm-user.ts";
 import { reflectOnResponse, verifyResponse } from "./verify-user.ts";
 
 /**
- * The reflection user (2 attempts), with the original's exact call pattern:
+ * The reflection user (2 attempts), with the original's exact call pattern
+ * (`ReflectionUserSimulationEnv.generate_next_message`):
  * 1. generate the initial reply (appended to the history) and verify it against a *copy* of the
  *    context taken before it; verified → return it;
  * 2. otherwise reflect, append the proposed text to the copy as a `user` message (as if the agent
  *    had said it), generate again (also appended to the history, so the history now has two
- *    consecutive assistant turns: quirk 15, reproduced) and verify against the copy;
+ *    consecutive assistant turns, reproduced on purpose) and verify against the copy;
  * 3. return the new reply if verified, else the initial one.
  * The supervisor sees the reply text here (not the message object, unlike verify).
  */

@@ -1,6 +1,6 @@
 /**
  * Registers the user simulators of τ-bench's `--user-strategy` (llm, react, verify, reflection,
- * human) in the runner's registry. Called by `registerModelStrategies()` (src/participants/register.ts).
+ * human) in the τ-bench suite's user registry. Called by `createTauBench()` (app/suites.ts).
  */
 import type { Registry } from "../../../core/registry.ts";
 import type { BuildContext, StrategySettings, UserFactory } from "../../../core/strategies.ts";

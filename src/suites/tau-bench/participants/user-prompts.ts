@@ -1,6 +1,7 @@
 /**
- * Prompt templates of the LLM user simulators (spec §9), in taubridge's own wording with the
- * original's structure: a one-line role statement, the instruction block, a `Rules:` list (react
+ * Prompt templates of the LLM user simulators (τ-bench: tau_bench/envs/user.py, the simulators'
+ * `build_system_prompt` and the `verify` / `reflect` functions), in taubridge's own wording with
+ * the original's structure: a one-line role statement, the instruction block, a `Rules:` list (react
  * adds a `Format:` section), and the supervisor prompts of verify / reflection with their
  * `# Transcript:` / `# Response:` sections and the parsed `Classification:` / `Response:` answers.
  *
@@ -9,7 +10,10 @@
 import { STOP_TOKEN } from "../../../core/types.ts";
 import { loadTemplateFile, renderTemplate } from "../../../participants/prompts.ts";
 
-/** The agent's fixed opening line that seeds every simulated conversation (spec §9). */
+/**
+ * The agent's fixed opening line that seeds every simulated conversation (τ-bench:
+ * tau_bench/envs/user.py, LLMUserSimulationEnv.reset).
+ */
 export const USER_SEED_MESSAGE = "Hi! How can I help you today?";
 
 /** Which simulator a system prompt is for. verify and reflection use the llm prompt. */
@@ -76,8 +80,9 @@ export function renderUserPrompt(template: string, instruction: string | null): 
 
 /**
  * Transcript labels of the supervisor prompts: `user` → `Customer`, `assistant` → `Agent`, others
- * capitalised. Quirk 15 (reproduced): in the simulator's flipped history the real agent is `user`,
- * so the agent is labelled "Customer" and the simulated customer "Agent".
+ * capitalised, as τ-bench's `map_role_label` (tau_bench/envs/user.py). Reproduced on purpose: in
+ * the simulator's flipped history the real agent is `user`, so the agent is labelled "Customer" and
+ * the simulated customer "Agent".
  */
 export function transcriptLabel(role: string): string {
   if (role === "user") return "Customer";

@@ -1,6 +1,7 @@
 /**
- * τ-bench's verify user simulator (`--user-strategy verify`, spec §9): every generated reply is
- * checked by a supervisor completion before it is used; up to 3 attempts.
+ * τ-bench's verify user simulator (`--user-strategy verify`; τ-bench: tau_bench/envs/user.py,
+ * VerifyUserSimulationEnv): every generated reply is checked by a supervisor completion before it
+ * is used; up to 3 attempts.
  */
 import type { ChatMessage } from "../../../core/types.ts";
 import type { AssistantMessage, CompletionResult } from "../../../model/types.ts";
@@ -19,8 +20,9 @@ export type CompleteFunction = (messages: readonly ChatMessage[]) => Promise<Com
 
 /**
  * Python's `str()` of the litellm `Message` object, which is what the original's verify strategy
- * puts under `# Response:` instead of the text (quirk 15, reproduced). Pinned to the fields of
- * litellm 1.41 (`content role tool_calls function_call`); newer litellm versions print more fields.
+ * puts under `# Response:` instead of the text (reproduced; τ-bench: tau_bench/envs/user.py,
+ * verify). Pinned to the fields of litellm 1.41 (`content role tool_calls function_call`); newer
+ * litellm versions print more fields.
  */
 export function pythonMessageStr(message: AssistantMessage): string {
   const content = message.content === null ? "None" : pyStrRepr(message.content);
@@ -53,8 +55,8 @@ export async function reflectOnResponse(complete: CompleteFunction, response: st
 /**
  * The verify user: generate, verify; a verified reply is appended to the history and returned.
  * After `maxAttempts` (3) rejections the last reply is returned **without** being appended
- * (quirk 15, reproduced). Each generation overwrites the reported cost; verification calls do not
- * (quirk 12) but are counted in `usage()`.
+ * (reproduced; τ-bench: `VerifyUserSimulationEnv.generate_next_message`). Each generation overwrites
+ * the reported cost; verification calls do not, but they are counted in `usage()`.
  */
 export class VerifyUser extends LlmUser {
   maxAttempts = 3;

@@ -1,10 +1,11 @@
 /**
- * τ²'s model-driven agents (spec §5): `llm_agent`, `llm_agent_gt` (the ground-truth plan in its
- * prompt) and `llm_agent_solo` (a ticket instead of a user, every tool plus `done`, tool calls
- * required). One loop serves all three: the state is the system prompt plus the agent's view of the
- * conversation; each turn appends what arrived (a user message, or the results of its tool calls),
- * asks the model with the agent's tools, and returns its message. The prompts and tool schemas come
- * from a {@link Tau2AgentSetup}, built from τ²'s own sources in the data directory.
+ * τ²'s model-driven agents (τ²: src/tau2/agent/llm_agent.py, LLMAgent, LLMGTAgent and
+ * LLMSoloAgent): `llm_agent`, `llm_agent_gt` (the ground-truth plan in its prompt) and
+ * `llm_agent_solo` (a ticket instead of a user, every tool plus `done`, tool calls required). One
+ * loop serves all three: the state is the system prompt plus the agent's view of the conversation;
+ * each turn appends what arrived (a user message, or the results of its tool calls), asks the model
+ * with the agent's tools, and returns its message. The prompts and tool schemas come from a
+ * {@link Tau2AgentSetup}, built from τ²'s own sources in the data directory.
  */
 import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../../../core/contracts.ts";
 import { TaubridgeError, errorMarker } from "../../../errors/error-tree.ts";

@@ -1,10 +1,11 @@
 /**
- * τ²'s user simulator (spec §4): a model playing the customer. Its system prompt is τ²'s global
- * guidelines (with or without tools) plus the task's rendered scenario; the conversation is sent
- * with the roles flipped — its own messages as the assistant's (tool calls included), the agent's
- * words as the user's, its own tool results as tool messages; the agent's tool calls are never
- * shown to it. The model's tool calls become the user's tool calls on its own device. Also τ²'s
- * `dummy_user`, the silent counterpart of a solo agent.
+ * τ²'s user simulator (τ²: src/tau2/user/user_simulator.py, UserSimulator): a model playing the
+ * customer. Its system prompt is τ²'s global guidelines (with or without tools) plus the task's
+ * rendered scenario; the conversation is sent with the roles flipped — its own messages as the
+ * assistant's (tool calls included), the agent's words as the user's, its own tool results as tool
+ * messages; the agent's tool calls are never shown to it. The model's tool calls become the user's
+ * tool calls on its own device. Also τ²'s `dummy_user` (`DummyUser`, same file), the silent
+ * counterpart of a solo agent.
  */
 import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantSession, Turn } from "../../../core/contracts.ts";
 import { ConfigError } from "../../../errors/error-tree.ts";

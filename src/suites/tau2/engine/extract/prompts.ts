@@ -325,7 +325,7 @@ export function tau2UserSystemPrompt(templates: Tau2PromptTemplates, guidelines:
   );
 }
 
-/** A task's `user_scenario` (spec §1.1). */
+/** A task's `user_scenario` (τ²: src/tau2/data_model/tasks.py, UserScenario). */
 export interface Tau2UserScenario {
   persona?: string | null;
   instructions:
@@ -344,7 +344,10 @@ export function textwrapIndent(text: string, prefix: string): string {
   return (text.match(/[^\n]*\n|[^\n]+$/g) ?? []).map((line) => (line.trim() === "" ? line : prefix + line)).join("");
 }
 
-/** `str(task.user_scenario)`, the text the user simulator gets as its scenario (spec §1.1). */
+/**
+ * `str(task.user_scenario)`, the text the user simulator gets as its scenario (τ²:
+ * src/tau2/data_model/tasks.py, UserScenario.__str__ and StructuredUserInstructions.__str__).
+ */
 export function renderTau2UserScenario(scenario: Tau2UserScenario): string {
   const lines: string[] = [];
   if (scenario.persona) {
