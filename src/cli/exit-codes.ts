@@ -1,4 +1,4 @@
-import { ConfigError, DataError } from "../errors/error-tree.ts";
+import { ConfigError, DataError, fileSystemProblem } from "../errors/error-tree.ts";
 
 /**
  * The CLI's exit codes, one table so the code, `--help` and the README agree. Scripts and CI
@@ -10,7 +10,7 @@ export const EXIT_CODES = {
   ok: 0,
   /** Unexpected error: a bug (`TAUBRIDGE_DEBUG=1` prints the stack). */
   unexpected: 1,
-  /** Configuration, usage or data error; one line on stderr. */
+  /** Configuration, usage or data error, or a file the run cannot write; one line on stderr. */
   config: 2,
   /** The run finished but episodes still ended in `infra_error` (left out of pass^k; rerun to retry them). */
   infraErrors: 3,
@@ -22,7 +22,7 @@ export const EXIT_CODES = {
 const EXIT_CODE_ROWS: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.ok, "finished; every episode scored (whatever the rewards)"],
   [EXIT_CODES.unexpected, "unexpected error, a bug (TAUBRIDGE_DEBUG=1 prints the stack)"],
-  [EXIT_CODES.config, "configuration, usage or data error (one line on stderr)"],
+  [EXIT_CODES.config, "configuration, usage or data error, or an output the run cannot write (one line on stderr)"],
   [EXIT_CODES.infraErrors, "run finished with episodes still in infra_error (rerun the same command to retry them)"],
   [EXIT_CODES.interrupted, "interrupted (Ctrl-C/SIGTERM); rerun the same command to resume"],
 ];
@@ -34,7 +34,7 @@ export function exitCodesHelp(): string {
 
 /** The exit code of an error that escaped a command: config and data errors are 2, anything else 1. */
 export function exitCodeForError(error: unknown): number {
-  return ConfigError.isInstance(error) || DataError.isInstance(error) ? EXIT_CODES.config : EXIT_CODES.unexpected;
+  return ConfigError.isInstance(error) || DataError.isInstance(error) || fileSystemProblem(error) !== undefined ? EXIT_CODES.config : EXIT_CODES.unexpected;
 }
 
 /**

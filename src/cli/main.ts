@@ -9,6 +9,7 @@
  */
 import { Command } from "commander";
 import { taubridgeVersion } from "../run/run-identity.ts";
+import { fileSystemProblem } from "../errors/error-tree.ts";
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
 import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
@@ -48,6 +49,11 @@ export async function main(loadRegistries: LoadRegistries, argv: string[] = proc
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw error;
   });
+  // A promise an agent rejected and nobody awaited must not turn a finished run into a stack trace.
+  process.on("unhandledRejection", (reason) => {
+    const message = reason instanceof Error ? reason.message : String(reason);
+    process.stderr.write(`[taubridge] warning: a promise was rejected and never handled (most likely in agent code): ${message.split("\n")[0]}\n`);
+  });
   const program = createProgram(loadRegistries);
   try {
     await program.parseAsync(argv);
@@ -58,7 +64,7 @@ export async function main(loadRegistries: LoadRegistries, argv: string[] = proc
       return;
     }
     const code = exitCodeForError(error);
-    if (code === EXIT_CODES.config) process.stderr.write(`taubridge: ${(error as Error).message}\n`);
+    if (code === EXIT_CODES.config) process.stderr.write(`taubridge: ${fileSystemProblem(error) ?? (error as Error).message}\n`);
     else process.stderr.write(`taubridge: ${error instanceof Error ? (process.env.TAUBRIDGE_DEBUG ? error.stack : error.message) : String(error)}\n`);
     process.exitCode = code;
   }

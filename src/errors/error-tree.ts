@@ -131,7 +131,21 @@ const FILE_ERRORS: Readonly<Record<string, string>> = {
   EACCES: "permission denied",
   EPERM: "permission denied",
   ENOTDIR: "a parent of it is a file, not a directory",
+  ENOSPC: "no space left on the device",
+  EROFS: "the file system is read-only",
+  EDQUOT: "disk quota exceeded",
 };
+
+/**
+ * A file-system error a run cannot get past (a folder it may not write, a full disk): the
+ * user's environment, not a bug. Undefined for anything else.
+ */
+export function fileSystemProblem(error: unknown): string | undefined {
+  const record = error as NodeJS.ErrnoException | null;
+  if (!record || typeof record.code !== "string" || !(record.code in FILE_ERRORS) || typeof record.path !== "string") return undefined;
+  const action = record.syscall === "open" || record.syscall === "write" || record.syscall === "mkdir" || record.syscall === "rename" ? "cannot write" : "cannot use";
+  return `${action} ${record.path}: ${FILE_ERRORS[record.code]}`;
+}
 
 /** Why a file could not be read or written, in words ("no such file"), from a Node `fs` error. */
 export function fileErrorText(error: unknown): string {

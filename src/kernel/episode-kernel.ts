@@ -228,8 +228,12 @@ export class EpisodeKernel {
         reject(error);
       }, options.timeoutMs);
     });
+    const started = performance.now();
     try {
       await Promise.race([body(), timeout]);
+      // A participant that blocked the process (a synchronous busy loop) kept the timer from
+      // firing: the limit still holds, whatever the episode did after it.
+      if (options.timeoutMs && options.timeoutMs > 0 && performance.now() - started > options.timeoutMs) return new EpisodeTimeoutError(options.timeoutMs);
       return undefined;
     } catch (error) {
       return error;

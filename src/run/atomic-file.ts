@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { ConfigError, fileErrorText } from "../errors/error-tree.ts";
 import { dirname, join, resolve } from "node:path";
 
 /**
@@ -31,4 +32,27 @@ export function removeIfEmpty(directory: string | undefined): void {
   if (!directory || !existsSync(directory)) return;
   const hasFile = (folder: string): boolean => readdirSync(folder, { withFileTypes: true }).some((entry) => !entry.isDirectory() || hasFile(join(folder, entry.name)));
   if (!hasFile(directory)) rmSync(directory, { recursive: true, force: true });
+}
+
+/**
+ * Checks, before any work starts, that a run can write `path` (a file, or with `kind: "folder"` a
+ * folder): its first existing ancestor must be a writable folder, and the path itself must not be a
+ * file where a folder is meant (or the reverse). A ConfigError naming the flag otherwise (exit 2),
+ * instead of a run that fails after its first episode.
+ */
+export function checkOutputPath(path: string, flag: string, kind: "file" | "folder"): void {
+  const target = resolve(path);
+  if (existsSync(target)) {
+    const isFolder = statSync(target).isDirectory();
+    if (kind === "file" && isFolder) throw new ConfigError(`${flag} ${path}: is a folder; give a file name (…/results.json)`);
+    if (kind === "folder" && !isFolder) throw new ConfigError(`${flag} ${path}: is a file, not a folder`);
+  }
+  let ancestor = kind === "file" ? dirname(target) : target;
+  while (!existsSync(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
+  if (!statSync(ancestor).isDirectory()) throw new ConfigError(`${flag} ${path}: ${ancestor} is a file, not a folder`);
+  try {
+    accessSync(ancestor, constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(`${flag} ${path}: cannot write in ${ancestor} (${fileErrorText(error)})`, { cause: error });
+  }
 }

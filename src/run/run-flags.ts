@@ -7,6 +7,7 @@
  *
  * Kept free of heavy imports: the CLI reads it at start-up.
  */
+import { ConfigError } from "../errors/error-tree.ts";
 import { DEFAULT_MODEL_MAX_ATTEMPTS, DEFAULT_MODEL_TIMEOUT_SECONDS } from "../model/defaults.ts";
 
 /** The suites a run can name (`--suite`). */
@@ -54,6 +55,17 @@ export interface RunFlag {
   readonly cliOnly?: boolean;
   /** A boolean switch that defaults to true also gets `--no-<name>` with this help. */
   readonly negatedHelp?: string;
+}
+
+/** More trials than this is a typo, not an evaluation (pass^k is reported for k up to the trials). */
+export const MAX_TRIALS = 10_000;
+
+/** More episodes than this in one run is a typo too: it would not fit in memory, and would run for weeks. */
+export const MAX_EPISODES = 1_000_000;
+
+/** Refuses a run of more than {@link MAX_EPISODES} episodes before any work starts. */
+export function checkRunSize(tasks: number, trials: number): void {
+  if (tasks * trials > MAX_EPISODES) throw new ConfigError(`${tasks} tasks × ${trials} trials = ${tasks * trials} episodes; a run has at most ${MAX_EPISODES} (fewer --num-trials, or select tasks)`);
 }
 
 const atLeast = (minimum: number) => (value: number) => (value >= minimum ? undefined : `must be ≥ ${minimum}, got ${value}`);
@@ -195,7 +207,7 @@ const SELECTION_FLAGS = [
   { flag: "--start-index", type: "integer", placeholder: "<n>", help: "first task index", default: 0, suites: TAU, check: atLeast(0) },
   { flag: "--end-index", type: "integer", placeholder: "<n>", help: "end task index, exclusive (-1 = all)", default: -1, suites: TAU, check: atLeast(-1) },
   { flag: "--num-tasks", type: "integer", placeholder: "<n>", help: "the first N tasks after split and id filtering", defaultHelp: "all", suites: TAU2, check: atLeast(1) },
-  { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: atLeast(1) },
+  { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: between(1, MAX_TRIALS) },
   { flag: "--max-concurrency", type: "integer", placeholder: "<n>", help: "episodes running at once", default: { "tau-bench": 1, tau2: 3 }, check: atLeast(1) },
   {
     flag: "--max-steps",

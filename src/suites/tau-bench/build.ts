@@ -8,6 +8,8 @@ import { ConfigError } from "../../errors/error-tree.ts";
 import type { Task } from "../../core/types.ts";
 import { defaultDataRoot } from "./data-root.ts";
 import type { RunModels } from "../../core/strategies.ts";
+import { checkOutputPath } from "../../run/atomic-file.ts";
+import { checkRunSize } from "../../run/run-flags.ts";
 import type { Registries } from "../../run/registries.ts";
 import { parseRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import type { AgentFactory, BuildContext, UserFactory } from "../../core/strategies.ts";
@@ -47,12 +49,14 @@ export function buildRun(input: RunConfigInput, overrides: { registries: Registr
   const userFactory = parts.users.get(config.userStrategy);
   if (agentFactory.requiresModel && !config.model) throw new ConfigError(`--agent-strategy ${config.agentStrategy} needs --model`);
   if (userFactory.requiresModel && !config.userModel) throw new ConfigError(`--user-strategy ${config.userStrategy} needs --user-model`);
+  checkOutputPath(config.logDir, "--log-dir", "folder");
   const dataRoot = config.dataDir ?? defaultDataRoot(definition);
   const domain = loadDomain(definition, dataRoot);
   const split = config.taskSplit ?? definition.defaultSplit;
   const tasks = config.taskFile ? domain.tasksFromFile(config.taskFile) : domain.tasks(split);
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
   if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
+  checkRunSize(taskIndices.length, config.numTrials);
   // `overrides.models` lets tests plug in in-process model doubles (`taubridge/testing`).
   const context = { config, domain, models: overrides.models ?? registries.createModels?.(config) ?? noModelLayer(), originalPrompts: originalPromptsOf(domain) };
   // The user validates its own options (prompt files, models) as it is created: a bad option fails

@@ -18,6 +18,7 @@ import type { Evaluation, Evaluator, Incoming, Participant, ParticipantSession, 
 import { TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import type { SuiteRules } from "../../core/suite-rules.ts";
 import type { Action, ChatMessage, JsonValue, RoleUsage, StepEvent, Task, TerminationReason } from "../../core/types.ts";
+import { startGuarded } from "../../kernel/agent-guard.ts";
 import { EPISODE_ENDED_OUTPUT, EpisodeKernel, type StepExecution, terminationForError } from "../../kernel/episode-kernel.ts";
 import { pyKeyError, pyStr } from "../../value/index.ts";
 import type { LoadedDomain } from "./engine/domain.ts";
@@ -220,7 +221,7 @@ export async function runEpisode(parts: EpisodeParts): Promise<EpisodeResult> {
   let agent: ParticipantSession | undefined;
   const failure = await kernel.run(
     async () => {
-      agent = await parts.agent.start(kernel.participantContext("agent", contextBase(parts, loop)));
+      agent = await startGuarded(`the agent "${parts.agent.name}"`, () => parts.agent.start(kernel.participantContext("agent", contextBase(parts, loop))));
       env!.user = await startUser(parts, kernel);
       await converse(agent, loop);
     },

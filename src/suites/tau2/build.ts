@@ -10,6 +10,8 @@ import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
 import { agentOptionFiles, identityChanges, identityOf, outcomeAgentOptions, ResumeMismatchError, type RunIdentity } from "../../run/run-identity.ts";
+import { checkOutputPath } from "../../run/atomic-file.ts";
+import { checkRunSize } from "../../run/run-flags.ts";
 import { readRunStatus } from "../../run/run-status.ts";
 import type { AgentFactory } from "../../core/strategies.ts";
 import { fromJs, PyFloat, pyJsonDumps, tau2TrialSeeds, toJs, type PyDict } from "../../value/index.ts";
@@ -145,7 +147,9 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     );
   }
   const judge = judgeModel ? createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir)) : undefined;
+  checkRunSize(taskSet.tasks.length, options.numTrials);
   const outputPath = tau2OutputPath(options);
+  checkOutputPath(outputPath, "--save-to", "file");
   const info = runInfo(options, domain, readGuidelines(options.dataDir), solo);
   const seeds = tau2TrialSeeds(options.seed, options.numTrials);
   const identity = tau2RunIdentity(options, domain, taskSet);

@@ -15,6 +15,7 @@
 import type { DomainView, Incoming, Participant, ParticipantSession, StepOutcome, StepRequest, StepTarget, Turn } from "../../core/contracts.ts";
 import type { SuiteRules } from "../../core/suite-rules.ts";
 import type { JsonValue, TerminationReason } from "../../core/types.ts";
+import { startGuarded } from "../../kernel/agent-guard.ts";
 import { EPISODE_ENDED_OUTPUT, EpisodeKernel, type StepExecution } from "../../kernel/episode-kernel.ts";
 import type { PyDict } from "../../value/index.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
@@ -184,6 +185,7 @@ class Tau2Episode implements StepTarget {
       maxSteps,
       ...(side === "assistant" ? { steps: this as StepTarget } : {}),
     };
+    if (role === "agent") return startGuarded(`the agent "${participant.name}"`, () => participant.start(this.kernel.participantContext(role, base)));
     return participant.start(this.kernel.participantContext(role, base));
   }
 
