@@ -105,3 +105,5 @@ export {
 } from "./pydantic.ts";
 export { bitLength, decomposeDouble, divideHalfEven, ratioToDouble } from "./float-bits.ts";
 export { PyRandom, tau2TrialSeeds } from "./random.ts";
+export { pySplitWhitespace, pyStrip } from "./text.ts";
+export { pyMathLog } from "./math.ts";
