@@ -44,6 +44,14 @@ module.exports = {
       to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(value/|core/errors\\.ts$)" },
     },
     {
+      name: "knowledge-imports-only-value",
+      comment:
+        "src/knowledge is τ³'s offline retrieval engine: of ours it may use src/value and the error tree; only its messages.ts also reads the original's sentences through src/engine/tau2/upstream-messages.ts",
+      severity: "error",
+      from: { path: "^src/knowledge/(messages(?=\\.ts$))?" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(value/|core/errors\\.ts$|knowledge/|engine/tau2/upstream-$1\\.ts$)" },
+    },
+    {
       name: "domains-import-only-contracts",
       comment: "a domain reads like the original tools: it may use src/core, src/value and src/engine, never the runner, agents, bridge or adapters",
       severity: "error",
