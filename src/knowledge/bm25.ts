@@ -24,7 +24,7 @@ export interface Bm25Parameters {
 /** rank_bm25's defaults, which τ³'s `BM25Indexer` uses. */
 export const BM25_DEFAULTS: Bm25Parameters = { k1: 1.5, b: 0.75, epsilon: 0.25 };
 
-/** The documents containing a word, with the word's frequency in each. */
+/** The documents containing a word (ascending), with the word's frequency in each. */
 interface Posting {
   readonly documents: number[];
   readonly frequencies: number[];
@@ -37,8 +37,10 @@ export class Bm25Okapi {
   readonly docLen: readonly number[];
   readonly averageIdf: number;
   readonly parameters: Bm25Parameters;
-  private readonly idfs = new Map<string, number>();
-  private readonly postings = new Map<string, Posting>();
+  /** Each word's number, in first-appearance order: the order of the original's `nd` and `idf` dicts. */
+  private readonly wordIds = new Map<string, number>();
+  private readonly postings: Posting[] = [];
+  private idfs = new Float64Array(0);
   /** `k1 · (1 − b + b · len / avgdl)` per document, as numpy computes it for every query token. */
   private readonly lengthNorms: Float64Array;
 
@@ -46,58 +48,67 @@ export class Bm25Okapi {
     this.parameters = parameters;
     this.corpusSize = corpus.length;
     this.docLen = corpus.map((document) => document.length);
-    let total = 0;
-    corpus.forEach((document, index) => {
-      total += document.length;
-      this.addDocument(document, index);
-    });
+    this.index(corpus);
     if (this.corpusSize === 0) throw new PyException("division by zero", "ZeroDivisionError");
-    this.avgdl = total / this.corpusSize;
+    this.avgdl = this.docLen.reduce((sum, length) => sum + length, 0) / this.corpusSize;
     this.averageIdf = this.computeIdfs();
     const { k1, b } = parameters;
     this.lengthNorms = Float64Array.from(this.docLen, (length) => k1 * (1 - b + (b * length) / this.avgdl));
   }
 
-  /** One document's term frequencies, in first-occurrence order (`frequencies` dict, then `nd`). */
-  private addDocument(document: readonly string[], index: number): void {
-    const frequencies = new Map<string, number>();
-    for (const word of document) frequencies.set(word, (frequencies.get(word) ?? 0) + 1);
-    for (const [word, frequency] of frequencies) {
-      let posting = this.postings.get(word);
-      if (!posting) this.postings.set(word, (posting = { documents: [], frequencies: [] }));
-      posting.documents.push(index);
-      posting.frequencies.push(frequency);
-    }
+  /** Term frequencies per document, each document's words in first-occurrence order (the `frequencies` dicts, then `nd`). */
+  private index(corpus: readonly (readonly string[])[]): void {
+    let counts: Int32Array = new Int32Array(1024);
+    corpus.forEach((document, index) => {
+      const firstSeen: number[] = [];
+      for (const word of document) {
+        let id = this.wordIds.get(word);
+        if (id === undefined) {
+          id = this.wordIds.size;
+          this.wordIds.set(word, id);
+          this.postings.push({ documents: [], frequencies: [] });
+          if (id >= counts.length) counts = growCounts(counts);
+        }
+        if (counts[id]++ === 0) firstSeen.push(id);
+      }
+      for (const id of firstSeen) {
+        this.postings[id].documents.push(index);
+        this.postings[id].frequencies.push(counts[id]);
+        counts[id] = 0;
+      }
+    });
   }
 
-  /** `_calc_idf`: every word's idf, the average over the vocabulary, and the epsilon floor. */
+  /** `_calc_idf`: every word's idf in `nd` order, the average over the vocabulary, and the epsilon floor. */
   private computeIdfs(): number {
     const logs = new Map<number, number>();
     const log = (x: number) => logs.get(x) ?? logs.set(x, pyMathLog(x)).get(x)!;
+    this.idfs = new Float64Array(this.postings.length);
     let sum = 0;
-    const negative: string[] = [];
-    for (const [word, posting] of this.postings) {
+    const negative: number[] = [];
+    this.postings.forEach((posting, id) => {
       const df = posting.documents.length;
       const idf = log(this.corpusSize - df + 0.5) - log(df + 0.5);
-      this.idfs.set(word, idf);
+      this.idfs[id] = idf;
       sum += idf;
-      if (idf < 0) negative.push(word);
-    }
-    if (this.idfs.size === 0) throw new PyException("division by zero", "ZeroDivisionError");
-    const average = sum / this.idfs.size;
+      if (idf < 0) negative.push(id);
+    });
+    if (this.postings.length === 0) throw new PyException("division by zero", "ZeroDivisionError");
+    const average = sum / this.postings.length;
     const floor = this.parameters.epsilon * average;
-    for (const word of negative) this.idfs.set(word, floor);
+    for (const id of negative) this.idfs[id] = floor;
     return average;
   }
 
   /** The number of distinct words. */
   get vocabularySize(): number {
-    return this.idfs.size;
+    return this.postings.length;
   }
 
   /** `idf.get(word)`: undefined for a word no document has. */
   idf(word: string): number | undefined {
-    return this.idfs.get(word);
+    const id = this.wordIds.get(word);
+    return id === undefined ? undefined : this.idfs[id];
   }
 
   /** `get_scores(query)`: one float64 score per document, in index order. */
@@ -105,15 +116,23 @@ export class Bm25Okapi {
     const scores = new Float64Array(this.corpusSize);
     const factor = this.parameters.k1 + 1;
     for (const word of query) {
-      const idf = this.idfs.get(word);
-      const posting = this.postings.get(word);
-      if (!idf || !posting) continue;
-      for (let index = 0; index < posting.documents.length; index++) {
-        const document = posting.documents[index];
-        const frequency = posting.frequencies[index];
+      const id = this.wordIds.get(word);
+      if (id === undefined || !this.idfs[id]) continue;
+      const idf = this.idfs[id];
+      const { documents, frequencies } = this.postings[id];
+      for (let index = 0; index < documents.length; index++) {
+        const document = documents[index];
+        const frequency = frequencies[index];
         scores[document] += idf * ((frequency * factor) / (frequency + this.lengthNorms[document]));
       }
     }
     return scores;
   }
+}
+
+/** A counts array twice as long (the vocabulary grew). */
+function growCounts(counts: Int32Array): Int32Array {
+  const grown = new Int32Array(counts.length * 2);
+  grown.set(counts);
+  return grown;
 }

@@ -8,14 +8,20 @@ import { charTables } from "./char-tables.ts";
 import { pyAttributeError } from "./errors.ts";
 import type { PyValue } from "./values.ts";
 
-let patterns: { word: RegExp; edges: RegExp } | undefined;
+/** Every whitespace character is in the BMP, at most U+3000: one flag per code unit up to there. */
+let spaceFlags: Uint8Array | undefined;
 
-/** The whitespace RegExps, built once from the table (every whitespace code point is in the BMP). */
-function whitespacePatterns(): { word: RegExp; edges: RegExp } {
-  if (patterns) return patterns;
-  const space = charTables().space.toRegExpClass();
-  patterns = { word: new RegExp(`${space.replace("[", "[^")}+`, "gu"), edges: new RegExp(`^${space}+|${space}+$`, "gu") };
-  return patterns;
+function whitespaceFlags(): Uint8Array {
+  if (spaceFlags) return spaceFlags;
+  const ranges = [...charTables().space.ranges()];
+  spaceFlags = new Uint8Array(ranges[ranges.length - 1][1] + 1);
+  for (const [lo, hi] of ranges) spaceFlags.fill(1, lo, hi + 1);
+  return spaceFlags;
+}
+
+/** Whether the UTF-16 unit `code` is whitespace (a surrogate never is). */
+function isSpaceUnit(flags: Uint8Array, code: number): boolean {
+  return code < flags.length && flags[code] === 1;
 }
 
 /**
@@ -24,11 +30,26 @@ function whitespacePatterns(): { word: RegExp; edges: RegExp } {
  */
 export function pySplitWhitespace(value: PyValue | undefined): string[] {
   if (typeof value !== "string") throw pyAttributeError(value, "split");
-  return value.match(whitespacePatterns().word) ?? [];
+  const flags = whitespaceFlags();
+  const words: string[] = [];
+  let start = -1;
+  for (let index = 0; index < value.length; index++) {
+    if (isSpaceUnit(flags, value.charCodeAt(index))) {
+      if (start >= 0) words.push(value.slice(start, index));
+      start = -1;
+    } else if (start < 0) start = index;
+  }
+  if (start >= 0) words.push(value.slice(start));
+  return words;
 }
 
 /** Python `value.strip()` (no argument): leading and trailing whitespace removed. AttributeError for a non-str. */
 export function pyStrip(value: PyValue | undefined): string {
   if (typeof value !== "string") throw pyAttributeError(value, "strip");
-  return value.replace(whitespacePatterns().edges, "");
+  const flags = whitespaceFlags();
+  let start = 0;
+  let end = value.length;
+  while (start < end && isSpaceUnit(flags, value.charCodeAt(start))) start++;
+  while (end > start && isSpaceUnit(flags, value.charCodeAt(end - 1))) end--;
+  return value.slice(start, end);
 }
