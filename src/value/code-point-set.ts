@@ -31,6 +31,7 @@ export class CodePointSet {
     return CodePointSet.fromRanges([...codePoints].map((code) => [code, code] as const));
   }
 
+  /** Whether the set has no member. */
   get isEmpty(): boolean {
     return this.bounds.length === 0;
   }
@@ -53,12 +54,14 @@ export class CodePointSet {
     for (let index = 0; index < this.bounds.length; index += 2) yield [this.bounds[index], this.bounds[index + 1]];
   }
 
+  /** The members of either set. */
   union(other: CodePointSet): CodePointSet {
     if (other.isEmpty) return this;
     if (this.isEmpty) return other;
     return CodePointSet.fromRanges([...this.ranges(), ...other.ranges()]);
   }
 
+  /** Every code point (0 to U+10FFFF) not in the set. */
   complement(): CodePointSet {
     const bounds: number[] = [];
     let next = 0;
@@ -70,10 +73,12 @@ export class CodePointSet {
     return new CodePointSet(bounds);
   }
 
+  /** The members of both sets. */
   intersect(other: CodePointSet): CodePointSet {
     return this.complement().union(other.complement()).complement();
   }
 
+  /** The members not in `other`. */
   minus(other: CodePointSet): CodePointSet {
     return this.intersect(other.complement());
   }

@@ -12,6 +12,11 @@ import { CodePointSet } from "./code-point-set.ts";
 import { type Category, RE_FLAGS, type SetItem } from "./regex-syntax.ts";
 
 const BMP_END = 0xffff;
+/** `_sre.ascii_iscased`: the ASCII letters. */
+const ASCII_LETTERS = CodePointSet.fromRanges([
+  [0x41, 0x5a],
+  [0x61, 0x7a],
+]);
 
 /** The lowercase `_sre` folds with under these flags (Unicode, or ASCII letters only). */
 function lowerOf(code: number, unicode: boolean): number {
@@ -21,8 +26,7 @@ function lowerOf(code: number, unicode: boolean): number {
 
 /** `_sre.unicode_iscased` / `_sre.ascii_iscased`. */
 function isCased(code: number, unicode: boolean): boolean {
-  if (unicode) return charTables().cased.has(code);
-  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  return (unicode ? charTables().cased : ASCII_LETTERS).has(code);
 }
 
 /** The characters whose lowercase is in `targets`: what a test on the lowered character accepts. */
@@ -112,7 +116,7 @@ function foldRange(lo: number, hi: number, unicode: boolean, folded: FoldedSet, 
   if (hi > BMP_END) {
     folded.hasCased = true;
     folded.tail.push({ op: "range", lo, hi });
-  } else if (!folded.hasCased && (unicode ? charTables().cased.overlaps(lo, hi) : ASCII_UPPER.overlaps(lo, hi) || ASCII_UPPER.overlaps(lo - 32, hi - 32))) {
+  } else if (!folded.hasCased && (unicode ? charTables().cased.overlaps(lo, hi) : ASCII_LETTERS.overlaps(lo, hi))) {
     folded.hasCased = true;
   }
 }
