@@ -111,6 +111,14 @@ module.exports = {
       to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(value|errors)/" },
     },
     {
+      name: "knowledge-imports-only-value",
+      comment:
+        "src/suites/tau2/knowledge is τ³'s offline retrieval engine: of ours it may use src/value, the error tree and itself; only its messages.ts also reads the original's sentences through the τ² engine's upstream-messages.ts",
+      severity: "error",
+      from: { path: "^src/suites/tau2/knowledge/(messages(?=\\.ts$))?" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(value/|errors/|suites/tau2/knowledge/|suites/tau2/engine/upstream-$1\\.ts$)" },
+    },
+    {
       name: "domains-import-only-contracts",
       comment: "a domain reads like the original tools: it may use src/core, src/value and its suite's engine, never the run layer, participants, bridge or adapters",
       severity: "error",
