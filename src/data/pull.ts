@@ -10,10 +10,10 @@
  * interrupted or failed pull never leaves a half-written data directory behind.
  */
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import pRetry, { AbortError } from "p-retry";
 import { ConfigError, DataError, InfraError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
+import { defaultCacheDir } from "./cache-dir.ts";
 import { convertUpstream, type ConvertedFile } from "./convert.ts";
 import { datasetDefinition, datasetNames } from "./datasets.ts";
 import { loadDatasetManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
@@ -22,6 +22,7 @@ import { parseTaskFile } from "./tau-bench-task-file.ts";
 import { toJs } from "../value/index.ts";
 
 export { DEFAULT_TAU2_BENCH_SOURCE, DEFAULT_TAU_BENCH_SOURCE } from "./datasets.ts";
+export { defaultCacheDir } from "./cache-dir.ts";
 
 /** Name of the τ-bench folder inside the cache directory. */
 export const TAU_BENCH_DIR_NAME = "tau-bench";
@@ -33,16 +34,6 @@ export const TAU2_BENCH_DIR_NAME = "tau2-bench";
 export const SOURCE_FILE_NAME = "SOURCE.json";
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/**
- * The cache directory: `$TAUBRIDGE_CACHE_DIR`, else `$XDG_CACHE_HOME/taubridge`, else
- * `~/.cache/taubridge` (absolute). One place so the CLI, the loaders and the docs agree.
- */
-export function defaultCacheDir(env: Env = process.env): string {
-  if (env.TAUBRIDGE_CACHE_DIR) return resolve(env.TAUBRIDGE_CACHE_DIR);
-  if (env.XDG_CACHE_HOME) return resolve(env.XDG_CACHE_HOME, "taubridge");
-  return join(homedir(), ".cache", "taubridge");
-}
 
 /**
  * A dataset's data directory when `--data-dir` is absent: `<cacheDir>/<dataset>` (`tau-bench` by
