@@ -35,7 +35,7 @@ export {
   pyStr,
   pyStrRepr,
 } from "./printing.ts";
-export { JsonSyntaxError, parsePythonJson } from "./lossless-json.ts";
+export { JsonSyntaxError, parsePythonJson, scanPythonJsonArray, type JsonArrayElement } from "./lossless-json.ts";
 export { hashableEntry, hashableRepr } from "./hashable.ts";
 export {
   PyException,

@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DataError } from "../../errors/error-tree.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { openJsonArrayFile } from "../../data/json-array-file.ts";
 import { PyFloat, type PyDict, type PyValue } from "../../value/index.ts";
 
 /** Keys whose values stay value-model dicts (Python values the tools consume). */
@@ -135,34 +135,66 @@ export function rawTau2Task(task: Tau2Task): PyDict | undefined {
   return rawTasks.get(task);
 }
 
+/** Validates one parsed task, the file's `index`-th; an error names the file, the task (by id when it has one) and the field. */
+export function validateTau2Task(entry: PyValue, index: number, fileName: string): Tau2Task {
+  const view = plainView(entry) as { id?: unknown };
+  const result = tau2TaskSchema.safeParse(view);
+  const label = typeof view?.id === "string" ? `task "${view.id}"` : `task ${index}`;
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new DataError(`${fileName}: ${label}: field ${fieldPath(issue.path)}: ${issue.message}`);
+  }
+  rawTasks.set(result.data, entry as PyDict);
+  return result.data;
+}
+
 /** Validates parsed tasks; an error names the file, the task (by id when it has one) and the field. */
 export function validateTau2Tasks(parsed: PyValue, fileName: string): Tau2Task[] {
   if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of tasks at the top level`);
   const seen = new Set<string>();
   return parsed.map((entry, index) => {
-    const view = plainView(entry) as { id?: unknown };
-    const result = tau2TaskSchema.safeParse(view);
-    const label = typeof view?.id === "string" ? `task "${view.id}"` : `task ${index}`;
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new DataError(`${fileName}: ${label}: field ${fieldPath(issue.path)}: ${issue.message}`);
-    }
-    if (seen.has(result.data.id)) throw new DataError(`${fileName}: ${label}: duplicate task id`);
-    seen.add(result.data.id);
-    rawTasks.set(result.data, entry as PyDict);
-    return result.data;
+    const task = validateTau2Task(entry, index, fileName);
+    if (seen.has(task.id)) throw new DataError(`${fileName}: task "${task.id}": duplicate task id`);
+    seen.add(task.id);
+    return task;
   });
 }
 
-/** Reads and validates a τ² `tasks.json`. */
-export function readTau2Tasks(path: string): Tau2Task[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+/** A τ² task file whose tasks are parsed and validated when asked for (a run validates the tasks it selected). */
+export interface Tau2TaskFile {
+  readonly path: string;
+  /** SHA-256 (hex) of the file (a run's identity records it). */
+  readonly sha256: string;
+  /** Each entry's id, in file order (undefined: an entry that is not an object with a string id). */
+  readonly ids: ReadonlyArray<string | undefined>;
+  /** The tasks at these positions of the file, validated, in the order given. */
+  tasks(positions: readonly number[]): Tau2Task[];
+}
+
+/**
+ * Opens a τ² task file: the file is read and checked as JSON, and two entries with one id are an
+ * error, but a task is parsed and validated only when {@link Tau2TaskFile.tasks} asks for it.
+ */
+export function openTau2TaskFile(path: string): Tau2TaskFile {
+  const file = openJsonArrayFile(path, "expected a JSON array of tasks at the top level");
+  const seen = new Set<string>();
+  for (const id of file.ids) {
+    if (id === undefined) continue;
+    if (seen.has(id)) throw new DataError(`${path}: task "${id}": duplicate task id`);
+    seen.add(id);
   }
-  return validateTau2Tasks(parsePythonJsonText(text, path), path);
+  return {
+    path,
+    sha256: file.sha256,
+    ids: file.ids,
+    tasks: (positions) => positions.map((position) => validateTau2Task(file.element(position), position, path)),
+  };
+}
+
+/** Reads and validates a τ² `tasks.json` (every task; see {@link openTau2TaskFile} for a selection). */
+export function readTau2Tasks(path: string): Tau2Task[] {
+  const file = openTau2TaskFile(path);
+  return file.tasks(file.ids.map((_, index) => index));
 }
 
 const splitsSchema = z.record(z.string(), z.array(z.string()));
