@@ -21,6 +21,8 @@ import {
   pyIterate,
   pyJsonDumps,
   pyJsonDumpsIndented,
+  pyJsonDumpsLine,
+  pyJsonString,
   pyLen,
   pyLessOrEqual,
   pyLessThan,
@@ -107,6 +109,26 @@ describe("json.dumps and repr texts", () => {
 
   it("writes indented results like json.dump(indent=2)", () => {
     expect(pyJsonDumpsIndented({ reward: new PyFloat(1), list: [], ids: [1, 2] })).toBe('{\n  "reward": 1.0,\n  "list": [],\n  "ids": [\n    1,\n    2\n  ]\n}');
+  });
+
+  it("prints mixed values as json.dumps does: undefined keys left out, empty containers, nesting, indent 0 and a start level", () => {
+    const value = { a: undefined, b: new Map<string, unknown>([["x", [new Map(), {}, { gone: undefined }]]]), c: 2.5, d: 3n, e: null };
+    expect(pyJsonDumpsLine(value)).toBe('{"b": {"x": [{}, {}, {}]}, "c": 2.5, "d": 3, "e": null}');
+    expect(pyJsonDumpsIndented(value, 2)).toBe('{\n  "b": {\n    "x": [\n      {},\n      {},\n      {}\n    ]\n  },\n  "c": 2.5,\n  "d": 3,\n  "e": null\n}');
+    expect(pyJsonDumpsIndented([[1], "é"], 0)).toBe('[\n[\n1\n],\n"\\u00e9"\n]');
+    expect(pyJsonDumpsIndented([1], 2, 1)).toBe("[\n    1\n  ]");
+    expect(pyJsonDumpsIndented({ only: undefined })).toBe("{}");
+    expect(pyJsonDumpsIndented([1, { k: [] }], null)).toBe('[1, {"k": []}]');
+  });
+
+  it("writes a long string the same every time (long strings are remembered)", () => {
+    const long = `${"policy line\n".repeat(200)}café \u2028 "quoted" \\`;
+    const first = pyJsonString(long);
+    expect(JSON.parse(first)).toBe(long);
+    expect(first).toContain('caf\\u00e9 \\u2028 \\"quoted\\" \\\\');
+    for (let index = 0; index < 100; index++) pyJsonString(`${long}${index}`);
+    expect(pyJsonString(long)).toBe(first);
+    expect(pyJsonString(`${long}`.slice(0))).toBe(first);
   });
 });
 

@@ -77,8 +77,28 @@ const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/g;
  * run in native code, which matters for result files full of long policies and trajectories.
  */
 export function pyJsonString(text: string): string {
+  if (text.length >= LONG_STRING) return longJsonString(text);
+  return jsonStringOf(text);
+}
+
+function jsonStringOf(text: string): string {
   if (PLAIN_JSON.test(text)) return `"${text}"`;
   return JSON.stringify(text).replace(NOT_PRINTABLE_ASCII, (unit) => `\\u${hex(unit.charCodeAt(0), 4)}`);
+}
+
+/** Strings this long are remembered: a policy (tens of kilobytes) is written into every simulation of a results file. */
+const LONG_STRING = 1024;
+const MAX_REMEMBERED = 64;
+const longStrings = new Map<string, string>();
+
+function longJsonString(text: string): string {
+  let json = longStrings.get(text);
+  if (json === undefined) {
+    json = jsonStringOf(text);
+    if (longStrings.size >= MAX_REMEMBERED) longStrings.delete(longStrings.keys().next().value as string);
+    longStrings.set(text, json);
+  }
+  return json;
 }
 
 function jsonFloat(value: number): string {
@@ -167,24 +187,107 @@ function mixedJsonScalar(value: unknown): string | undefined {
  */
 export function pyJsonDumpsIndented(value: unknown, indent: number | null = 2, level = 0): string {
   if (indent === null) return pyJsonDumpsLine(value);
-  const scalar = mixedJsonScalar(value);
-  if (scalar !== undefined) return scalar;
-  const pad = " ".repeat(indent * (level + 1));
-  const closePad = " ".repeat(indent * level);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    return `[\n${value.map((item) => pad + pyJsonDumpsIndented(item, indent, level + 1)).join(",\n")}\n${closePad}]`;
-  }
-  const entries: Array<[string, unknown]> = value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-  if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([key, item]) => `${pad}${pyJsonString(key)}: ${pyJsonDumpsIndented(item, indent, level + 1)}`).join(",\n")}\n${closePad}}`;
+  const printer = new MixedJsonPrinter(indent);
+  printer.write(value, level);
+  return printer.out;
 }
 
 /** Python `json.dumps(value)` (one line) for mixed values: the value model plus plain JS objects and numbers. */
 export function pyJsonDumpsLine(value: unknown): string {
-  const scalar = mixedJsonScalar(value);
-  if (scalar !== undefined) return scalar;
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumpsLine).join(", ")}]`;
-  const entries: Array<[string, unknown]> = value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-  return `{${entries.map(([key, item]) => `${pyJsonString(key)}: ${pyJsonDumpsLine(item)}`).join(", ")}}`;
+  const printer = new MixedJsonPrinter(null);
+  printer.write(value, 0);
+  return printer.out;
+}
+
+/**
+ * The two mixed-value printers in one pass that appends to one string: results files are several
+ * megabytes, and building them from joined arrays of temporaries was most of a run's writing time.
+ * `indent` null prints one line with `", "` and `": "`; a number prints Python's indented layout.
+ */
+class MixedJsonPrinter {
+  out = "";
+  /** `,` plus the line break and indentation of each level (indented), or `", "` (one line). */
+  private readonly separators: string[] = [];
+  /** The line break and indentation of each level (indented), or "" (one line). */
+  private readonly breaks: string[] = [];
+
+  constructor(private readonly indent: number | null) {}
+
+  private lineBreak(level: number): string {
+    let text = this.breaks[level];
+    if (text === undefined) {
+      text = this.indent === null ? "" : `\n${" ".repeat(this.indent * level)}`;
+      this.breaks[level] = text;
+      this.separators[level] = this.indent === null ? ", " : `,${text}`;
+    }
+    return text;
+  }
+
+  write(value: unknown, level: number): void {
+    const scalar = mixedJsonScalar(value);
+    if (scalar !== undefined) this.out += scalar;
+    else if (Array.isArray(value)) this.array(value, level);
+    else if (value instanceof Map) this.map(value as Map<string, unknown>, level);
+    else this.object(value as Record<string, unknown>, level);
+  }
+
+  private array(value: readonly unknown[], level: number): void {
+    if (value.length === 0) {
+      this.out += "[]";
+      return;
+    }
+    const inner = this.lineBreak(level + 1);
+    const separator = this.separators[level + 1];
+    this.out += "[";
+    this.out += inner;
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) this.out += separator;
+      this.write(value[index], level + 1);
+    }
+    this.out += this.lineBreak(level);
+    this.out += "]";
+  }
+
+  private map(value: Map<string, unknown>, level: number): void {
+    if (value.size === 0) {
+      this.out += "{}";
+      return;
+    }
+    const inner = this.lineBreak(level + 1);
+    const separator = this.separators[level + 1];
+    this.out += "{";
+    this.out += inner;
+    let first = true;
+    for (const [key, item] of value) {
+      if (!first) this.out += separator;
+      first = false;
+      this.out += pyJsonString(key);
+      this.out += ": ";
+      this.write(item, level + 1);
+    }
+    this.out += this.lineBreak(level);
+    this.out += "}";
+  }
+
+  /** A plain object: its own enumerable keys in order, those holding `undefined` left out. */
+  private object(value: Record<string, unknown>, level: number): void {
+    const inner = this.lineBreak(level + 1);
+    const separator = this.separators[level + 1];
+    let first = true;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (item === undefined) continue;
+      this.out += first ? `{${inner}` : separator;
+      first = false;
+      this.out += pyJsonString(key);
+      this.out += ": ";
+      this.write(item, level + 1);
+    }
+    if (first) {
+      this.out += "{}";
+      return;
+    }
+    this.out += this.lineBreak(level);
+    this.out += "}";
+  }
 }
