@@ -78,8 +78,21 @@ const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/g;
  */
 export function pyJsonString(text: string): string {
   if (text.length >= LONG_STRING) return longJsonString(text);
-  return jsonStringOf(text);
+  let json = shortStrings.get(text);
+  if (json === undefined) {
+    json = jsonStringOf(text);
+    if (shortStrings.size >= MAX_SHORT_REMEMBERED) shortStrings.clear();
+    shortStrings.set(text, json);
+  }
+  return json;
 }
+
+/**
+ * Short strings' JSON texts, remembered: a database hash writes the same field names and values
+ * for every environment, and a map lookup is cheaper than the escaping checks.
+ */
+const shortStrings = new Map<string, string>();
+const MAX_SHORT_REMEMBERED = 16_384;
 
 function jsonStringOf(text: string): string {
   if (PLAIN_JSON.test(text)) return `"${text}"`;
@@ -151,18 +164,59 @@ export function pySortedKeys(dict: PyDict): string[] {
   return keys.every((key) => PLAIN_JSON.test(key)) ? keys.sort() : keys.sort(byCodePoint);
 }
 
+/** A model's field names (its schema's), sorted: a database holds many instances of few models. */
+const sortedFieldNames = new WeakMap<object, string[]>();
+
+/**
+ * {@link pySortedKeys}, from the model's schema when the dict is a model instance holding exactly
+ * its fields (checked: same count, every field present), so the keys are not sorted again.
+ */
+function sortedKeysOf(dict: PyDict): string[] {
+  const schema = (dict as { schema?: { fields: ReadonlyArray<{ name: string }> } }).schema;
+  if (schema === undefined || dict.size !== schema.fields.length) return pySortedKeys(dict);
+  let sorted = sortedFieldNames.get(schema);
+  if (sorted === undefined) {
+    sorted = pySortedKeys(new Map(schema.fields.map((field) => [field.name, null])));
+    sortedFieldNames.set(schema, sorted);
+  }
+  for (const key of sorted) if (!dict.has(key)) return pySortedKeys(dict);
+  return sorted;
+}
+
 /**
  * Python `json.dumps(value, sort_keys=True)`: τ²'s database hash digests this text of
  * `model_dump()` (dates and datetimes are already held as their `str()` text, as `default=str` writes them).
  */
 export function pyJsonDumpsSortedKeys(value: PyValue | undefined): string {
-  if (!(value instanceof Map)) {
-    if (!Array.isArray(value)) return pyJsonDumps(value);
-    return value.length === 0 ? "[]" : `[${value.map(pyJsonDumpsSortedKeys).join(", ")}]`;
-  }
-  if (value.size === 0) return "{}";
-  const parts = pySortedKeys(value).map((key) => `${pyJsonString(key)}: ${pyJsonDumpsSortedKeys(value.get(key))}`);
-  return `{${parts.join(", ")}}`;
+  if (!(value instanceof Map) && !Array.isArray(value)) return pyJsonDumps(value);
+  const parts: string[] = [];
+  sortedKeysParts(value, parts);
+  return parts.join(""); // one flat string: callers compare and hash these texts
+}
+
+function sortedKeysParts(value: PyValue | undefined, parts: string[]): void {
+  if (value instanceof Map) {
+    if (value.size === 0) {
+      parts.push("{}");
+      return;
+    }
+    const keys = sortedKeysOf(value);
+    for (let index = 0; index < keys.length; index++) {
+      parts.push(index === 0 ? "{" : ", ", pyJsonString(keys[index]), ": ");
+      sortedKeysParts(value.get(keys[index]), parts);
+    }
+    parts.push("}");
+  } else if (Array.isArray(value)) {
+    if (value.length === 0) {
+      parts.push("[]");
+      return;
+    }
+    for (let index = 0; index < value.length; index++) {
+      parts.push(index === 0 ? "[" : ", ");
+      sortedKeysParts(value[index], parts);
+    }
+    parts.push("]");
+  } else parts.push(pyJsonDumps(value));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -114,6 +114,8 @@ interface BaseIndex {
   position: Map<string, number>;
   /** `"key": <json>` per record, in sorted key order. */
   entries: string[];
+  /** `, "key": <json>` per record: made once, so an unchanged record's piece is the same string in every hash (compared by identity, not by content). */
+  followingEntries: string[];
 }
 
 interface BaseHash {
@@ -137,7 +139,7 @@ function baseIndex(base: PyDict): BaseIndex {
   if (!index) {
     const sortedKeys = pySortedKeys(base);
     const entries = sortedKeys.map((key) => entryText(key, base.get(key)));
-    index = { sortedKeys, position: new Map(sortedKeys.map((key, at) => [key, at])), entries };
+    index = { sortedKeys, position: new Map(sortedKeys.map((key, at) => [key, at])), entries, followingEntries: entries.map((entry) => `, ${entry}`) };
     baseIndexes.set(base, index);
   }
   return index;
@@ -158,8 +160,13 @@ function recordPieces(base: PyDict, map: SharedRecordMap | null, out: string[]):
   out.push("{");
   keys.forEach((key, at) => {
     const own = map !== null && (map.owned.has(key) || !index.position.has(key));
-    const text = own ? entryText(key, (map as SharedRecordMap).get(key)) : (index.entries[index.position.get(key) as number] as string);
-    out.push(at === 0 ? text : `, ${text}`);
+    if (own) {
+      const text = entryText(key, (map as SharedRecordMap).get(key));
+      out.push(at === 0 ? text : `, ${text}`);
+    } else {
+      const position = index.position.get(key) as number;
+      out.push(at === 0 ? index.entries[position] : index.followingEntries[position]);
+    }
   });
   out.push("}");
 }
