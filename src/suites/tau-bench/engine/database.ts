@@ -1,8 +1,10 @@
 import { createHash, type Hash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataError } from "../../../errors/error-tree.ts";
-import { readPythonJsonFile } from "../../../data/data-files.ts";
+import { parsePythonJsonText } from "../../../data/data-files.ts";
 import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, pyStrRepr, type PyDict, type PyValue } from "../../../value/index.ts";
+import { cachedHashIndex } from "./hash-index-cache.ts";
 
 /**
  * One parse of a domain's data files, shared read-only by every episode.
@@ -18,7 +20,14 @@ export class BaseDatabase {
   readonly collectionNames: readonly string[];
   private readonly hashIndex = new Map<string, CollectionHashIndex>();
 
-  constructor(readonly collections: ReadonlyMap<string, PyDict>) {
+  /**
+   * `fileHashes`: the SHA-256 of each collection's file, when it was read from one; its hash index
+   * is then kept in the derived cache under that hash (see `hash-index-cache.ts`).
+   */
+  constructor(
+    readonly collections: ReadonlyMap<string, PyDict>,
+    private readonly fileHashes: ReadonlyMap<string, string> = new Map(),
+  ) {
     this.collectionNames = [...collections.keys()];
   }
 
@@ -47,7 +56,9 @@ export class BaseDatabase {
   collectionHashIndex(name: string): CollectionHashIndex {
     let index = this.hashIndex.get(name);
     if (!index) {
-      index = buildHashIndex(this.collections.get(name)!);
+      const collection = this.collections.get(name)!;
+      const fileHash = this.fileHashes.get(name);
+      index = fileHash === undefined ? buildHashIndex(collection) : cachedHashIndex(fileHash, collection, () => buildHashIndex(collection));
       this.hashIndex.set(name, index);
     }
     return index;
@@ -55,7 +66,7 @@ export class BaseDatabase {
 }
 
 /** Sorted keys of a base collection and their hash texts, concatenated with `", "` into one buffer. */
-interface CollectionHashIndex {
+export interface CollectionHashIndex {
   sortedKeys: string[];
   positionOf: Map<string, number>;
   buffer: Buffer;
@@ -342,14 +353,26 @@ function lowerBound(sorted: string[], key: string): number {
   return low;
 }
 
-/** Loads the named collection files (`<name>.json`) of a domain directory into one shared base database. */
+/**
+ * Loads the named collection files (`<name>.json`) of a domain directory into one shared base
+ * database. Each file's SHA-256 goes with it: the base keeps what it derives from a collection
+ * (its hash index) in the derived cache under that hash.
+ */
 export function loadBaseDatabase(directory: string, collections: readonly string[]): BaseDatabase {
   const data = new Map<string, PyDict>();
+  const hashes = new Map<string, string>();
   for (const name of collections) {
     const path = join(directory, `${name}.json`);
-    const value = readPythonJsonFile(path);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    }
+    const value = parsePythonJsonText(bytes.toString("utf8"), path);
     if (!(value instanceof Map)) throw new DataError(`${path}: expected a JSON object at the top level`);
     data.set(name, value);
+    hashes.set(name, createHash("sha256").update(bytes).digest("hex"));
   }
-  return new BaseDatabase(data);
+  return new BaseDatabase(data, hashes);
 }
