@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cachedDerivation, derivedCacheDir, derivedCacheKey, readDerived, writeDerived } from "../src/data/derived-cache.ts";
 import { openJsonArrayFile } from "../src/data/json-array-file.ts";
+import { loadTau2BenchManifest, pinnedHashes } from "../src/data/manifest.ts";
 import { parsePythonJson, scanPythonJsonArray, type PyValue } from "../src/value/index.ts";
 
 const isNumberList = (value: unknown): value is number[] => Array.isArray(value) && value.every((item) => typeof item === "number");
@@ -245,5 +246,29 @@ describe("openJsonArrayFile", () => {
     expect(() => openJsonArrayFile(broken, "expected an array")).toThrow(`${broken}: invalid JSON: Expecting ':' delimiter at line 2 column 8`);
     const object = write('{"id": "a"}');
     expect(() => openJsonArrayFile(object, "expected an array")).toThrow(`${object}: expected an array`);
+  });
+});
+
+describe("pinnedHashes", () => {
+  it("gives the manifest's pinned hashes under a prefix, the same from the derived cache, and ignores a damaged entry", () => {
+    const previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    const env = freshEnv();
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    try {
+      const prefix = "upstream-src/src/tau2/";
+      const expected = new Map(
+        loadTau2BenchManifest()
+          .files.filter((entry) => entry.target.startsWith(prefix))
+          .map((entry) => [entry.target, entry.sha256]),
+      );
+      expect(expected.size).toBeGreaterThan(10);
+      expect(pinnedHashes("tau2-bench", prefix)).toEqual(expected); // miss
+      expect(pinnedHashes("tau2-bench", prefix)).toEqual(expected); // hit
+      const file = entryFile(env, "manifest-pinned-hashes-v1");
+      writeFileSync(file, readFileSync(file, "utf8").replace(/"[0-9a-f]{64}"}$/, `"${"0".repeat(64)}"}`));
+      expect(pinnedHashes("tau2-bench", prefix)).toEqual(expected);
+    } finally {
+      restore(previous);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DataError } from "../errors/error-tree.ts";
 import { datasetDefinition } from "./datasets.ts";
+import { cachedDerivation, derivedCacheKey } from "./derived-cache.ts";
 
 /**
  * How a manifest file is used:
@@ -118,13 +119,24 @@ export const TAU_BENCH_MANIFEST_URL = datasetDefinition("tau-bench").manifestUrl
 
 /** Loads and validates a manifest file (a path or file URL); errors name the file. */
 export function loadManifestFile(location: string | URL): DataManifest {
-  const name = location instanceof URL ? location.pathname : location;
-  let text: string;
+  return manifestFromBytes(readManifestBytes(location), location);
+}
+
+function manifestName(location: string | URL): string {
+  return location instanceof URL ? location.pathname : location;
+}
+
+function readManifestBytes(location: string | URL): Buffer {
   try {
-    text = readFileSync(location, "utf8");
+    return readFileSync(location);
   } catch (error) {
-    throw new DataError(`cannot read the manifest ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new DataError(`cannot read the manifest ${manifestName(location)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
+}
+
+function manifestFromBytes(bytes: Buffer, location: string | URL): DataManifest {
+  const name = manifestName(location);
+  const text = bytes.toString("utf8");
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -150,6 +162,28 @@ export function loadTauBenchManifest(): DataManifest {
 /** Loads and validates the pinned τ²-bench manifest shipped with the package. */
 export function loadTau2BenchManifest(): DataManifest {
   return loadDatasetManifest("tau2-bench");
+}
+
+const PINNED_KIND = "manifest-pinned-hashes-v1";
+
+/**
+ * The SHA-256 the shipped manifest of `dataset` pins for each target path starting with `prefix`.
+ * What is read from the validated manifest is kept in the derived cache under the manifest file's
+ * own SHA-256 (validating τ²'s 900-entry manifest was a noticeable part of every τ² run's start).
+ */
+export function pinnedHashes(dataset: string, prefix: string): Map<string, string> {
+  const location = datasetDefinition(dataset).manifestUrl;
+  const bytes = readManifestBytes(location);
+  const isTable = (value: unknown): value is Record<string, string> =>
+    value !== null && typeof value === "object" && !Array.isArray(value) && Object.entries(value).every(([target, hash]) => target.startsWith(prefix) && typeof hash === "string");
+  const table = cachedDerivation(PINNED_KIND, derivedCacheKey(sha256Hex(bytes), prefix), isTable, () =>
+    Object.fromEntries(
+      manifestFromBytes(bytes, location)
+        .files.filter((entry) => entry.target.startsWith(prefix))
+        .map((entry) => [entry.target, entry.sha256]),
+    ),
+  );
+  return new Map(Object.entries(table));
 }
 
 /** Hex sha256 of bytes. */

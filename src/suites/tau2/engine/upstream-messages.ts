@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataError } from "../../../errors/error-tree.ts";
 import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
-import { loadTau2BenchManifest, sha256Hex } from "../../../data/manifest.ts";
+import { pinnedHashes, sha256Hex } from "../../../data/manifest.ts";
 import { fillTemplate, stringLiteralsOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
 import { PythonSourceFile } from "../../../data/python-source/syntax.ts";
 import { TAU2_SOURCE_HINT, tau2SourceRoot } from "./extract/sources.ts";
@@ -109,8 +109,8 @@ export class UpstreamMessages<Key extends string> {
   }
 }
 
-/** Target path → SHA-256 of the τ² manifest, read once. */
-let pinnedHashes: Map<string, string> | undefined;
+/** Target path → SHA-256 of the τ² manifest (its source files), read once. */
+let pinned: Map<string, string> | undefined;
 
 /** The file's text and SHA-256, after checking it is the version the manifest pins (positions depend on it). */
 function readPinnedSource(path: string, sourceFile: string): { text: string; sha256: string } {
@@ -121,11 +121,11 @@ function readPinnedSource(path: string, sourceFile: string): { text: string; sha
     throw new DataError(`τ²'s source file ${path} is missing from the data directory; ${TAU2_SOURCE_HINT}`, { cause: error });
   }
   const target = `upstream-src/src/tau2/${sourceFile}`;
-  pinnedHashes ??= new Map(loadTau2BenchManifest().files.map((entry) => [entry.target, entry.sha256]));
-  const pinned = pinnedHashes.get(target);
-  if (!pinned) throw new Error(`${target} is not in the τ² data manifest`);
+  pinned ??= pinnedHashes("tau2-bench", "upstream-src/src/tau2/");
+  const pinnedHash = pinned.get(target);
+  if (!pinnedHash) throw new Error(`${target} is not in the τ² data manifest`);
   const sha256 = sha256Hex(bytes);
-  if (sha256 !== pinned) {
+  if (sha256 !== pinnedHash) {
     throw new DataError(`${path} differs from the pinned τ²-bench sources (the tools' messages are read from it by position); ${TAU2_SOURCE_HINT}`);
   }
   return { text: bytes.toString("utf8"), sha256 };
