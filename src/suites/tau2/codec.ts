@@ -10,11 +10,11 @@ import type { EpisodeSummary } from "../../core/run.ts";
 import type { TerminationReason } from "../../core/types.ts";
 import { CheckpointWriter } from "../../run/checkpoint.ts";
 import { DataError } from "../../errors/error-tree.ts";
+import { lazySchema } from "../../data/lazy-zod.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
-import { z } from "zod";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
-import { plainView, tau2MessageSchema } from "./tasks.ts";
+import { plainView, tau2Schemas } from "./tasks.ts";
 import { PyFloat, type PyDict, type PyValue, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
 
@@ -176,23 +176,25 @@ function text(value: PyValue | undefined): string | null {
 }
 
 /** The shape of a stored simulation (HEAD and June-2025 schemas; unknown fields ignored), checked on a plain view of the lossless parse. */
-const simulationSchema = z.object({
-  id: z.string(),
-  task_id: z.string(),
-  timestamp: z.string().nullish(),
-  start_time: z.string(),
-  end_time: z.string(),
-  duration: z.number(),
-  termination_reason: z.enum(TAU2_TERMINATION_REASONS),
-  agent_cost: z.number().nullish(),
-  user_cost: z.number().nullish(),
-  reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
-  messages: z.array(tau2MessageSchema).nullish(),
-  trial: z.number().int().nullish(),
-  seed: z.number().int().nullish(),
-  policy: z.string().nullish(),
-  info: z.record(z.string(), z.unknown()).nullish(),
-});
+const simulationSchema = lazySchema((z) =>
+  z.object({
+    id: z.string(),
+    task_id: z.string(),
+    timestamp: z.string().nullish(),
+    start_time: z.string(),
+    end_time: z.string(),
+    duration: z.number(),
+    termination_reason: z.enum(TAU2_TERMINATION_REASONS),
+    agent_cost: z.number().nullish(),
+    user_cost: z.number().nullish(),
+    reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
+    messages: z.array(tau2Schemas().message).nullish(),
+    trial: z.number().int().nullish(),
+    seed: z.number().int().nullish(),
+    policy: z.string().nullish(),
+    info: z.record(z.string(), z.unknown()).nullish(),
+  }),
+);
 
 function fieldPath(path: ReadonlyArray<PropertyKey>): string {
   let out = "";
@@ -201,7 +203,7 @@ function fieldPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 function readSimulation(value: PyDict, file: string, index: number): Tau2SimulationRecord {
-  const checked = simulationSchema.safeParse(plainView(value));
+  const checked = simulationSchema().safeParse(plainView(value));
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const taskId = typeof value.get("task_id") === "string" ? ` (task ${String(value.get("task_id"))})` : "";
