@@ -23,6 +23,7 @@ import {
   pyJsonDumpsIndented,
   pyJsonDumpsLine,
   pyJsonString,
+  printedJson,
   pyLen,
   pyLessOrEqual,
   pyLessThan,
@@ -119,6 +120,25 @@ describe("json.dumps and repr texts", () => {
     expect(pyJsonDumpsIndented([1], 2, 1)).toBe("[\n    1\n  ]");
     expect(pyJsonDumpsIndented({ only: undefined })).toBe("{}");
     expect(pyJsonDumpsIndented([1, { k: [] }], null)).toBe('[1, {"k": []}]');
+  });
+
+  it("places a value printed once as the printers would print it: indented where it lands, on one line, or again elsewhere", () => {
+    const entry = {
+      task_id: 3,
+      reward: new PyFloat(1),
+      info: new Map<string, unknown>([
+        ["note", "a,\nb: [x]"],
+        ["empty", []],
+        ["nested", { k: [1, { deep: null }], e: {} }],
+      ]),
+      traj: [{ role: "user", content: "hi, there" }],
+    };
+    const printed = printedJson(entry, 2, 1);
+    expect(pyJsonDumpsIndented([entry, printed], 2)).toBe(pyJsonDumpsIndented([entry, entry], 2));
+    expect(pyJsonDumpsLine({ type: "episode", entry: printed })).toBe(pyJsonDumpsLine({ type: "episode", entry }));
+    expect(printed.line).toBe(pyJsonDumpsLine(entry));
+    expect(pyJsonDumpsIndented({ deeper: [printed] }, 2)).toBe(pyJsonDumpsIndented({ deeper: [entry] }, 2));
+    expect(pyJsonDumpsIndented([printed], 4)).toBe(pyJsonDumpsIndented([entry], 4));
   });
 
   it("writes a long string the same every time (long strings are remembered)", () => {

@@ -29,6 +29,8 @@ export {
   pyJsonDumpsIndented,
   pyJsonDumpsLine,
   pyJsonDumpsSortedKeys,
+  PrintedJson,
+  printedJson,
   pySortedKeys,
   pyJsonString,
   pyRepr,

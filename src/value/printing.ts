@@ -235,6 +235,36 @@ function mixedJsonScalar(value: unknown): string | undefined {
 }
 
 /**
+ * A value printed once by {@link printedJson}, which the mixed printers then place as text. An
+ * episode's results-file entry is written twice (its checkpoint line as it finishes, the results
+ * file at the end): printing it once and deriving the one-line form from the indented text halves
+ * that work. The indented text is used where it lands at the level it was printed for; the one-line
+ * text is the indented text with its line breaks taken out (JSON strings hold no raw line break,
+ * so every line break is layout: `,` + break + indentation becomes `, `, any other break goes).
+ */
+export class PrintedJson {
+  private lineText: string | undefined;
+
+  constructor(
+    readonly value: unknown,
+    readonly indent: number,
+    readonly level: number,
+    readonly indented: string,
+  ) {}
+
+  /** The value as `json.dumps(value)` prints it (separators `", "` and `": "`). */
+  get line(): string {
+    this.lineText ??= this.indented.replace(/,\n */g, ", ").replace(/\n */g, "");
+    return this.lineText;
+  }
+}
+
+/** Prints `value` once for the place it will take in an indented document (`indent`, `level`), and on one line when asked. */
+export function printedJson(value: unknown, indent: number, level: number): PrintedJson {
+  return new PrintedJson(value, indent, level, pyJsonDumpsIndented(value, indent, level));
+}
+
+/**
  * Python `json.dumps(value, indent=N)` (separators `","` / `": "`), used for τ-bench-shaped results
  * files so the original's tooling reads the same text. Accepts the value model and, for
  * convenience, plain JS objects/numbers from our own code (an integral JS number prints as an int).
@@ -280,9 +310,16 @@ class MixedJsonPrinter {
   write(value: unknown, level: number): void {
     const scalar = mixedJsonScalar(value);
     if (scalar !== undefined) this.out += scalar;
+    else if (value instanceof PrintedJson) this.printed(value, level);
     else if (Array.isArray(value)) this.array(value, level);
     else if (value instanceof Map) this.map(value as Map<string, unknown>, level);
     else this.object(value as Record<string, unknown>, level);
+  }
+
+  private printed(value: PrintedJson, level: number): void {
+    if (this.indent === null) this.out += value.line;
+    else if (this.indent === value.indent && level === value.level) this.out += value.indented;
+    else this.write(value.value, level);
   }
 
   private array(value: readonly unknown[], level: number): void {
