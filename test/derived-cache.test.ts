@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cachedDerivation, derivedCacheDir, derivedCacheKey, readDerived, writeDerived } from "../src/data/derived-cache.ts";
 import { openJsonArrayFile } from "../src/data/json-array-file.ts";
+import { readJsonRecordFile } from "../src/data/json-record-file.ts";
 import { loadTau2BenchManifest, pinnedHashes } from "../src/data/manifest.ts";
-import { parsePythonJson, scanPythonJsonArray, type PyValue } from "../src/value/index.ts";
+import { parsePythonJson, pyDeepCopy, pyJsonDumps, scanPythonJsonArray, scanPythonJsonObject, type PyDict, type PyValue } from "../src/value/index.ts";
 
 const isNumberList = (value: unknown): value is number[] => Array.isArray(value) && value.every((item) => typeof item === "number");
 
@@ -270,5 +271,88 @@ describe("pinnedHashes", () => {
     } finally {
       restore(previous);
     }
+  });
+});
+
+/** The same for objects: the members rebuilt from their spans, in the scanned order. */
+function scanObjectOutcome(text: string): { value: PyValue } | { error: string } {
+  try {
+    const members = scanPythonJsonObject(text);
+    if (members === null) return { value: parsePythonJson(text) };
+    return { value: new Map(members.map(({ key, start, end }) => [key, parsePythonJson(text.slice(start, end))])) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+describe("scanPythonJsonObject", () => {
+  it("accepts and rejects exactly what parsePythonJson does, keeps a repeated key's first place and last value", () => {
+    const samples = ['{"a": {"x": [1, 2.0]}, "b": "s", "a": [3]}', " {} ", '{"k": NaN}', '{"a" 1}', '{"a": 1,}', "[1]", '{"a": 1} x', '{"a": "\\u12G4"}', '{"\\u0061": 1, "a": 2}', "{"];
+    for (const text of samples) expect(scanObjectOutcome(text), text).toEqual(parseOutcome(text));
+    const base = '{"o1": {"id": "o1", "items": [1, 2.5, {"n": null}]}, "o2": {"s": "a\\"b"}, "o1": 3}';
+    const alphabet = ['"', "\\", "{", "}", "[", "]", ",", ":", " ", "1", ".", "e", "-", "n"];
+    const random = seeded(5);
+    for (let round = 0; round < 2000; round++) {
+      const at = random(base.length + 1);
+      const text = random(2) === 0 ? base.slice(0, at) + alphabet[random(alphabet.length)] + base.slice(at) : base.slice(0, at) + base.slice(at + 1);
+      expect(scanObjectOutcome(text), text).toEqual(parseOutcome(text));
+    }
+  });
+});
+
+function seeded(seed: number): (limit: number) => number {
+  let state = seed;
+  return (limit) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % limit;
+  };
+}
+
+describe("readJsonRecordFile", () => {
+  const text = '{"b": {"name": "B", "n": 2.0}, "a": {"name": "A", "tags": ["x"]}, "10": {"name": "ten"}, "b": {"name": "B2"}}';
+  const write = () => {
+    const path = join(mkdtempSync(join(tmpdir(), "taubridge-records-")), "records.json");
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it("reads as the whole-file parse does: keys in order, the same value object every time, every way of reading values", () => {
+    const previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = freshEnv().TAUBRIDGE_DERIVED_CACHE_DIR;
+    try {
+      const eager = parsePythonJson(text) as PyDict;
+      for (let pass = 0; pass < 2; pass++) {
+        // pass 0: scanned (a miss); pass 1: the index from the derived cache (a hit)
+        const { records } = readJsonRecordFile(write());
+        expect([...records.keys()]).toEqual([...eager.keys()]);
+        expect(records.size).toBe(3);
+        expect(records.has("a") && !records.has("z")).toBe(true);
+        expect(records.get("a")).toBe(records.get("a"));
+        expect(pyJsonDumps(records)).toBe(pyJsonDumps(eager));
+        expect([...records.values()].map((value) => pyJsonDumps(value))).toEqual([...eager.values()].map((value) => pyJsonDumps(value)));
+        const seen: string[] = [];
+        records.forEach((value, key, map) => seen.push(`${key}=${pyJsonDumps(value)}:${map === records}`));
+        expect(seen).toEqual([...eager].map(([key, value]) => `${key}=${pyJsonDumps(value)}:true`));
+        expect(pyJsonDumps(pyDeepCopy(records))).toBe(pyJsonDumps(eager));
+        expect(pyJsonDumps(new Map(records))).toBe(pyJsonDumps(eager));
+        records.set("a", "replaced");
+        records.delete("b");
+        expect([...records.entries()]).toEqual([
+          ["a", "replaced"],
+          ["10", eager.get("10")],
+        ]);
+      }
+    } finally {
+      restore(previous);
+    }
+  });
+
+  it("names the file in its errors, as a whole-file parse does", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "taubridge-records-")), "bad.json");
+    writeFileSync(path, '{"a": 1,\n "b" 2}');
+    expect(() => readJsonRecordFile(path)).toThrow(`${path}: invalid JSON: Expecting ':' delimiter at line 2 column 6`);
+    writeFileSync(path, "[1]");
+    expect(() => readJsonRecordFile(path)).toThrow(`${path}: expected a JSON object at the top level`);
+    expect(() => readJsonRecordFile(`${path}.missing`)).toThrow(/cannot read .*ENOENT/);
   });
 });

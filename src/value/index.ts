@@ -37,7 +37,7 @@ export {
   pyStr,
   pyStrRepr,
 } from "./printing.ts";
-export { JsonSyntaxError, parsePythonJson, scanPythonJsonArray, type JsonArrayElement } from "./lossless-json.ts";
+export { JsonSyntaxError, parsePythonJson, scanPythonJsonArray, scanPythonJsonObject, type JsonArrayElement, type JsonObjectMember } from "./lossless-json.ts";
 export { hashableEntry, hashableRepr } from "./hashable.ts";
 export {
   PyException,

@@ -1,8 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataError } from "../../../errors/error-tree.ts";
-import { parsePythonJsonText } from "../../../data/data-files.ts";
+import { readJsonRecordFile } from "../../../data/json-record-file.ts";
 import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, pyStrRepr, type PyDict, type PyValue } from "../../../value/index.ts";
 import { cachedHashIndex } from "./hash-index-cache.ts";
 
@@ -355,24 +354,17 @@ function lowerBound(sorted: string[], key: string): number {
 
 /**
  * Loads the named collection files (`<name>.json`) of a domain directory into one shared base
- * database. Each file's SHA-256 goes with it: the base keeps what it derives from a collection
- * (its hash index) in the derived cache under that hash.
+ * database. Records are built when first looked up (`data/json-record-file.ts`). Each file's
+ * SHA-256 goes with it: the base keeps what it derives from a collection (its hash index) in the
+ * derived cache under that hash.
  */
 export function loadBaseDatabase(directory: string, collections: readonly string[]): BaseDatabase {
   const data = new Map<string, PyDict>();
   const hashes = new Map<string, string>();
   for (const name of collections) {
-    const path = join(directory, `${name}.json`);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (error) {
-      throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-    }
-    const value = parsePythonJsonText(bytes.toString("utf8"), path);
-    if (!(value instanceof Map)) throw new DataError(`${path}: expected a JSON object at the top level`);
-    data.set(name, value);
-    hashes.set(name, createHash("sha256").update(bytes).digest("hex"));
+    const { records, sha256 } = readJsonRecordFile(join(directory, `${name}.json`));
+    data.set(name, records);
+    hashes.set(name, sha256);
   }
   return new BaseDatabase(data, hashes);
 }
