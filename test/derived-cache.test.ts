@@ -266,7 +266,10 @@ describe("pinnedHashes", () => {
       expect(pinnedHashes("tau2-bench", prefix)).toEqual(expected); // miss
       expect(pinnedHashes("tau2-bench", prefix)).toEqual(expected); // hit
       const file = entryFile(env, "manifest-pinned-hashes-v1");
-      writeFileSync(file, readFileSync(file, "utf8").replace(/"[0-9a-f]{64}"}$/, `"${"0".repeat(64)}"}`));
+      const stored = readFileSync(file, "utf8");
+      const damaged = stored.replace(/"[0-9a-f]{64}"}$/, `"${"0".repeat(64)}"}`);
+      expect(damaged).not.toBe(stored);
+      writeFileSync(file, damaged);
       expect(pinnedHashes("tau2-bench", prefix)).toEqual(expected);
     } finally {
       restore(previous);

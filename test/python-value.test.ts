@@ -39,6 +39,11 @@ import {
   pySub,
   pySum,
   type PyValue,
+  type PyFieldType,
+  type PyModelSchema,
+  pyModelSchema,
+  pyModelSchemaFingerprint,
+  pyT,
 } from "../src/value/index.ts";
 
 // Expected texts were produced with CPython 3.11 (repr / json.dumps / round).
@@ -139,6 +144,21 @@ describe("json.dumps and repr texts", () => {
     expect(printed.line).toBe(pyJsonDumpsLine(entry));
     expect(pyJsonDumpsIndented({ deeper: [printed] }, 2)).toBe(pyJsonDumpsIndented({ deeper: [entry] }, 2));
     expect(pyJsonDumpsIndented([printed], 4)).toBe(pyJsonDumpsIndented([entry], 4));
+  });
+
+  it("fingerprints a model schema by everything that decides validated values", () => {
+    const make = (amount: PyFieldType, defaultName = "x") => {
+      const item = pyModelSchema("Item", [["amount", amount]]);
+      return pyModelSchema("Db", [
+        ["items", pyT.dict(pyT.model(() => item))],
+        ["name", pyT.str, () => defaultName],
+      ]);
+    };
+    expect(pyModelSchemaFingerprint(make(pyT.float))).toBe(pyModelSchemaFingerprint(make(pyT.float)));
+    expect(pyModelSchemaFingerprint(make(pyT.float))).not.toBe(pyModelSchemaFingerprint(make(pyT.int)));
+    expect(pyModelSchemaFingerprint(make(pyT.float))).not.toBe(pyModelSchemaFingerprint(make(pyT.float, "y")));
+    const node: PyModelSchema = pyModelSchema("Node", [["children", pyT.list(pyT.model(() => node))]]);
+    expect(pyModelSchemaFingerprint(node)).toContain('"Node"');
   });
 
   it("writes a long string the same every time (long strings are remembered)", () => {

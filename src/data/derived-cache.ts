@@ -13,12 +13,14 @@
  * of the rest), then the value as JSON. A read checks all of it and the caller checks the value's
  * shape; anything amiss (a stale, torn or edited entry) reads as a miss, and the caller derives
  * the value again and rewrites the entry. Writes are atomic (a temporary file renamed into place)
- * and best effort: an unwritable cache only costs speed. A kind's name carries its version
- * (`…-v1`): change the name whenever what is derived, or how, changes.
+ * and best effort: an unwritable cache only costs speed. Keys include the taubridge version, and a
+ * kind's name carries its own (`…-v1`): change the name whenever what is derived, or how, changes
+ * (code that derives differently under an unchanged version would otherwise read old entries).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defaultCacheDir } from "./cache-dir.ts";
 
 const FORMAT = 1;
@@ -32,11 +34,35 @@ export function derivedCacheDir(env: Env = process.env): string | null {
   return configured ? configured : join(defaultCacheDir(env), "derived");
 }
 
-/** A key from the inputs' parts (their SHA-256 hashes, names, the derivation's options). */
+/**
+ * A key from the inputs' parts (their SHA-256 hashes, names, the derivation's options), and the
+ * taubridge version: a release that derives differently never reads an older one's entries.
+ */
 export function derivedCacheKey(...parts: readonly string[]): string {
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(`taubridge ${packageVersion()}\0`);
   for (const part of parts) hash.update(part).update("\0");
   return hash.digest("hex");
+}
+
+let version: string | undefined;
+
+/** The version in the package manifest above this module ("unknown" when there is none). */
+function packageVersion(): string {
+  if (version !== undefined) return version;
+  version = "unknown";
+  for (let directory = dirname(fileURLToPath(import.meta.url)); ; directory = dirname(directory)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { name?: string; version?: string };
+      if (manifest.name === "taubridge" && manifest.version) {
+        version = manifest.version;
+        break;
+      }
+    } catch {
+      // no manifest here: look further up
+    }
+    if (dirname(directory) === directory) break;
+  }
+  return version;
 }
 
 function entryPath(directory: string, kind: string, key: string): string {

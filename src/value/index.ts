@@ -95,6 +95,7 @@ export {
   isPyModel,
   pyGetAttr,
   pyModelSchema,
+  pyModelSchemaFingerprint,
   pyModelUpdate,
   pyModelValidate,
   pyScalarStr,

@@ -5,6 +5,10 @@
  * record reached by iteration fails loudly instead of corrupting every environment.
  */
 import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { derivedCacheKey } from "../../src/data/derived-cache.ts";
 import { describe, expect, it } from "vitest";
 import { databaseHash, databaseHashText, prepareShared, sameJson, shareDatabase, SharedRecordMap } from "../../src/suites/tau2/engine/shared-records.ts";
 import { PyFloat, type PyDict, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyModelSchema, pyModelValidate, pyT } from "../../src/value/index.ts";
@@ -19,7 +23,7 @@ const dbModel = pyModelSchema("Db", [
   ["counter", pyT.int],
 ]);
 
-function loaded() {
+function loaded(cacheKey?: string) {
   const records: PyDict = new Map();
   for (let index = 0; index < 5000; index++)
     records.set(
@@ -37,7 +41,7 @@ function loaded() {
       ["counter", 1],
     ]),
   );
-  prepareShared(db);
+  prepareShared(db, cacheKey);
   return db;
 }
 
@@ -148,6 +152,38 @@ describe("shared τ² databases", () => {
     expect(sameJson(dict([["a", 1]]), dict([["b", 1]]))).toBe(false);
     expect(sameJson(dict([["a", "x"]]), dict([["a", "y"]]))).toBe(false);
     expect(sameJson(true, 1)).toBe(false);
+  });
+
+  it("takes a record dict's hash texts from the derived cache when the database has a key, and ignores a damaged entry", () => {
+    const previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    const folder = mkdtempSync(join(tmpdir(), "tau2-record-index-"));
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = folder;
+    try {
+      const change = (environment: PyDict) => ((environment.get("records") as SharedRecordMap).get("r042") as PyDict).set("name", "changed");
+      const expected = (() => {
+        const environment = shareDatabase(loaded());
+        change(environment);
+        return sha(pyJsonDumpsSortedKeys(pyDeepCopy(environment)));
+      })();
+      const keyed = () => {
+        const environment = shareDatabase(loaded(derivedCacheKey("the database file's sha256", "schema")));
+        change(environment);
+        return databaseHash(environment);
+      };
+      expect(keyed()).toBe(expected); // a miss: rendered, then stored
+      const kind = join(folder, "tau2-record-index-v1");
+      expect(readdirSync(kind)).toHaveLength(1);
+      expect(keyed()).toBe(expected); // a hit
+      const [entry] = readdirSync(kind);
+      const stored = readFileSync(join(kind, entry), "utf8");
+      const damaged = stored.replace('n1\\"', 'n7\\"');
+      expect(damaged).not.toBe(stored);
+      writeFileSync(join(kind, entry), damaged);
+      expect(keyed()).toBe(expected); // damaged: ignored and rendered again
+    } finally {
+      if (previous === undefined) delete process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+      else process.env.TAUBRIDGE_DERIVED_CACHE_DIR = previous;
+    }
   });
 
   it("keeps environments apart and the loaded database untouched", () => {

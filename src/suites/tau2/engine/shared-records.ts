@@ -13,6 +13,7 @@
  * instead (a JavaScript error, which ends the episode as an infrastructure error naming the tool).
  */
 import { createHash, type Hash } from "node:crypto";
+import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
 import { PyFloat, type PyDict, type PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../../value/index.ts";
 
 function isContainer(value: PyValue | undefined): value is PyDict | PyValue[] {
@@ -81,12 +82,19 @@ function isRecordDict(value: PyValue): value is PyDict {
 /** Record dicts of loaded databases: their records are sealed, so their rendered texts can be cached. */
 const loadedRecordDicts = new WeakSet<PyDict>();
 
-/** Seals the record dicts' records of a loaded database (shared by every environment). */
-export function prepareShared(db: PyModel): void {
-  for (const value of db.values()) {
+/** Derived-cache keys of loaded record dicts (their hash index is kept there). */
+const recordDictKeys = new WeakMap<PyDict, string>();
+
+/**
+ * Seals the record dicts' records of a loaded database (shared by every environment). `cacheKey`
+ * (the database file's, see `domain.ts`) lets each record dict's hash index come from the derived cache.
+ */
+export function prepareShared(db: PyModel, cacheKey?: string): void {
+  for (const [field, value] of db) {
     if (!isRecordDict(value)) continue;
     for (const record of value.values()) sealShared(record);
     loadedRecordDicts.add(value);
+    if (cacheKey !== undefined) recordDictKeys.set(value, derivedCacheKey(cacheKey, field));
   }
 }
 
@@ -136,15 +144,35 @@ function entryText(key: string, value: PyValue | undefined): string {
   return `${pyJsonString(key)}: ${pyJsonDumpsSortedKeys(value)}`;
 }
 
+const INDEX_KIND = "tau2-record-index-v1";
+
 function baseIndex(base: PyDict): BaseIndex {
   let index = baseIndexes.get(base);
   if (!index) {
-    const sortedKeys = pySortedKeys(base);
-    const entries = sortedKeys.map((key) => entryText(key, base.get(key)));
-    index = { sortedKeys, position: new Map(sortedKeys.map((key, at) => [key, at])), entries, followingEntries: entries.map((entry) => `, ${entry}`) };
+    const render = () => {
+      const keys = pySortedKeys(base);
+      return { sortedKeys: keys, entries: keys.map((key) => entryText(key, base.get(key))) };
+    };
+    const key = recordDictKeys.get(base);
+    const { sortedKeys, entries } = key === undefined ? render() : cachedDerivation(INDEX_KIND, key, (value): value is StoredIndex => fitsIndex(value, base), render);
+    index = { sortedKeys, position: new Map(sortedKeys.map((name, at) => [name, at])), entries, followingEntries: entries.map((entry) => `, ${entry}`) };
     baseIndexes.set(base, index);
   }
   return index;
+}
+
+/** A record dict's hash index as the derived cache keeps it. */
+interface StoredIndex {
+  sortedKeys: string[];
+  entries: string[];
+}
+
+/** An entry of this record dict: its keys, one text each (the text itself is vouched for by the cache's checksum and key). */
+function fitsIndex(value: unknown, base: PyDict): value is StoredIndex {
+  const stored = value as StoredIndex;
+  if (!Array.isArray(stored?.sortedKeys) || !Array.isArray(stored.entries)) return false;
+  if (stored.sortedKeys.length !== base.size || stored.entries.length !== base.size) return false;
+  return stored.sortedKeys.every((key) => typeof key === "string" && base.has(key)) && stored.entries.every((entry) => typeof entry === "string");
 }
 
 /**
