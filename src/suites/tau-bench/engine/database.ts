@@ -1,9 +1,8 @@
 import { createHash, type Hash } from "node:crypto";
 import { join } from "node:path";
-import { DataError } from "../../../errors/error-tree.ts";
 import { readJsonRecordFile } from "../../../data/json-record-file.ts";
 import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, pyStrRepr, type PyDict, type PyValue } from "../../../value/index.ts";
-import { cachedHashIndex } from "./hash-index-cache.ts";
+import { type CollectionHashIndex, cachedHashIndex } from "./hash-index-cache.ts";
 
 /**
  * One parse of a domain's data files, shared read-only by every episode.
@@ -62,15 +61,6 @@ export class BaseDatabase {
     }
     return index;
   }
-}
-
-/** Sorted keys of a base collection and their hash texts, concatenated with `", "` into one buffer. */
-export interface CollectionHashIndex {
-  sortedKeys: string[];
-  positionOf: Map<string, number>;
-  buffer: Buffer;
-  starts: Uint32Array;
-  ends: Uint32Array;
 }
 
 function buildHashIndex(collection: PyDict): CollectionHashIndex {

@@ -6,7 +6,15 @@
  */
 import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
 import type { PyDict } from "../../../value/index.ts";
-import type { CollectionHashIndex } from "./database.ts";
+
+/** Sorted keys of a base collection and their hash texts, concatenated with `", "` into one buffer. */
+export interface CollectionHashIndex {
+  sortedKeys: string[];
+  positionOf: Map<string, number>;
+  buffer: Buffer;
+  starts: Uint32Array;
+  ends: Uint32Array;
+}
 
 const KIND = "tau-bench-hash-index-v1";
 
