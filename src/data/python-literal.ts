@@ -180,106 +180,138 @@ function indentWidth(text: string, lineStart: number, tokenStart: number): numbe
   return column;
 }
 
-function tokenize(source: SourceMap): { tokens: Token[]; lines: LogicalLine[] } {
-  const text = source.text;
-  const tokens: Token[] = [];
-  const lines: LogicalLine[] = [];
-  const brackets: number[] = []; // token indexes of open brackets
-  let position = 0;
-  let lineStart = 0; // offset where the current physical line starts
-  let logicalStart = -1; // token index starting the current logical line, -1 if none yet
-  let logicalIndent = 0;
+/**
+ * Python's tokenizer, for what literals and module structure need: tokens with their bracket
+ * depth, logical lines (ended by a newline outside brackets) with their indentation, comments and
+ * line continuations skipped, CPython's messages for what it refuses.
+ */
+class Tokenizer {
+  readonly tokens: Token[] = [];
+  readonly lines: LogicalLine[] = [];
+  /** Token indexes of the open brackets. */
+  private readonly brackets: number[] = [];
+  private position = 0;
+  /** Offset where the current physical line starts. */
+  private lineStart = 0;
+  /** Token index starting the current logical line, -1 if none yet. */
+  private logicalStart = -1;
+  private logicalIndent = 0;
 
-  const push = (token: Omit<Token, "depth">): void => {
-    if (logicalStart < 0) {
-      logicalStart = tokens.length;
-      logicalIndent = indentWidth(text, lineStart, token.start);
+  constructor(private readonly source: SourceMap) {}
+
+  run(): { tokens: Token[]; lines: LogicalLine[] } {
+    const text = this.source.text;
+    while (this.position < text.length) {
+      if (!this.skipLayout()) this.readToken();
     }
-    tokens.push({ ...token, depth: brackets.length });
-  };
-  const endLogicalLine = (at: number): void => {
-    if (logicalStart < 0) return;
-    tokens.push({ type: "newline", text: "", start: at, depth: 0 });
-    lines.push({ start: logicalStart, end: tokens.length - 1, indent: logicalIndent });
-    logicalStart = -1;
-  };
+    if (this.brackets.length > 0) {
+      const open = this.tokens[this.brackets[this.brackets.length - 1]];
+      this.source.fail(open.start, `'${open.text}' was never closed`);
+    }
+    this.endLogicalLine(text.length);
+    this.tokens.push({ type: "eof", text: "", start: text.length, depth: 0 });
+    return { tokens: this.tokens, lines: this.lines };
+  }
 
-  while (position < text.length) {
-    const char = text[position];
+  private push(token: Omit<Token, "depth">): void {
+    if (this.logicalStart < 0) {
+      this.logicalStart = this.tokens.length;
+      this.logicalIndent = indentWidth(this.source.text, this.lineStart, token.start);
+    }
+    this.tokens.push({ ...token, depth: this.brackets.length });
+  }
+
+  private endLogicalLine(at: number): void {
+    if (this.logicalStart < 0) return;
+    this.tokens.push({ type: "newline", text: "", start: at, depth: 0 });
+    this.lines.push({ start: this.logicalStart, end: this.tokens.length - 1, indent: this.logicalIndent });
+    this.logicalStart = -1;
+  }
+
+  /** Newlines, blanks, comments and line continuations: true when one was consumed. */
+  private skipLayout(): boolean {
+    const text = this.source.text;
+    const char = text[this.position];
     if (char === "\n") {
-      if (brackets.length === 0) endLogicalLine(position);
-      position++;
-      lineStart = position;
-      continue;
+      if (this.brackets.length === 0) this.endLogicalLine(this.position);
+      this.position++;
+      this.lineStart = this.position;
+      return true;
     }
     if (char === " " || char === "\t" || char === "\f") {
-      position++;
-      continue;
+      this.position++;
+      return true;
     }
     if (char === "#") {
-      while (position < text.length && text[position] !== "\n") position++;
-      continue;
+      while (this.position < text.length && text[this.position] !== "\n") this.position++;
+      return true;
     }
-    if (char === "\\") {
-      if (text[position + 1] === "\n") {
-        position += 2;
-        lineStart = position;
-        continue;
-      }
-      source.fail(position, "unexpected character after line continuation character");
-    }
-    // String literal, possibly with a prefix.
-    STRING_START.lastIndex = position;
+    if (char !== "\\") return false;
+    if (text[this.position + 1] !== "\n") this.source.fail(this.position, "unexpected character after line continuation character");
+    this.position += 2;
+    this.lineStart = this.position;
+    return true;
+  }
+
+  /** A string (possibly prefixed), a name, a number or an operator. */
+  private readToken(): void {
+    const text = this.source.text;
+    const char = text[this.position];
+    STRING_START.lastIndex = this.position;
     const prefixed = STRING_START.exec(text);
     if (prefixed && (prefixed[1] === "" || STRING_PREFIXES.has(prefixed[1].toLowerCase()))) {
-      push(readString(source, position, prefixed[1]));
-      position = tokens[tokens.length - 1].start + tokens[tokens.length - 1].text.length;
-      continue;
-    }
-    if (NAME_START.test(char)) {
-      NAME_REST.lastIndex = position + char.length;
+      this.push(readString(this.source, this.position, prefixed[1]));
+      const token = this.tokens[this.tokens.length - 1];
+      this.position = token.start + token.text.length;
+    } else if (NAME_START.test(char)) {
+      NAME_REST.lastIndex = this.position + char.length;
       NAME_REST.exec(text);
       const end = NAME_REST.lastIndex;
-      push({ type: "name", text: text.slice(position, end), start: position });
-      position = end;
-      continue;
-    }
-    if ((char >= "0" && char <= "9") || (char === "." && text[position + 1] >= "0" && text[position + 1] <= "9")) {
-      NUMBER.lastIndex = position;
-      const match = NUMBER.exec(text)!;
-      const end = position + match[0].length;
-      if (end < text.length && /[\p{L}\p{Nd}_]/u.test(text[end])) source.fail(position, "invalid decimal literal");
-      push({ type: "number", text: match[0], start: position });
-      position = end;
-      continue;
-    }
-    const operator = OPERATORS.find((candidate) => text.startsWith(candidate, position));
-    if (!operator) source.fail(position, `invalid character ${JSON.stringify(char)} in source`);
-    if (operator === "(" || operator === "[" || operator === "{") {
-      push({ type: "op", text: operator, start: position });
-      brackets.push(tokens.length - 1);
-    } else if (operator in CLOSING) {
-      const openIndex = brackets.pop();
-      if (openIndex === undefined) source.fail(position, `unmatched '${operator}'`);
-      const open = tokens[openIndex];
-      if (open.text !== CLOSING[operator]) {
-        source.fail(position, `closing parenthesis '${operator}' does not match opening parenthesis '${open.text}'`);
-      }
-      push({ type: "op", text: operator, start: position });
-      tokens[tokens.length - 1].depth = brackets.length;
-      open.match = tokens.length - 1;
+      this.push({ type: "name", text: text.slice(this.position, end), start: this.position });
+      this.position = end;
+    } else if ((char >= "0" && char <= "9") || (char === "." && text[this.position + 1] >= "0" && text[this.position + 1] <= "9")) {
+      this.readNumber();
     } else {
-      push({ type: "op", text: operator, start: position });
+      this.readOperator(char);
     }
-    position += operator.length;
   }
-  if (brackets.length > 0) {
-    const open = tokens[brackets[brackets.length - 1]];
-    source.fail(open.start, `'${open.text}' was never closed`);
+
+  private readNumber(): void {
+    const text = this.source.text;
+    NUMBER.lastIndex = this.position;
+    const match = NUMBER.exec(text)!;
+    const end = this.position + match[0].length;
+    if (end < text.length && /[\p{L}\p{Nd}_]/u.test(text[end])) this.source.fail(this.position, "invalid decimal literal");
+    this.push({ type: "number", text: match[0], start: this.position });
+    this.position = end;
   }
-  endLogicalLine(text.length);
-  tokens.push({ type: "eof", text: "", start: text.length, depth: 0 });
-  return { tokens, lines };
+
+  /** An operator; brackets are matched as CPython's tokenizer does. */
+  private readOperator(char: string): void {
+    const operator = OPERATORS.find((candidate) => this.source.text.startsWith(candidate, this.position));
+    if (!operator) this.source.fail(this.position, `invalid character ${JSON.stringify(char)} in source`);
+    if (operator === "(" || operator === "[" || operator === "{") {
+      this.push({ type: "op", text: operator, start: this.position });
+      this.brackets.push(this.tokens.length - 1);
+    } else if (operator in CLOSING) {
+      const openIndex = this.brackets.pop();
+      if (openIndex === undefined) this.source.fail(this.position, `unmatched '${operator}'`);
+      const open = this.tokens[openIndex];
+      if (open.text !== CLOSING[operator]) {
+        this.source.fail(this.position, `closing parenthesis '${operator}' does not match opening parenthesis '${open.text}'`);
+      }
+      this.push({ type: "op", text: operator, start: this.position });
+      this.tokens[this.tokens.length - 1].depth = this.brackets.length;
+      open.match = this.tokens.length - 1;
+    } else {
+      this.push({ type: "op", text: operator, start: this.position });
+    }
+    this.position += operator.length;
+  }
+}
+
+function tokenize(source: SourceMap): { tokens: Token[]; lines: LogicalLine[] } {
+  return new Tokenizer(source).run();
 }
 
 function readString(source: SourceMap, start: number, prefix: string): Omit<Token, "depth"> {
