@@ -63,7 +63,24 @@ describe("limits and output paths are refused before any work (exit 2, one line)
   });
 
   it.skipIf(!tau2BenchDirectory)(`a run of more than a million episodes (τ² telecom full × 10000 trials)${tau2BenchDirectory ? "" : ` (${missingTau2Reason})`}`, async () => {
-    const run = await runCli(["tau2", "run", "--domain", "telecom", "--task-set-name", "telecom_full", "--agent", "oracle", "--user", "scripted", "--num-trials", "10000", "--data-dir", tau2BenchDirectory as string, "--save-to", join(scratch("size"), "r.json")]);
+    const run = await runCli([
+      "tau2",
+      "run",
+      "--domain",
+      "telecom",
+      "--task-set-name",
+      "telecom_full",
+      "--agent",
+      "oracle",
+      "--user",
+      "scripted",
+      "--num-trials",
+      "10000",
+      "--data-dir",
+      tau2BenchDirectory as string,
+      "--save-to",
+      join(scratch("size"), "r.json"),
+    ]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr.trim()).toMatch(/^taubridge: \d+ tasks × 10000 trials = \d+ episodes; a run has at most 1000000/);
   });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { DataError } from "../../../errors/error-tree.ts";
 import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
 import { pinnedHashes, sha256Hex } from "../../../data/manifest.ts";
-import { fillTemplate, stringLiteralsOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
+import { fillTemplate, stringLiteralsOf, stringValueOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
 import { PythonSourceFile } from "../../../data/python-source/syntax.ts";
 import { TAU2_SOURCE_HINT, tau2SourceRoot } from "./extract/sources.ts";
 
@@ -107,6 +107,20 @@ export class UpstreamMessages<Key extends string> {
     if (!this.templates) throw new Error(`the messages of ${this.sourceFile} are not loaded: load the domain with loadTau2Domain first`);
     return this.templates.get(key)!;
   }
+}
+
+/**
+ * A module-level string constant of a τ² source file (`NAME = "…"`, implicit concatenation and
+ * triple quotes included), read from the pinned file under `<dataRoot>/upstream-src/src/tau2/`. Why:
+ * some of the original's texts (a reranker's prompt, an embedder's instruction) are module constants
+ * rather than literals inside a function; they are read, never written into this project.
+ */
+export function readUpstreamConstant(dataRoot: string, sourceFile: string, name: string): string {
+  const path = join(tau2SourceRoot(dataRoot), "tau2", sourceFile);
+  const file = new PythonSourceFile(readPinnedSource(path, sourceFile).text, path);
+  const value = file.moduleValue(name);
+  if (!value) throw new DataError(`${path}: no module-level ${name}; ${TAU2_SOURCE_HINT}`);
+  return stringValueOf(file, value);
 }
 
 /** Target path → SHA-256 of the τ² manifest (its source files), read once. */
