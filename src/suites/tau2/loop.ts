@@ -267,11 +267,22 @@ class Tau2Episode implements StepTarget {
     return { type: "text", content: current && current.role !== "tool" ? current.content : null };
   }
 
-  /** The agent's turn; a step that failed inside it (a crashed tool) crashes the attempt. */
+  /**
+   * The agent's turn; a step that failed inside it (a crashed tool) crashes the attempt. With a
+   * timeout, a turn still running when it passes is stopped and the episode ends as `timeout`
+   * (τ² checks the timeout only between hops, so it would wait for the turn — forever, for an
+   * agent stuck in a loop — and record its message first; the outcome is the same).
+   */
   private async agentTurn(incoming: Incoming | null): Promise<Turn> {
-    const turn = await this.agent.next(incoming, this.kernel.turnSignal);
-    if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
-    return turn;
+    const timeout = this.parts.timeoutSeconds;
+    const deadline = timeout != null ? setTimeout(() => this.kernel.end("timeout"), Math.max(0, timeout - this.kernel.elapsedSeconds()) * 1000) : undefined;
+    try {
+      const turn = await this.agent.next(incoming, this.kernel.turnSignal);
+      if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
+      return turn;
+    } finally {
+      clearTimeout(deadline);
+    }
   }
 
   /** A participant's turn as a trajectory message; a turn that does not say its cost is charged what its meter recorded. */
