@@ -7,16 +7,18 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import { type Tau2Task, readTau2Splits, readTau2Tasks } from "./tasks.ts";
+import { type Tau2Task, readTau2Splits, readTau2TaskDirectory, readTau2Tasks } from "./tasks.ts";
 
 /** Task sets by name → data folder and file. */
-const TASK_SET_FILES: Record<string, { folder: string; file: string }> = {
+const TASK_SET_FILES: Record<string, { folder: string; file: string; directory?: true }> = {
   mock: { folder: "mock", file: "tasks.json" },
   airline: { folder: "airline", file: "tasks.json" },
   retail: { folder: "retail", file: "tasks.json" },
   telecom: { folder: "telecom", file: "tasks.json" },
   telecom_full: { folder: "telecom", file: "tasks_full.json" },
   telecom_small: { folder: "telecom", file: "tasks_small.json" },
+  /** τ³: one file per task under `tasks/` (`get_tasks`: sorted glob; the stale `tasks.json` is not read; no split file). */
+  banking_knowledge: { folder: "banking_knowledge", file: "tasks", directory: true },
 };
 
 export const TAU2_TASK_SET_NAMES = Object.keys(TASK_SET_FILES);
@@ -41,10 +43,10 @@ export function loadTau2TaskSet(dataRoot: string, selection: Tau2TaskSelection):
   if (!entry) throw new ConfigError(`Unknown task set "${selection.taskSetName}"; known: ${TAU2_TASK_SET_NAMES.join(", ")}`);
   const file = join(dataRoot, entry.folder, entry.file);
   if (!existsSync(file)) throw new DataError(`τ² task file not found: ${file} (run \`taubridge data pull tau2-bench\` or pass --data-dir)`);
-  let tasks = readTau2Tasks(file);
+  let tasks = entry.directory ? readTau2TaskDirectory(file) : readTau2Tasks(file);
   let splitApplied: string | null = null;
   const splitFile = join(dataRoot, entry.folder, `split_${entry.file}`);
-  const splits = selection.split !== null && existsSync(splitFile) ? readTau2Splits(splitFile) : null;
+  const splits = selection.split !== null && !entry.directory && existsSync(splitFile) ? readTau2Splits(splitFile) : null;
   if (splits && selection.split !== null) {
     const ids = splits[selection.split];
     if (!ids) throw new ConfigError(`Invalid task split name "${selection.split}" for ${selection.taskSetName}; known: ${Object.keys(splits).join(", ")}`);

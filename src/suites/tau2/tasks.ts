@@ -9,7 +9,8 @@
  * the Python-valued parts (`arguments`, `agent_data`, `user_data`) stay value-model dicts. A
  * validation error names the file, the task id and the field.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import { DataError } from "../../errors/error-tree.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
@@ -164,6 +165,31 @@ export function readTau2Tasks(path: string): Tau2Task[] {
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   return validateTau2Tasks(parsePythonJsonText(text, path), path);
+}
+
+/**
+ * Reads a task directory as τ³ banking's `get_tasks` does: every `task_*.json` (one task object
+ * each) in sorted file-name order; ids may have gaps. Other files (the stale `tasks.json` beside
+ * the folder) are not read.
+ */
+export function readTau2TaskDirectory(directory: string): Tau2Task[] {
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => /^task_.*\.json$/.test(name));
+  } catch (error) {
+    throw new DataError(`cannot read the task folder ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+  names.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+  const parsed = names.map((name) => {
+    const path = join(directory, name);
+    try {
+      return parsePythonJsonText(readFileSync(path, "utf8"), path);
+    } catch (error) {
+      if (error instanceof DataError) throw error;
+      throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    }
+  });
+  return validateTau2Tasks(parsed, directory);
 }
 
 const splitsSchema = z.record(z.string(), z.array(z.string()));
