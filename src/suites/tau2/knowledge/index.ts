@@ -8,3 +8,15 @@ export { BM25_DEFAULTS, Bm25Okapi, type Bm25Parameters } from "./bm25.ts";
 export { Bm25Retriever, GrepRetriever, type RetrievalResult, tokenize } from "./retrievers.ts";
 export { type Clock, FROZEN_CLOCK, type KnowledgeSearchOptions, KnowledgeSearchTools } from "./search-tools.ts";
 export { retrievalMessages } from "./messages.ts";
+export {
+  DEFAULT_RETRIEVAL_VARIANT,
+  type EmbedderSpec,
+  OFFLINE_VARIANTS,
+  RETRIEVAL_VARIANTS,
+  RETRIEVAL_VARIANT_ALIASES,
+  type RetrievalBackends,
+  type RetrievalToolName,
+  type RetrievalVariantSpec,
+  checkVariantRunnable,
+  resolveRetrievalVariant,
+} from "./variants.ts";
