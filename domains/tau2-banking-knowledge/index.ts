@@ -78,14 +78,20 @@ function configureBanking(config: Tau2DomainConfig, context: Tau2DomainContext):
   const requested = config.retrievalConfig ?? DEFAULT_RETRIEVAL_VARIANT;
   const variant = resolveRetrievalVariant(requested);
   const services = (config.services ?? {}) as BankingServices;
-  checkVariantRunnable(variant, services.backends);
+  let runnable = true;
+  try {
+    checkVariantRunnable(variant, services.backends);
+  } catch (error) {
+    if (!config.scoringOnly || !ConfigError.isInstance(error)) throw error;
+    runnable = false; // scoring replays no read tool: the variant's retrieval tools may stay absent
+  }
   const options = retrievalKwargs(config.retrievalConfigKwargs);
   retrievalText.load(context.dataRoot);
   const knowledgeBase = KnowledgeBase.load(join(context.directory, "documents"));
   const search = new KnowledgeSearchTools(knowledgeBase, context.dataRoot, { ...options, ...(services.clock ? { clock: services.clock } : {}) });
   const plainPolicy = variant.promptBuilder === "golden" ? undefined : variantPolicy(context.read, variant, knowledgeBase, null);
   return {
-    agentToolkit: composedKnowledgeTools(variant.toolkitClass, retrievalTools(variant, search)),
+    agentToolkit: composedKnowledgeTools(variant.toolkitClass, runnable ? retrievalTools(variant, search) : []),
     policy: (task) => plainPolicy ?? variantPolicy(context.read, variant, knowledgeBase, task?.required_documents ?? null),
     infoPolicy: infoPolicy(context.read, variant, knowledgeBase),
     environmentContext: (task) => (task ? { task, readLogAllowlist: readLogAllowlist(task) } : {}),

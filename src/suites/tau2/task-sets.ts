@@ -4,7 +4,7 @@
  * `base`; the file's order is kept, not the split's), then by `--task-ids`, then the first
  * `--num-tasks`.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { type Tau2Task, readTau2Splits, readTau2TaskDirectory, readTau2Tasks } from "./tasks.ts";
@@ -33,8 +33,10 @@ export interface Tau2TaskSelection {
 
 export interface Tau2TaskSet {
   tasks: Tau2Task[];
-  /** Every task of the file, before filtering (results files record the run's tasks only). */
+  /** Every task of the file, before filtering (results files record the run's tasks only); τ³: the task folder. */
   file: string;
+  /** The files the tasks were read from (the file; τ³: every `task_*.json` of the folder), for a run's identity. */
+  files?: string[];
   splitApplied: string | null;
 }
 
@@ -62,5 +64,11 @@ export function loadTau2TaskSet(dataRoot: string, selection: Tau2TaskSelection):
     tasks = tasks.filter((task) => wanted.has(task.id));
   }
   if (selection.numTasks !== undefined) tasks = tasks.slice(0, selection.numTasks);
-  return { tasks, file, splitApplied };
+  const files = entry.directory
+    ? readdirSync(file)
+        .filter((name) => /^task_.*\.json$/.test(name))
+        .sort()
+        .map((name) => join(file, name))
+    : [file];
+  return { tasks, file, files, splitApplied };
 }

@@ -54,6 +54,11 @@ export interface Tau2DomainConfig {
   retrievalConfig?: string | null;
   retrievalConfigKwargs?: PyDict | null;
   services?: unknown;
+  /**
+   * Only to score recorded trajectories (rescore): the evaluator replays no read tool, so a domain
+   * may leave out tools whose backend is missing instead of refusing the configuration.
+   */
+  scoringOnly?: boolean;
 }
 
 /** What `configure` may read: the domain's folder, its files, the τ² data root (sources). */
