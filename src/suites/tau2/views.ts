@@ -33,8 +33,8 @@ function view(name: string, policy: string, toolNames: readonly string[], schema
   };
 }
 
-/** The schemas of the domain's (or its configured variant's) toolkits. */
-function extraction(domain: LoadedTau2Domain): Tau2ToolsExtraction {
+/** The schemas of the domain's (or its configured variant's) toolkits, as the model sees them. */
+export function tau2DomainTools(domain: LoadedTau2Domain): Tau2ToolsExtraction {
   const sources = domain.setup?.toolSources;
   return sources ? extractTau2ToolkitClasses(domain.dataRoot, domain.definition.name, sources.agent, sources.user) : extractTau2Tools(domain.dataRoot, domain.definition.name);
 }
@@ -46,7 +46,7 @@ export function tau2DomainViews(domain: LoadedTau2Domain): { agent: (solo: boole
   const agentTools = toolsOf(agentToolkit).map((tool) => tool.name);
   const userTools = definition.userToolkit ? toolsOf(definition.userToolkit).map((tool) => tool.name) : [];
   const schemas = (side: "agent" | "user", include?: ReadonlySet<string>) => () => {
-    const all = (side === "agent" ? extraction(domain).agent.schemas : (extraction(domain).user?.schemas ?? [])) as unknown as Schema[];
+    const all = (side === "agent" ? tau2DomainTools(domain).agent.schemas : (tau2DomainTools(domain).user?.schemas ?? [])) as unknown as Schema[];
     return include ? all.filter((schema) => include.has((schema as { function: { name: string } }).function.name)) : all;
   };
   const agentViews = new Map<string, DomainView>();
