@@ -8,15 +8,7 @@ import type { ChatModel, ParticipantContext } from "../../../core/contracts.ts";
 import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import { tau2LlmAgent } from "./llm-agent.ts";
-import {
-  extractTau2Prompts,
-  readTau2UserGuidelines,
-  renderTau2UserScenario,
-  tau2AgentSystemPrompt,
-  tau2GtSystemPrompt,
-  tau2SoloSystemPrompt,
-  tau2UserSystemPrompt,
-} from "../engine/extract/index.ts";
+import { extractTau2Prompts, readTau2UserGuidelines, renderTau2UserScenario, tau2AgentSystemPrompt, tau2GtSystemPrompt, tau2SoloSystemPrompt, tau2UserSystemPrompt } from "../engine/extract/index.ts";
 import type { Tau2Task } from "../tasks.ts";
 import { tau2DomainTools } from "../views.ts";
 import { tau2DummyUser, tau2UserSimulator } from "./user-simulator.ts";
