@@ -95,6 +95,7 @@ async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], op
         taskSplit: options.taskSplit as string | undefined,
         taskFile: options.taskFile as string | undefined,
         judge,
+        freshTasks: options.freshTasks === true,
       }),
     );
   }
@@ -144,7 +145,11 @@ async function replayAction(loadRegistries: LoadRegistries, options: Record<stri
   const registries = await loadRegistries({ names: [], models: false, tau2: true });
   const suite = registries.suites.get(tau2 ? "tau2" : "tau-bench");
   checkActionShape(registries, suite, text, options.actions as string);
-  const outcome = await suite.replay({ registries, env: options.env as string, text, file: options.actions as string, dataDir: options.dataDir, taskId: options.taskId });
+  const retrieval = {
+    ...(options.retrievalConfig ? { retrievalConfig: options.retrievalConfig } : {}),
+    ...(options.retrievalConfigKwargs ? { retrievalConfigKwargs: options.retrievalConfigKwargs } : {}),
+  };
+  const outcome = await suite.replay({ registries, env: options.env as string, text, file: options.actions as string, dataDir: options.dataDir, taskId: options.taskId, options: retrieval });
   process.stdout.write(options.format === "json" ? `${JSON.stringify(outcome.json)}\n` : outcome.text);
 }
 
@@ -188,6 +193,8 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .option("--data-dir <dir>", "data directory (for --suite tau2 the τ² data root, e.g. ../shared/tau2-bench)")
     .addOption(new Option("--suite <suite>", "benchmark suite").choices(["tau", "tau2", "tau-bench", "tau2-bench"]).default("tau"))
     .option("--task-id <id>", "--suite tau2: apply this task's initial state first")
+    .option("--retrieval-config <variant>", "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval)")
+    .option("--retrieval-config-kwargs <json>", "--suite tau2, τ³ banking_knowledge: the variant's overrides (top_k, grep_top_k, case_sensitive, reranker_min_score)")
     .addOption(formatOption(["json", "text"], "json"))
     .action((options) => replayAction(loadRegistries, options));
 
@@ -202,6 +209,11 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .option("--data-dir <dir>", "data directory")
     .option("--task-split <split>", "split the task ids refer to (default: the domain's default split)")
     .option("--task-file <path>", "the task file the run used instead of a split (runs with --task-file)")
+    .option(
+      "--fresh-tasks",
+      "τ² files: score against the domain's current task files instead of the tasks recorded in the file (τ²'s evaluate-trajs --fresh-tasks, e.g. after τ³'s 1.0.1 task fixes)",
+      false,
+    )
     .addOption(formatOption(["text", "json"], "text"))
     .option("--details", "list every disagreement", false)
     .action((paths: string[], options) => rescoreAction(loadRegistries, paths, options));

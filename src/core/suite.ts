@@ -87,6 +87,8 @@ export interface ResultsRequest<Registries = unknown> {
   taskFile?: string;
   /** τ²: re-judge NL assertions with this model (default: reuse the recorded verdicts). */
   judge?: { model?: string; baseUrl?: string; provider?: string; apiKeyEnv?: string };
+  /** τ² (`tau2 evaluate-trajs --fresh-tasks`): score against the current task files, not the tasks the results file recorded. */
+  freshTasks?: boolean;
 }
 
 /** What `rescore` found for one file. */

@@ -112,3 +112,4 @@ export { pySplitWhitespace, pyStrip } from "./text.ts";
 export { pyMathLog } from "./math.ts";
 export { PY_RE_ASCII, PY_RE_DOTALL, PY_RE_IGNORECASE, PY_RE_MULTILINE, PY_RE_VERBOSE, PyRePattern, pyReCompile, pyReEscape } from "./regex.ts";
 export { RegexTranslationError, isPyReError, pyReError } from "./regex-syntax.ts";
+export { pyFloatOf, pyFormatThousands, pyIsDigit, pyIsInteger, pyJsonLoads, pyLjust, pyReplace, pySha256Hexdigest, pyTitle, pyUpper } from "./str-methods.ts";

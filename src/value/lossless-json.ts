@@ -19,11 +19,14 @@ export class JsonSyntaxError extends TaubridgeError {
   static readonly marker: symbol = errorMarker("JsonSyntaxError");
 
   constructor(
-    message: string,
+    /** The decoder's own message (`Expecting value`), as `json.JSONDecodeError.msg`. */
+    readonly reason: string,
     readonly line: number,
     readonly column: number,
+    /** The character offset (`JSONDecodeError.pos`). */
+    readonly offset = 0,
   ) {
-    super(`${message} at line ${line} column ${column}`);
+    super(`${reason} at line ${line} column ${column}`);
   }
 }
 
@@ -40,8 +43,8 @@ for (const char of "0123456789+-.eE") NUMBER_CHAR[char.charCodeAt(0)] = 1;
  * change τ-bench's hashes and tool outputs. Why not `lossless-json`: it builds plain objects,
  * which reorder integer-like keys the same way.
  */
-export function parsePythonJson(text: string): PyValue {
-  const parser = new Parser(text);
+export function parsePythonJson(text: string, options: { parseIntAsFloat?: boolean } = {}): PyValue {
+  const parser = new Parser(text, options.parseIntAsFloat ?? false);
   parser.skipWhitespace();
   const value = parser.parseValue();
   parser.skipWhitespace();
@@ -106,7 +109,11 @@ export function scanPythonJsonObject(text: string): JsonObjectMember[] | null {
 
 class Parser {
   position = 0;
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** `json.loads(…, parse_int=float)`: integer literals become floats. */
+    readonly intsAsFloats = false,
+  ) {}
 
   fail(message: string, at = this.position): never {
     let line = 1;
@@ -117,7 +124,7 @@ class Parser {
         lineStart = index + 1;
       }
     }
-    throw new JsonSyntaxError(message, line, at - lineStart + 1);
+    throw new JsonSyntaxError(message, line, at - lineStart + 1, at);
   }
 
   skipWhitespace(): void {
@@ -182,7 +189,7 @@ class Parser {
     // JSON grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
     if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(literal)) this.fail("Invalid number", start);
     this.position = position;
-    if (isFloat) return new PyFloat(Number(literal));
+    if (isFloat || this.intsAsFloats) return new PyFloat(Number(literal));
     const asNumber = Number(literal);
     if (Number.isSafeInteger(asNumber)) return asNumber === 0 ? 0 : asNumber;
     return BigInt(literal);

@@ -33,7 +33,7 @@ function toolCall(entry: PyValue, index: number): Tau2ToolCall {
 /** One entry of `gt_replay_<domain>.json` checked step by step; returns the mismatches found. */
 export function checkGroundTruthReplay(domain: LoadedTau2Domain, task: Tau2Task, entry: PyDict): string[] {
   const problems: string[] = [];
-  const environment = domain.createEnvironment();
+  const environment = domain.createEnvironment({ task });
   applyTaskInitialState(environment, task);
   const id = task.id;
   if (JSON.stringify(environment.hash()) !== JSON.stringify(hashOf(get(entry, "initial_hash")))) problems.push(`${id}: initial hash`);
@@ -64,13 +64,20 @@ export function checkGroundTruthReplay(domain: LoadedTau2Domain, task: Tau2Task,
 }
 
 /** Every probe of `tool_probes_<domain>.json`; returns the mismatches found. */
-export function checkToolProbes(domain: LoadedTau2Domain, tasks: ReadonlyMap<string, Tau2Task>, fixture: PyDict): string[] {
+export function checkToolProbes(
+  domainFor: LoadedTau2Domain | ((probe: PyDict) => LoadedTau2Domain),
+  tasks: ReadonlyMap<string, Tau2Task>,
+  fixture: PyDict,
+  normalize: (content: string) => string = (content) => content,
+): string[] {
   const problems: string[] = [];
   for (const probe of get(fixture, "probes") as PyValue[]) {
     const id = get(probe, "id") as string;
-    const environment = domain.createEnvironment();
     const taskId = get(probe, "task_id");
-    if (typeof taskId === "string") applyTaskInitialState(environment, tasks.get(taskId) as Tau2Task);
+    const task = typeof taskId === "string" ? (tasks.get(taskId) as Tau2Task) : undefined;
+    const domain = typeof domainFor === "function" ? domainFor(probe as PyDict) : domainFor;
+    const environment = domain.createEnvironment({ task });
+    if (task) applyTaskInitialState(environment, task);
     const flag = get(probe, "nondeterministic"); // true, or a text saying why (telecom)
     const nondeterministic = flag !== undefined && flag !== null && flag !== false;
     if (JSON.stringify(environment.hash()) !== JSON.stringify(hashOf(get(probe, "initial_hash")))) problems.push(`${id}: initial hash`);
@@ -78,7 +85,7 @@ export function checkToolProbes(domain: LoadedTau2Domain, tasks: ReadonlyMap<str
     (get(probe, "calls") as PyValue[]).forEach((call, index) => {
       const result = environmentHop(environment, toolCall(call, index));
       const expected = results[index];
-      if (result.content !== get(expected, "content") && !nondeterministic)
+      if (normalize(result.content) !== normalize(get(expected, "content") as string) && !nondeterministic)
         problems.push(`${id} call ${index} content:\n  got      ${result.content}\n  expected ${get(expected, "content") as string}`);
       if (result.error !== get(expected, "error")) problems.push(`${id} call ${index}: error flag ${result.error}`);
       if (!nondeterministic && JSON.stringify(environment.hash()) !== JSON.stringify(hashOf(get(expected, "hash_after")))) problems.push(`${id} call ${index}: hash after`);

@@ -1,20 +1,12 @@
-/**
- * τ²'s evaluator against `evaluator_<domain>.json`: every variant of every task (perfect, missing
- * last write, wrong argument, missing communicate, skipped user action, agent stop, real max-steps
- * and too-many-errors runs) and the termination gate, reward info compared as τ²'s JSON text.
- * The fixtures' NL judge was a stub marking every assertion met; the same stub stands in here
- * (the real judge is tested through the scripted model server in tau2-judge.test.ts).
- */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type LoadedTau2Domain, loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import type { Tau2NlJudge } from "../../src/suites/tau2/judge.ts";
 import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
 import { type Tau2TerminationReason, messageFromJson } from "../../src/suites/tau2/simulation.ts";
-import { type Tau2Task, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
+import type { Tau2Task } from "../../src/suites/tau2/tasks.ts";
 import { PyException, type PyDict, type PyValue, pyJsonDumps, pyJsonDumpsLine } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
-import { FIXTURE_DOMAINS } from "./domains.ts";
+import { FIXTURE_DOMAINS, fixtureTasks } from "./domains.ts";
 import { readFixture } from "./fixture-checks.ts";
 
 const data = tau2BenchDirectory;
@@ -50,10 +42,10 @@ function expected(variant: PyValue): string {
 }
 
 describe.skipIf(!data)("τ² evaluator against evaluator_<domain>.json", () => {
-  for (const [name, definition, tasksFile] of FIXTURE_DOMAINS) {
+  for (const [name, definition, tasksFile, config] of FIXTURE_DOMAINS) {
     it(`${name}: every variant's reward info, and the termination gate`, async () => {
-      const domain = loadTau2Domain(definition, data as string);
-      const tasks = new Map(readTau2Tasks(join(data as string, definition.folder, tasksFile)).map((task) => [task.id, task]));
+      const domain = loadTau2Domain(definition, data as string, config);
+      const tasks = fixtureTasks(data as string, definition, tasksFile);
       const fixture = readFixture(data as string, `evaluator_${name}.json`);
       const problems: string[] = [];
       let compared = 0;

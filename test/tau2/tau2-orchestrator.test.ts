@@ -6,16 +6,15 @@
  * `max_errors=3` — and, evaluated, the recorded reward.
  */
 import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
 import { runTau2Episode } from "../../src/suites/tau2/loop.ts";
 import { type Tau2SimulationMessage, messageFromJson } from "../../src/suites/tau2/simulation.ts";
-import { type Tau2Task, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
+import type { Tau2Task } from "../../src/suites/tau2/tasks.ts";
 import { type PyDict, type PyValue, PyFloat, pyJsonDumpsLine } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
-import { FIXTURE_DOMAINS } from "./domains.ts";
+import { FIXTURE_DOMAINS, fixtureTasks } from "./domains.ts";
 import { readFixture } from "./fixture-checks.ts";
 import { recordedParticipant } from "./recorded-participants.ts";
 
@@ -40,10 +39,10 @@ function shape(messages: readonly Tau2SimulationMessage[]): string {
 const BUDGETS: Record<string, { maxSteps?: number; maxErrors?: number }> = { real_max_steps: { maxSteps: 4 }, real_too_many_errors: { maxErrors: 3 } };
 
 describe.skipIf(!data)("τ² orchestrator against the fixtures' real runs", () => {
-  for (const [name, definition, tasksFile] of FIXTURE_DOMAINS) {
+  for (const [name, definition, tasksFile, config] of FIXTURE_DOMAINS) {
     it(`${name}: every variant's trajectory, termination and reward`, async () => {
-      const domain = loadTau2Domain(definition, data as string);
-      const tasks = new Map(readTau2Tasks(join(data as string, definition.folder, tasksFile)).map((task) => [task.id, task]));
+      const domain = loadTau2Domain(definition, data as string, config);
+      const tasks = fixtureTasks(data as string, definition, tasksFile);
       const problems: string[] = [];
       let runs = 0;
       for (const entry of get(readFixture(data as string, `evaluator_${name}.json`), "tasks") as PyValue[]) {

@@ -69,7 +69,7 @@ async function simulate(run: BuiltTau2Run, unit: Tau2Unit, signal: AbortSignal):
     messages: outcome.messages,
     trial: unit.trial,
     seed: unit.seed,
-    policy: run.domain.policy(run.solo),
+    policy: run.domain.policy(run.solo, unit.task),
     info: simulationInfo(outcome),
   };
 }

@@ -15,7 +15,7 @@ import { checkRunSize } from "../../run/run-flags.ts";
 import { readRunStatus } from "../../run/run-status.ts";
 import type { AgentFactory } from "../../core/strategies.ts";
 import { fromJs, PyFloat, pyJsonDumps, tau2TrialSeeds, toJs, type PyDict } from "../../value/index.ts";
-import { type LoadedTau2Domain, loadTau2Domain } from "./engine/domain.ts";
+import { type LoadedTau2Domain, type Tau2DomainConfig, loadTau2Domain } from "./engine/domain.ts";
 import { readTau2FirstAgentMessage } from "./engine/upstream-text.ts";
 import { type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./judge.ts";
 import { sharedStrategyAgent } from "./participants/shared-strategies.ts";
@@ -99,13 +99,13 @@ function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: 
       persona_config: null,
     },
     agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: recordedArguments(options.agentLlmArgs, options.agentLlmArgsPython), voice_settings: null },
-    environment_info: { domain_name: domain.definition.name, policy: domain.policy(solo), tool_defs: null },
+    environment_info: { domain_name: domain.definition.name, policy: domain.setup?.infoPolicy ?? domain.policy(solo), tool_defs: null },
     seed: options.seed,
     text_streaming_config: null,
     speech_complexity: null,
     audio_native_config: null,
-    retrieval_config: null,
-    retrieval_config_kwargs: null,
+    retrieval_config: domain.setup?.recorded.retrievalConfig ?? null,
+    retrieval_config_kwargs: domain.setup?.recorded.retrievalConfigKwargs ?? null,
   };
 }
 
@@ -121,14 +121,23 @@ function tau2AgentFactory(registries: Tau2Registries, name: string): Tau2Partici
   throw new UnknownNameError("τ² agent", name, [...registries.agents.names(), ...(registries.strategies?.names() ?? [])]);
 }
 
+/** The run's domain configuration (τ³ banking: the retrieval variant, its kwargs, the online backends if any). */
+export function tau2DomainConfig(options: Pick<Tau2RunOptions, "retrievalConfig" | "retrievalConfigKwargs" | "retrievalBackends">): Tau2DomainConfig {
+  return {
+    ...(options.retrievalConfig !== undefined ? { retrievalConfig: options.retrievalConfig } : {}),
+    ...(options.retrievalConfigKwargs !== undefined ? { retrievalConfigKwargs: options.retrievalConfigKwargs } : {}),
+    services: { backends: options.retrievalBackends ?? {} },
+  };
+}
+
 /** Resolves a run: names to objects, the output file, and what a previous run of the same file already did. */
 export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}): Promise<BuiltTau2Run> {
   const definition = registries.domains.get(options.domain);
   const agentFactory = tau2AgentFactory(registries, options.agent);
   const userFactory = registries.users.get(options.user);
-  const domain = loadTau2Domain(definition, options.dataDir);
   const solo = agentFactory?.solo === true;
   if (solo && !definition.supportsSolo) throw new ConfigError(`${options.agent} runs in solo mode, which the ${options.domain} domain does not support (τ²: mock and telecom)`);
+  const domain = loadTau2Domain(definition, options.dataDir, tau2DomainConfig(options));
   if (solo !== (options.user === "dummy_user"))
     throw new ConfigError(solo ? `${options.agent} is a solo agent: run it with --user dummy_user` : "dummy_user is only valid with a solo agent (llm_agent_solo)");
   const taskSet = loadTau2TaskSet(options.dataDir, {
@@ -206,10 +215,13 @@ function outcomeOptions(options: Tau2RunOptions): Record<string, unknown> {
     agentOptions,
     agentLlmArgsPython: _ap,
     userLlmArgsPython: _up,
+    retrievalBackends: _rb,
+    retrievalConfigKwargs,
     ...rest
   } = options;
   return {
     ...rest,
+    ...(retrievalConfigKwargs ? { retrievalConfigKwargs: toJs(retrievalConfigKwargs) } : {}),
     agentLlmArgs: toJs(recordedArguments(options.agentLlmArgs, undefined)),
     userLlmArgs: toJs(recordedArguments(options.userLlmArgs, undefined)),
     agentOptions: outcomeAgentOptions(agentOptions ?? {}),
@@ -227,7 +239,7 @@ function domainDataFiles(directory: string): string[] {
 export function tau2RunIdentity(options: Tau2RunOptions, domain: LoadedTau2Domain, taskSet: Tau2TaskSet): RunIdentity {
   return identityOf({
     options: outcomeOptions(options),
-    taskSet: taskSet.file,
+    taskSet: taskSet.files ?? taskSet.file,
     taskSetSha256: taskSet.fileSha256,
     data: { directory: domain.directory, files: domainDataFiles(domain.directory) },
     files: agentOptionFiles(options.agentOptions ?? {}),

@@ -91,7 +91,7 @@ function environmentCheck(input: Tau2EvaluationInput, basis: readonly Tau2Reward
   if (criteria.actions == null && criteria.env_assertions == null) {
     return { reward: float(1), db_check: { db_match: true, db_reward: float(1) }, info: { note: "No expected actions or env assertions" } };
   }
-  const predicted = input.domain.createEnvironment({ solo: input.solo });
+  const predicted = input.domain.createEnvironment({ solo: input.solo, task: input.task });
   const state = input.task.initial_state;
   predicted.setState(state?.initialization_data, state?.initialization_actions, input.messages.filter(isReplayable), input.strictReplay ?? true);
   const gold = goldEnvironment(input.domain, input.task, criteria.actions ?? []);
@@ -128,7 +128,7 @@ function isReplayable(message: Tau2SimulationMessage): message is Exclude<Tau2Si
 
 /** The target state: the task's initial state, then every gold action through `make_tool_call` (no sync; failures ignored). */
 export function goldEnvironment(domain: LoadedTau2Domain, task: Tau2Task, actions: readonly Tau2Action[]): Tau2Environment {
-  const gold = domain.createEnvironment();
+  const gold = domain.createEnvironment({ task });
   const state = task.initial_state;
   gold.setState(state?.initialization_data, state?.initialization_actions, (state?.message_history ?? []).map(toReplayMessage));
   for (const action of actions) {

@@ -41,7 +41,7 @@ export interface Tau2EpisodeParts {
   agent: Participant<Tau2Task>;
   user: Participant<Tau2Task>;
   /** What each side sees of the domain (policy, its tools); default: the domain's own views (`views.ts`). */
-  views?: { agent: (solo: boolean) => DomainView; user: () => DomainView };
+  views?: { agent: (solo: boolean, task?: Tau2Task) => DomainView; user: (task?: Tau2Task) => DomainView };
   /** The fixed first agent message (τ²'s greeting, read from its sources). */
   firstAgentMessage: string;
   rules?: SuiteRules;
@@ -113,7 +113,7 @@ class Tau2Episode implements StepTarget {
     this.views = parts.views ?? tau2DomainViews(parts.domain);
     this.rules = parts.rules ?? TAU2_BENCH_RULES;
     this.solo = parts.solo ?? false;
-    this.environment = parts.domain.createEnvironment({ solo: this.solo });
+    this.environment = parts.domain.createEnvironment({ solo: this.solo, task: parts.task });
     this.kernel = new EpisodeKernel({ execute: (request, requestor) => this.callEnvironment(request, requestor), precedence: "last", ...(parts.signal ? { signal: parts.signal } : {}) });
   }
 
@@ -177,7 +177,7 @@ class Tau2Episode implements StepTarget {
     const maxSteps = this.parts.maxSteps ?? this.rules.defaultMaxSteps;
     const base = {
       task: this.parts.task,
-      domain: side === "assistant" ? this.views.agent(this.solo) : this.views.user(),
+      domain: side === "assistant" ? this.views.agent(this.solo, this.parts.task) : this.views.user(this.parts.task),
       history: historyView(history, side),
       seed: this.parts.seed,
       solo: this.solo,

@@ -43,7 +43,7 @@ export interface Tau2ReplayResult {
 
 /** Replays the calls; with a task, its initial state is applied first (what the orchestrator does before the first turn). */
 export function replayTau2(domain: LoadedTau2Domain, calls: readonly Tau2ToolCall[], task?: Tau2Task): Tau2ReplayResult {
-  const environment = domain.createEnvironment();
+  const environment = domain.createEnvironment({ task });
   if (task) applyTaskInitialState(environment, task);
   const steps = calls.map((call) => {
     const result = environmentHop(environment, call);

@@ -10,6 +10,7 @@ import type { PyDict } from "../../value/index.ts";
 import type { LoadedTau2Domain, Tau2DomainDefinition } from "./engine/domain.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
 import type { Tau2Task } from "./tasks.ts";
+import type { RetrievalBackends } from "./knowledge/variants.ts";
 
 /** What a participant factory gets: τ²'s `--agent-llm`/`--agent-llm-args` (or the user's), the run's model clients, the domain and data root. */
 export interface Tau2FactoryOptions {
@@ -73,6 +74,15 @@ export interface Tau2RunOptions {
   taskIds?: string[];
   taskSetName?: string;
   taskSplitName: string;
+  /** τ³ banking_knowledge: `--retrieval-config` (τ²'s `RunConfig.retrieval_config`; the domain's default when absent). */
+  retrievalConfig?: string;
+  /** `--retrieval-config-kwargs`, as given (recorded as is). */
+  retrievalConfigKwargs?: PyDict;
+  /**
+   * Online retrieval backends for the variants that need them (embedders, the reranker); the
+   * domain refuses those variants without them. Filled by whoever provides the backends.
+   */
+  retrievalBackends?: RetrievalBackends;
   maxSteps: number;
   maxErrors: number;
   maxConcurrency: number;

@@ -3,7 +3,6 @@
  * `results.json` files (ours or the original's), `rescore` (τ²'s evaluator over the stored
  * trajectories) and `replay` of a tool-call list. The CLI and the API reach τ² only through this.
  */
-import { join } from "node:path";
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
@@ -12,12 +11,14 @@ import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
-import { isPyDict, toJs, type PyDict } from "../../value/index.ts";
+import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
-import { buildTau2Run, simulationKey, TAU2_RUN_DEFAULTS, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { buildTau2Run, simulationKey, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
-import { loadTau2Domain } from "./engine/domain.ts";
+import { loadTau2Domain, type Tau2DomainConfig } from "./engine/domain.ts";
+import { loadTau2TaskSet } from "./task-sets.ts";
+import { parsePythonJsonText } from "../../data/data-files.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { tau2Record } from "./records.ts";
@@ -25,7 +26,7 @@ import { parseTau2ActionsFile, replayTau2 } from "./replay.ts";
 import { rescoreTau2Results } from "./rescore.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
-import { readTau2Tasks, validateTau2Tasks } from "./tasks.ts";
+import { validateTau2Tasks } from "./tasks.ts";
 
 /** What τ² resolves names in: its domains and its own agents and users (the shared strategies come from the run's registries). */
 export type Tau2Parts = Omit<Tau2Registries, "strategies">;
@@ -73,6 +74,10 @@ export function tau2OptionsFromSettings(settings: RunSettings): Tau2RunOptions {
     ...(values.taskIds !== undefined ? { taskIds: (values.taskIds as Array<string | number>).map(String) } : {}),
     ...(text("taskSetName") ? { taskSetName: text("taskSetName") } : {}),
     taskSplitName: text("taskSplit") ?? TAU2_RUN_DEFAULTS.taskSplitName,
+    ...(text("retrievalConfig") ? { retrievalConfig: text("retrievalConfig") } : {}),
+    ...(values.retrievalConfigKwargs !== undefined
+      ? { retrievalConfigKwargs: (isPyDict(values.retrievalConfigKwargs) ? values.retrievalConfigKwargs : fromJs(values.retrievalConfigKwargs)) as PyDict }
+      : {}),
     maxSteps: values.maxSteps as number,
     maxErrors: values.maxErrors as number,
     maxConcurrency: values.maxConcurrency as number,
@@ -232,8 +237,10 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
   const { results, domain: domainName } = checkedResults(request);
   if (!domainName) throw new ConfigError(`${request.path}: no info.environment_info.domain_name; pass --env`);
   const dataRoot = tau2DataRoot(request.dataDir);
-  const domain = loadTau2Domain(tau2Of(request.registries).domains.get(domainName), dataRoot);
-  const tasks = new Map(validateTau2Tasks(results.tasks, request.path).map((task) => [task.id, task]));
+  const definition = tau2Of(request.registries).domains.get(domainName);
+  const domain = loadTau2Domain(definition, dataRoot, recordedDomainConfig(results.info));
+  const taskList = request.freshTasks ? loadTau2TaskSet(dataRoot, { taskSetName: definition.folder, split: null }).tasks : validateTau2Tasks(results.tasks, request.path);
+  const tasks = new Map(taskList.map((task) => [task.id, task]));
   let judge;
   if (request.judge?.model) {
     const [{ createModelClient }, { createTau2NlJudge, readTau2JudgeTemplates }] = await Promise.all([import("../../model/model-client.ts"), import("./judge.ts")]);
@@ -268,17 +275,45 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
 async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Promise<ReplayOutcome> {
   const definition = tau2Of(request.registries).domains.get(request.env);
   const dataRoot = tau2DataRoot(request.dataDir);
-  const domain = loadTau2Domain(definition, dataRoot);
+  const domain = loadTau2Domain(definition, dataRoot, replayDomainConfig(request.options ?? {}));
   const calls = parseTau2ActionsFile(request.text, request.file);
   let task;
   if (request.taskId !== undefined) {
-    const tasks = readTau2Tasks(join(dataRoot, definition.folder, "tasks.json"));
-    task = tasks.find((candidate) => candidate.id === request.taskId);
-    if (!task) throw new ConfigError(`task "${request.taskId}" is not in ${join(dataRoot, definition.folder, "tasks.json")}`);
+    const taskSet = loadTau2TaskSet(dataRoot, { taskSetName: definition.folder, split: null });
+    task = taskSet.tasks.find((candidate) => candidate.id === request.taskId);
+    if (!task) throw new ConfigError(`task "${request.taskId}" is not in ${taskSet.file}`);
   }
   const result = replayTau2(domain, calls, task);
   const text = result.steps.map((step, index) => `#${index} ${step.requestor} ${step.name}${step.error ? " (error)" : ""}\n${step.content}\n\n`).join("");
   return { json: result, text: `${text}db hash: agent ${result.dbHash.agent}, user ${result.dbHash.user ?? "none"}\n` };
+}
+
+/**
+ * The domain configuration a results file recorded (`info.retrieval_config`, `retrieval_config_kwargs`),
+ * for scoring only: the evaluator replays no read tool, so a variant whose retrieval backend is
+ * missing here still scores (its retrieval tools are simply absent).
+ */
+function recordedDomainConfig(info: PyDict): Tau2DomainConfig {
+  const config = info.get("retrieval_config");
+  const kwargs = info.get("retrieval_config_kwargs");
+  return { ...(typeof config === "string" ? { retrievalConfig: config } : {}), ...(isPyDict(kwargs) ? { retrievalConfigKwargs: kwargs } : {}), scoringOnly: true };
+}
+
+/** `replay --retrieval-config … --retrieval-config-kwargs …` (the kwargs as JSON text, read as Python's json.loads does). */
+function replayDomainConfig(options: Record<string, unknown>): Tau2DomainConfig {
+  const kwargsText = options.retrievalConfigKwargs;
+  let kwargs: PyDict | undefined;
+  if (typeof kwargsText === "string") {
+    let parsed: unknown;
+    try {
+      parsed = parsePythonJsonText(kwargsText, "--retrieval-config-kwargs");
+    } catch (error) {
+      throw new ConfigError(`--retrieval-config-kwargs: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!isPyDict(parsed)) throw new ConfigError("--retrieval-config-kwargs: expected a JSON object");
+    kwargs = parsed;
+  }
+  return tau2DomainConfig({ ...(typeof options.retrievalConfig === "string" ? { retrievalConfig: options.retrievalConfig } : {}), ...(kwargs ? { retrievalConfigKwargs: kwargs } : {}) });
 }
 
 /** τ²-bench's suite plug-in over its parts (created per run or server by the composition root). */

@@ -10,8 +10,10 @@
  * checks, or by the zod schemas when those are unsure (`task-schemas.ts`). A validation error names
  * the file, the task id and the field.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { DataError } from "../../errors/error-tree.ts";
+import { parsePythonJsonText } from "../../data/data-files.ts";
 import { openJsonArrayFile } from "../../data/json-array-file.ts";
 import { UNSURE } from "../../data/quick-shapes.ts";
 import { PyFloat, type PyDict, type PyValue } from "../../value/index.ts";
@@ -113,6 +115,31 @@ export function openTau2TaskFile(path: string): Tau2TaskFile {
 export function readTau2Tasks(path: string): Tau2Task[] {
   const file = openTau2TaskFile(path);
   return file.tasks(file.ids.map((_, index) => index));
+}
+
+/**
+ * Reads a task directory as τ³ banking's `get_tasks` does: every `task_*.json` (one task object
+ * each) in sorted file-name order; ids may have gaps. Other files (the stale `tasks.json` beside
+ * the folder) are not read.
+ */
+export function readTau2TaskDirectory(directory: string): Tau2Task[] {
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => /^task_.*\.json$/.test(name));
+  } catch (error) {
+    throw new DataError(`cannot read the task folder ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+  names.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+  const parsed = names.map((name) => {
+    const path = join(directory, name);
+    try {
+      return parsePythonJsonText(readFileSync(path, "utf8"), path);
+    } catch (error) {
+      if (error instanceof DataError) throw error;
+      throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    }
+  });
+  return validateTau2Tasks(parsed, directory);
 }
 
 /** Reads `split_tasks.json` (split name → task ids); a missing file means no splits. */

@@ -17,6 +17,8 @@ import { parsePythonJsonText } from "../../../data/data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
 import { prepareShared, shareDatabase } from "./shared-records.ts";
 import { createSeededRandom } from "./random.ts";
+import type { Tau2EnvironmentContext, Tau2ToolkitDefinition } from "./toolkit.ts";
+import type { Tau2Task } from "../tasks.ts";
 
 /** Reads a policy file of the domain's data folder. */
 export type Tau2PolicyReader = (fileName: string) => string;
@@ -35,6 +37,58 @@ export interface Tau2DomainDefinition extends Tau2EnvironmentSpec {
   supportsSolo: boolean;
   /** The tools' sentences, read from τ²'s sources when the domain loads (see upstream-messages.ts). */
   messages?: readonly { load(dataRoot: string): void }[];
+  /** τ³ banking: the user toolkit works on the agent's database object (`get_environment` passes one `db` to both). */
+  userSharesAgentDatabase?: boolean;
+  /**
+   * Domains whose environment depends on the run's domain configuration (τ³ banking: the retrieval
+   * variant decides the agent's tools and policy) build it here, once per loaded domain. A
+   * ConfigError names what is wrong with the configuration (an unknown variant, a missing backend).
+   */
+  configure?(config: Tau2DomainConfig, context: Tau2DomainContext): Tau2DomainSetup;
+}
+
+/**
+ * The run's domain configuration (`tau2 run --retrieval-config … --retrieval-config-kwargs …`); only
+ * domains with {@link Tau2DomainDefinition.configure} read it. `services` carries optional backends
+ * a domain may use (τ³ banking: embedders and rerankers), typed by that domain.
+ */
+export interface Tau2DomainConfig {
+  retrievalConfig?: string | null;
+  retrievalConfigKwargs?: PyDict | null;
+  services?: unknown;
+  /**
+   * Only to score recorded trajectories (rescore): the evaluator replays no read tool, so a domain
+   * may leave out tools whose backend is missing instead of refusing the configuration.
+   */
+  scoringOnly?: boolean;
+}
+
+/** What `configure` may read: the domain's folder, its files, the τ² data root (sources). */
+export interface Tau2DomainContext {
+  directory: string;
+  dataRoot: string;
+  read: Tau2PolicyReader;
+}
+
+/** A configured domain: the variant's agent toolkit, policy, per-environment kwargs and what a results file records. */
+export interface Tau2DomainSetup {
+  agentToolkit: Tau2ToolkitDefinition;
+  /** The agent's policy for a task (τ³ golden_retrieval inlines the task's documents). */
+  policy(task: Tau2Task | undefined): string;
+  /** The policy recorded in a results file's `info` (τ²'s `get_info_policy_override`). */
+  infoPolicy: string;
+  /** τ²'s env kwargs for an environment serving `task` (or none: tool probes, replays without a task). */
+  environmentContext(task: Tau2Task | undefined): Tau2EnvironmentContext;
+  /** `RunConfig.retrieval_config` / `retrieval_config_kwargs` as recorded. */
+  recorded: { retrievalConfig: string | null; retrievalConfigKwargs: PyDict | null };
+  /** The Python classes the model-facing schemas are read from (module path, class name). */
+  toolSources?: { agent: Tau2ToolSource; user?: Tau2ToolSource };
+}
+
+/** A toolkit class in τ²'s sources, e.g. `tau2.domains.banking_knowledge.tools` / `KnowledgeUserTools`. */
+export interface Tau2ToolSource {
+  module: string;
+  className: string;
 }
 
 /** A domain loaded from a data directory. */
@@ -44,16 +98,20 @@ export interface LoadedTau2Domain {
   directory: string;
   /** The τ² data root it was loaded from (τ²'s sources are under it). */
   dataRoot: string;
-  policy(solo?: boolean): string;
+  /** The agent's policy; a configured domain's may depend on the task. */
+  policy(solo?: boolean, task?: Tau2Task): string;
+  /** The configured setup (domains with `configure`), else undefined. */
+  setup?: Tau2DomainSetup;
   /**
    * A fresh environment over copies of the pristine databases. `seed` seeds the environment's
    * random source (the ids the original draws at random); the same seed gives the same ids.
+   * `task` is the task it serves (τ²'s env kwargs: a configured domain derives its context from it).
    */
-  createEnvironment(options?: { solo?: boolean; seed?: number }): Tau2Environment;
+  createEnvironment(options?: { solo?: boolean; seed?: number; task?: Tau2Task }): Tau2Environment;
 }
 
 /** Loads a domain's databases from `<dataRoot>/<folder>`; errors name the file. */
-export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: string): LoadedTau2Domain {
+export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: string, config: Tau2DomainConfig = {}): LoadedTau2Domain {
   const directory = join(dataRoot, definition.folder);
   if (!existsSync(directory)) throw new DataError(`τ²-bench data folder not found: ${directory} (run \`taubridge data pull tau2-bench\` or pass --data-dir)`);
   const agent = loadDatabase(join(directory, definition.databases.agent.file), definition.databases.agent.schema);
@@ -63,17 +121,23 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   for (const messages of [...TAU2_ENGINE_MESSAGES, ...(definition.messages ?? [])]) messages.load(dataRoot);
   const policies = new Map<boolean, string>();
   const read: Tau2PolicyReader = (fileName) => readText(join(directory, fileName));
+  const setup = definition.configure?.(config, { directory, dataRoot, read });
+  const spec = setup ? { ...definition, agentToolkit: setup.agentToolkit } : definition;
   return {
     definition,
     directory,
     dataRoot,
-    policy(solo = false) {
+    setup,
+    policy(solo = false, task?: Tau2Task) {
+      if (setup) return setup.policy(task);
       if (!policies.has(solo)) policies.set(solo, definition.policy(read, solo));
       return policies.get(solo) as string;
     },
     createEnvironment(options = {}) {
-      const databases: Tau2Databases = { agent: shareDatabase(agent.db), user: user === null ? null : shareDatabase(user.db) };
-      return new Tau2Environment(definition, databases, options.solo ?? false, createSeededRandom(options.seed));
+      const agentDb = shareDatabase(agent.db);
+      const userDb = definition.userSharesAgentDatabase ? agentDb : user === null ? null : shareDatabase(user.db);
+      const databases: Tau2Databases = { agent: agentDb, user: userDb };
+      return new Tau2Environment(spec, databases, options.solo ?? false, createSeededRandom(options.seed), setup?.environmentContext(options.task) ?? {});
     },
   };
 }
@@ -136,3 +200,6 @@ function fromToml(value: unknown): PyValue {
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) dict.set(key, fromToml(item));
   return dict;
 }
+
+/** τ²'s task as a configured domain sees it (re-exported so domains need not import the suite's task module). */
+export type { Tau2Task as Tau2DomainTask } from "../tasks.ts";

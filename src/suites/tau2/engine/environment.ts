@@ -2,7 +2,7 @@ import { ToolCrashError } from "../../../errors/error-tree.ts";
 import { environmentMessages, toolkitMessages } from "./engine-messages.ts";
 import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
-import { type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, methodOf, toolsOf } from "./toolkit.ts";
+import { type Tau2EnvironmentContext, type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, methodOf, toolsOf } from "./toolkit.ts";
 import { databaseHash } from "./shared-records.ts";
 import { tau2ToolResultText } from "./tool-result.ts";
 
@@ -81,9 +81,10 @@ export class Tau2Environment {
     databases: Tau2Databases,
     readonly solo = false,
     random: Tau2RandomSource = createSeededRandom(),
+    readonly context: Tau2EnvironmentContext = {},
   ) {
-    this.agent = { definition: spec.agentToolkit, db: databases.agent, random };
-    this.user = spec.userToolkit && databases.user ? { definition: spec.userToolkit, db: databases.user, random } : null;
+    this.agent = { definition: spec.agentToolkit, db: databases.agent, random, context, memory: new Map() };
+    this.user = spec.userToolkit && databases.user ? { definition: spec.userToolkit, db: databases.user, random, context, memory: new Map() } : null;
     if (solo) this.checkSoloMode();
     this.sync();
   }

@@ -10,6 +10,7 @@
  */
 import { type PyDict, type PyModel, type PyParameter, type PyValue, pyBindArguments } from "../../../value/index.ts";
 import type { Tau2RandomSource } from "./random.ts";
+import type { Tau2Task } from "../tasks.ts";
 
 /** τ²'s `ToolType`: what a tool does, for metrics and READ/WRITE action statistics. */
 export type Tau2ToolType = "read" | "write" | "think" | "generic";
@@ -22,14 +23,33 @@ export interface Tau2ToolkitInstance {
   readonly definition: Tau2ToolkitDefinition;
   db: PyModel;
   readonly random: Tau2RandomSource;
+  /** What the runner passed the environment beyond the data (τ²'s env kwargs); empty for most domains. */
+  readonly context: Tau2EnvironmentContext;
+  /**
+   * State the toolkit object keeps in its own attributes rather than in its database (τ³ banking's
+   * unlocked tools): lives as long as the environment, never hashed. Keys belong to the domain.
+   */
+  readonly memory: Map<string, unknown>;
+}
+
+/**
+ * τ²'s environment kwargs beyond the data (`runner/build.py::_build_env_kwargs`): the task the
+ * environment serves and the read-only tools whose calls a τ³ banking environment logs.
+ */
+export interface Tau2EnvironmentContext {
+  task?: Tau2Task;
+  /** `read_log_allowlist`: discoverable read tools whose calls are logged (derived from the task's gold actions). */
+  readLogAllowlist?: ReadonlySet<string>;
 }
 
 /** One method of a toolkit class. */
 export interface Tau2Method {
   name: string;
   parameters: readonly PyParameter[];
-  /** Present for `@is_tool` methods. */
-  tool?: { type: Tau2ToolType; mutatesState: boolean };
+  /** The class that defines the method when it is not the toolkit's own (a mixin, a base class): Python's `__qualname__` in TypeError texts. */
+  owner?: string;
+  /** Present for `@is_tool` and `@is_discoverable_tool` methods. */
+  tool?: { type: Tau2ToolType; mutatesState: boolean; discoverable?: boolean };
   /** The method body: returns the Python return value (a str, a model, a dict, a list, a bool, None). */
   run(self: Tau2ToolkitInstance, args: Record<string, PyValue>): PyValue;
 }
@@ -54,14 +74,27 @@ export function tau2Tool(name: string, type: Tau2ToolType, parameterSpecs: reado
   return { name, parameters: parameters(parameterSpecs), tool: { type, mutatesState: options.mutatesState ?? type === "write" }, run };
 }
 
+/**
+ * An `@is_discoverable_tool(type)` method (τ³): callable by name like any tool (the original's
+ * `toolkit.tools` holds it), but not in the tool list a model sees (`get_tools` leaves it out).
+ */
+export function tau2DiscoverableTool(name: string, type: Tau2ToolType, parameterSpecs: readonly ParameterSpec[], run: Tau2Method["run"]): Tau2Method {
+  return { name, parameters: parameters(parameterSpecs), tool: { type, mutatesState: type === "write", discoverable: true }, run };
+}
+
 /** A public method that is not a tool (a setter or an assertion function). */
 export function tau2Function(name: string, parameterSpecs: readonly ParameterSpec[], run: Tau2Method["run"]): Tau2Method {
   return { name, parameters: parameters(parameterSpecs), run };
 }
 
-/** The tools of a toolkit, in order. */
+/** The tools of a toolkit a model sees (`get_tools`: discoverable tools left out), in order. */
 export function toolsOf(definition: Tau2ToolkitDefinition): Tau2Method[] {
-  return definition.methods.filter((method) => method.tool !== undefined);
+  return definition.methods.filter((method) => method.tool !== undefined && !method.tool.discoverable);
+}
+
+/** The discoverable tools of a toolkit (`get_discoverable_tools`), in order. */
+export function discoverableToolsOf(definition: Tau2ToolkitDefinition): Tau2Method[] {
+  return definition.methods.filter((method) => method.tool?.discoverable === true);
 }
 
 /** Each method list by name (the first method of a name, as a lookup in list order finds it). */
@@ -82,6 +115,6 @@ export function methodOf(definition: Tau2ToolkitDefinition, name: string): Tau2M
 
 /** Calls a method with keyword arguments, binding them as CPython does (its TypeError texts included). */
 export function callMethod(self: Tau2ToolkitInstance, method: Tau2Method, kwargs: PyDict): PyValue {
-  const args = pyBindArguments(`${self.definition.className}.${method.name}`, method.parameters, kwargs);
+  const args = pyBindArguments(`${method.owner ?? self.definition.className}.${method.name}`, method.parameters, kwargs);
   return method.run(self, args);
 }

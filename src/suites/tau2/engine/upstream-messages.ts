@@ -12,6 +12,7 @@ import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.t
 import { pinnedHashes, sha256Hex } from "../../../data/manifest.ts";
 import { fillTemplate, stringLiteralsOf, stringValueOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
 import { PythonSourceFile } from "../../../data/python-source/syntax.ts";
+import { cleandoc } from "../../../data/python-source/docstring.ts";
 import { TAU2_SOURCE_HINT, tau2SourceRoot } from "./extract/sources.ts";
 
 /** Where a message stands in the source: `Class.method` (or a module function's name) and the literal's index in it. */
@@ -168,4 +169,54 @@ function findFunction(file: PythonSourceFile, name: string) {
   const found = functions?.find((candidate) => candidate.name === method);
   if (!found) throw new DataError(`${file.file}: no ${owner ? `method ${name}` : `function ${name}`}; ${TAU2_SOURCE_HINT}`);
   return found;
+}
+
+/**
+ * Every string literal of one τ² source file, addressed by function (`Class.method` or a module
+ * function) and position, for a domain whose tools hold hundreds of sentences (τ³ banking's
+ * `tools.py`): the call site names where the sentence stands instead of a key table. Loaded and
+ * pinned like {@link UpstreamMessages}.
+ */
+export class UpstreamLiterals {
+  private literals: ReadonlyMap<string, StringTemplate[]> | undefined;
+  private docstrings = new Map<string, string>();
+  private loadedFrom: string | undefined;
+
+  constructor(readonly sourceFile: string) {}
+
+  /** Reads the file's literals (once per data root). */
+  load(dataRoot: string): void {
+    const path = join(tau2SourceRoot(dataRoot), "tau2", this.sourceFile);
+    if (this.loadedFrom === path) return;
+    const file = new PythonSourceFile(readPinnedSource(path, this.sourceFile).text, path);
+    const literals = new Map<string, StringTemplate[]>();
+    for (const definition of file.functions()) literals.set(definition.name, stringLiteralsOf(file, definition));
+    const docstrings = new Map<string, string>();
+    for (const owner of file.classes()) {
+      for (const definition of owner.methods) {
+        literals.set(`${owner.name}.${definition.name}`, stringLiteralsOf(file, definition));
+        docstrings.set(`${owner.name}.${definition.name}`, cleandoc(definition.docstring ?? ""));
+      }
+    }
+    this.literals = literals;
+    this.docstrings = docstrings;
+    this.loadedFrom = path;
+  }
+
+  /** `inspect.getdoc` of a method (`Class.method`): its docstring, cleaned; empty when it has none. */
+  docstring(where: string): string {
+    if (!this.literals) throw new Error(`the literals of ${this.sourceFile} are not loaded: load the domain with loadTau2Domain first`);
+    return this.docstrings.get(where) ?? "";
+  }
+
+  /** The literal at `at` in `where`, its f-string fields filled in order with `values`. */
+  say(where: string, at: number, ...values: string[]): string {
+    if (!this.literals) throw new Error(`the literals of ${this.sourceFile} are not loaded: load the domain with loadTau2Domain first`);
+    const template = this.literals.get(where)?.[at];
+    if (!template) throw new DataError(`${this.sourceFile}: ${where} has no string literal at ${at}; ${TAU2_SOURCE_HINT}`);
+    const count = templateFields(template).length;
+    if (count !== values.length) throw new Error(`${this.sourceFile} ${where}[${at}] has ${count} fields; ${values.length} values given`);
+    let next = 0;
+    return fillTemplate(template, () => values[next++]);
+  }
 }

@@ -14,3 +14,15 @@ export { DenseRetriever, type DenseRetrieverOptions, type Embedder, pySliceTo } 
 export { DocumentEmbeddingCache, type EmbeddedDocument, type EmbeddingSpaceIdentity } from "./embedding-cache.ts";
 export { formatPositional, PointwiseReranker, type PointwiseRerankerOptions, type RerankerChat } from "./reranker.ts";
 export { bm25Stages, denseStages, KbSearchPipeline, type KbSearchPipelineOptions, type RetrieverStages } from "./kb-search.ts";
+export {
+  DEFAULT_RETRIEVAL_VARIANT,
+  type EmbedderSpec,
+  OFFLINE_VARIANTS,
+  RETRIEVAL_VARIANTS,
+  RETRIEVAL_VARIANT_ALIASES,
+  type RetrievalBackends,
+  type RetrievalToolName,
+  type RetrievalVariantSpec,
+  checkVariantRunnable,
+  resolveRetrievalVariant,
+} from "./variants.ts";

@@ -8,17 +8,9 @@ import type { ChatModel, ParticipantContext } from "../../../core/contracts.ts";
 import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import { tau2LlmAgent } from "./llm-agent.ts";
-import {
-  extractTau2Prompts,
-  extractTau2Tools,
-  readTau2UserGuidelines,
-  renderTau2UserScenario,
-  tau2AgentSystemPrompt,
-  tau2GtSystemPrompt,
-  tau2SoloSystemPrompt,
-  tau2UserSystemPrompt,
-} from "../engine/extract/index.ts";
+import { extractTau2Prompts, readTau2UserGuidelines, renderTau2UserScenario, tau2AgentSystemPrompt, tau2GtSystemPrompt, tau2SoloSystemPrompt, tau2UserSystemPrompt } from "../engine/extract/index.ts";
 import type { Tau2Task } from "../tasks.ts";
+import { tau2DomainTools } from "../views.ts";
 import { tau2DummyUser, tau2UserSimulator } from "./user-simulator.ts";
 import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "../run-options.ts";
 import type { Registry } from "../../../core/registry.ts";
@@ -39,7 +31,7 @@ const asTools = (schemas: readonly unknown[]) => schemas as unknown as ToolDefin
 function agentTools(options: Tau2FactoryOptions) {
   const dataRoot = required(options.dataRoot, "the data root");
   const domain = required(options.domain, "the domain");
-  return { dataRoot, domain, tools: extractTau2Tools(dataRoot, domain.definition.name), templates: extractTau2Prompts(dataRoot) };
+  return { dataRoot, domain, tools: tau2DomainTools(domain), templates: extractTau2Prompts(dataRoot) };
 }
 
 const llmAgent: Tau2ParticipantFactory = Object.assign(
@@ -90,12 +82,13 @@ const llmAgentSolo: Tau2ParticipantFactory = Object.assign(
 const userSimulator: Tau2ParticipantFactory = Object.assign(
   (options: Tau2FactoryOptions) => {
     const { dataRoot, tools, templates } = agentTools(options);
-    const withTools = tools.user !== null;
-    const guidelines = readTau2UserGuidelines(dataRoot, templates, withTools);
+    const guidelines = (withTools: boolean) => readTau2UserGuidelines(dataRoot, templates, withTools);
     return tau2UserSimulator(model(options, "user"), options.llmArgs, (context) => {
+      // τ²'s runner: `env.get_user_tools(include=task.user_tools) or None` (τ³ tasks list theirs; an empty list is no tools)
       const allowed = context.task.user_tools;
       const userTools = (tools.user?.schemas ?? []).filter((schema) => allowed == null || allowed.includes(schema.function.name));
-      return { systemPrompt: tau2UserSystemPrompt(templates, guidelines, renderTau2UserScenario(context.task.user_scenario)), tools: asTools(userTools) };
+      const withTools = tools.user !== null && userTools.length > 0;
+      return { systemPrompt: tau2UserSystemPrompt(templates, guidelines(withTools), renderTau2UserScenario(context.task.user_scenario)), tools: asTools(userTools) };
     });
   },
   { requiresModel: true, description: "τ²'s user_simulator: a model plays the customer from the task's scenario (needs --user-llm)" },

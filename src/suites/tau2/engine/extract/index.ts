@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { PythonSourceTree } from "../../../../data/python-source/modules.ts";
 import { readTau2PromptTemplates, type Tau2PromptTemplates } from "./prompts.ts";
 import { tau2SourceTree } from "./sources.ts";
-import { readTau2Tools, type Tau2ToolsExtraction } from "./tools.ts";
+import { readTau2ToolkitClasses, readTau2Tools, type Tau2ToolsExtraction } from "./tools.ts";
 
 const trees = new Map<string, PythonSourceTree>();
 const tools = new Map<string, Tau2ToolsExtraction>();
@@ -30,6 +30,17 @@ export function extractTau2Tools(dataRoot: string, domain: string): Tau2ToolsExt
   let extraction = tools.get(key);
   if (!extraction) {
     extraction = readTau2Tools(dataRoot, domain, treeFor(dataRoot));
+    tools.set(key, extraction);
+  }
+  return extraction;
+}
+
+/** The tools of named toolkit classes (τ³ banking's variant toolkits), cached per data root and classes. */
+export function extractTau2ToolkitClasses(dataRoot: string, domain: string, agent: { module: string; className: string }, user?: { module: string; className: string }): Tau2ToolsExtraction {
+  const key = `${resolve(dataRoot)}\0${domain}\0${agent.module}:${agent.className}\0${user ? `${user.module}:${user.className}` : ""}`;
+  let extraction = tools.get(key);
+  if (!extraction) {
+    extraction = readTau2ToolkitClasses(treeFor(dataRoot), domain, agent, user);
     tools.set(key, extraction);
   }
   return extraction;

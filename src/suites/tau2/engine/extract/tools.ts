@@ -84,6 +84,16 @@ export function readTau2Tools(dataRoot: string, domain: string, tree: PythonSour
   return { domain, agent, user };
 }
 
+/**
+ * The tools of named toolkit classes (τ³ banking: the variant's composed class in
+ * `retrieval_toolkits.py`, whose mixin tools come first, and `KnowledgeUserTools` of `tools.py`).
+ * Uncached; see `extractTau2ToolkitClasses` in `index.ts`.
+ */
+export function readTau2ToolkitClasses(tree: PythonSourceTree, domain: string, agent: { module: string; className: string }, user?: { module: string; className: string }): Tau2ToolsExtraction {
+  const toolkits = new ToolkitReader(tree);
+  return { domain, agent: toolkits.read(agent.module, agent.className), user: user ? toolkits.read(user.module, user.className) : null };
+}
+
 /** The decorator arguments of one tool. */
 interface ToolDecoration {
   method: PyFunctionDef;
@@ -99,12 +109,13 @@ class ToolkitReader {
     this.schemas = new PydanticSchemaBuilder(tree, TAU2_SCHEMA_OPTIONS);
   }
 
-  /** The one toolkit class of a module (a class deriving from `ToolKitBase`). */
-  read(module: string): Tau2ToolkitExtraction {
+  /** The one toolkit class of a module (a class deriving from `ToolKitBase`), or the named class (τ³'s composed toolkits). */
+  read(module: string, className?: string): Tau2ToolkitExtraction {
     const file = this.tree.module(module, "the tool schemas");
     return describeFailure(file.file, TAU2_SOURCE_HINT, () => {
-      const toolkits = file.classes().filter((definition) => this.isToolkit(module, definition));
-      if (toolkits.length !== 1) unexpectedSource(file.file, "toolkit class", `expected one class deriving from ${TOOLKIT_BASE}, found ${toolkits.length}`);
+      const toolkits = file.classes().filter((definition) => (className === undefined ? this.isToolkit(module, definition) : definition.name === className));
+      if (toolkits.length !== 1)
+        unexpectedSource(file.file, className ?? "toolkit class", `expected one class ${className ? "of that name" : `deriving from ${TOOLKIT_BASE}`}, found ${toolkits.length}`);
       const definition = toolkits[0];
       const tools = this.tools(module, definition);
       const built = tools.map((tool) => this.schema(tool));
