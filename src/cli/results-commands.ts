@@ -3,22 +3,17 @@
  * read by the suite that wrote it (told apart by its shape), every command takes several files (a
  * shell glob), `--format text|markdown|json`, and tables carry no colour codes.
  */
-import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
-import { ConfigError, DataError, fileErrorText } from "../errors/error-tree.ts";
+import { ConfigError, DataError } from "../errors/error-tree.ts";
 import type { Suite, SuiteResults } from "../core/suite.ts";
 import type { Registries } from "../run/registries.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { formatOption, printJson } from "./usage.ts";
+import { readUtf8File } from "../data/data-files.ts";
 
 /** The suite whose results file `path` is; an unreadable file or one of no suite's shape is a one-line error. */
 function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
-  let head: string;
-  try {
-    head = readFileSync(path, "utf8").slice(0, 4096);
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${fileErrorText(error)}`, { cause: error });
-  }
+  const head = readUtf8File(path).slice(0, 4096);
   for (const name of registries.suites.names()) {
     const suite = registries.suites.get(name);
     if (suite.recognizes(head)) return suite;
@@ -134,12 +129,7 @@ function checkActionShape(registries: Registries, suite: Suite<Registries>, text
 }
 
 async function replayAction(loadRegistries: LoadRegistries, options: Record<string, string | undefined>): Promise<void> {
-  let text: string;
-  try {
-    text = readFileSync(options.actions as string, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read actions file ${options.actions}: ${fileErrorText(error)}`, { cause: error });
-  }
+  const text = readUtf8File(options.actions as string, "actions file");
   const tau2 = options.suite === "tau2" || options.suite === "tau2-bench";
   const registries = await loadRegistries({ names: [], models: false, tau2: true });
   const suite = registries.suites.get(tau2 ? "tau2" : "tau-bench");

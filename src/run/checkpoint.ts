@@ -6,9 +6,10 @@
  * `(task, trial)` ends up exactly once. (τ-bench rewrote its whole JSON file after every task, and
  * τ² its whole results file after every simulation: quadratic I/O.)
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { DataError } from "../errors/error-tree.ts";
+import { readUtf8Lines } from "../data/data-files.ts";
 import type { EpisodeSummary } from "../core/run.ts";
 import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
 
@@ -65,11 +66,15 @@ export class CheckpointWriter {
  */
 export function readCheckpoint(path: string, summarize: (entry: PyDict) => EpisodeSummary): CheckpointContents {
   if (!existsSync(path)) return { header: null, entries: [], discardedLines: 0 };
-  const lines = readFileSync(path, "utf8").split("\n");
+  const lines = readUtf8Lines(path);
   let header: Record<string, unknown> | null = null;
   const byKey = new Map<string, CheckpointEntry>();
   let discardedLines = 0;
   for (const line of lines) {
+    if (line === null) {
+      discardedLines++; // not UTF-8: torn inside a character
+      continue;
+    }
     if (!line.trim()) continue;
     let value: PyValue;
     try {

@@ -1,19 +1,13 @@
-import { readFileSync } from "node:fs";
 import { DataError } from "../../errors/error-tree.ts";
 import type { Task } from "../../core/types.ts";
+import { readUtf8File } from "../../data/data-files.ts";
 import { parseTaskFile, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
 
 export { parseTaskFile, taskFileEntrySchema, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
 
 /** Reads and parses a task file from disk. */
 export function loadTaskFile(path: string, domain?: TaskFileDomain): Task[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read task file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-  return parseTaskFile(text, path, domain);
+  return parseTaskFile(readUtf8File(path, "task file"), path, domain);
 }
 
 /**

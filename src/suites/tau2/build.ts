@@ -3,9 +3,10 @@
  * domain, the task set, the participants (τ²'s own, or taubridge's shared strategies), the judge —
  * the output file, the run's identity, and what an earlier run of the same file already did.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Participant } from "../../core/contracts.ts";
+import { readUtf8File } from "../../data/data-files.ts";
 import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
@@ -111,7 +112,7 @@ function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: 
 
 function readGuidelines(dataRoot: string): string | null {
   const path = join(dataRoot, "user_simulator", "simulation_guidelines.md");
-  return existsSync(path) ? readFileSync(path, "utf8") : null;
+  return existsSync(path) ? readUtf8File(path) : null;
 }
 
 /** τ²'s own agent of that name, or undefined when it names a shared strategy; an unknown name lists both. */

@@ -5,13 +5,13 @@
  * tools load ours, plus a `taubridge` block (ignored by τ²) with our schema version and notes.
  * Reading accepts τ²'s own files, HEAD and June-2025 schemas alike.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import type { EpisodeSummary } from "../../core/run.ts";
 import type { TerminationReason } from "../../core/types.ts";
 import { CheckpointWriter } from "../../run/checkpoint.ts";
 import { DataError } from "../../errors/error-tree.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { parsePythonJsonText, readPythonJsonFile, readUtf8Lines } from "../../data/data-files.ts";
 import { z } from "zod";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
 import { plainView, tau2MessageSchema } from "./tasks.ts";
@@ -146,15 +146,20 @@ export function checkpointEntry(record: Tau2SimulationRecord): Record<string, un
 export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] {
   const path = tau2CheckpointPath(resultsPath);
   if (!existsSync(path)) return [];
-  const lines = readFileSync(path, "utf8").split("\n");
+  const lines = readUtf8Lines(path);
   const records: Tau2SimulationRecord[] = [];
   lines.forEach((line, index) => {
+    const last = index >= lines.length - 2;
+    if (line === null) {
+      if (last) return; // the last line, interrupted inside a character
+      throw new DataError(`${path}: line ${index + 1}: not valid UTF-8`);
+    }
     if (line.trim() === "") return;
     let value: PyValue;
     try {
       value = parsePythonJsonText(line, path);
     } catch (error) {
-      if (index >= lines.length - 2) return; // the last line, interrupted mid-write
+      if (last) return; // the last line, interrupted mid-write
       throw error;
     }
     const line_ = value as PyDict;
@@ -245,13 +250,7 @@ export function isTau2ResultsDocument(value: PyValue): value is PyDict {
 
 /** Reads a τ² results file (ours or the original's); errors name the file and field. */
 export function readTau2Results(path: string): LoadedTau2Results {
-  let raw: string;
-  try {
-    raw = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-  const value = parsePythonJsonText(raw, path);
+  const value = readPythonJsonFile(path);
   if (!isTau2ResultsDocument(value)) throw new DataError(`${path}: not a τ²-bench results file (expected the keys info, tasks, simulations)`);
   const simulations = value.get("simulations");
   const tasks = value.get("tasks");

@@ -9,11 +9,11 @@
  * the Python-valued parts (`arguments`, `agent_data`, `user_data`) stay value-model dicts. A
  * validation error names the file, the task id and the field.
  */
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { z } from "zod";
 import { DataError } from "../../errors/error-tree.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
-import { PyFloat, type PyDict, type PyValue } from "../../value/index.ts";
+import { readPythonJsonFile } from "../../data/data-files.ts";
+import { PyFloat, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 
 /** Keys whose values stay value-model dicts (Python values the tools consume). */
 const PYTHON_VALUED = new Set(["arguments", "agent_data", "user_data"]);
@@ -157,26 +157,15 @@ export function validateTau2Tasks(parsed: PyValue, fileName: string): Tau2Task[]
 
 /** Reads and validates a τ² `tasks.json`. */
 export function readTau2Tasks(path: string): Tau2Task[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-  return validateTau2Tasks(parsePythonJsonText(text, path), path);
+  return validateTau2Tasks(readPythonJsonFile(path), path);
 }
 
 const splitsSchema = z.record(z.string(), z.array(z.string()));
 
 /** Reads `split_tasks.json` (split name → task ids); a missing file means no splits. */
 export function readTau2Splits(path: string): Record<string, string[]> | null {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-  const result = splitsSchema.safeParse(JSON.parse(text));
+  if (!existsSync(path)) return null;
+  const result = splitsSchema.safeParse(toJs(readPythonJsonFile(path)));
   if (!result.success) throw new DataError(`${path}: field ${fieldPath(result.error.issues[0].path)}: ${result.error.issues[0].message}`);
   return result.data;
 }

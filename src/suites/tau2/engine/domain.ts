@@ -6,12 +6,12 @@
  * copy, so episodes never share state (τ² builds a fresh environment per simulation).
  */
 import { TAU2_ENGINE_MESSAGES } from "./engine-messages.ts";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml, TomlDate } from "smol-toml";
 import { DataError } from "../../../errors/error-tree.ts";
 import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyModelValidate } from "../../../value/index.ts";
-import { parsePythonJsonText } from "../../../data/data-files.ts";
+import { parsePythonJsonText, readUtf8File } from "../../../data/data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
 import { prepareShared, shareDatabase } from "./shared-records.ts";
 import { createSeededRandom } from "./random.ts";
@@ -60,7 +60,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   if (user !== null) prepareShared(user);
   for (const messages of [...TAU2_ENGINE_MESSAGES, ...(definition.messages ?? [])]) messages.load(dataRoot);
   const policies = new Map<boolean, string>();
-  const read: Tau2PolicyReader = (fileName) => readText(join(directory, fileName));
+  const read: Tau2PolicyReader = (fileName) => readUtf8File(join(directory, fileName));
   return {
     definition,
     directory,
@@ -76,17 +76,9 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   };
 }
 
-function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-}
-
 /** Reads a `.json` or `.toml` database and validates it against its model. */
 export function readDatabase(path: string, schema: PyModelSchema): PyModel {
-  const text = readText(path);
+  const text = readUtf8File(path);
   const raw = path.endsWith(".toml") ? tomlToPython(text, path) : parsePythonJsonText(text, path);
   try {
     return pyModelValidate(schema, raw);

@@ -1,0 +1,116 @@
+/**
+ * Hardening, class 4 (unclear errors and wrong exit codes), on both suites: every refusal is one
+ * line naming the file (and where in it), with exit code 2 for bad input. Invalid UTF-8 anywhere
+ * taubridge reads text is refused as Python's `json.load` refuses it (never replaced by U+FFFD).
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { decodeUtf8 } from "../src/data/data-files.ts";
+import { KnowledgeBase } from "../src/suites/tau2/knowledge/knowledge-base.ts";
+import { runCli, runTau2 } from "./support/cli.ts";
+import { linkedDataCopy, spliceBytes } from "./support/data-copies.ts";
+import { describeWithTau2Data, warnIfMissingShared } from "./support/shared-data.ts";
+
+warnIfMissingShared();
+
+const LIBRARY_DATA = join(import.meta.dirname, "..", "domains", "library", "data");
+const TAU2_FIXTURE = join(import.meta.dirname, "fixtures", "tau2-results", "v1", "mock-oracle-3-tasks-2-trials.json");
+const TAU2_OFFLINE = ["--domain", "mock", "--agent", "oracle", "--user", "scripted"];
+
+function temporary(name: string, content: string | Uint8Array): string {
+  const path = join(mkdtempSync(join(tmpdir(), "taubridge-errors-")), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** Expects exit 2, nothing on stdout, and exactly `line` on stderr. */
+function expectRefusal(result: { exitCode?: number; stdout: unknown; stderr: unknown }, line: string): void {
+  expect(String(result.stderr).trim()).toBe(`taubridge: ${line}`);
+  expect(String(result.stdout)).toBe("");
+  expect(result.exitCode).toBe(2);
+}
+
+describe("invalid UTF-8 is refused as Python refuses it, naming the file and the byte offset", () => {
+  it("decodes strictly, with Python's reasons, and keeps a BOM as the old reader did", () => {
+    expect(() => decodeUtf8(Buffer.from([0x7b, 0xff]), "f.json")).toThrow("f.json: not valid UTF-8 (byte 0xff at offset 1: invalid start byte)");
+    expect(() => decodeUtf8(Buffer.from([0x22, 0xc3, 0x28]), "f.json")).toThrow("f.json: not valid UTF-8 (byte 0xc3 at offset 1: invalid continuation byte)");
+    expect(() => decodeUtf8(Buffer.from([0x22, 0xe2, 0x82]), "f.json")).toThrow("f.json: not valid UTF-8 (byte 0xe2 at offset 1: unexpected end of data)");
+    // Surrogates and overlong forms are not UTF-8 either (Python: "invalid continuation byte" / "invalid start byte").
+    expect(() => decodeUtf8(Buffer.from([0xed, 0xa0, 0x80]), "f")).toThrow("f: not valid UTF-8 (byte 0xed at offset 0: invalid continuation byte)");
+    expect(() => decodeUtf8(Buffer.from([0xc0, 0x80]), "f")).toThrow("f: not valid UTF-8 (byte 0xc0 at offset 0: invalid start byte)");
+    expect(decodeUtf8(Buffer.from('\ufeff["é"]'), "f")).toBe('\ufeff["é"]');
+  });
+
+  it("a τ³ knowledge-base document", () => {
+    const file = temporary("doc.json", spliceBytes('{"id": "doc", "title": "t", "content": "caf"}', '"caf', [0xe9, 0x22]));
+    expect(() => KnowledgeBase.load(join(file, ".."))).toThrow(`${file}: not valid UTF-8 (byte 0xe9 at offset 43: invalid continuation byte)`);
+  });
+
+  describe.concurrent("τ-bench", () => {
+    it("a task file (--task-file)", async () => {
+      const file = temporary("tasks.json", spliceBytes(readFileSync(join(LIBRARY_DATA, "tasks_test.json")), '"instruction": "', [0xff]));
+      const offset = readFileSync(file).indexOf(0xff);
+      expectRefusal(await runCli(["run", "--task-file", file, "--log-dir", join(file, "..", "logs"), "--quiet"]), `${file}: not valid UTF-8 (byte 0xff at offset ${offset}: invalid start byte)`);
+    });
+
+    it("a data file of the domain (its policy)", async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "taubridge-errors-"));
+      cpSync(LIBRARY_DATA, dataDir, { recursive: true });
+      const policy = join(dataDir, "policy.md");
+      writeFileSync(policy, spliceBytes(readFileSync(policy), "# ", [0xe2, 0x28, 0xa1]));
+      expectRefusal(await runCli(["run", "--data-dir", dataDir, "--log-dir", join(dataDir, "logs"), "--quiet"]), `${policy}: not valid UTF-8 (byte 0xe2 at offset 2: invalid continuation byte)`);
+    });
+
+    it("a results file (report, rescore, records)", async () => {
+      const entry = { task_id: 0, reward: 1.0, info: { note: "caf" }, traj: [], trial: 0 };
+      const file = temporary("results.json", spliceBytes(JSON.stringify([entry]), '"caf', [0xe9]));
+      const offset = readFileSync(file).indexOf(0xe9);
+      const line = `${file}: not valid UTF-8 (byte 0xe9 at offset ${offset}: invalid continuation byte)`;
+      expectRefusal(await runCli(["report", file]), line);
+      expectRefusal(await runCli(["rescore", file, "--env", "library"]), line);
+      expectRefusal(await runCli(["records", file]), line);
+    });
+
+    it("a checkpoint line that is not UTF-8 is a torn line: discarded, its episode runs again", async () => {
+      const logDir = mkdtempSync(join(tmpdir(), "taubridge-errors-"));
+      const first = await runCli(["run", "--task-ids", "0", "1", "--log-dir", logDir, "--quiet"]);
+      expect(first.exitCode).toBe(0);
+      const checkpoint = /Results saved to (.+)\.json/.exec(first.stdout)![1] + ".checkpoint.jsonl";
+      const lines = readFileSync(checkpoint, "utf8").trimEnd().split("\n");
+      // Task 1's line with a byte that is not UTF-8 inside a string, then a valid line after it: not the last line.
+      writeFileSync(checkpoint, Buffer.concat([Buffer.from(`${lines[0]}\n${lines[1]}\n`), spliceBytes(`${lines[2]}\n`, '"instruction": "', [0xff])]));
+      const second = await runCli(["run", "--task-ids", "0", "1", "--log-dir", logDir, "--format", "json"]);
+      expect(second.exitCode).toBe(0);
+      expect(second.stderr).toContain("discarded 1 torn checkpoint line(s); those episodes run again");
+      expect(second.stderr).toMatch(/resumed 1 finished episodes, running 1 /);
+    });
+  });
+
+  describeWithTau2Data("τ²", (tau2Data) => {
+    it.concurrent("a task file of the task set", async () => {
+      const tasks = spliceBytes(readFileSync(join(tau2Data, "mock", "tasks.json")), '"id": "', [0xc3, 0x28]);
+      const dataDir = linkedDataCopy(tau2Data, { "mock/tasks.json": tasks });
+      const file = join(dataDir, "mock", "tasks.json");
+      const offset = tasks.indexOf(0xc3);
+      const result = await runTau2(TAU2_OFFLINE, { data: dataDir, saveTo: join(dataDir, "out", "results.json") });
+      expectRefusal(result, `${file}: not valid UTF-8 (byte 0xc3 at offset ${offset}: invalid continuation byte)`);
+    });
+
+    it.concurrent("a database of the domain", async () => {
+      const db = spliceBytes(readFileSync(join(tau2Data, "mock", "db.json")), '"', [0xf0, 0x28, 0x8c, 0xbc]);
+      const dataDir = linkedDataCopy(tau2Data, { "mock/db.json": db });
+      const result = await runTau2(TAU2_OFFLINE, { data: dataDir, saveTo: join(dataDir, "out", "results.json") });
+      expectRefusal(result, `${join(dataDir, "mock", "db.json")}: not valid UTF-8 (byte 0xf0 at offset ${db.indexOf(0xf0)}: invalid continuation byte)`);
+    });
+
+    it.concurrent("a results file (report, rescore, records)", async () => {
+      const file = temporary("results.json", spliceBytes(readFileSync(TAU2_FIXTURE), '"timestamp": "', [0xff]));
+      const line = `${file}: not valid UTF-8 (byte 0xff at offset ${readFileSync(file).indexOf(0xff)}: invalid start byte)`;
+      expectRefusal(await runCli(["report", file]), line);
+      expectRefusal(await runCli(["rescore", file, "--data-dir", tau2Data]), line);
+      expectRefusal(await runCli(["records", file]), line);
+    });
+  });
+});
