@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { decodeUtf8, parsePythonJson, JsonSyntaxError, STRICT_UTF8, type PyValue } from "../value/index.ts";
+import { decodeUtf8, parsePythonJson, JsonSyntaxError, scanPythonJsonArray, type JsonArrayElement, STRICT_UTF8, type PyValue } from "../value/index.ts";
 import { DataError, fileErrorText } from "../errors/error-tree.ts";
 
 export { decodeUtf8 } from "../value/index.ts";
@@ -51,6 +51,19 @@ export function readPythonJsonFile(path: string, what = ""): PyValue {
 export function parsePythonJsonText(text: string, fileName: string): PyValue {
   try {
     return parsePythonJson(text);
+  } catch (error) {
+    if (JsonSyntaxError.isInstance(error)) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/**
+ * {@link scanPythonJsonArray} with {@link parsePythonJsonText}'s errors: the elements of a JSON
+ * array file, unbuilt; null when the top level is not an array.
+ */
+export function scanPythonJsonArrayText(text: string, fileName: string): JsonArrayElement[] | null {
+  try {
+    return scanPythonJsonArray(text);
   } catch (error) {
     if (JsonSyntaxError.isInstance(error)) throw new DataError(`${fileName}: invalid JSON: ${error.message}`, { cause: error });
     throw error;

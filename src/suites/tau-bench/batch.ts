@@ -18,7 +18,7 @@ import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
 import { runIdentity } from "./run-identity.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
-import { pyJsonDumpsIndented } from "../../value/index.ts";
+import { printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
 import { missingDirectory, removeIfEmpty, writeFileAtomic } from "../../run/atomic-file.ts";
@@ -166,7 +166,8 @@ function episodeRunner(built: BuiltRun, agent: Participant, evaluator: ReturnTyp
       timeoutMs: config.episodeTimeoutMs,
       signal,
     });
-    return { entry: resultEntry(episode), summary: summaryFromResult(episode), episode };
+    // Printed once at its place in the results file (level 1); the checkpoint line derives from it.
+    return { entry: printedJson(resultEntry(episode), 2, 1), summary: summaryFromResult(episode), episode };
   };
 }
 

@@ -3,7 +3,7 @@ import type { Task } from "../../core/types.ts";
 import { readUtf8File } from "../../data/data-files.ts";
 import { parseTaskFile, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
 
-export { parseTaskFile, taskFileEntrySchema, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
+export { parseTaskFile, quickTaskFileEntry, taskFileEntrySchema, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
 
 /** Reads and parses a task file from disk. */
 export function loadTaskFile(path: string, domain?: TaskFileDomain): Task[] {

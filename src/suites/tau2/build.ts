@@ -229,6 +229,7 @@ export function tau2RunIdentity(options: Tau2RunOptions, domain: LoadedTau2Domai
   return identityOf({
     options: outcomeOptions(options),
     taskSet: taskSet.file,
+    taskSetSha256: taskSet.fileSha256,
     data: { directory: domain.directory, files: domainDataFiles(domain.directory) },
     files: agentOptionFiles(options.agentOptions ?? {}),
   });
