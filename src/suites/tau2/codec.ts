@@ -8,7 +8,7 @@
 import { existsSync, rmSync } from "node:fs";
 import type { EpisodeSummary } from "../../core/run.ts";
 import type { TerminationReason } from "../../core/types.ts";
-import { CheckpointWriter } from "../../run/checkpoint.ts";
+import { CheckpointWriter, REWARD, TRIAL } from "../../run/checkpoint.ts";
 import { DataError } from "../../errors/error-tree.ts";
 import { lazySchema } from "../../data/lazy-zod.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
@@ -208,9 +208,12 @@ const simulationSchema = lazySchema((z) =>
     termination_reason: z.enum(TAU2_TERMINATION_REASONS),
     agent_cost: z.number().nullish(),
     user_cost: z.number().nullish(),
-    reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
+    reward_info: z
+      .object({ reward: z.number().gte(0, REWARD).lte(1, REWARD) })
+      .passthrough()
+      .nullish(),
     messages: z.array(tau2Schemas().message).nullish(),
-    trial: z.number().int().nullish(),
+    trial: z.number().int(TRIAL).gte(0, TRIAL).nullish(),
     seed: z.number().int().nullish(),
     policy: z.string().nullish(),
     info: z.record(z.string(), z.unknown()).nullish(),
@@ -275,11 +278,21 @@ export function readTau2Results(path: string): LoadedTau2Results {
   if (!Array.isArray(simulations)) throw new DataError(`${path}: field simulations: expected a list`);
   if (!Array.isArray(tasks)) throw new DataError(`${path}: field tasks: expected a list`);
   const block = value.get("taubridge");
+  const records = simulations.map((simulation, index) => readSimulation(simulation as PyDict, path, index));
+  // Each (task, trial) once: pasted runs would count twice in pass^k. A simulation recording no trial is not compared.
+  const seen = new Map<string, number>();
+  records.forEach((record, index) => {
+    if (!(simulations[index] instanceof Map) || typeof (simulations[index] as PyDict).get("trial") !== "number") return;
+    const key = `${record.task_id}\0${record.trial}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw new DataError(`${path}: simulations ${earlier} and ${index} are both task ${record.task_id} trial ${record.trial}; is it several runs' results in one file?`);
+    seen.set(key, index);
+  });
   return {
     timestamp: text(value.get("timestamp")) ?? "",
     info: value.get("info") as PyDict,
     tasks: tasks as PyDict[],
-    simulations: simulations.map((simulation, index) => readSimulation(simulation as PyDict, path, index)),
+    simulations: records,
     taubridge: block instanceof Map ? block : null,
   };
 }

@@ -14,7 +14,7 @@ import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { isPyDict, toJs, type PyDict } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
-import { buildTau2Run, simulationKey, TAU2_RUN_DEFAULTS, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { buildTau2Run, TAU2_RUN_DEFAULTS, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain } from "./engine/domain.ts";
@@ -168,17 +168,10 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
   };
 }
 
-/** Reads a results file, checking it is one run's (each task and trial once) and, with `env`, that it was recorded on that domain. */
+/** Reads a results file (each task and trial once, at least one simulation) checking, with `env`, that it was recorded on that domain. */
 function checkedResults(request: ResultsRequest<Registries>): { results: LoadedTau2Results; domain: string | null } {
   const results = readTau2Results(request.path);
-  const seen = new Map<string, number>();
-  results.simulations.forEach((simulation, index) => {
-    const earlier = seen.get(simulationKey(simulation));
-    if (earlier !== undefined) {
-      throw new DataError(`${request.path}: simulations ${earlier} and ${index} are both task ${simulation.task_id} trial ${simulation.trial}; is it several runs' results in one file?`);
-    }
-    seen.set(simulationKey(simulation), index);
-  });
+  if (results.simulations.length === 0) throw new DataError(`${request.path}: the results file holds no simulation (field simulations is empty)`);
   const environment = results.info.get("environment_info");
   const domain = environment instanceof Map && typeof environment.get("domain_name") === "string" ? (environment.get("domain_name") as string) : null;
   if (request.env && domain && request.env !== domain) throw new ConfigError(`${request.path} does not belong to --env ${request.env}: it was recorded on the ${domain} domain`);
@@ -223,7 +216,6 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
 
 async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
   const { results } = checkedResults(request);
-  if (results.simulations.length === 0) throw new DataError(`${request.path}: the results file holds no simulation`);
   const status = readRunStatus(request.path);
   return { ...resultsView(request.path, results), completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null };
 }
