@@ -3,7 +3,7 @@
  * line naming the file (and where in it), with exit code 2 for bad input. Invalid UTF-8 anywhere
  * taubridge reads text is refused as Python's `json.load` refuses it (never replaced by U+FFFD).
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -112,5 +112,31 @@ describe("invalid UTF-8 is refused as Python refuses it, naming the file and the
       expectRefusal(await runCli(["rescore", file, "--data-dir", tau2Data]), line);
       expectRefusal(await runCli(["records", file]), line);
     });
+  });
+});
+
+describe.concurrent("a results file given the other suite's data or domain names the file's suite", () => {
+  /** A data directory laid out as `dataset`'s (what tells the two apart when there is no SOURCE.json). */
+  function dataDirOf(dataset: "tau-bench" | "tau2-bench"): string {
+    const directory = mkdtempSync(join(tmpdir(), "taubridge-errors-"));
+    mkdirSync(join(directory, "upstream-src", dataset === "tau-bench" ? "tau_bench" : join("src", "tau2")), { recursive: true });
+    return directory;
+  }
+
+  it("a τ² results file with τ-bench's data or domain (rescore, report, records)", async () => {
+    const tauData = dataDirOf("tau-bench");
+    const hint = "(pass τ²-bench's --env and --data-dir)";
+    expectRefusal(await runCli(["rescore", TAU2_FIXTURE, "--data-dir", tauData]), `${TAU2_FIXTURE} is a τ²-bench results file, but --data-dir ${tauData} holds τ-bench data ${hint}`);
+    expectRefusal(await runCli(["report", TAU2_FIXTURE, "--data-dir", tauData]), `${TAU2_FIXTURE} is a τ²-bench results file, but --data-dir ${tauData} holds τ-bench data ${hint}`);
+    expectRefusal(await runCli(["rescore", TAU2_FIXTURE, "--env", "library"]), `${TAU2_FIXTURE} is a τ²-bench results file, but --env library is a τ-bench domain ${hint}`);
+    expectRefusal(await runCli(["records", TAU2_FIXTURE, "--env", "library"]), `${TAU2_FIXTURE} is a τ²-bench results file, but --env library is a τ-bench domain ${hint}`);
+  });
+
+  it("a τ-bench results file with τ²'s data or domain", async () => {
+    const file = temporary("results.json", JSON.stringify([{ task_id: 0, reward: 1.0, info: {}, traj: [], trial: 0 }]));
+    const tau2Data = dataDirOf("tau2-bench");
+    const hint = "(pass τ-bench's --env and --data-dir)";
+    expectRefusal(await runCli(["rescore", file, "--env", "retail", "--data-dir", tau2Data]), `${file} is a τ-bench results file, but --data-dir ${tau2Data} holds τ²-bench data ${hint}`);
+    expectRefusal(await runCli(["rescore", file, "--env", "mock"]), `${file} is a τ-bench results file, but --env mock is a τ²-bench domain ${hint}`);
   });
 });

@@ -10,6 +10,7 @@ import type { Registries } from "../run/registries.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { formatOption, printJson } from "./usage.ts";
 import { readUtf8File } from "../data/data-files.ts";
+import { datasetOfDirectory } from "../data/locations.ts";
 
 /** The suite whose results file `path` is; an unreadable file or one of no suite's shape is a one-line error. */
 function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
@@ -19,6 +20,28 @@ function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
     if (suite.recognizes(head)) return suite;
   }
   throw new DataError(`${path}: not a results file of any suite (${registries.suites.names().join(", ")})`);
+}
+
+/**
+ * Refuses options of the other suite for a results file before its suite reads them: a τ² file
+ * given τ-bench's data directory (or a τ-bench domain), and the reverse, would otherwise fail on a
+ * data file the other layout does not have. The line names the file's suite.
+ */
+function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, path: string, options: { env?: string; dataDir?: string }): void {
+  const others = registries.suites
+    .names()
+    .filter((name) => name !== suite.name)
+    .map((name) => registries.suites.get(name));
+  const hint = `(pass ${suite.title}'s --env and --data-dir)`;
+  if (options.dataDir && suite.dataset) {
+    const dataset = datasetOfDirectory(options.dataDir);
+    const other = others.find((candidate) => candidate.dataset === dataset);
+    if (other) throw new ConfigError(`${path} is a ${suite.title} results file, but --data-dir ${options.dataDir} holds ${other.title} data ${hint}`);
+  }
+  if (options.env && !suite.describe(registries).domains.some(([name]) => name === options.env)) {
+    const other = others.find((candidate) => candidate.describe(registries).domains.some(([name]) => name === options.env));
+    if (other) throw new ConfigError(`${path} is a ${suite.title} results file, but --env ${options.env} is a ${other.title} domain ${hint}`);
+  }
 }
 
 /**
@@ -47,6 +70,7 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   const files: SuiteResults[] = [];
   for (const path of paths) {
     const suite = suiteOfFile(registries, path);
+    checkOptionsFitSuite(registries, suite, path, { env: options.env as string | undefined, dataDir: options.dataDir as string | undefined });
     files.push(
       await suite.readResults({
         path,
@@ -80,6 +104,7 @@ async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], op
   const outcomes = [];
   for (const path of paths) {
     const suite = suiteOfFile(registries, path);
+    checkOptionsFitSuite(registries, suite, path, { env: options.env as string | undefined, dataDir: options.dataDir as string | undefined });
     const judge = options.judgeModel ? { model: options.judgeModel as string, baseUrl: options.judgeBaseUrl as string | undefined, provider: options.judgeProvider as string | undefined } : undefined;
     outcomes.push(
       await suite.rescore({
@@ -147,6 +172,7 @@ async function recordsAction(loadRegistries: LoadRegistries, paths: string[], op
   const records = [];
   for (const path of paths) {
     const suite = suiteOfFile(registries, path);
+    checkOptionsFitSuite(registries, suite, path, options);
     const results = await suite.readResults({ path, registries, env: options.env, dataDir: options.dataDir });
     records.push(...results.records().map((record) => (options.native ? record : { ...record, native: undefined })));
   }

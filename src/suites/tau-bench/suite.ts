@@ -147,6 +147,7 @@ export function createTauBenchSuite(parts: TauBenchParts): TauBenchSuite {
 const TAU_BENCH_SUITE: Suite<Registries> = {
   name: "tau-bench",
   title: "τ-bench",
+  dataset: "tau-bench",
   rules: TAU_BENCH_RULES,
   recognizes: (head) => head.trimStart().startsWith("["),
   actionFileShape: 'a JSON array of {"name", "kwargs"} (τ-bench actions)',

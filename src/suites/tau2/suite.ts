@@ -281,6 +281,7 @@ export function createTau2Suite(parts: Tau2Parts): Tau2Suite {
 const TAU2_SUITE: Suite<Registries> = {
   name: "tau2",
   title: "τ²-bench",
+  dataset: "tau2-bench",
   rules: TAU2_BENCH_RULES,
   recognizes: (head) => head.trimStart().startsWith("{"),
   actionFileShape: 'a JSON array of {"requestor", "name", "arguments"} (τ² tool calls)',
