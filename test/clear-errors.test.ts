@@ -3,6 +3,7 @@
  * line naming the file (and where in it), with exit code 2 for bad input. Invalid UTF-8 anywhere
  * taubridge reads text is refused as Python's `json.load` refuses it (never replaced by U+FFFD).
  */
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -138,5 +139,84 @@ describe.concurrent("a results file given the other suite's data or domain names
     const hint = "(pass τ-bench's --env and --data-dir)";
     expectRefusal(await runCli(["rescore", file, "--env", "retail", "--data-dir", tau2Data]), `${file} is a τ-bench results file, but --data-dir ${tau2Data} holds τ²-bench data ${hint}`);
     expectRefusal(await runCli(["rescore", file, "--env", "mock"]), `${file} is a τ-bench results file, but --env mock is a τ²-bench domain ${hint}`);
+  });
+});
+
+describe.concurrent("an output folder under a regular file is a one-line refusal, exit 2", () => {
+  it("τ-bench --log-dir", async () => {
+    const file = temporary("plain-file", "");
+    expectRefusal(await runCli(["run", "--task-ids", "0", "--log-dir", join(file, "logs"), "--quiet"]), `--log-dir ${join(file, "logs")}: ${file} is a file, not a folder`);
+  });
+
+  describeWithTau2Data("τ²", (tau2Data) => {
+    it.concurrent("--save-to", async () => {
+      const file = temporary("plain-file", "");
+      const saveTo = join(file, "out", "results.json");
+      expectRefusal(await runTau2(TAU2_OFFLINE, { data: tau2Data, saveTo }), `--save-to ${saveTo}: ${file} is a file, not a folder`);
+    });
+  });
+});
+
+/** A framework module whose `createAgent` throws on its first call (the check before any episode). */
+const THROWING_FACTORY = "export function createAgent() {\n  throw new Error('no API key configured');\n}\n";
+const FRAMEWORK_FLAGS = ["--model", "gpt-test", "--base-url", "http://127.0.0.1:9/v1"];
+
+describe.concurrent("a framework module whose createAgent throws names the module (exit 2, before any episode)", () => {
+  it("τ-bench", async () => {
+    const module = temporary("throwing-agent.mjs", THROWING_FACTORY);
+    const logDir = mkdtempSync(join(tmpdir(), "taubridge-errors-"));
+    const result = await runCli(["run", "--agent-strategy", "vercel-ai", "--agent-option", `module=${module}`, ...FRAMEWORK_FLAGS, "--task-ids", "0", "--log-dir", logDir, "--quiet"]);
+    expectRefusal(result, `createAgent() in ${module} threw: no API key configured`);
+  });
+
+  describeWithTau2Data("τ²", (tau2Data) => {
+    it.concurrent("tau2 run", async () => {
+      const module = temporary("throwing-agent.mjs", THROWING_FACTORY);
+      const saveTo = join(mkdtempSync(join(tmpdir(), "taubridge-errors-")), "results.json");
+      const result = await runTau2(["--domain", "mock", "--agent", "vercel-ai", "--agent-option", `module=${module}`, ...FRAMEWORK_FLAGS, "--user", "scripted", "--num-tasks", "1"], {
+        data: tau2Data,
+        saveTo,
+      });
+      expectRefusal(result, `createAgent() in ${module} threw: no API key configured`);
+    });
+  });
+});
+
+const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
+const pythonAvailable = spawnSync(python, ["-c", "import sys; assert sys.version_info >= (3, 8)"]).status === 0;
+
+describe.skipIf(!pythonAvailable)("a Python agent that returns a dict where text is expected ends as a JS function agent's non-text reply does", () => {
+  /** A folder with `dict_agent.py`, whose `respond` returns a dict. */
+  function dictAgent(): string {
+    const directory = mkdtempSync(join(tmpdir(), "taubridge-errors-"));
+    writeFileSync(join(directory, "dict_agent.py"), 'def respond(message):\n    return {"text": "Hello, how can I help?"}\n');
+    return directory;
+  }
+  const DICT_ERROR = "dict_agent:respond returned a dict, not the reply text (a str): {'text': 'Hello, how can I help?'}";
+
+  it.concurrent("τ-bench: the episode's error names the callable and what it returned; nothing reaches the user", async () => {
+    const logDir = mkdtempSync(join(tmpdir(), "taubridge-errors-"));
+    const options = ["entry=dict_agent:respond", `pythonPath=${dictAgent()}`].flatMap((option) => ["--agent-option", option]);
+    const result = await runCli(["run", "--agent-strategy", "python-bridge", ...options, "--task-ids", "0", "--log-dir", logDir, "--quiet"]);
+    expect(result.exitCode).toBe(0);
+    const [entry] = JSON.parse(readFileSync(/Results saved to (.+\.json)/.exec(result.stdout)![1], "utf8"));
+    expect(entry.taubridge.termination).toBe("agent_error");
+    expect(entry.taubridge.error.message).toContain(DICT_ERROR);
+    expect(JSON.stringify(entry.traj)).not.toContain("how can I help");
+  });
+
+  describeWithTau2Data("τ²", (tau2Data) => {
+    // τ² records any participant that crashes its turn as an infrastructure error (its orchestrator
+    // crashes), the JS function agent's non-text reply too: the Python agent now ends the same way.
+    it.concurrent("tau2 run", async () => {
+      const saveTo = join(mkdtempSync(join(tmpdir(), "taubridge-errors-")), "results.json");
+      const options = ["entry=dict_agent:respond", `pythonPath=${dictAgent()}`].flatMap((option) => ["--agent-option", option]);
+      const result = await runTau2(["--domain", "mock", "--agent", "python-bridge", ...options, "--user", "scripted", "--num-tasks", "1", "--retry-delay", "0"], { data: tau2Data, saveTo });
+      expect(result.exitCode).toBe(3);
+      const [simulation] = JSON.parse(readFileSync(saveTo, "utf8")).simulations;
+      expect(simulation.termination_reason).toBe("infrastructure_error");
+      expect(simulation.info.error).toContain(DICT_ERROR);
+      expect(JSON.stringify(simulation.messages)).not.toContain("how can I help");
+    });
   });
 });
