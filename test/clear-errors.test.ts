@@ -4,15 +4,17 @@
  * taubridge reads text is refused as Python's `json.load` refuses it (never replaced by U+FFFD).
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeUtf8 } from "../src/data/data-files.ts";
+import { fileSha256, rememberFileSha256 } from "../src/data/pinned-files.ts";
 import { KnowledgeBase } from "../src/suites/tau2/knowledge/knowledge-base.ts";
 import { runCli, runTau2 } from "./support/cli.ts";
 import { linkedDataCopy, spliceBytes } from "./support/data-copies.ts";
-import { describeWithTau2Data, warnIfMissingShared } from "./support/shared-data.ts";
+import { describeWithTau2Data, tauBenchDirectory, warnIfMissingShared } from "./support/shared-data.ts";
 
 warnIfMissingShared();
 
@@ -217,6 +219,44 @@ describe.skipIf(!pythonAvailable)("a Python agent that returns a dict where text
       expect(simulation.termination_reason).toBe("infrastructure_error");
       expect(simulation.info.error).toContain(DICT_ERROR);
       expect(JSON.stringify(simulation.messages)).not.toContain("how can I help");
+    });
+  });
+});
+
+describe("data files that differ from the pinned export are used with one warning line naming them", () => {
+  const WARNING = "[taubridge] warning: data files differ from the pinned export, so scores may not compare with published ones:";
+
+  it("hashes a file once per process while its size and modification time stay", () => {
+    const file = temporary("data.json", "[]");
+    rememberFileSha256(file, "recorded-by-a-reader");
+    expect(fileSha256(file)).toBe("recorded-by-a-reader");
+    writeFileSync(file, "[1]"); // another size: hashed again
+    expect(fileSha256(file)).toBe(createHash("sha256").update("[1]").digest("hex"));
+  });
+
+  it.skipIf(!tauBenchDirectory).concurrent("τ-bench: a changed policy is named; the pinned data gives no warning", async () => {
+    const data = tauBenchDirectory as string;
+    const changed = linkedDataCopy(data, { "retail/wiki.md": `${readFileSync(join(data, "retail", "wiki.md"), "utf8")}\nA local rule.\n` });
+    const run = (dataDir: string) => runCli(["run", "--env", "retail", "--data-dir", dataDir, "--task-ids", "0", "--log-dir", mkdtempSync(join(tmpdir(), "taubridge-errors-")), "--quiet"]);
+    const [edited, pristine] = await Promise.all([run(changed), run(data)]);
+    expect(edited.exitCode).toBe(0);
+    expect(String(edited.stderr).trim()).toBe(`${WARNING} retail/wiki.md (tau-bench; \`taubridge data pull tau-bench\` restores the pinned files)`);
+    expect(pristine.exitCode).toBe(0);
+    expect(String(pristine.stderr)).not.toContain("warning");
+  });
+
+  describeWithTau2Data("τ²", (tau2Data) => {
+    it.concurrent("a changed database and policy are named; the pinned data gives no warning", async () => {
+      const changed = linkedDataCopy(tau2Data, {
+        "mock/policy.md": `${readFileSync(join(tau2Data, "mock", "policy.md"), "utf8")}\nA local rule.\n`,
+        "mock/db.json": `${readFileSync(join(tau2Data, "mock", "db.json"), "utf8")}\n`,
+      });
+      const run = (dataDir: string) => runTau2([...TAU2_OFFLINE, "--num-tasks", "1"], { data: dataDir, saveTo: join(mkdtempSync(join(tmpdir(), "taubridge-errors-")), "results.json") });
+      const [edited, pristine] = await Promise.all([run(changed), run(tau2Data)]);
+      expect(edited.exitCode).toBe(0);
+      expect(String(edited.stderr).trim()).toBe(`${WARNING} mock/db.json, mock/policy.md (tau2-bench; \`taubridge data pull tau2-bench\` restores the pinned files)`);
+      expect(pristine.exitCode).toBe(0);
+      expect(String(pristine.stderr)).not.toContain("warning");
     });
   });
 });

@@ -16,6 +16,7 @@ import { DataError } from "../errors/error-tree.ts";
 import type { PyValue } from "../value/index.ts";
 import { decodeUtf8, parsePythonJsonText, scanPythonJsonArrayText } from "./data-files.ts";
 import { cachedDerivation, derivedCacheKey } from "./derived-cache.ts";
+import { rememberFileSha256 } from "./pinned-files.ts";
 
 /** Where each element is in the text (UTF-16 offsets) and its `"id"` (null: none, or not a string). */
 interface ArrayIndex {
@@ -63,6 +64,7 @@ export function openJsonArrayFile(path: string, notArray: string): JsonArrayFile
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
+  rememberFileSha256(path, sha256);
   // ASCII text is its own UTF-16: an element's text is a slice of the bytes, and the rest is never decoded.
   let text = isAscii(bytes) ? undefined : decodeUtf8(bytes, path);
   const length = text === undefined ? bytes.length : text.length;

@@ -16,7 +16,7 @@ import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
-import { runIdentity } from "./run-identity.ts";
+import { runDataWarning, runIdentity } from "./run-identity.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import { printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
@@ -188,6 +188,8 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   const { config, domain } = built;
   const { stem, resultsPath, checkpointPath } = runFiles(built);
   const identity = runIdentity(config, domain, built.taskFilePath);
+  const dataWarning = runDataWarning(domain, built.taskFilePath);
+  if (dataWarning) observer.warn?.(dataWarning);
   const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
   const { units, leaseOrder } = workUnits(built, stem);
   const { resumed, rerun } = resumedResults(previous, units);

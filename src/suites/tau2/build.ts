@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Participant } from "../../core/contracts.ts";
 import { readUtf8File } from "../../data/data-files.ts";
+import { unpinnedDataWarning } from "../../data/pinned-files.ts";
 import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
@@ -156,6 +157,8 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   const identity = tau2RunIdentity(options, domain, taskSet);
   const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
   const notices: string[] = [];
+  const dataWarning = unpinnedDataWarning([...domainDataFiles(domain.directory).map((name) => join(domain.directory, name)), taskSet.file]);
+  if (dataWarning) notices.push(dataWarning);
   const resumed =
     options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath))) ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices) : new Map();
   const units = seeds.flatMap((seed, trial) => taskSet.tasks.map((task) => ({ trial, task, seed })));

@@ -13,6 +13,7 @@ import { parse as parseToml, TomlDate } from "smol-toml";
 import { DataError } from "../../../errors/error-tree.ts";
 import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyModelSchemaFingerprint, pyModelValidate } from "../../../value/index.ts";
 import { derivedCacheKey } from "../../../data/derived-cache.ts";
+import { rememberFileSha256 } from "../../../data/pinned-files.ts";
 import { decodeUtf8, parsePythonJsonText, readUtf8File } from "../../../data/data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
 import { prepareShared, shareDatabase } from "./shared-records.ts";
@@ -96,7 +97,9 @@ function loadDatabase(path: string, schema: PyModelSchema): { db: PyModel; cache
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   const db = validatedDatabase(decodeUtf8(bytes, path), path, schema);
-  return { db, cacheKey: derivedCacheKey(createHash("sha256").update(bytes).digest("hex"), pyModelSchemaFingerprint(schema)) };
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  rememberFileSha256(path, sha256);
+  return { db, cacheKey: derivedCacheKey(sha256, pyModelSchemaFingerprint(schema)) };
 }
 
 function validatedDatabase(text: string, path: string, schema: PyModelSchema): PyModel {
