@@ -188,11 +188,16 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const built = await buildTau2Run(options, parts, models);
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
   const progress = request.progress;
-  const result = await runTau2Batch(built, {
-    signal: request.signal,
-    taskSource: request.taskSource,
-    observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
-  });
+  let result: Awaited<ReturnType<typeof runTau2Batch>>;
+  try {
+    result = await runTau2Batch(built, {
+      signal: request.signal,
+      taskSource: request.taskSource,
+      observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
+    });
+  } finally {
+    built.lock.release(); // released by the batch too; here also when it fails before its loop
+  }
   const view = resultsView(built.outputPath, { timestamp: built.document.timestamp, info: new Map(), tasks: built.document.tasks, simulations: result.simulations, taubridge: null });
   const expected = built.units.length;
   return {
