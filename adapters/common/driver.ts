@@ -165,7 +165,7 @@ export class FrameworkAgent<A> implements Participant {
    */
   async validate(): Promise<void> {
     const source = await this.load();
-    await this.adapter.prepare(await agentForEpisode(source, this.factoryOptions()), source);
+    await this.adapter.prepare(await agentForEpisode(source, this.factoryOptions(), true), source);
   }
 
   private factoryOptions(): AgentFactoryOptions {

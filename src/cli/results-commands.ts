@@ -3,27 +3,45 @@
  * read by the suite that wrote it (told apart by its shape), every command takes several files (a
  * shell glob), `--format text|markdown|json`, and tables carry no colour codes.
  */
-import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
-import { ConfigError, DataError, fileErrorText } from "../errors/error-tree.ts";
+import { ConfigError, DataError } from "../errors/error-tree.ts";
 import type { Suite, SuiteResults } from "../core/suite.ts";
 import type { Registries } from "../run/registries.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { formatOption, printJson } from "./usage.ts";
+import { readUtf8File } from "../data/data-files.ts";
+import { datasetOfDirectory } from "../data/locations.ts";
 
 /** The suite whose results file `path` is; an unreadable file or one of no suite's shape is a one-line error. */
 function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
-  let head: string;
-  try {
-    head = readFileSync(path, "utf8").slice(0, 4096);
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${fileErrorText(error)}`, { cause: error });
-  }
+  const head = readUtf8File(path).slice(0, 4096);
   for (const name of registries.suites.names()) {
     const suite = registries.suites.get(name);
     if (suite.recognizes(head)) return suite;
   }
   throw new DataError(`${path}: not a results file of any suite (${registries.suites.names().join(", ")})`);
+}
+
+/**
+ * Refuses options of the other suite for a results file before its suite reads them: a τ² file
+ * given τ-bench's data directory (or a τ-bench domain), and the reverse, would otherwise fail on a
+ * data file the other layout does not have. The line names the file's suite.
+ */
+function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, path: string, options: { env?: string; dataDir?: string }): void {
+  const others = registries.suites
+    .names()
+    .filter((name) => name !== suite.name)
+    .map((name) => registries.suites.get(name));
+  const hint = `(pass ${suite.title}'s --env and --data-dir)`;
+  if (options.dataDir && suite.dataset) {
+    const dataset = datasetOfDirectory(options.dataDir);
+    const other = others.find((candidate) => candidate.dataset === dataset);
+    if (other) throw new ConfigError(`${path} is a ${suite.title} results file, but --data-dir ${options.dataDir} holds ${other.title} data ${hint}`);
+  }
+  if (options.env && !suite.describe(registries).domains.some(([name]) => name === options.env)) {
+    const other = others.find((candidate) => candidate.describe(registries).domains.some(([name]) => name === options.env));
+    if (other) throw new ConfigError(`${path} is a ${suite.title} results file, but --env ${options.env} is a ${other.title} domain ${hint}`);
+  }
 }
 
 /**
@@ -52,6 +70,7 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   const files: SuiteResults[] = [];
   for (const path of paths) {
     const suite = suiteOfFile(registries, path);
+    checkOptionsFitSuite(registries, suite, path, { env: options.env as string | undefined, dataDir: options.dataDir as string | undefined });
     files.push(
       await suite.readResults({
         path,
@@ -85,6 +104,7 @@ async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], op
   const outcomes = [];
   for (const path of paths) {
     const suite = suiteOfFile(registries, path);
+    checkOptionsFitSuite(registries, suite, path, { env: options.env as string | undefined, dataDir: options.dataDir as string | undefined });
     const judge = options.judgeModel ? { model: options.judgeModel as string, baseUrl: options.judgeBaseUrl as string | undefined, provider: options.judgeProvider as string | undefined } : undefined;
     outcomes.push(
       await suite.rescore({
@@ -135,12 +155,7 @@ function checkActionShape(registries: Registries, suite: Suite<Registries>, text
 }
 
 async function replayAction(loadRegistries: LoadRegistries, options: Record<string, string | undefined>): Promise<void> {
-  let text: string;
-  try {
-    text = readFileSync(options.actions as string, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read actions file ${options.actions}: ${fileErrorText(error)}`, { cause: error });
-  }
+  const text = readUtf8File(options.actions as string, "actions file");
   const tau2 = options.suite === "tau2" || options.suite === "tau2-bench";
   const registries = await loadRegistries({ names: [], models: false, tau2: true });
   const suite = registries.suites.get(tau2 ? "tau2" : "tau-bench");
@@ -162,6 +177,7 @@ async function recordsAction(loadRegistries: LoadRegistries, paths: string[], op
   const records = [];
   for (const path of paths) {
     const suite = suiteOfFile(registries, path);
+    checkOptionsFitSuite(registries, suite, path, options);
     const results = await suite.readResults({ path, registries, env: options.env, dataDir: options.dataDir });
     records.push(...results.records().map((record) => (options.native ? record : { ...record, native: undefined })));
   }

@@ -129,6 +129,8 @@ export interface Suite<Registries = unknown> {
   readonly name: string;
   /** How people write it (`τ-bench`, `τ²-bench`). */
   readonly title: string;
+  /** The dataset its `--data-dir` holds (`taubridge data pull <dataset>`). */
+  readonly dataset?: string;
   readonly rules: SuiteRules;
   /** True when a results file whose first characters are `head` is one of this suite's (a JSON list, a JSON object, …). */
   recognizes(head: string): boolean;

@@ -9,7 +9,7 @@ import { ConfigError, DataError } from "../errors/error-tree.ts";
 import { convertUpstream, type ConvertedFile } from "./convert.ts";
 import { datasetDefinition, datasetNames } from "./datasets.ts";
 import { loadDatasetManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
-import { parsePythonJsonText } from "./data-files.ts";
+import { decodeUtf8, parsePythonJsonText } from "./data-files.ts";
 import { parseTaskFile } from "./tau-bench-task-file.ts";
 import { toJs } from "../value/index.ts";
 import { defaultCacheDir, TAU_BENCH_DIR_NAME, TAU2_BENCH_DIR_NAME } from "./locations.ts";
@@ -192,12 +192,13 @@ function exportTargets(manifest: DataManifest): ExportTarget[] {
 /** Checks that a converted file parses as what the harness will load from it; errors name the file. */
 function checkExportFile(entry: ExportTarget, content: Buffer, where: string): void {
   const name = `${where}/${entry.target}`;
+  const text = decodeUtf8(content, name);
   if (entry.kind === "task-module") {
-    parseTaskFile(content.toString("utf8"), name);
+    parseTaskFile(text, name);
     return;
   }
   if (entry.kind === "tool-index") {
-    const tools = toJs(parsePythonJsonText(content.toString("utf8"), name));
+    const tools = toJs(parsePythonJsonText(text, name));
     if (!Array.isArray(tools)) throw new DataError(`${name}: expected a JSON array of tool schemas`);
     tools.forEach((tool, index) => {
       const functionName = (tool as { function?: { name?: unknown } } | null)?.function?.name;
@@ -206,14 +207,11 @@ function checkExportFile(entry: ExportTarget, content: Buffer, where: string): v
     return;
   }
   if (entry.target.endsWith(".jsonl")) {
-    content
-      .toString("utf8")
-      .split("\n")
-      .forEach((line, index) => {
-        if (line.trim() !== "") parsePythonJsonText(line, `${name} line ${index + 1}`);
-      });
+    text.split("\n").forEach((line, index) => {
+      if (line.trim() !== "") parsePythonJsonText(line, `${name} line ${index + 1}`);
+    });
   } else if (entry.target.endsWith(".json")) {
-    parsePythonJsonText(content.toString("utf8"), name);
+    parsePythonJsonText(text, name);
   }
 }
 

@@ -14,8 +14,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { DataError } from "../errors/error-tree.ts";
 import type { PyValue } from "../value/index.ts";
-import { parsePythonJsonText, scanPythonJsonArrayText } from "./data-files.ts";
+import { decodeUtf8, parsePythonJsonText, scanPythonJsonArrayText } from "./data-files.ts";
 import { cachedDerivation, derivedCacheKey } from "./derived-cache.ts";
+import { rememberFileSha256 } from "./pinned-files.ts";
 
 /** Where each element is in the text (UTF-16 offsets) and its `"id"` (null: none, or not a string). */
 interface ArrayIndex {
@@ -63,8 +64,9 @@ export function openJsonArrayFile(path: string, notArray: string): JsonArrayFile
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
+  rememberFileSha256(path, sha256);
   // ASCII text is its own UTF-16: an element's text is a slice of the bytes, and the rest is never decoded.
-  let text = isAscii(bytes) ? undefined : bytes.toString("utf8");
+  let text = isAscii(bytes) ? undefined : decodeUtf8(bytes, path);
   const length = text === undefined ? bytes.length : text.length;
   const fits = (value: unknown): value is ArrayIndex => isArrayIndex(value) && value.length === length;
   const index = cachedDerivation(INDEX_KIND, derivedCacheKey(sha256), fits, () => scanIndex((text ??= bytes.toString("latin1")), path, notArray));

@@ -10,8 +10,9 @@ import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { DataError } from "../errors/error-tree.ts";
-import { JsonSyntaxError, type JsonObjectMember, type PyDict, type PyValue, parsePythonJson, scanPythonJsonObject } from "../value/index.ts";
+import { JsonSyntaxError, type JsonObjectMember, decodeUtf8, type PyDict, type PyValue, parsePythonJson, scanPythonJsonObject } from "../value/index.ts";
 import { cachedDerivation, derivedCacheKey } from "./derived-cache.ts";
+import { rememberFileSha256 } from "./pinned-files.ts";
 
 /** A member not built yet. */
 const PENDING = Symbol("pending");
@@ -90,7 +91,8 @@ export function readJsonRecordFile(path: string): { records: PyDict; sha256: str
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
-  const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+  rememberFileSha256(path, sha256);
+  const text = isAscii(bytes) ? bytes.toString("latin1") : decodeUtf8(bytes, path);
   const fits = (value: unknown): value is ObjectIndex => isObjectIndex(value, text.length);
   const index = cachedDerivation(INDEX_KIND, derivedCacheKey(sha256), fits, () => {
     const members = scanMembers(text, path);

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { datasetDefinition } from "./datasets.ts";
@@ -39,4 +40,22 @@ export function defaultDataDir(env: Env = process.env, cacheDir?: string, datase
 export function defaultSourceUrl(env: Env = process.env, dataset = TAU_BENCH_DIR_NAME): string {
   const definition = datasetDefinition(dataset);
   return env[definition.sourceEnvVar] || definition.defaultSource;
+}
+
+/**
+ * Which dataset a data directory holds (`tau-bench` or `tau2-bench`): its provenance record's
+ * `dataset`, else its layout (τ-bench's sources are under `upstream-src/tau_bench`, τ²'s under
+ * `upstream-src/src/tau2`, and only τ² has `user_simulator/`); undefined when neither tells. Lets a
+ * command given the other benchmark's data say so instead of naming a file it cannot read.
+ */
+export function datasetOfDirectory(directory: string): string | undefined {
+  try {
+    const record = JSON.parse(readFileSync(join(directory, SOURCE_FILE_NAME), "utf8")) as { dataset?: unknown };
+    if (typeof record.dataset === "string") return record.dataset;
+  } catch {
+    // no provenance record (an export or a checkout): the layout tells
+  }
+  if (existsSync(join(directory, "upstream-src", "src", "tau2")) || existsSync(join(directory, "user_simulator"))) return TAU2_BENCH_DIR_NAME;
+  if (existsSync(join(directory, "upstream-src", "tau_bench"))) return TAU_BENCH_DIR_NAME;
+  return undefined;
 }

@@ -195,6 +195,26 @@ export function pinnedHashes(dataset: string, prefix: string): Map<string, strin
   return new Map(Object.entries(table));
 }
 
+const DATA_KIND = "manifest-data-hashes-v1";
+
+/**
+ * Target path → SHA-256 of each file a dataset's data directory holds as pinned: the converted
+ * outputs when the manifest lists them (τ-bench's task and tool files are converted from Python),
+ * else the copied files (τ²'s). Kept in the derived cache under the manifest's own SHA-256.
+ */
+export function pinnedDataHashes(dataset: string): Map<string, string> {
+  const location = datasetDefinition(dataset).manifestUrl;
+  const bytes = readManifestBytes(location);
+  const isTable = (value: unknown): value is Record<string, string> =>
+    value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((hash) => typeof hash === "string");
+  const table = cachedDerivation(DATA_KIND, derivedCacheKey(sha256Hex(bytes)), isTable, () => {
+    const manifest = manifestFromBytes(bytes, location);
+    const entries = manifest.outputs ?? manifest.files;
+    return Object.fromEntries(entries.map((entry) => [entry.target, entry.sha256]));
+  });
+  return new Map(Object.entries(table));
+}
+
 /** Hex sha256 of bytes. */
 export function sha256Hex(content: Uint8Array): string {
   return createHash("sha256").update(content).digest("hex");

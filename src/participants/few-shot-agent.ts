@@ -3,7 +3,7 @@
  * FewShotToolCallingAgent): the tool-calling agent whose system prompt also shows five example
  * conversations sampled from a JSONL file of `{"messages_display": str}`.
  */
-import { readFileSync } from "node:fs";
+import { readUtf8File } from "../data/data-files.ts";
 import { ConfigError } from "../errors/error-tree.ts";
 import type { ParticipantContext } from "../core/contracts.ts";
 import { FEW_SHOT_TEMPLATE, formatFewShotExamples, renderTemplate } from "./prompts.ts";
@@ -20,9 +20,9 @@ export function loadFewShotDisplays(path: string | undefined, count = NUM_FEW_SH
   if (!path) throw new ConfigError('--agent-strategy few-shot needs --few-shot-displays-path (a JSONL file of {"messages_display": ...} lines)');
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readUtf8File(path, "few-shot displays");
   } catch (error) {
-    throw new ConfigError(`cannot read few-shot displays ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new ConfigError((error as Error).message, { cause: error });
   }
   const displays: string[] = [];
   text.split("\n").forEach((line, index) => {

@@ -15,7 +15,7 @@
  * unknown name is a {@link ConfigError} raised before the first episode, so a typo never reaches a
  * model. Substitution is a single pass: a value that itself contains `{{…}}` is not expanded again.
  */
-import { readFileSync } from "node:fs";
+import { readUtf8File } from "../data/data-files.ts";
 import { ConfigError } from "../errors/error-tree.ts";
 import { RESPOND_ACTION_FIELD_NAME, RESPOND_ACTION_NAME } from "../core/types.ts";
 
@@ -54,9 +54,9 @@ export function renderTemplate(template: string, values: Readonly<Record<string,
 export function loadTemplateFile(path: string, allowed: readonly string[], what: string): string {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readUtf8File(path, what);
   } catch (error) {
-    throw new ConfigError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new ConfigError((error as Error).message, { cause: error });
   }
   checkTemplate(text, allowed, `${what} ${path}`);
   return text;

@@ -109,10 +109,22 @@ function isClass(value: unknown): boolean {
   return typeof value === "function" && /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
-/** The agent for one episode: a fresh one from a factory, or the shared instance. */
-export async function agentForEpisode(source: UserAgentSource, options: AgentFactoryOptions): Promise<unknown> {
+/**
+ * The agent for one episode: a fresh one from a factory, or the shared instance. A factory that
+ * throws is an error naming the export and the module (its own message alone, "no API key", says
+ * nothing of where it came from); `firstCall` makes it a {@link ConfigError}: the run's check
+ * before any episode, which then exits 2 in one line.
+ */
+export async function agentForEpisode(source: UserAgentSource, options: AgentFactoryOptions, firstCall = false): Promise<unknown> {
   if (source.kind === "instance") return source.value;
-  const made = await (source.value as (options: AgentFactoryOptions) => unknown)(options);
+  let made: unknown;
+  try {
+    made = await (source.value as (options: AgentFactoryOptions) => unknown)(options);
+  } catch (error) {
+    const reason = (error instanceof Error ? `${error.name === "Error" ? "" : `${error.name}: `}${error.message}` : String(error)).replace(/\s*\n\s*/g, " ");
+    const message = `${source.exportName}() in ${source.modulePath} threw: ${reason}`;
+    throw firstCall ? new ConfigError(message, { cause: error }) : new Error(message, { cause: error });
+  }
   if (made === undefined || made === null) throw new ConfigError(`${source.exportName}() in ${source.modulePath} returned ${String(made)}; it must return the agent`);
   return made;
 }

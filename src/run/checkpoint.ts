@@ -6,9 +6,10 @@
  * `(task, trial)` ends up exactly once. (τ-bench rewrote its whole JSON file after every task, and
  * τ² its whole results file after every simulation: quadratic I/O.)
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { DataError } from "../errors/error-tree.ts";
+import { readUtf8Lines } from "../data/data-files.ts";
 import type { EpisodeSummary } from "../core/run.ts";
 import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
 
@@ -59,17 +60,33 @@ export class CheckpointWriter {
   }
 }
 
+/** What an episode's numbers must be, in every results file and checkpoint: a reward outside [0, 1] or a negative trial would print wrong metrics. */
+export const REWARD = "expected a reward between 0 and 1";
+export const TRIAL = "expected a trial number (an integer ≥ 0)";
+
+/** The field of a summary read back whose number is out of bounds, and why; undefined when all are fine. */
+export function episodeNumbersProblem(summary: Pick<EpisodeSummary, "reward" | "trial">): string | undefined {
+  if (typeof summary.trial !== "number" || !Number.isInteger(summary.trial) || summary.trial < 0) return `field trial: ${TRIAL}, got ${String(summary.trial)}`;
+  if (typeof summary.reward !== "number" || !(summary.reward >= 0 && summary.reward <= 1)) return `field reward: ${REWARD}, got ${String(summary.reward)}`;
+  return undefined;
+}
+
 /**
  * Reads a checkpoint; keeps only the last entry per `(task, trial)`. `summarize` reads the suite's
- * entry (τ-bench's by default); an entry without a task id and trial is a data error.
+ * entry (τ-bench's by default); an entry without a task id and trial, or with a reward outside
+ * [0, 1] or a negative trial ({@link episodeNumbersProblem}), is a data error naming the line.
  */
 export function readCheckpoint(path: string, summarize: (entry: PyDict) => EpisodeSummary): CheckpointContents {
   if (!existsSync(path)) return { header: null, entries: [], discardedLines: 0 };
-  const lines = readFileSync(path, "utf8").split("\n");
+  const lines = readUtf8Lines(path);
   let header: Record<string, unknown> | null = null;
   const byKey = new Map<string, CheckpointEntry>();
   let discardedLines = 0;
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
+    if (line === null) {
+      discardedLines++; // not UTF-8: torn inside a character
+      continue;
+    }
     if (!line.trim()) continue;
     let value: PyValue;
     try {
@@ -95,6 +112,8 @@ export function readCheckpoint(path: string, summarize: (entry: PyDict) => Episo
     if ((typeof summary.taskId !== "number" && typeof summary.taskId !== "string") || typeof summary.trial !== "number") {
       throw new DataError(`${path}: an episode line has no task_id/trial`);
     }
+    const problem = episodeNumbersProblem(summary);
+    if (problem) throw new DataError(`${path}: line ${index + 1} (task ${summary.taskId}): ${problem}`);
     byKey.set(`${summary.taskId}:${summary.trial}`, { entry, summary });
   }
   return { header, entries: [...byKey.values()], discardedLines };

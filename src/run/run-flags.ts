@@ -74,6 +74,13 @@ const oneOf =
   (...allowed: string[]) =>
   (value: string) =>
     allowed.includes(value) ? undefined : `must be one of ${allowed.join(", ")}, got "${value}"`;
+/** A list without repeats: a task given twice would run twice as one trial and count twice in pass^k. */
+const distinctTaskIds = (values: ReadonlyArray<string | number>) => {
+  const repeated = values.find((value, index) => values.findIndex((other) => String(other) === String(value)) !== index);
+  return repeated === undefined ? undefined : duplicateTaskIdProblem(repeated);
+};
+/** The one wording of a repeated `--task-ids` entry (both suites, also after τ-bench's ids become indices). */
+export const duplicateTaskIdProblem = (id: string | number) => `task ${JSON.stringify(String(id))} is given twice; each task runs once per trial (use --num-trials to repeat it)`;
 const url = (value: string) => {
   try {
     new URL(value);
@@ -219,7 +226,15 @@ const SELECTION_FLAGS = [
     suites: TAU2,
   },
   { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split", suites: TAU },
-  { flag: "--task-ids", type: "list", placeholder: "<ids...>", help: "only these tasks (τ-bench: indices; τ²: ids)", helpTau2: "only these task ids", defaultHelp: "every task of the selection" },
+  {
+    flag: "--task-ids",
+    type: "list",
+    placeholder: "<ids...>",
+    help: "only these tasks (τ-bench: indices; τ²: ids)",
+    helpTau2: "only these task ids",
+    defaultHelp: "every task of the selection",
+    check: distinctTaskIds,
+  },
   { flag: "--start-index", type: "integer", placeholder: "<n>", help: "first task index", default: 0, suites: TAU, check: atLeast(0) },
   { flag: "--end-index", type: "integer", placeholder: "<n>", help: "end task index, exclusive (-1 = all)", default: -1, suites: TAU, check: atLeast(-1) },
   { flag: "--num-tasks", type: "integer", placeholder: "<n>", help: "the first N tasks after split and id filtering", defaultHelp: "all", suites: TAU2, check: atLeast(1) },

@@ -17,7 +17,7 @@ import uuid
 from typing import Any, Dict, List, Optional
 
 from . import fastworkflow_patch, generic, runtime
-from .rpc import SETUP_ERROR, RpcError
+from .rpc import AGENT_ERROR, SETUP_ERROR, RpcError
 
 
 def read_env_file(path: str) -> Dict[str, str]:
@@ -198,7 +198,11 @@ class EntryDriver(Driver):
 
     def user_turn(self, text: str) -> Dict[str, Any]:
         reply = self._call(text)
-        return {"reply": "" if reply is None else str(reply), "status": "completed", "failureReason": None}
+        if reply is not None and not isinstance(reply, str):
+            # A dict or object is not words for the user: str() of it would be sent as the reply (the
+            # function agent refuses a non-text reply the same way: the episode ends as agent_error).
+            raise RpcError(AGENT_ERROR, f"{self.entry} returned a {type(reply).__name__}, not the reply text (a str): {reply!r:.200}")
+        return {"reply": "" if reply is None else reply, "status": "completed", "failureReason": None}
 
 
 def create(options: Dict[str, Any]) -> Driver:

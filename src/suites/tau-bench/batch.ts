@@ -16,7 +16,8 @@ import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
-import { runIdentity } from "./run-identity.ts";
+import { runDataWarning, runIdentity } from "./run-identity.ts";
+import { acquireResultsLock } from "../../run/results-lock.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import { printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
@@ -185,9 +186,21 @@ function runFiles(built: BuiltRun): { stem: string; resultsPath: string; checkpo
  * they run again, as in τ²-bench), and writes the results file atomically at the end.
  */
 export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal, options: { taskSource?: TaskSourceFactory } = {}): Promise<BatchOutcome> {
+  // One run per results file: taken before the checkpoint is read, released however the run ends.
+  const lock = acquireResultsLock(runFiles(built).resultsPath, "--log-dir", (message) => observer.warn?.(message));
+  try {
+    return await runLockedBatch(built, observer, signal, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: AbortSignal | undefined, options: { taskSource?: TaskSourceFactory }): Promise<BatchOutcome> {
   const { config, domain } = built;
   const { stem, resultsPath, checkpointPath } = runFiles(built);
   const identity = runIdentity(config, domain, built.taskFilePath);
+  const dataWarning = runDataWarning(domain, built.taskFilePath);
+  if (dataWarning) observer.warn?.(dataWarning);
   const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
   const { units, leaseOrder } = workUnits(built, stem);
   const { resumed, rerun } = resumedResults(previous, units);

@@ -54,8 +54,8 @@ export function buildRun(input: RunConfigInput, overrides: { registries: Registr
   const domain = loadDomain(definition, dataRoot);
   const split = config.taskSplit ?? definition.defaultSplit;
   const tasks = config.taskFile ? domain.tasksFromFile(config.taskFile) : domain.tasks(split);
-  const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex });
-  if (taskIndices.length === 0) throw new ConfigError(`no tasks selected (the split has ${tasks.length} tasks; check --start-index/--end-index)`);
+  const source = config.taskFile ? `task file ${config.taskFile}` : `the ${split} split of ${config.env}`;
+  const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex }, source);
   checkRunSize(taskIndices.length, config.numTrials);
   // `overrides.models` lets tests plug in in-process model doubles (`taubridge/testing`).
   const context = { config, domain, models: overrides.models ?? registries.createModels?.(config) ?? noModelLayer(), originalPrompts: originalPromptsOf(domain) };

@@ -6,7 +6,7 @@ import { readPythonJsonFile } from "../../data/data-files.ts";
 import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import type { EpisodeResult } from "./loop.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
-import { readCheckpoint, type CheckpointContents } from "../../run/checkpoint.ts";
+import { readCheckpoint, REWARD, TRIAL, type CheckpointContents } from "../../run/checkpoint.ts";
 
 /**
  * Version of the `taubridge` block we add to each τ-bench result entry.
@@ -100,15 +100,17 @@ export function resultsFileText(episodes: readonly EpisodeResult[]): string {
   return pyJsonDumpsIndented(episodes.map(resultEntry), 2);
 }
 
+const TASK_INDEX = "expected a τ-bench task index (an integer ≥ 0)";
+
 /** Validates an entry read back from a results file (ours or the original's). */
 function buildResultEntrySchema(z: typeof Zod.z) {
   const usageSchema = z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() }).nullable();
   return z.object({
-    task_id: z.number().int(),
-    reward: z.number(),
+    task_id: z.number().int(TASK_INDEX).gte(0, TASK_INDEX),
+    reward: z.number().gte(0, REWARD).lte(1, REWARD),
     info: z.record(z.string(), z.unknown()),
     traj: z.array(z.record(z.string(), z.unknown())),
-    trial: z.number().int(),
+    trial: z.number().int(TRIAL).gte(0, TRIAL),
     taubridge: z
       .object({
         schemaVersion: z.number().int(),

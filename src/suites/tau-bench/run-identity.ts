@@ -3,6 +3,8 @@
  * file paths replaced by their content; the split's task file; the domain's collections, policy
  * and tool schemas), compared by resume with the one the checkpoint recorded.
  */
+import { join } from "node:path";
+import { unpinnedDataWarning } from "../../data/pinned-files.ts";
 import type { RunIdentity } from "../../run/run-identity.ts";
 import { agentOptionFiles, identityOf, outcomeAgentOptions } from "../../run/run-identity.ts";
 import type { LoadedDomain } from "./engine/domain.ts";
@@ -45,7 +47,16 @@ export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: s
   }
   const files: Record<string, string | undefined> = agentOptionFiles(config.agentOptions);
   for (const key of FILE_FIELDS) files[key] = config[key];
+  return identityOf({ options, taskSet: taskFile, data: { directory: domain.dataDirectory, files: domainDataFiles(domain) }, files });
+}
+
+/** The domain's data files a run reads (collections, policy, tool schemas), by name in its folder. */
+function domainDataFiles(domain: LoadedDomain): string[] {
   const definition = domain.definition;
-  const dataFiles = [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile];
-  return identityOf({ options, taskSet: taskFile, data: { directory: domain.dataDirectory, files: dataFiles }, files });
+  return [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile];
+}
+
+/** The warning line naming the run's data files (and task file) that differ from the pinned export; undefined when none does. */
+export function runDataWarning(domain: LoadedDomain, taskFile: string): string | undefined {
+  return unpinnedDataWarning([...domainDataFiles(domain).map((name) => join(domain.dataDirectory, name)), taskFile]);
 }

@@ -38,6 +38,7 @@ function taskSetOf(domain: LoadedDomain, split: string | undefined, taskFile: st
 /** A results file's entries, checked on their own and (with `env`) against the domain. */
 function checkedEntries(request: ResultsRequest<Registries>): { entries: LoadedResultEntry[]; domain?: LoadedDomain } {
   const entries = loadResultsFile(request.path);
+  if (entries.length === 0) throw new DataError(`${request.path}: the results file holds no episode (an empty list)`);
   checkResultsConsistent(request.path, entries);
   if (!request.env) return { entries };
   const domain = domainOf(request.registries, request.env, request.dataDir);
@@ -89,7 +90,6 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
 
 async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
   const { entries } = checkedEntries(request);
-  if (entries.length === 0) throw new DataError(`${request.path}: the results file holds no episode`);
   const summaries = summariesOf(entries);
   const status = readRunStatus(request.path);
   return {
@@ -147,6 +147,7 @@ export function createTauBenchSuite(parts: TauBenchParts): TauBenchSuite {
 const TAU_BENCH_SUITE: Suite<Registries> = {
   name: "tau-bench",
   title: "τ-bench",
+  dataset: "tau-bench",
   rules: TAU_BENCH_RULES,
   recognizes: (head) => head.trimStart().startsWith("["),
   actionFileShape: 'a JSON array of {"name", "kwargs"} (τ-bench actions)',

@@ -272,6 +272,8 @@ export async function runTau2Batch(
   } catch (error) {
     sink.abandon();
     throw error;
+  } finally {
+    run.lock.release();
   }
   const simulations = run.document.simulations;
   return {

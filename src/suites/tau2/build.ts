@@ -3,9 +3,12 @@
  * domain, the task set, the participants (τ²'s own, or taubridge's shared strategies), the judge —
  * the output file, the run's identity, and what an earlier run of the same file already did.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Participant } from "../../core/contracts.ts";
+import { readUtf8File } from "../../data/data-files.ts";
+import { unpinnedDataWarning } from "../../data/pinned-files.ts";
+import { acquireResultsLock, type ResultsLock } from "../../run/results-lock.ts";
 import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
@@ -47,6 +50,8 @@ export interface BuiltTau2Run {
   identity: RunIdentity;
   /** Warnings for the run's channel (a resume that accepted changes). */
   notices: string[];
+  /** The results file's lock (`results-lock.ts`), held from the build to the end of the batch. */
+  lock: ResultsLock;
   /** τ²'s solo mode (a solo agent, `dummy_user`, the solo policy and environment). */
   solo: boolean;
   /** The run's model clients (the batch stops when their endpoint refused the first call). */
@@ -111,7 +116,7 @@ function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: 
 
 function readGuidelines(dataRoot: string): string | null {
   const path = join(dataRoot, "user_simulator", "simulation_guidelines.md");
-  return existsSync(path) ? readFileSync(path, "utf8") : null;
+  return existsSync(path) ? readUtf8File(path) : null;
 }
 
 /** τ²'s own agent of that name, or undefined when it names a shared strategy; an unknown name lists both. */
@@ -159,44 +164,54 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   checkRunSize(taskSet.tasks.length, options.numTrials);
   const outputPath = tau2OutputPath(options);
   checkOutputPath(outputPath, "--save-to", "file");
-  const info = runInfo(options, domain, readGuidelines(options.dataDir), solo);
-  const seeds = tau2TrialSeeds(options.seed, options.numTrials);
-  const identity = tau2RunIdentity(options, domain, taskSet);
-  const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
   const notices: string[] = [];
-  const resumed =
-    options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath))) ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices) : new Map();
-  const units = seeds.flatMap((seed, trial) => taskSet.tasks.map((task) => ({ trial, task, seed })));
-  const flags = flagTau2Tasks(taskSet.tasks);
-  document.taubridge = { flaggedTasks: flags };
-  return {
-    options,
-    domain,
-    taskSet,
-    agent: agentFactory
-      ? await agentFactory({
-          llm: options.agentLlm,
-          llmArgs: options.agentLlmArgs,
-          models,
-          domain,
-          dataRoot: options.dataDir,
-          agentOptions: options.agentOptions ?? {},
-          baseUrl: options.agentBaseUrl,
-        })
-      : await sharedStrategyAgent(options.agent, (registries.strategies as Registry<AgentFactory>).get(options.agent), options, domain, models),
-    user: await userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
-    solo,
-    judge,
-    firstAgentMessage: readTau2FirstAgentMessage(options.dataDir),
-    outputPath,
-    document,
-    units,
-    flags,
-    resumed,
-    identity,
-    models,
-    notices,
-  };
+  // One run per results file: taken before the file is read for a resume; the batch releases it.
+  const lock = acquireResultsLock(outputPath, "--save-to", (message) => notices.push(message));
+  try {
+    const info = runInfo(options, domain, readGuidelines(options.dataDir), solo);
+    const seeds = tau2TrialSeeds(options.seed, options.numTrials);
+    const identity = tau2RunIdentity(options, domain, taskSet);
+    const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
+    const dataWarning = unpinnedDataWarning([...domainDataFiles(domain.directory).map((name) => join(domain.directory, name)), taskSet.file]);
+    if (dataWarning) notices.push(dataWarning);
+    const resumed =
+      options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath))) ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices) : new Map();
+    const units = seeds.flatMap((seed, trial) => taskSet.tasks.map((task) => ({ trial, task, seed })));
+    const flags = flagTau2Tasks(taskSet.tasks);
+    document.taubridge = { flaggedTasks: flags };
+    return {
+      options,
+      domain,
+      taskSet,
+      agent: agentFactory
+        ? await agentFactory({
+            llm: options.agentLlm,
+            llmArgs: options.agentLlmArgs,
+            models,
+            domain,
+            dataRoot: options.dataDir,
+            agentOptions: options.agentOptions ?? {},
+            baseUrl: options.agentBaseUrl,
+          })
+        : await sharedStrategyAgent(options.agent, (registries.strategies as Registry<AgentFactory>).get(options.agent), options, domain, models),
+      user: await userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
+      solo,
+      judge,
+      firstAgentMessage: readTau2FirstAgentMessage(options.dataDir),
+      outputPath,
+      document,
+      units,
+      flags,
+      resumed,
+      identity,
+      models,
+      notices,
+      lock,
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 /** The options of a τ² run that decide its outcomes (where files go, how many at once, which tasks and trials are not among them). */

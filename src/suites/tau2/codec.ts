@@ -5,14 +5,14 @@
  * tools load ours, plus a `taubridge` block (ignored by τ²) with our schema version and notes.
  * Reading accepts τ²'s own files, HEAD and June-2025 schemas alike.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import type { EpisodeSummary } from "../../core/run.ts";
 import type { TerminationReason } from "../../core/types.ts";
-import { CheckpointWriter } from "../../run/checkpoint.ts";
+import { CheckpointWriter, REWARD, TRIAL } from "../../run/checkpoint.ts";
 import { DataError } from "../../errors/error-tree.ts";
 import { lazySchema } from "../../data/lazy-zod.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { parsePythonJsonText, readPythonJsonFile, readUtf8Lines } from "../../data/data-files.ts";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
 import { plainView, tau2Schemas } from "./tasks.ts";
 import { PyFloat, type PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
@@ -162,15 +162,20 @@ function printedSimulation(record: Tau2SimulationRecord): PrintedJson {
 export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] {
   const path = tau2CheckpointPath(resultsPath);
   if (!existsSync(path)) return [];
-  const lines = readFileSync(path, "utf8").split("\n");
+  const lines = readUtf8Lines(path);
   const records: Tau2SimulationRecord[] = [];
   lines.forEach((line, index) => {
+    const last = index >= lines.length - 2;
+    if (line === null) {
+      if (last) return; // the last line, interrupted inside a character
+      throw new DataError(`${path}: line ${index + 1}: not valid UTF-8`);
+    }
     if (line.trim() === "") return;
     let value: PyValue;
     try {
       value = parsePythonJsonText(line, path);
     } catch (error) {
-      if (index >= lines.length - 2) return; // the last line, interrupted mid-write
+      if (last) return; // the last line, interrupted mid-write
       throw error;
     }
     const line_ = value as PyDict;
@@ -203,9 +208,12 @@ const simulationSchema = lazySchema((z) =>
     termination_reason: z.enum(TAU2_TERMINATION_REASONS),
     agent_cost: z.number().nullish(),
     user_cost: z.number().nullish(),
-    reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
+    reward_info: z
+      .object({ reward: z.number().gte(0, REWARD).lte(1, REWARD) })
+      .passthrough()
+      .nullish(),
     messages: z.array(tau2Schemas().message).nullish(),
-    trial: z.number().int().nullish(),
+    trial: z.number().int(TRIAL).gte(0, TRIAL).nullish(),
     seed: z.number().int().nullish(),
     policy: z.string().nullish(),
     info: z.record(z.string(), z.unknown()).nullish(),
@@ -263,24 +271,28 @@ export function isTau2ResultsDocument(value: PyValue): value is PyDict {
 
 /** Reads a τ² results file (ours or the original's); errors name the file and field. */
 export function readTau2Results(path: string): LoadedTau2Results {
-  let raw: string;
-  try {
-    raw = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-  const value = parsePythonJsonText(raw, path);
+  const value = readPythonJsonFile(path);
   if (!isTau2ResultsDocument(value)) throw new DataError(`${path}: not a τ²-bench results file (expected the keys info, tasks, simulations)`);
   const simulations = value.get("simulations");
   const tasks = value.get("tasks");
   if (!Array.isArray(simulations)) throw new DataError(`${path}: field simulations: expected a list`);
   if (!Array.isArray(tasks)) throw new DataError(`${path}: field tasks: expected a list`);
   const block = value.get("taubridge");
+  const records = simulations.map((simulation, index) => readSimulation(simulation as PyDict, path, index));
+  // Each (task, trial) once: pasted runs would count twice in pass^k. A simulation recording no trial is not compared.
+  const seen = new Map<string, number>();
+  records.forEach((record, index) => {
+    if (!(simulations[index] instanceof Map) || typeof (simulations[index] as PyDict).get("trial") !== "number") return;
+    const key = `${record.task_id}\0${record.trial}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw new DataError(`${path}: simulations ${earlier} and ${index} are both task ${record.task_id} trial ${record.trial}; is it several runs' results in one file?`);
+    seen.set(key, index);
+  });
   return {
     timestamp: text(value.get("timestamp")) ?? "",
     info: value.get("info") as PyDict,
     tasks: tasks as PyDict[],
-    simulations: simulations.map((simulation, index) => readSimulation(simulation as PyDict, path, index)),
+    simulations: records,
     taubridge: block instanceof Map ? block : null,
   };
 }

@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChatModel } from "../../core/contracts.ts";
 import { DataError, InfraError, errorMarker } from "../../errors/error-tree.ts";
+import { decodeUtf8 } from "../../data/data-files.ts";
 import type { Tau2SimulationMessage } from "./simulation.ts";
 import { pyRepr } from "../../value/index.ts";
 
@@ -74,16 +75,18 @@ function assignedValue(source: string, name: string, file: string): string {
 export function readTau2JudgeTemplates(dataRoot: string): Tau2JudgeTemplates {
   const evaluatorFile = join(dataRoot, "upstream-src", "src", "tau2", "evaluator", "evaluator_nl_assertions.py");
   const configFile = join(dataRoot, "upstream-src", "src", "tau2", "config.py");
-  let evaluatorSource: string;
-  let configSource: string;
+  let evaluatorBytes: Buffer;
+  let configBytes: Buffer;
   try {
-    evaluatorSource = readFileSync(evaluatorFile, "utf8");
-    configSource = readFileSync(configFile, "utf8");
+    evaluatorBytes = readFileSync(evaluatorFile);
+    configBytes = readFileSync(configFile);
   } catch (error) {
     throw new DataError(`the NL-assertion judge needs τ²'s sources in the data directory (${(error as NodeJS.ErrnoException).path ?? evaluatorFile}); run \`taubridge data pull tau2-bench\``, {
       cause: error,
     });
   }
+  const evaluatorSource = decodeUtf8(evaluatorBytes, evaluatorFile);
+  const configSource = decodeUtf8(configBytes, configFile);
   const halfDuplex = evaluatorSource.split(/^class FullDuplex/m)[0];
   const model = /^"([^"]+)"$/.exec(assignedValue(configSource, "DEFAULT_LLM_NL_ASSERTIONS", configFile));
   const temperature = Number(assignedValue(configSource, "DEFAULT_LLM_NL_ASSERTIONS_TEMPERATURE", configFile));

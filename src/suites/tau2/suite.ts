@@ -173,17 +173,10 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
   };
 }
 
-/** Reads a results file, checking it is one run's (each task and trial once) and, with `env`, that it was recorded on that domain. */
+/** Reads a results file (each task and trial once, at least one simulation) checking, with `env`, that it was recorded on that domain. */
 function checkedResults(request: ResultsRequest<Registries>): { results: LoadedTau2Results; domain: string | null } {
   const results = readTau2Results(request.path);
-  const seen = new Map<string, number>();
-  results.simulations.forEach((simulation, index) => {
-    const earlier = seen.get(simulationKey(simulation));
-    if (earlier !== undefined) {
-      throw new DataError(`${request.path}: simulations ${earlier} and ${index} are both task ${simulation.task_id} trial ${simulation.trial}; is it several runs' results in one file?`);
-    }
-    seen.set(simulationKey(simulation), index);
-  });
+  if (results.simulations.length === 0) throw new DataError(`${request.path}: the results file holds no simulation (field simulations is empty)`);
   const environment = results.info.get("environment_info");
   const domain = environment instanceof Map && typeof environment.get("domain_name") === "string" ? (environment.get("domain_name") as string) : null;
   if (request.env && domain && request.env !== domain) throw new ConfigError(`${request.path} does not belong to --env ${request.env}: it was recorded on the ${domain} domain`);
@@ -200,11 +193,16 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const built = await buildTau2Run(options, parts, models);
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
   const progress = request.progress;
-  const result = await runTau2Batch(built, {
-    signal: request.signal,
-    taskSource: request.taskSource,
-    observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
-  });
+  let result: Awaited<ReturnType<typeof runTau2Batch>>;
+  try {
+    result = await runTau2Batch(built, {
+      signal: request.signal,
+      taskSource: request.taskSource,
+      observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
+    });
+  } finally {
+    built.lock.release(); // released by the batch too; here also when it fails before its loop
+  }
   const view = resultsView(built.outputPath, { timestamp: built.document.timestamp, info: new Map(), tasks: built.document.tasks, simulations: result.simulations, taubridge: null });
   const expected = built.units.length;
   return {
@@ -228,7 +226,6 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
 
 async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
   const { results } = checkedResults(request);
-  if (results.simulations.length === 0) throw new DataError(`${request.path}: the results file holds no simulation`);
   const status = readRunStatus(request.path);
   return { ...resultsView(request.path, results), completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null };
 }
@@ -324,6 +321,7 @@ export function createTau2Suite(parts: Tau2Parts): Tau2Suite {
 const TAU2_SUITE: Suite<Registries> = {
   name: "tau2",
   title: "τ²-bench",
+  dataset: "tau2-bench",
   rules: TAU2_BENCH_RULES,
   recognizes: (head) => head.trimStart().startsWith("{"),
   actionFileShape: 'a JSON array of {"requestor", "name", "arguments"} (τ² tool calls)',

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
+import { duplicateTaskIdProblem } from "../../run/run-flags.ts";
 import { type Tau2Task, openTau2TaskFile, readTau2Splits, readTau2TaskDirectory } from "./tasks.ts";
 
 /** Task sets by name → data folder and file. */
@@ -62,6 +63,8 @@ export function loadTau2TaskSet(dataRoot: string, selection: Tau2TaskSelection):
     splitApplied = selection.split;
   }
   if (selection.taskIds && selection.taskIds.length > 0) {
+    const repeated = selection.taskIds.find((id, index) => selection.taskIds!.indexOf(id) !== index);
+    if (repeated !== undefined) throw new ConfigError(`--task-ids: ${duplicateTaskIdProblem(repeated)}`);
     const known = new Set(positions.map((position) => ids[position]));
     const missing = selection.taskIds.filter((id) => !known.has(id));
     if (missing.length > 0) throw new ConfigError(`task ids not in ${selection.taskSetName}${splitApplied ? ` (split ${splitApplied})` : ""}: ${missing.join(", ")}`);
@@ -69,6 +72,10 @@ export function loadTau2TaskSet(dataRoot: string, selection: Tau2TaskSelection):
     positions = positions.filter((position) => wanted.has(ids[position] as string));
   }
   if (selection.numTasks !== undefined) positions = positions.slice(0, selection.numTasks);
+  if (positions.length === 0) {
+    const where = splitApplied && ids.length > 0 ? `split ${splitApplied} of ${selection.taskSetName} (${splitFile})` : `${selection.taskSetName}'s task file ${file}`;
+    throw new ConfigError(`no task selected: ${where} has no tasks`);
+  }
   return { tasks: source.tasks(positions), file, ...(source.sha256 ? { fileSha256: source.sha256 } : {}), files: source.files, splitApplied };
 }
 

@@ -10,13 +10,13 @@
  * checks, or by the zod schemas when those are unsure (`task-schemas.ts`). A validation error names
  * the file, the task id and the field.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DataError } from "../../errors/error-tree.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { readPythonJsonFile } from "../../data/data-files.ts";
 import { openJsonArrayFile } from "../../data/json-array-file.ts";
 import { UNSURE } from "../../data/quick-shapes.ts";
-import { PyFloat, type PyDict, type PyValue } from "../../value/index.ts";
+import { PyFloat, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import { type Tau2Task, tau2Quick, tau2Schemas } from "./task-schemas.ts";
 
 /** Keys whose values stay value-model dicts (Python values the tools consume). */
@@ -130,27 +130,14 @@ export function readTau2TaskDirectory(directory: string): Tau2Task[] {
     throw new DataError(`cannot read the task folder ${directory}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   names.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
-  const parsed = names.map((name) => {
-    const path = join(directory, name);
-    try {
-      return parsePythonJsonText(readFileSync(path, "utf8"), path);
-    } catch (error) {
-      if (error instanceof DataError) throw error;
-      throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-    }
-  });
+  const parsed = names.map((name) => readPythonJsonFile(join(directory, name)));
   return validateTau2Tasks(parsed, directory);
 }
 
 /** Reads `split_tasks.json` (split name → task ids); a missing file means no splits. */
 export function readTau2Splits(path: string): Record<string, string[]> | null {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-  const value: unknown = JSON.parse(text);
+  if (!existsSync(path)) return null;
+  const value: unknown = toJs(readPythonJsonFile(path));
   const quickSplits = tau2Quick.splits(value);
   if (quickSplits !== UNSURE) return quickSplits as Record<string, string[]>;
   const result = tau2Schemas().splits.safeParse(value);

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DataError, UnknownNameError } from "../../../errors/error-tree.ts";
 import { RESPOND_ACTION_NAME, type Task } from "../../../core/types.ts";
 import { loadTaskFile, type TaskFileDomain } from "../tasks.ts";
 import { pyJsonDumps, toJs, type PyValue } from "../../../value/index.ts";
 import { BaseDatabase, EpisodeDatabase, loadBaseDatabase } from "./database.ts";
-import { readPythonJsonFile } from "../../../data/data-files.ts";
+import { readPythonJsonFile, readUtf8File } from "../../../data/data-files.ts";
 import type { ToolImplementation } from "../../../core/contracts.ts";
 
 export type { DomainDefinition, DomainSuite } from "../../../core/contracts.ts";
@@ -102,14 +102,6 @@ export class LoadedDomain {
   }
 }
 
-function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-}
-
 function loadToolSchemas(path: string, definition: DomainDefinition): ToolSchemas {
   const value = readPythonJsonFile(path);
   if (!Array.isArray(value)) throw new DataError(`${path}: expected a JSON array of tool schemas`);
@@ -148,7 +140,7 @@ export function loadDomain(definition: DomainDefinition, dataRoot: string | unde
   const cached = loaded.get(key);
   if (cached) return cached;
   const base = loadBaseDatabase(directory, definition.collections);
-  const policy = readText(join(directory, definition.policyFile));
+  const policy = readUtf8File(join(directory, definition.policyFile));
   const schemas = loadToolSchemas(join(directory, definition.toolsInfoFile), definition);
   const domain = new LoadedDomain(definition, directory, base, policy, schemas);
   loaded.set(key, domain);

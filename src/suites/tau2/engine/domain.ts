@@ -13,7 +13,8 @@ import { parse as parseToml, TomlDate } from "smol-toml";
 import { DataError } from "../../../errors/error-tree.ts";
 import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyModelSchemaFingerprint, pyModelValidate } from "../../../value/index.ts";
 import { derivedCacheKey } from "../../../data/derived-cache.ts";
-import { parsePythonJsonText } from "../../../data/data-files.ts";
+import { rememberFileSha256 } from "../../../data/pinned-files.ts";
+import { decodeUtf8, parsePythonJsonText, readUtf8File } from "../../../data/data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
 import { prepareShared, shareDatabase } from "./shared-records.ts";
 import { createSeededRandom } from "./random.ts";
@@ -120,7 +121,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   if (user !== null) prepareShared(user.db, user.cacheKey);
   for (const messages of [...TAU2_ENGINE_MESSAGES, ...(definition.messages ?? [])]) messages.load(dataRoot);
   const policies = new Map<boolean, string>();
-  const read: Tau2PolicyReader = (fileName) => readText(join(directory, fileName));
+  const read: Tau2PolicyReader = (fileName) => readUtf8File(join(directory, fileName));
   const setup = definition.configure?.(config, { directory, dataRoot, read });
   const spec = setup ? { ...definition, agentToolkit: setup.agentToolkit } : definition;
   return {
@@ -142,14 +143,6 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   };
 }
 
-function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-}
-
 /** Reads a `.json` or `.toml` database and validates it against its model. */
 export function readDatabase(path: string, schema: PyModelSchema): PyModel {
   return loadDatabase(path, schema).db;
@@ -167,8 +160,10 @@ function loadDatabase(path: string, schema: PyModelSchema): { db: PyModel; cache
   } catch (error) {
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
-  const db = validatedDatabase(bytes.toString("utf8"), path, schema);
-  return { db, cacheKey: derivedCacheKey(createHash("sha256").update(bytes).digest("hex"), pyModelSchemaFingerprint(schema)) };
+  const db = validatedDatabase(decodeUtf8(bytes, path), path, schema);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  rememberFileSha256(path, sha256);
+  return { db, cacheKey: derivedCacheKey(sha256, pyModelSchemaFingerprint(schema)) };
 }
 
 function validatedDatabase(text: string, path: string, schema: PyModelSchema): PyModel {

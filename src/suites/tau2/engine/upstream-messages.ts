@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataError } from "../../../errors/error-tree.ts";
+import { decodeUtf8 } from "../../../data/data-files.ts";
 import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
 import { pinnedHashes, sha256Hex } from "../../../data/manifest.ts";
 import { fillTemplate, stringLiteralsOf, stringValueOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
@@ -143,7 +144,7 @@ function readPinnedSource(path: string, sourceFile: string): { text: string; sha
   if (sha256 !== pinnedHash) {
     throw new DataError(`${path} differs from the pinned τ²-bench sources (the tools' messages are read from it by position); ${TAU2_SOURCE_HINT}`);
   }
-  return { text: bytes.toString("utf8"), sha256 };
+  return { text: decodeUtf8(bytes, path), sha256 };
 }
 
 const MESSAGES_KIND = "tau2-upstream-messages-v1";

@@ -6,14 +6,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataError } from "../../../errors/error-tree.ts";
+import { decodeUtf8 } from "../../../data/data-files.ts";
 
 function readSource(dataRoot: string, relative: string): string {
   const path = join(dataRoot, "upstream-src", "src", "tau2", relative);
+  let bytes: Buffer;
   try {
-    return readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
     throw new DataError(`τ²'s source file ${path} is missing from the data directory; run \`taubridge data pull tau2-bench\` (it fetches the sources τ² keeps its prompts in)`, { cause: error });
   }
+  return decodeUtf8(bytes, path);
 }
 
 /** The orchestrator's fixed first agent message (`DEFAULT_FIRST_AGENT_MESSAGE`'s content). */

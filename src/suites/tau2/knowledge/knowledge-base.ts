@@ -14,7 +14,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { DataError } from "../../../errors/error-tree.ts";
-import { pyCompareStrings } from "../../../value/index.ts";
+import { decodeUtf8, pyCompareStrings } from "../../../value/index.ts";
 
 /** One document (`Document`: three required str fields; other keys are ignored). */
 export interface KnowledgeDocument {
@@ -68,14 +68,15 @@ export class KnowledgeBase {
 
 /** One document file, validated; every failure names the file. */
 function readDocument(path: string): KnowledgeDocument {
-  let text: string;
+  let bytes: Buffer;
   try {
     if (statSync(path).isDirectory()) throw new DataError(`${path}: is a directory, not a document file`);
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
     if (DataError.isInstance(error)) throw error;
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
+  const text = decodeUtf8(bytes, path);
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { decodeUtf8 } from "../../../../data/data-files.ts";
 import { describeFailure, PythonSourceError, type PythonSourceTree } from "../../../../data/python-source/modules.ts";
 import { PydanticSchemaBuilder } from "../../../../data/python-source/pydantic-schema.ts";
 import { fillTemplate, pythonFormat, type StringTemplate, stringTemplateOf, stringValueOf, templateFields } from "../../../../data/python-source/strings.ts";
@@ -305,11 +306,13 @@ export function tau2SoloSystemPrompt(templates: Tau2PromptTemplates, policy: str
 /** The guideline file's text (`<dataRoot>/user_simulator/<file>`), with or without user tools. */
 export function readTau2UserGuidelines(dataRoot: string, templates: Tau2PromptTemplates, withTools: boolean): string {
   const path = join(dataRoot, "user_simulator", withTools ? templates.userGuidelinesFile.withTools : templates.userGuidelinesFile.withoutTools);
+  let bytes: Buffer;
   try {
-    return readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (error) {
     throw new PythonSourceError(`${path} is missing; run \`taubridge data pull tau2-bench\``, { cause: error });
   }
+  return decodeUtf8(bytes, path);
 }
 
 /**
