@@ -20,7 +20,7 @@ import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTim
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName } from "./providers.ts";
-import { redactText, redactUrl, redactValue } from "./redact.ts";
+import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
 import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
@@ -174,9 +174,9 @@ function errorDetails(core: ClientCore, extra: { status?: number; attempts: numb
   return { role: core.options.role, provider: core.provider.name, model: core.options.model, baseURL: core.displayURL, ...extra };
 }
 
-/** Turns the last failure into a redacted ModelCallError; the SDK error is not kept as-is. */
-function toModelError(core: ClientCore, error: unknown, attempts: number): ModelCallError {
-  const { prefix, secrets, options } = core;
+/** Turns the last failure into a redacted ModelCallError (`secrets`: the client's and the request's); the SDK error is not kept as-is. */
+function toModelError(core: ClientCore, error: unknown, attempts: number, secrets: readonly string[] = core.secrets): ModelCallError {
+  const { prefix, options } = core;
   const plural = attempts === 1 ? "attempt" : "attempts";
   const message = redactText(error instanceof Error ? error.message : String(error), secrets);
   const cause = new Error(message);
@@ -240,15 +240,18 @@ function requestParts(core: ClientCore, request: CompletionRequest) {
     ...(temperature !== undefined ? { temperature } : {}),
     ...(request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
   } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+  // The cache key and the stored request hold no secret: the base URL without credentials, the
+  // parameters redacted (a changed key or header does not change the answer, and a hash of a
+  // secret is not written either).
   const keyInput: CacheKeyInput = {
     provider: core.provider.name,
     model: options.model,
-    baseURL: core.baseURL,
+    baseURL: core.displayURL,
     messages: request.messages,
     ...(tools ? { tools } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-    ...(params ? { params } : {}),
+    ...(params ? { params: redactValue(params, core.secrets) } : {}),
     ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
   };
   return { body, keyInput };
@@ -284,8 +287,9 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
-    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts));
-    throw toModelError(core, error, 1);
+    const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
+    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets);
+    throw toModelError(core, error, 1, secrets);
   }
   const message = toAssistantMessage(outcome.choice.message);
   const recordedUsage = toUsage(outcome.usage);
@@ -294,7 +298,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const finishReason = outcome.choice.finish_reason ?? null;
   if (core.cache && key) {
     try {
-      await core.cache.set(key, redactValue({ ...keyInput, baseURL: core.displayURL }, core.secrets), { message, usage: recordedUsage, cost, finishReason, latencyMs });
+      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, core.secrets);
     } catch {
       // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
     }
@@ -313,7 +317,8 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
   if (!configuredURL) throw new ConfigError(`The ${role} model uses provider ${provider.name}, which has no default base URL: set baseURL`);
   const baseURL: string = configuredURL;
   const { key: apiKey, variable: apiKeyVariable } = resolveApiKey(provider, options.apiKeyEnv, dependencies.env ?? process.env, role);
-  const secrets = [apiKey];
+  // The key, and whatever the base URL and the configured parameters hold in secret places (a URL's password, an `api-key` query value, an `Authorization` header).
+  const secrets = [apiKey, ...secretsIn({ baseURL, params: options.params })];
   const displayURL = redactUrl(baseURL, secrets);
   // The SDK instance holds the key: it stays in the client's closure and is never a field of the returned object.
   const openai = new OpenAI({
