@@ -272,6 +272,8 @@ async function fromCache(core: ClientCore, key: string, started: number): Promis
 
 /** One chat completion: from the cache, else over HTTP with the retry layer; usage summed, the answer cached. */
 async function complete(core: ClientCore, request: CompletionRequest): Promise<CompletionResult> {
+  // The client's secrets and those of this request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry.
+  const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
   const started = performance.now();
   const { body, keyInput } = requestParts(core, request);
   const key = core.cache ? cacheKey(keyInput) : undefined;
@@ -287,7 +289,6 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
-    const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
     if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets);
     throw toModelError(core, error, 1, secrets);
   }
@@ -298,7 +299,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const finishReason = outcome.choice.finish_reason ?? null;
   if (core.cache && key) {
     try {
-      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, core.secrets);
+      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets);
     } catch {
       // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
     }
@@ -306,6 +307,15 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const result: CompletionResult = { message, usage: recordedUsage, cost, costSource: source, latencyMs, cached: false, attempts, finishReason };
   core.usage.add(result);
   return result;
+}
+
+/** A base URL without its query, and the query's parameters (undefined when there are none). */
+function withoutQuery(baseURL: string): { url: string; query?: Record<string, string> } {
+  const cut = baseURL.indexOf("?");
+  if (cut < 0) return { url: baseURL };
+  const [rest, fragment = ""] = baseURL.slice(cut + 1).split("#", 2);
+  const query = Object.fromEntries(new URLSearchParams(rest));
+  return { url: baseURL.slice(0, cut) + (fragment ? `#${fragment}` : ""), ...(Object.keys(query).length > 0 ? { query } : {}) };
 }
 
 /** The shared state of one client, with its provider's defaults and the API key read from the environment. */
@@ -321,9 +331,12 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
   const secrets = [apiKey, ...secretsIn({ baseURL, params: options.params })];
   const displayURL = redactUrl(baseURL, secrets);
   // The SDK instance holds the key: it stays in the client's closure and is never a field of the returned object.
+  const { url: sdkBaseURL, query } = withoutQuery(baseURL);
   const openai = new OpenAI({
     apiKey,
-    baseURL,
+    baseURL: sdkBaseURL,
+    // A query in the base URL (`?api-key=…`, `?api-version=…`) goes on every request, as the URL's own: the SDK appends paths to the base URL as text.
+    ...(query ? { defaultQuery: query } : {}),
     maxRetries: 0,
     timeout: options.timeoutMs,
     fetch: dependencies.fetch ?? keepAliveFetch,

@@ -104,6 +104,8 @@ function nameWords(name: string): string[] {
 /** Whether a field, header, query parameter or environment variable of this name holds a secret. */
 export function isSecretName(name: string): boolean {
   const words = nameWords(name);
+  // `PWD` alone is the shell's working directory, not a password (`db_pwd` is one).
+  if (words.length === 1 && words[0] === "pwd") return false;
   const last = words.at(-1);
   if (last === undefined || NOT_SECRET_LAST_WORDS.has(last)) return false;
   if (SECRET_LAST_WORDS.has(last) || words.some((word) => SECRET_WORDS.has(word))) return true;
@@ -138,8 +140,8 @@ const TOKEN_SHAPES: RegExp[] = [
 /** `Bearer <token>`: the scheme is kept, the token replaced. */
 const BEARER = /\bBearer\s+(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{6,}/g;
 
-/** A URL in free text (up to whitespace, quotes, brackets or a backslash). */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>()[\]{}\\]+/gi;
+/** A URL in free text (up to whitespace, quotes, brackets or a backslash; a sentence's closing punctuation is not part of it). */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>()[\]{}\\]*[^\s"'`<>()[\]{}\\.,;:!?]/gi;
 
 /** A URL's user-info (`user:password@`, `token@`): everything up to the last `@` before the path. */
 const URL_USER_INFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#\s]*)@/i;
