@@ -2,7 +2,12 @@
  * The one redaction function (`src/secrets/redact.ts`): its rules, one by one. That every writer
  * uses it is `test/secrets-on-disk.test.ts`.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceRecord } from "../src/data/install.ts";
+import { identityChanges, identityOf } from "../src/run/run-identity.ts";
 import { environmentSecrets, isSecretName, REDACTED, redact, redactContent, redactText, redactUrl, redactValue, runSecrets, secretsIn, withoutSecretHeaders } from "../src/secrets/redact.ts";
 import { PyFloat, pyJsonDumps, parsePythonJson } from "../src/value/index.ts";
 
@@ -53,7 +58,7 @@ describe("redaction: names", () => {
     ]) {
       expect(isSecretName(name), name).toBe(true);
     }
-    for (const name of ["max_tokens", "token_limit", "apiKeyEnv", "api_key_env", "key_file", "KeyError", "model", "base_url", "temperature", "keyword"]) {
+    for (const name of ["max_tokens", "token_limit", "apiKeyEnv", "api_key_env", "key_file", "KeyError", "PWD", "model", "base_url", "temperature", "keyword"]) {
       expect(isSecretName(name), name).toBe(false);
     }
   });
@@ -130,5 +135,32 @@ describe("redaction: what a run knows to be secret", () => {
       "content-type": "application/json",
       accept: "a, b",
     });
+  });
+});
+
+describe("redaction: a run's identity", () => {
+  it("holds no secret and does not change when only a key or a password changes", () => {
+    const directory = mkdtempSync(join(tmpdir(), "taubridge-identity-"));
+    const identity = (password: string, key: string) =>
+      identityOf({
+        options: { baseUrl: `http://alice:${password}@127.0.0.1:8000/v1?api-key=${key}`, agentLlmArgs: { temperature: 0, api_key: key, extra_headers: { Authorization: `Bearer ${key}` } } },
+        taskSet: [],
+        data: { directory, files: [] },
+        files: {},
+        secrets: [password, key],
+      });
+    const first = identity("first-password", "first-key-123");
+    expect(first).toEqual(identity("other-password", "other-key-456"));
+    expect(JSON.stringify(first)).not.toMatch(/first-password|first-key-123|alice/);
+    expect(first.options).toMatchObject({ baseUrl: `http://${REDACTED}@127.0.0.1:8000/v1?api-key=${REDACTED}`, agentLlmArgs: { api_key: REDACTED, extra_headers: { Authorization: REDACTED } } });
+    expect(identityChanges({ ...first, options: { ...first.options, baseUrl: "http://bob:x@127.0.0.1:8000/v1?api-key=y" } }, first).changed).toEqual([]);
+  });
+});
+
+describe("redaction: a data download's provenance record", () => {
+  it("records a --source-url without its credentials", () => {
+    const manifest = { dataset: "tau-bench", repository: "example/bench", commit: "0".repeat(40) } as never;
+    const record = sourceRecord(manifest, "pull", "upstream", "https://bob:mirror-pass-99@mirror.example.com/raw?token=tok-123456", true, [], () => new Date(0));
+    expect(record.source).toBe(`https://${REDACTED}@mirror.example.com/raw?token=${REDACTED}`);
   });
 });
