@@ -116,7 +116,7 @@ const USAGE_ERRORS: Array<[string[], string]> = [
   [["run", "--num-trials"], "taubridge: option '--num-trials <n>' argument missing; see taubridge run --help"],
   [["run", "--format", "xml"], 'taubridge: --format: must be one of text, json, markdown, got "xml"'],
   [["run", "--bridge-mode", "inside"], 'taubridge: --bridge-mode: must be one of internal, decision-only, dry-run, got "inside"'],
-  [["run", "--num-trials", "0"], "taubridge: --num-trials: must be ≥ 1, got 0"],
+  [["run", "--num-trials", "0"], "taubridge: --num-trials: must be between 1 and 10000, got 0"],
   [["run", "extra"], "taubridge: too many arguments for 'run'. Expected 0 arguments but got 1; see taubridge run --help"],
   [["report", "x.json", "--per-tsk"], "taubridge: unknown option '--per-tsk' (did you mean --per-task?); see taubridge report --help"],
   [["report", "x.json", "--format"], "taubridge: option '--format <format>' argument missing; see taubridge report --help"],

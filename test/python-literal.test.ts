@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TASK_CALLS, pythonJsonIndented } from "../src/data/convert.ts";
-import { PythonLiteralError, parsePythonLiteral, parsePythonModule } from "../src/data/python-literal.ts";
+import { PythonLiteralError, parsePythonLiteral } from "../src/data/python-literal.ts";
+import { parsePythonModule } from "../src/data/python-module.ts";
 import { PyFloat, pyJsonDumps, type PyValue } from "../src/value/index.ts";
 
 /** Evaluates and renders as Python json.dumps text, which shows int/float and key order. */

@@ -21,6 +21,9 @@ import {
   pyIterate,
   pyJsonDumps,
   pyJsonDumpsIndented,
+  pyJsonDumpsLine,
+  pyJsonString,
+  printedJson,
   pyLen,
   pyLessOrEqual,
   pyLessThan,
@@ -36,6 +39,11 @@ import {
   pySub,
   pySum,
   type PyValue,
+  type PyFieldType,
+  type PyModelSchema,
+  pyModelSchema,
+  pyModelSchemaFingerprint,
+  pyT,
 } from "../src/value/index.ts";
 
 // Expected texts were produced with CPython 3.11 (repr / json.dumps / round).
@@ -107,6 +115,60 @@ describe("json.dumps and repr texts", () => {
 
   it("writes indented results like json.dump(indent=2)", () => {
     expect(pyJsonDumpsIndented({ reward: new PyFloat(1), list: [], ids: [1, 2] })).toBe('{\n  "reward": 1.0,\n  "list": [],\n  "ids": [\n    1,\n    2\n  ]\n}');
+  });
+
+  it("prints mixed values as json.dumps does: undefined keys left out, empty containers, nesting, indent 0 and a start level", () => {
+    const value = { a: undefined, b: new Map<string, unknown>([["x", [new Map(), {}, { gone: undefined }]]]), c: 2.5, d: 3n, e: null };
+    expect(pyJsonDumpsLine(value)).toBe('{"b": {"x": [{}, {}, {}]}, "c": 2.5, "d": 3, "e": null}');
+    expect(pyJsonDumpsIndented(value, 2)).toBe('{\n  "b": {\n    "x": [\n      {},\n      {},\n      {}\n    ]\n  },\n  "c": 2.5,\n  "d": 3,\n  "e": null\n}');
+    expect(pyJsonDumpsIndented([[1], "é"], 0)).toBe('[\n[\n1\n],\n"\\u00e9"\n]');
+    expect(pyJsonDumpsIndented([1], 2, 1)).toBe("[\n    1\n  ]");
+    expect(pyJsonDumpsIndented({ only: undefined })).toBe("{}");
+    expect(pyJsonDumpsIndented([1, { k: [] }], null)).toBe('[1, {"k": []}]');
+  });
+
+  it("places a value printed once as the printers would print it: indented where it lands, on one line, or again elsewhere", () => {
+    const entry = {
+      task_id: 3,
+      reward: new PyFloat(1),
+      info: new Map<string, unknown>([
+        ["note", "a,\nb: [x]"],
+        ["empty", []],
+        ["nested", { k: [1, { deep: null }], e: {} }],
+      ]),
+      traj: [{ role: "user", content: "hi, there" }],
+    };
+    const printed = printedJson(entry, 2, 1);
+    expect(pyJsonDumpsIndented([entry, printed], 2)).toBe(pyJsonDumpsIndented([entry, entry], 2));
+    expect(pyJsonDumpsLine({ type: "episode", entry: printed })).toBe(pyJsonDumpsLine({ type: "episode", entry }));
+    expect(printed.line).toBe(pyJsonDumpsLine(entry));
+    expect(pyJsonDumpsIndented({ deeper: [printed] }, 2)).toBe(pyJsonDumpsIndented({ deeper: [entry] }, 2));
+    expect(pyJsonDumpsIndented([printed], 4)).toBe(pyJsonDumpsIndented([entry], 4));
+  });
+
+  it("fingerprints a model schema by everything that decides validated values", () => {
+    const make = (amount: PyFieldType, defaultName = "x") => {
+      const item = pyModelSchema("Item", [["amount", amount]]);
+      return pyModelSchema("Db", [
+        ["items", pyT.dict(pyT.model(() => item))],
+        ["name", pyT.str, () => defaultName],
+      ]);
+    };
+    expect(pyModelSchemaFingerprint(make(pyT.float))).toBe(pyModelSchemaFingerprint(make(pyT.float)));
+    expect(pyModelSchemaFingerprint(make(pyT.float))).not.toBe(pyModelSchemaFingerprint(make(pyT.int)));
+    expect(pyModelSchemaFingerprint(make(pyT.float))).not.toBe(pyModelSchemaFingerprint(make(pyT.float, "y")));
+    const node: PyModelSchema = pyModelSchema("Node", [["children", pyT.list(pyT.model(() => node))]]);
+    expect(pyModelSchemaFingerprint(node)).toContain('"Node"');
+  });
+
+  it("writes a long string the same every time (long strings are remembered)", () => {
+    const long = `${"policy line\n".repeat(200)}café \u2028 "quoted" \\`;
+    const first = pyJsonString(long);
+    expect(JSON.parse(first)).toBe(long);
+    expect(first).toContain('caf\\u00e9 \\u2028 \\"quoted\\" \\\\');
+    for (let index = 0; index < 100; index++) pyJsonString(`${long}${index}`);
+    expect(pyJsonString(long)).toBe(first);
+    expect(pyJsonString(`${long}`.slice(0))).toBe(first);
   });
 });
 

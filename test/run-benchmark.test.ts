@@ -35,7 +35,7 @@ describe("runBenchmark", () => {
   });
 
   it("validates options with the CLI's rules and errors, naming the flag", async () => {
-    await expect(runBenchmark({ numTrials: 0 })).rejects.toThrow(new ConfigError("--num-trials: must be ≥ 1, got 0"));
+    await expect(runBenchmark({ numTrials: 0 })).rejects.toThrow(new ConfigError("--num-trials: must be between 1 and 10000, got 0"));
     await expect(runBenchmark({ numTrials: 1.5 })).rejects.toThrow("--num-trials: expected an integer, got 1.5");
     await expect(runBenchmark({ baseUrl: "nope" })).rejects.toThrow('--base-url: must be a URL, got "nope"');
     await expect(runBenchmark({ bogus: 1 } as never)).rejects.toThrow(/unknown run option "bogus"; known: env, agentStrategy/);

@@ -254,9 +254,10 @@ async function startJudge(): Promise<ScriptedModelServer> {
 async function taubridgeLacks(workload: Workload): Promise<string | null> {
   if (workload.side !== "tau2") return null;
   const domain = workload.originalArgs[workload.originalArgs.indexOf("--domain") + 1]!;
-  const { tau2Registries } = (await import(pathToFileURL(join(dist, "app", "tau2-registries.js")).href)) as { tau2Registries: { domains: { has(name: string): boolean; names(): string[] } } };
-  if (tau2Registries.domains.has(domain)) return null;
-  return `${domain} is not implemented in taubridge yet (its τ² domains: ${tau2Registries.domains.names().join(", ")}); the original is timed alone`;
+  const { createTau2 } = (await import(pathToFileURL(join(dist, "app", "suites.js")).href)) as { createTau2(): Promise<{ parts: { domains: { has(name: string): boolean; names(): string[] } } }> };
+  const { domains } = (await createTau2()).parts;
+  if (domains.has(domain)) return null;
+  return `${domain} is not implemented in taubridge yet (its τ² domains: ${domains.names().join(", ")}); the original is timed alone`;
 }
 
 function disagreements(original: Record<string, number>, ours: Record<string, number>): string[] {

@@ -5,8 +5,11 @@
  */
 import type { ChatMessage, ToolCallRecord } from "./types.ts";
 
-/** The three roles that call models; each gets its own client and its own usage totals. */
-export const MODEL_ROLES = ["agent", "user", "judge"] as const;
+/**
+ * The roles that call chat models; each gets its own client and its own usage totals. `reranker`
+ * is τ³ banking_knowledge's pointwise LLM reranker (its own model, endpoint and key).
+ */
+export const MODEL_ROLES = ["agent", "user", "judge", "reranker"] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
 
 /** A tool offered to the model, in OpenAI function-tool form (τ-bench's `tools_info`). */

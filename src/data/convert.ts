@@ -15,7 +15,8 @@ import { posix } from "node:path";
 import { DataError } from "../errors/error-tree.ts";
 import { PyFloat, isPyInt, pyFloatRepr, pyJsonString, type PyDict, type PyValue } from "../value/index.ts";
 import type { DataManifest, ManifestFile } from "./manifest.ts";
-import { PythonModule, type CallArguments, type CallHandler, type EvaluateOptions } from "./python-literal.ts";
+import type { CallArguments, CallHandler, EvaluateOptions } from "./python-literal.ts";
+import { PythonModule } from "./python-module.ts";
 
 /** Reads one upstream file by its repository path. */
 export type UpstreamReader = (path: string) => Promise<string | Uint8Array>;

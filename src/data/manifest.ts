@@ -8,9 +8,11 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import type * as Zod from "zod";
 import { DataError } from "../errors/error-tree.ts";
 import { datasetDefinition } from "./datasets.ts";
+import { cachedDerivation, derivedCacheKey } from "./derived-cache.ts";
+import { lazySchema } from "./lazy-zod.ts";
 
 /**
  * How a manifest file is used:
@@ -22,90 +24,98 @@ import { datasetDefinition } from "./datasets.ts";
 export const MANIFEST_FILE_KINDS = ["copy", "task-module", "tool-module", "tool-index"] as const;
 export type ManifestFileKind = (typeof MANIFEST_FILE_KINDS)[number];
 
-/** A relative POSIX path that cannot escape its root (no `..`, no absolute path, no backslash). */
-const relativePath = z
-  .string()
-  .min(1)
-  .refine((path) => !path.startsWith("/") && !path.includes("\\") && path.split("/").every((part) => part !== "" && part !== "." && part !== ".."), {
-    message: "must be a relative POSIX path without '.', '..' or empty segments",
-  });
-
-export const manifestFileSchema = z.object({
-  /** Path in the upstream repository. */
-  path: relativePath,
-  /** Path in the data directory that this file becomes (or feeds, for tool modules). */
-  target: relativePath,
-  kind: z.enum(MANIFEST_FILE_KINDS),
-  /** The module-level name to read (task-module, tool-index). */
-  symbol: z
+/** The manifest's schemas (zod is loaded on first use: a run reads only the pinned hashes, cached). */
+function buildManifestSchemas(z: typeof Zod.z) {
+  /** A relative POSIX path that cannot escape its root (no `..`, no absolute path, no backslash). */
+  const relativePath = z
     .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-    .optional(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
-  bytes: z.number().int().nonnegative(),
-});
-export type ManifestFile = z.infer<typeof manifestFileSchema>;
+    .min(1)
+    .refine((path) => !path.startsWith("/") && !path.includes("\\") && path.split("/").every((part) => part !== "" && part !== "." && part !== ".."), {
+      message: "must be a relative POSIX path without '.', '..' or empty segments",
+    });
 
-/** The expected result of converting the pinned files: a check on the converter itself. */
-export const manifestOutputSchema = z.object({
-  target: relativePath,
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
-  bytes: z.number().int().nonnegative(),
-});
-export type ManifestOutput = z.infer<typeof manifestOutputSchema>;
-
-export const dataManifestSchema = z
-  .object({
-    /** Dataset name; also the name of the folder in the cache directory. */
-    dataset: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-    /** GitHub `owner/name`. */
-    repository: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/),
-    /** The pinned commit (full 40-hex SHA-1). */
-    commit: z.string().regex(/^[0-9a-f]{40}$/, "must be a full 40-hex commit id"),
-    license: z.string().optional(),
-    files: z.array(manifestFileSchema).min(1),
-    /**
-     * Optional: sha256 of every converted data-directory file. When present, a verified pull or
-     * import also checks the converter's output, so a converter change cannot silently alter the data.
-     */
-    outputs: z.array(manifestOutputSchema).optional(),
-  })
-  .superRefine((manifest, context) => {
-    const paths = new Set<string>();
-    const producers = new Map<string, ManifestFileKind>();
-    manifest.files.forEach((file, index) => {
-      if (paths.has(file.path)) context.addIssue({ code: "custom", path: ["files", index, "path"], message: `duplicate path ${file.path}` });
-      paths.add(file.path);
-      if ((file.kind === "task-module" || file.kind === "tool-index") && !file.symbol) {
-        context.addIssue({ code: "custom", path: ["files", index, "symbol"], message: `a ${file.kind} needs a symbol` });
-      }
-      if (file.kind !== "tool-module") {
-        if (producers.has(file.target)) {
-          context.addIssue({ code: "custom", path: ["files", index, "target"], message: `target ${file.target} is produced twice` });
-        }
-        producers.set(file.target, file.kind);
-      }
-    });
-    manifest.outputs?.forEach((output, index) => {
-      if (!producers.has(output.target)) {
-        context.addIssue({ code: "custom", path: ["outputs", index, "target"], message: `no file produces ${output.target}` });
-      }
-    });
-    manifest.files.forEach((file, index) => {
-      if (file.kind === "tool-module" && producers.get(file.target) !== "tool-index") {
-        context.addIssue({
-          code: "custom",
-          path: ["files", index, "target"],
-          message: `tool module ${file.path} targets ${file.target}, which no tool-index produces`,
-        });
-      }
-    });
+  const manifestFileSchema = z.object({
+    /** Path in the upstream repository. */
+    path: relativePath,
+    /** Path in the data directory that this file becomes (or feeds, for tool modules). */
+    target: relativePath,
+    kind: z.enum(MANIFEST_FILE_KINDS),
+    /** The module-level name to read (task-module, tool-index). */
+    symbol: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
+    bytes: z.number().int().nonnegative(),
   });
-export type DataManifest = z.infer<typeof dataManifestSchema>;
+
+  /** The expected result of converting the pinned files: a check on the converter itself. */
+  const manifestOutputSchema = z.object({
+    target: relativePath,
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"),
+    bytes: z.number().int().nonnegative(),
+  });
+
+  const dataManifestSchema = z
+    .object({
+      /** Dataset name; also the name of the folder in the cache directory. */
+      dataset: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+      /** GitHub `owner/name`. */
+      repository: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*$/),
+      /** The pinned commit (full 40-hex SHA-1). */
+      commit: z.string().regex(/^[0-9a-f]{40}$/, "must be a full 40-hex commit id"),
+      license: z.string().optional(),
+      files: z.array(manifestFileSchema).min(1),
+      /**
+       * Optional: sha256 of every converted data-directory file. When present, a verified pull or
+       * import also checks the converter's output, so a converter change cannot silently alter the data.
+       */
+      outputs: z.array(manifestOutputSchema).optional(),
+    })
+    .superRefine((manifest, context) => {
+      const paths = new Set<string>();
+      const producers = new Map<string, ManifestFileKind>();
+      manifest.files.forEach((file, index) => {
+        if (paths.has(file.path)) context.addIssue({ code: "custom", path: ["files", index, "path"], message: `duplicate path ${file.path}` });
+        paths.add(file.path);
+        if ((file.kind === "task-module" || file.kind === "tool-index") && !file.symbol) {
+          context.addIssue({ code: "custom", path: ["files", index, "symbol"], message: `a ${file.kind} needs a symbol` });
+        }
+        if (file.kind !== "tool-module") {
+          if (producers.has(file.target)) {
+            context.addIssue({ code: "custom", path: ["files", index, "target"], message: `target ${file.target} is produced twice` });
+          }
+          producers.set(file.target, file.kind);
+        }
+      });
+      manifest.outputs?.forEach((output, index) => {
+        if (!producers.has(output.target)) {
+          context.addIssue({ code: "custom", path: ["outputs", index, "target"], message: `no file produces ${output.target}` });
+        }
+      });
+      manifest.files.forEach((file, index) => {
+        if (file.kind === "tool-module" && producers.get(file.target) !== "tool-index") {
+          context.addIssue({
+            code: "custom",
+            path: ["files", index, "target"],
+            message: `tool module ${file.path} targets ${file.target}, which no tool-index produces`,
+          });
+        }
+      });
+    });
+  return { manifestFileSchema, manifestOutputSchema, dataManifestSchema };
+}
+
+const manifestSchemas = lazySchema(buildManifestSchemas);
+
+type ManifestSchemas = ReturnType<typeof buildManifestSchemas>;
+export type ManifestFile = Zod.infer<ManifestSchemas["manifestFileSchema"]>;
+export type ManifestOutput = Zod.infer<ManifestSchemas["manifestOutputSchema"]>;
+export type DataManifest = Zod.infer<ManifestSchemas["dataManifestSchema"]>;
 
 /** Validates a parsed manifest; errors list every problem with its JSON path. */
 export function parseManifest(value: unknown, origin = "manifest"): DataManifest {
-  const result = dataManifestSchema.safeParse(value);
+  const result = manifestSchemas().dataManifestSchema.safeParse(value);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
     throw new DataError(`${origin} is invalid:\n  ${problems.join("\n  ")}`);
@@ -118,13 +128,24 @@ export const TAU_BENCH_MANIFEST_URL = datasetDefinition("tau-bench").manifestUrl
 
 /** Loads and validates a manifest file (a path or file URL); errors name the file. */
 export function loadManifestFile(location: string | URL): DataManifest {
-  const name = location instanceof URL ? location.pathname : location;
-  let text: string;
+  return manifestFromBytes(readManifestBytes(location), location);
+}
+
+function manifestName(location: string | URL): string {
+  return location instanceof URL ? location.pathname : location;
+}
+
+function readManifestBytes(location: string | URL): Buffer {
   try {
-    text = readFileSync(location, "utf8");
+    return readFileSync(location);
   } catch (error) {
-    throw new DataError(`cannot read the manifest ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new DataError(`cannot read the manifest ${manifestName(location)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
+}
+
+function manifestFromBytes(bytes: Buffer, location: string | URL): DataManifest {
+  const name = manifestName(location);
+  const text = bytes.toString("utf8");
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -150,6 +171,28 @@ export function loadTauBenchManifest(): DataManifest {
 /** Loads and validates the pinned τ²-bench manifest shipped with the package. */
 export function loadTau2BenchManifest(): DataManifest {
   return loadDatasetManifest("tau2-bench");
+}
+
+const PINNED_KIND = "manifest-pinned-hashes-v1";
+
+/**
+ * The SHA-256 the shipped manifest of `dataset` pins for each target path starting with `prefix`.
+ * What is read from the validated manifest is kept in the derived cache under the manifest file's
+ * own SHA-256 (validating τ²'s 900-entry manifest was a noticeable part of every τ² run's start).
+ */
+export function pinnedHashes(dataset: string, prefix: string): Map<string, string> {
+  const location = datasetDefinition(dataset).manifestUrl;
+  const bytes = readManifestBytes(location);
+  const isTable = (value: unknown): value is Record<string, string> =>
+    value !== null && typeof value === "object" && !Array.isArray(value) && Object.entries(value).every(([target, hash]) => target.startsWith(prefix) && typeof hash === "string");
+  const table = cachedDerivation(PINNED_KIND, derivedCacheKey(sha256Hex(bytes), prefix), isTable, () =>
+    Object.fromEntries(
+      manifestFromBytes(bytes, location)
+        .files.filter((entry) => entry.target.startsWith(prefix))
+        .map((entry) => [entry.target, entry.sha256]),
+    ),
+  );
+  return new Map(Object.entries(table));
 }
 
 /** Hex sha256 of bytes. */

@@ -3,25 +3,51 @@
  * `outputs`): what `data pull` checks a converted task module against, and what τ-bench's suite
  * loads its tasks with.
  */
-import { z } from "zod";
 import { DataError } from "../errors/error-tree.ts";
 import type { Action, Task } from "../core/types.ts";
 import { parsePythonJsonText } from "./data-files.ts";
+import { lazySchema } from "./lazy-zod.ts";
+import { UNSURE, quick } from "./quick-shapes.ts";
 import { toJs, type PyDict, type PyValue } from "../value/index.ts";
 
-/** The shape of one τ-bench task in a task file (validated on a plain-JS view of the lossless parse). */
-export const taskFileEntrySchema = z.object({
-  user_id: z.string(),
-  actions: z.array(
-    z.object({
-      name: z.string().min(1),
-      kwargs: z.record(z.string(), z.unknown()),
-    }),
-  ),
-  instruction: z.string(),
-  outputs: z.array(z.string()),
-  annotator: z.string().optional(),
+/** The shape of one τ-bench task in a task file (validated on a plain-JS view of the lossless parse); zod is loaded only to word an error. */
+export const taskFileEntrySchema = lazySchema((z) =>
+  z.object({
+    user_id: z.string(),
+    actions: z.array(
+      z.object({
+        name: z.string().min(1),
+        kwargs: z.record(z.string(), z.unknown()),
+      }),
+    ),
+    instruction: z.string(),
+    outputs: z.array(z.string()),
+    annotator: z.string().optional(),
+  }),
+);
+
+/** The same shape as a quick check (see `quick-shapes.ts`). */
+export const quickTaskFileEntry = quick.object({
+  user_id: quick.string(),
+  actions: quick.array(quick.object({ name: quick.string(1), kwargs: quick.record() })),
+  instruction: quick.string(),
+  outputs: quick.array(quick.string()),
+  annotator: quick.optional(quick.string()),
 });
+
+type TaskFileEntry = { user_id: string; actions: Array<{ name: string; kwargs: Record<string, unknown> }>; instruction: string; outputs: string[]; annotator?: string };
+
+/** A task entry's plain view, validated: by the quick check, else by zod (a DataError naming the field). */
+function taskFileEntry(view: unknown, fileName: string, index: number): TaskFileEntry {
+  const checked = quickTaskFileEntry(view);
+  if (checked !== UNSURE) return checked as TaskFileEntry;
+  const result = taskFileEntrySchema().safeParse(view);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new DataError(`${fileName}: task ${index}: field ${formatPath(issue.path)}: ${issue.message}`);
+  }
+  return result.data;
+}
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = "";
@@ -49,13 +75,9 @@ export function parseTaskFile(text: string, fileName: string, domain?: TaskFileD
   const parsed = parsePythonJsonText(text, fileName);
   if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of tasks at the top level`);
   return parsed.map((entry, index) => {
-    const result = taskFileEntrySchema.safeParse(toJs(entry));
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new DataError(`${fileName}: task ${index}: field ${formatPath(issue.path)}: ${issue.message}`);
-    }
+    const checked = taskFileEntry(toJs(entry), fileName, index);
     if (domain) {
-      result.data.actions.forEach((action, position) => {
+      checked.actions.forEach((action, position) => {
         if (!domain.actionNames.has(action.name)) {
           throw new DataError(`${fileName}: task ${index}: field actions[${position}].name: "${action.name}" is not a tool of ${domain.name} (known: ${[...domain.actionNames].join(", ")})`);
         }
@@ -64,12 +86,12 @@ export function parseTaskFile(text: string, fileName: string, domain?: TaskFileD
     const record = entry as PyDict;
     const actions = (record.get("actions") as PyValue[]).map((action): Action => ({ name: (action as PyDict).get("name") as string, kwargs: (action as PyDict).get("kwargs") as PyDict }));
     const task: Task = {
-      user_id: result.data.user_id,
+      user_id: checked.user_id,
       actions,
-      instruction: result.data.instruction,
-      outputs: result.data.outputs,
+      instruction: checked.instruction,
+      outputs: checked.outputs,
     };
-    if (result.data.annotator !== undefined) task.annotator = result.data.annotator;
+    if (checked.annotator !== undefined) task.annotator = checked.annotator;
     return task;
   });
 }

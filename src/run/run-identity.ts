@@ -113,6 +113,8 @@ export interface IdentityParts {
   options: Record<string, unknown>;
   /** The task set's file(s). */
   taskSet: string | readonly string[];
+  /** The SHA-256 of a single task set file when the caller already read it (spares reading it again). */
+  taskSetSha256?: string;
   /** The domain's data files, hashed by name and content. */
   data: { directory: string; files: readonly string[] };
   /** Files the options name whose content decides behaviour (agent module, mapping, workflow, prompt templates), by part name. */
@@ -137,7 +139,7 @@ export function identityOf(parts: IdentityParts): RunIdentity {
   const dataFiles = [...parts.data.files].sort();
   const data = sha256(...dataFiles.flatMap((name) => [`${name}\0`, existsSync(join(parts.data.directory, name)) ? readFileSync(join(parts.data.directory, name)) : "(missing)"]));
   const taskFiles = typeof parts.taskSet === "string" ? [parts.taskSet] : parts.taskSet;
-  const taskSet = taskFiles.length === 1 ? (contentHash(taskFiles[0]) ?? "(missing)") : sha256(...taskFiles.map((file) => contentHash(file) ?? "(missing)"));
+  const taskSet = taskFiles.length === 1 ? (parts.taskSetSha256 ?? contentHash(taskFiles[0]) ?? "(missing)") : sha256(...taskFiles.map((file) => contentHash(file) ?? "(missing)"));
   return { identityVersion: 2, options: redact(parts.options, { secrets: parts.secrets }), taskSet, data, files, taubridgeVersion: taubridgeVersion() };
 }
 

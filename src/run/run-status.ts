@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { z } from "zod";
+import type * as Zod from "zod";
 import { DataError } from "../errors/error-tree.ts";
+import { lazySchema } from "../data/lazy-zod.ts";
 import { writeFileAtomic } from "./atomic-file.ts";
 
 /**
@@ -14,21 +15,25 @@ import { writeFileAtomic } from "./atomic-file.ts";
  */
 export const RUN_STATUS_SCHEMA_VERSION = 1;
 
-const runStatusSchema = z.object({
-  kind: z.literal("taubridge.run-status"),
-  schemaVersion: z.number().int(),
-  status: z.enum(["complete", "partial"]),
-  episodes: z.number().int().nonnegative(),
-  expectedEpisodes: z.number().int().nonnegative(),
-  interrupted: z.boolean(),
-  resultsFile: z.string(),
-  checkpointFile: z.string(),
-  writtenAt: z.string(),
-  /** What decided the run's outcomes (τ²: kept here, since its results file is τ²'s own format), for the next resume. */
-  identity: z.record(z.string(), z.unknown()).optional(),
-});
+function buildRunStatusSchema(z: typeof Zod.z) {
+  return z.object({
+    kind: z.literal("taubridge.run-status"),
+    schemaVersion: z.number().int(),
+    status: z.enum(["complete", "partial"]),
+    episodes: z.number().int().nonnegative(),
+    expectedEpisodes: z.number().int().nonnegative(),
+    interrupted: z.boolean(),
+    resultsFile: z.string(),
+    checkpointFile: z.string(),
+    writtenAt: z.string(),
+    /** What decided the run's outcomes (τ²: kept here, since its results file is τ²'s own format), for the next resume. */
+    identity: z.record(z.string(), z.unknown()).optional(),
+  });
+}
 
-export type RunStatus = z.infer<typeof runStatusSchema>;
+const runStatusSchema = lazySchema(buildRunStatusSchema);
+
+export type RunStatus = Zod.infer<ReturnType<typeof buildRunStatusSchema>>;
 
 /** `results/x.json` → `results/x.meta.json`. */
 export function runStatusPath(resultsPath: string): string {
@@ -68,7 +73,7 @@ export function readRunStatus(resultsPath: string): RunStatus | null {
   } catch (error) {
     throw new DataError(`${path}: not valid JSON (${(error as Error).message})`, { cause: error });
   }
-  const parsed = runStatusSchema.safeParse(value);
+  const parsed = runStatusSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new DataError(`${path}: field ${issue.path.join(".") || "(top level)"}: ${issue.message}`);

@@ -28,6 +28,7 @@ export {
   type ScriptedModelServerOptions,
   type ScriptedRequest,
 } from "./scripted-model-server.ts";
+export { SCRIPTED_EMBEDDING_DIMENSIONS, scriptedEmbedding, scriptedEmbeddingTokens, scriptedTokenComponent } from "./scripted-embeddings.ts";
 export {
   DEFAULT_SCRIPT,
   loadScriptFile,

@@ -5,15 +5,18 @@
  * from a script (or a responder function), and every request is recorded for assertions.
  *
  * Endpoints: `POST /v1/chat/completions` (also `/chat/completions`), with `stream: true` support
- * (SSE chunks in OpenAI's format, tool-call deltas, optional final usage chunk), and
- * `GET /v1/models` (also `/models`).
+ * (SSE chunks in OpenAI's format, tool-call deltas, optional final usage chunk),
+ * `POST /v1/embeddings` (also `/embeddings`: deterministic hashed-bag-of-words vectors, see
+ * `scripted-embeddings.ts`) and `GET /v1/models` (also `/models`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ConfigError } from "../errors/error-tree.ts";
 import { withoutSecretHeaders } from "../secrets/redact.ts";
 import { DEFAULT_SCRIPT, parseScriptFile, parseScriptStep, type ScriptFile, type ScriptStep } from "./script-format.ts";
 import { ScriptBook, stepAnswer, UnconsumedStepsError, UnexpectedModelCallError, type ParsedStep, type PendingStep, type ScriptFailure } from "./script-book.ts";
 import { completionBody, errorAnswer, errorBody, streamCompletion } from "./scripted-answers.ts";
+import { SCRIPTED_EMBEDDING_DIMENSIONS, scriptedEmbeddingsAnswer } from "./scripted-embeddings.ts";
 
 export { requestMatches, UnconsumedStepsError, UnexpectedModelCallError, type PendingStep, type ScriptFailure } from "./script-book.ts";
 type Json = Record<string, unknown>;
@@ -50,6 +53,8 @@ export interface ScriptedModelServerOptions {
   host?: string;
   /** Default 0 (a free port). */
   port?: number;
+  /** Components of the vectors `POST /v1/embeddings` answers with (default {@link SCRIPTED_EMBEDDING_DIMENSIONS}). */
+  embeddingDimensions?: number;
 }
 
 /** One request as recorded (credential headers removed). */
@@ -134,6 +139,7 @@ class ScriptedServerState {
     readonly book: ScriptBook,
     private readonly streamUsage: "requested" | "always",
     private readonly responder: Responder | undefined,
+    private readonly embeddingDimensions: number = SCRIPTED_EMBEDDING_DIMENSIONS,
   ) {}
 
   /** Waits `ms`, or until the client goes away. */
@@ -261,6 +267,24 @@ class ScriptedServerState {
     );
   }
 
+  /** An embeddings request: the deterministic vectors of its inputs (a malformed request is a 400 and a failure). */
+  handleEmbeddings(response: ServerResponse, record: RecordedRequest, rawBody: string): void {
+    const parsed = parseBody(rawBody);
+    if ("problem" in parsed) {
+      this.fail(response, record, 400, "invalid_request", parsed.problem);
+      return;
+    }
+    record.body = parsed.body;
+    record.model = typeof parsed.body.model === "string" ? parsed.body.model : undefined;
+    const answer = scriptedEmbeddingsAnswer(parsed.body, this.embeddingDimensions);
+    if (answer.status !== 200) {
+      this.fail(response, record, 400, "invalid_request", answer.message);
+      return;
+    }
+    record.answeredBy = "embeddings";
+    this.sendJson(response, record, 200, answer.body);
+  }
+
   handleModels(response: ServerResponse, record: RecordedRequest): void {
     const names = this.book.names().filter((name) => name !== DEFAULT_SCRIPT);
     this.sendJson(response, record, 200, {
@@ -282,10 +306,12 @@ class ScriptedServerState {
       const run = async () => {
         if (record.method === "POST" && (route === "/v1/chat/completions" || route === "/chat/completions")) {
           await this.handleCompletion(response, record, rawBody);
+        } else if (record.method === "POST" && (route === "/v1/embeddings" || route === "/embeddings")) {
+          this.handleEmbeddings(response, record, rawBody);
         } else if (record.method === "GET" && (route === "/v1/models" || route === "/models")) {
           this.handleModels(response, record);
         } else {
-          this.fail(response, record, 404, "not_found", `No route ${record.method} ${path} (the scripted server serves POST /v1/chat/completions and GET /v1/models)`);
+          this.fail(response, record, 404, "not_found", `No route ${record.method} ${path} (the scripted server serves POST /v1/chat/completions, POST /v1/embeddings and GET /v1/models)`);
         }
       };
       run().catch((error: unknown) => {
@@ -314,7 +340,10 @@ function scriptOf(options: ScriptedModelServerOptions): ReturnType<typeof parseS
  */
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   const file = scriptOf(options);
-  const state = new ScriptedServerState(new ScriptBook(file), file.streamUsage ?? "requested", options.responder);
+  if (options.embeddingDimensions !== undefined && !(Number.isInteger(options.embeddingDimensions) && options.embeddingDimensions > 0)) {
+    throw new ConfigError(`embeddingDimensions must be a positive integer, not ${options.embeddingDimensions}`);
+  }
+  const state = new ScriptedServerState(new ScriptBook(file), file.streamUsage ?? "requested", options.responder, options.embeddingDimensions);
   const server: Server = createServer((incoming, response) => state.handle(incoming, response));
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

@@ -29,13 +29,15 @@ export {
   pyJsonDumpsIndented,
   pyJsonDumpsLine,
   pyJsonDumpsSortedKeys,
+  PrintedJson,
+  printedJson,
   pySortedKeys,
   pyJsonString,
   pyRepr,
   pyStr,
   pyStrRepr,
 } from "./printing.ts";
-export { JsonSyntaxError, parsePythonJson } from "./lossless-json.ts";
+export { JsonSyntaxError, parsePythonJson, scanPythonJsonArray, scanPythonJsonObject, type JsonArrayElement, type JsonObjectMember } from "./lossless-json.ts";
 export { hashableEntry, hashableRepr } from "./hashable.ts";
 export {
   PyException,
@@ -93,6 +95,7 @@ export {
   isPyModel,
   pyGetAttr,
   pyModelSchema,
+  pyModelSchemaFingerprint,
   pyModelUpdate,
   pyModelValidate,
   pyScalarStr,

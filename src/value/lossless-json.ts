@@ -49,6 +49,61 @@ export function parsePythonJson(text: string): PyValue {
   return value;
 }
 
+/** A top-level array element: where its text is, and for an object its top-level `"id"` when that is a string. */
+export interface JsonArrayElement {
+  start: number;
+  end: number;
+  id: string | undefined;
+}
+
+/**
+ * Reads a JSON array's elements without building them: their spans in `text` and each object's
+ * `"id"`, so a caller can build only the elements it needs (`parsePythonJson(text.slice(start,
+ * end))`). The whole text is still checked: it throws exactly the {@link JsonSyntaxError}
+ * {@link parsePythonJson} throws for it. Returns null when the top level is not an array.
+ *
+ * Why: τ²'s telecom task file holds 2,285 tasks (14 MB) and a run of its base split uses 114;
+ * building every task's maps and floats was most of a run's start-up and garbage.
+ */
+export function scanPythonJsonArray(text: string): JsonArrayElement[] | null {
+  const scanner = new Scanner(text);
+  scanner.skipWhitespace();
+  if (text.charCodeAt(scanner.position) !== 91) {
+    parsePythonJson(text); // the same error, or a value that is not an array
+    return null;
+  }
+  const elements = scanner.elements();
+  scanner.skipWhitespace();
+  if (scanner.position < text.length) scanner.fail("Extra data");
+  return elements;
+}
+
+/** A top-level object member: its key and where its value's text is (a repeated key: its first place, its last value, as a dict keeps). */
+export interface JsonObjectMember {
+  key: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Reads a JSON object's members without building their values, like {@link scanPythonJsonArray}
+ * for arrays: the same checks and errors as {@link parsePythonJson}; null when the top level is not
+ * an object. Why: τ-bench's orders file (1,000 records, 1.8 MB) is read by every run, and a run
+ * looks at a few hundred of them.
+ */
+export function scanPythonJsonObject(text: string): JsonObjectMember[] | null {
+  const scanner = new Scanner(text);
+  scanner.skipWhitespace();
+  if (text.charCodeAt(scanner.position) !== 123) {
+    parsePythonJson(text); // the same error, or a value that is not an object
+    return null;
+  }
+  const members = scanner.members();
+  scanner.skipWhitespace();
+  if (scanner.position < text.length) scanner.fail("Extra data");
+  return members;
+}
+
 class Parser {
   position = 0;
   constructor(readonly text: string) {}
@@ -252,6 +307,168 @@ class Parser {
       if (code === 125) {
         this.position++;
         return map;
+      }
+      this.fail("Expecting ',' delimiter");
+    }
+  }
+}
+
+/**
+ * {@link Parser}'s checks without its values: each `skip…` method accepts and rejects exactly what
+ * the matching `parse…` method does, at the same positions with the same messages.
+ */
+class Scanner extends Parser {
+  /** The top-level array's elements (the position is at its `[`). */
+  elements(): JsonArrayElement[] {
+    this.position++;
+    const elements: JsonArrayElement[] = [];
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.position) === 93) {
+      this.position++;
+      return elements;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      const start = this.position;
+      const id = this.text.charCodeAt(start) === 123 ? this.skipObject(true) : (this.skipValue(), undefined);
+      elements.push({ start, end: this.position, id });
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.position);
+      if (code === 44) {
+        this.position++;
+        continue;
+      }
+      if (code === 93) {
+        this.position++;
+        return elements;
+      }
+      this.fail("Expecting ',' delimiter");
+    }
+  }
+
+  /** The top-level object's members (the position is at its `{`). */
+  members(): JsonObjectMember[] {
+    this.position++;
+    const members: JsonObjectMember[] = [];
+    const at = new Map<string, number>();
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.position) === 125) {
+      this.position++;
+      return members;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.position) !== 34) this.fail("Expecting property name enclosed in double quotes");
+      const key = this.parseString();
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.position) !== 58) this.fail("Expecting ':' delimiter");
+      this.position++;
+      this.skipWhitespace();
+      const start = this.position;
+      this.skipValue();
+      const earlier = at.get(key);
+      if (earlier === undefined) {
+        at.set(key, members.length);
+        members.push({ key, start, end: this.position });
+      } else members[earlier] = { key, start, end: this.position };
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.position);
+      if (code === 44) {
+        this.position++;
+        continue;
+      }
+      if (code === 125) {
+        this.position++;
+        return members;
+      }
+      this.fail("Expecting ',' delimiter");
+    }
+  }
+
+  skipValue(): void {
+    const code = this.text.charCodeAt(this.position);
+    if (code === 123) this.skipObject(false);
+    else if (code === 91) this.skipArray();
+    else if (code === 34) this.skipString();
+    else if (code === 45 || (code >= 48 && code <= 57)) {
+      if (code === 45 && this.text.startsWith("-Infinity", this.position)) this.position += 9;
+      else this.parseNumber();
+    } else this.parseValue(); // literals and errors: nothing to build
+  }
+
+  skipString(): void {
+    const text = this.text;
+    let position = this.position + 1;
+    const start = position;
+    while (position < text.length) {
+      const code = text.charCodeAt(position);
+      if (code === 34) {
+        this.position = position + 1;
+        return;
+      }
+      if (code === 92 || code < 32) break;
+      position++;
+    }
+    this.position = start - 1;
+    this.parseString(); // an escape or a control character: the parser's own checks
+  }
+
+  skipArray(): void {
+    this.position++;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.position) === 93) {
+      this.position++;
+      return;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      this.skipValue();
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.position);
+      if (code === 44) {
+        this.position++;
+        continue;
+      }
+      if (code === 93) {
+        this.position++;
+        return;
+      }
+      this.fail("Expecting ',' delimiter");
+    }
+  }
+
+  /** Skips an object; with `withId`, returns its `"id"` when that is a string (the last one, as a dict keeps). */
+  skipObject(withId: boolean): string | undefined {
+    this.position++;
+    let id: string | undefined;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.position) === 125) {
+      this.position++;
+      return id;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.position) !== 34) this.fail("Expecting property name enclosed in double quotes");
+      let isId = false;
+      if (withId) isId = this.parseString() === "id";
+      else this.skipString();
+      this.skipWhitespace();
+      if (this.text.charCodeAt(this.position) !== 58) this.fail("Expecting ':' delimiter");
+      this.position++;
+      this.skipWhitespace();
+      if (isId) {
+        const value = this.parseValue();
+        id = typeof value === "string" ? value : undefined;
+      } else this.skipValue();
+      this.skipWhitespace();
+      const code = this.text.charCodeAt(this.position);
+      if (code === 44) {
+        this.position++;
+        continue;
+      }
+      if (code === 125) {
+        this.position++;
+        return id;
       }
       this.fail("Expecting ',' delimiter");
     }

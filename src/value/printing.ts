@@ -78,8 +78,41 @@ const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/g;
  * run in native code, which matters for result files full of long policies and trajectories.
  */
 export function pyJsonString(text: string): string {
+  if (text.length >= LONG_STRING) return longJsonString(text);
+  let json = shortStrings.get(text);
+  if (json === undefined) {
+    json = jsonStringOf(text);
+    if (shortStrings.size >= MAX_SHORT_REMEMBERED) shortStrings.clear();
+    shortStrings.set(text, json);
+  }
+  return json;
+}
+
+/**
+ * Short strings' JSON texts, remembered: a database hash writes the same field names and values
+ * for every environment, and a map lookup is cheaper than the escaping checks.
+ */
+const shortStrings = new Map<string, string>();
+const MAX_SHORT_REMEMBERED = 16_384;
+
+function jsonStringOf(text: string): string {
   if (PLAIN_JSON.test(text)) return `"${text}"`;
   return JSON.stringify(text).replace(NOT_PRINTABLE_ASCII, (unit) => `\\u${hex(unit.charCodeAt(0), 4)}`);
+}
+
+/** Strings this long are remembered: a policy (tens of kilobytes) is written into every simulation of a results file. */
+const LONG_STRING = 1024;
+const MAX_REMEMBERED = 64;
+const longStrings = new Map<string, string>();
+
+function longJsonString(text: string): string {
+  let json = longStrings.get(text);
+  if (json === undefined) {
+    json = jsonStringOf(text);
+    if (longStrings.size >= MAX_REMEMBERED) longStrings.delete(longStrings.keys().next().value as string);
+    longStrings.set(text, json);
+  }
+  return json;
 }
 
 function jsonFloat(value: number): string {
@@ -132,18 +165,59 @@ export function pySortedKeys(dict: PyDict): string[] {
   return keys.every((key) => PLAIN_JSON.test(key)) ? keys.sort() : keys.sort(byCodePoint);
 }
 
+/** A model's field names (its schema's), sorted: a database holds many instances of few models. */
+const sortedFieldNames = new WeakMap<object, string[]>();
+
+/**
+ * {@link pySortedKeys}, from the model's schema when the dict is a model instance holding exactly
+ * its fields (checked: same count, every field present), so the keys are not sorted again.
+ */
+function sortedKeysOf(dict: PyDict): string[] {
+  const schema = (dict as { schema?: { fields: ReadonlyArray<{ name: string }> } }).schema;
+  if (schema === undefined || dict.size !== schema.fields.length) return pySortedKeys(dict);
+  let sorted = sortedFieldNames.get(schema);
+  if (sorted === undefined) {
+    sorted = pySortedKeys(new Map(schema.fields.map((field) => [field.name, null])));
+    sortedFieldNames.set(schema, sorted);
+  }
+  for (const key of sorted) if (!dict.has(key)) return pySortedKeys(dict);
+  return sorted;
+}
+
 /**
  * Python `json.dumps(value, sort_keys=True)`: τ²'s database hash digests this text of
  * `model_dump()` (dates and datetimes are already held as their `str()` text, as `default=str` writes them).
  */
 export function pyJsonDumpsSortedKeys(value: PyValue | undefined): string {
-  if (!(value instanceof Map)) {
-    if (!Array.isArray(value)) return pyJsonDumps(value);
-    return value.length === 0 ? "[]" : `[${value.map(pyJsonDumpsSortedKeys).join(", ")}]`;
-  }
-  if (value.size === 0) return "{}";
-  const parts = pySortedKeys(value).map((key) => `${pyJsonString(key)}: ${pyJsonDumpsSortedKeys(value.get(key))}`);
-  return `{${parts.join(", ")}}`;
+  if (!(value instanceof Map) && !Array.isArray(value)) return pyJsonDumps(value);
+  const parts: string[] = [];
+  sortedKeysParts(value, parts);
+  return parts.join(""); // one flat string: callers compare and hash these texts
+}
+
+function sortedKeysParts(value: PyValue | undefined, parts: string[]): void {
+  if (value instanceof Map) {
+    if (value.size === 0) {
+      parts.push("{}");
+      return;
+    }
+    const keys = sortedKeysOf(value);
+    for (let index = 0; index < keys.length; index++) {
+      parts.push(index === 0 ? "{" : ", ", pyJsonString(keys[index]), ": ");
+      sortedKeysParts(value.get(keys[index]), parts);
+    }
+    parts.push("}");
+  } else if (Array.isArray(value)) {
+    if (value.length === 0) {
+      parts.push("[]");
+      return;
+    }
+    for (let index = 0; index < value.length; index++) {
+      parts.push(index === 0 ? "[" : ", ");
+      sortedKeysParts(value[index], parts);
+    }
+    parts.push("]");
+  } else parts.push(pyJsonDumps(value));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,30 +236,150 @@ function mixedJsonScalar(value: unknown): string | undefined {
 }
 
 /**
+ * A value printed once by {@link printedJson}, which the mixed printers then place as text. An
+ * episode's results-file entry is written twice (its checkpoint line as it finishes, the results
+ * file at the end): printing it once and deriving the one-line form from the indented text halves
+ * that work. The indented text is used where it lands at the level it was printed for; the one-line
+ * text is the indented text with its line breaks taken out (JSON strings hold no raw line break,
+ * so every line break is layout: `,` + break + indentation becomes `, `, any other break goes).
+ */
+export class PrintedJson {
+  private lineText: string | undefined;
+
+  constructor(
+    readonly value: unknown,
+    readonly indent: number,
+    readonly level: number,
+    readonly indented: string,
+  ) {}
+
+  /** The value as `json.dumps(value)` prints it (separators `", "` and `": "`). */
+  get line(): string {
+    this.lineText ??= this.indented.replace(/,\n */g, ", ").replace(/\n */g, "");
+    return this.lineText;
+  }
+}
+
+/** Prints `value` once for the place it will take in an indented document (`indent`, `level`), and on one line when asked. */
+export function printedJson(value: unknown, indent: number, level: number): PrintedJson {
+  return new PrintedJson(value, indent, level, pyJsonDumpsIndented(value, indent, level));
+}
+
+/**
  * Python `json.dumps(value, indent=N)` (separators `","` / `": "`), used for τ-bench-shaped results
  * files so the original's tooling reads the same text. Accepts the value model and, for
  * convenience, plain JS objects/numbers from our own code (an integral JS number prints as an int).
  */
 export function pyJsonDumpsIndented(value: unknown, indent: number | null = 2, level = 0): string {
   if (indent === null) return pyJsonDumpsLine(value);
-  const scalar = mixedJsonScalar(value);
-  if (scalar !== undefined) return scalar;
-  const pad = " ".repeat(indent * (level + 1));
-  const closePad = " ".repeat(indent * level);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    return `[\n${value.map((item) => pad + pyJsonDumpsIndented(item, indent, level + 1)).join(",\n")}\n${closePad}]`;
-  }
-  const entries: Array<[string, unknown]> = value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-  if (entries.length === 0) return "{}";
-  return `{\n${entries.map(([key, item]) => `${pad}${pyJsonString(key)}: ${pyJsonDumpsIndented(item, indent, level + 1)}`).join(",\n")}\n${closePad}}`;
+  const printer = new MixedJsonPrinter(indent);
+  printer.write(value, level);
+  return printer.out;
 }
 
 /** Python `json.dumps(value)` (one line) for mixed values: the value model plus plain JS objects and numbers. */
 export function pyJsonDumpsLine(value: unknown): string {
-  const scalar = mixedJsonScalar(value);
-  if (scalar !== undefined) return scalar;
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumpsLine).join(", ")}]`;
-  const entries: Array<[string, unknown]> = value instanceof Map ? [...value.entries()] : Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
-  return `{${entries.map(([key, item]) => `${pyJsonString(key)}: ${pyJsonDumpsLine(item)}`).join(", ")}}`;
+  const printer = new MixedJsonPrinter(null);
+  printer.write(value, 0);
+  return printer.out;
+}
+
+/**
+ * The two mixed-value printers in one pass that appends to one string: results files are several
+ * megabytes, and building them from joined arrays of temporaries was most of a run's writing time.
+ * `indent` null prints one line with `", "` and `": "`; a number prints Python's indented layout.
+ */
+class MixedJsonPrinter {
+  out = "";
+  /** `,` plus the line break and indentation of each level (indented), or `", "` (one line). */
+  private readonly separators: string[] = [];
+  /** The line break and indentation of each level (indented), or "" (one line). */
+  private readonly breaks: string[] = [];
+
+  constructor(private readonly indent: number | null) {}
+
+  private lineBreak(level: number): string {
+    let text = this.breaks[level];
+    if (text === undefined) {
+      text = this.indent === null ? "" : `\n${" ".repeat(this.indent * level)}`;
+      this.breaks[level] = text;
+      this.separators[level] = this.indent === null ? ", " : `,${text}`;
+    }
+    return text;
+  }
+
+  write(value: unknown, level: number): void {
+    const scalar = mixedJsonScalar(value);
+    if (scalar !== undefined) this.out += scalar;
+    else if (value instanceof PrintedJson) this.printed(value, level);
+    else if (Array.isArray(value)) this.array(value, level);
+    else if (value instanceof Map) this.map(value as Map<string, unknown>, level);
+    else this.object(value as Record<string, unknown>, level);
+  }
+
+  private printed(value: PrintedJson, level: number): void {
+    if (this.indent === null) this.out += value.line;
+    else if (this.indent === value.indent && level === value.level) this.out += value.indented;
+    else this.write(value.value, level);
+  }
+
+  private array(value: readonly unknown[], level: number): void {
+    if (value.length === 0) {
+      this.out += "[]";
+      return;
+    }
+    const inner = this.lineBreak(level + 1);
+    const separator = this.separators[level + 1];
+    this.out += "[";
+    this.out += inner;
+    for (let index = 0; index < value.length; index++) {
+      if (index > 0) this.out += separator;
+      this.write(value[index], level + 1);
+    }
+    this.out += this.lineBreak(level);
+    this.out += "]";
+  }
+
+  private map(value: Map<string, unknown>, level: number): void {
+    if (value.size === 0) {
+      this.out += "{}";
+      return;
+    }
+    const inner = this.lineBreak(level + 1);
+    const separator = this.separators[level + 1];
+    this.out += "{";
+    this.out += inner;
+    let first = true;
+    for (const [key, item] of value) {
+      if (!first) this.out += separator;
+      first = false;
+      this.out += pyJsonString(key);
+      this.out += ": ";
+      this.write(item, level + 1);
+    }
+    this.out += this.lineBreak(level);
+    this.out += "}";
+  }
+
+  /** A plain object: its own enumerable keys in order, those holding `undefined` left out. */
+  private object(value: Record<string, unknown>, level: number): void {
+    const inner = this.lineBreak(level + 1);
+    const separator = this.separators[level + 1];
+    let first = true;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (item === undefined) continue;
+      this.out += first ? `{${inner}` : separator;
+      first = false;
+      this.out += pyJsonString(key);
+      this.out += ": ";
+      this.write(item, level + 1);
+    }
+    if (first) {
+      this.out += "{}";
+      return;
+    }
+    this.out += this.lineBreak(level);
+    this.out += "}";
+  }
 }

@@ -16,7 +16,7 @@
  */
 import { PyException } from "./errors.ts";
 import { pyFloatRepr } from "./float-repr.ts";
-import { pyRepr, pyStrRepr } from "./printing.ts";
+import { pyJsonDumps, pyRepr, pyStrRepr } from "./printing.ts";
 import { PyFloat, isPyInt, pyDeepCopy, pyTypeName, type PyDict, type PyValue } from "./values.ts";
 
 /** A field type, as the model's annotation declares it. */
@@ -67,6 +67,48 @@ export function pyModelSchema(
   extra: "forbid" | "ignore" = "ignore",
 ): PyModelSchema {
   return { name, extra, fields: fields.map(([fieldName, type, defaultValue]) => ({ name: fieldName, type, defaultValue })) };
+}
+
+/**
+ * A text naming everything a model schema decides about validated values: every model it reaches
+ * (names, `extra`, fields in order, field types, defaults as JSON). Two schemas with the same
+ * fingerprint validate any input to the same values, so what is derived from validated data can be
+ * keyed by it (the derived cache).
+ */
+export function pyModelSchemaFingerprint(schema: PyModelSchema): string {
+  const models = new Map<PyModelSchema, number>();
+  const parts: string[] = [];
+  const typeText = (type: PyFieldType): string => {
+    switch (type.kind) {
+      case "literal":
+        return `literal(${JSON.stringify(type.values)})`;
+      case "enum":
+        return `enum(${JSON.stringify([type.name, type.values])})`;
+      case "optional":
+        return `optional(${typeText(type.inner)})`;
+      case "list":
+        return `list(${typeText(type.item)})`;
+      case "dict":
+        return `dict(${typeText(type.value)})`;
+      case "union":
+        return `union(${type.options.map(typeText).join(",")})`;
+      case "model":
+        return `model#${visit(type.schema())}`;
+      default:
+        return type.kind;
+    }
+  };
+  const visit = (model: PyModelSchema): number => {
+    const known = models.get(model);
+    if (known !== undefined) return known;
+    const id = models.size;
+    models.set(model, id);
+    const fields = model.fields.map((field) => `${JSON.stringify(field.name)}:${typeText(field.type)}${field.defaultValue ? `=${pyJsonDumps(field.defaultValue())}` : ""}`);
+    parts[id] = `#${id} ${JSON.stringify(model.name)} ${model.extra} {${fields.join(";")}}`;
+    return id;
+  };
+  visit(schema);
+  return parts.join("\n");
 }
 
 /** Shorthands for field types, so a domain's data model reads like its Python annotations. */

@@ -16,6 +16,9 @@ type Value = PyValue | undefined;
  */
 const NEWER_THAN_PYTHON = /([\u1C89\uA7CB\uA7CC\uA7CE\uA7D2\uA7D4\uA7DA\uA7DC\u{10D50}-\u{10D65}\u{16EA0}-\u{16EB8}])/u;
 
+/** Any non-ASCII UTF-16 unit: an ASCII text has none of the letters above (a cheaper test than theirs, which needs the `u` flag). */
+const NOT_ASCII = /[\u0080-\uffff]/;
+
 /**
  * Python `value.lower()` (AttributeError for a non-str). JavaScript's `toLowerCase` applies the
  * same full mapping (special casing, final sigma); only letters newer than Python's Unicode tables
@@ -24,7 +27,7 @@ const NEWER_THAN_PYTHON = /([\u1C89\uA7CB\uA7CC\uA7CE\uA7D2\uA7D4\uA7DA\uA7DC\u{
  */
 export function pyLower(value: Value): string {
   if (typeof value !== "string") throw pyAttributeError(value, "lower");
-  if (!NEWER_THAN_PYTHON.test(value)) return value.toLowerCase();
+  if (!NOT_ASCII.test(value) || !NEWER_THAN_PYTHON.test(value)) return value.toLowerCase();
   return value
     .split(NEWER_THAN_PYTHON)
     .map((part, index) => (index % 2 === 1 ? part : part.toLowerCase()))

@@ -105,13 +105,19 @@ export function pyTypeName(value: PyValue | undefined): string {
  * them); a pydantic model instance (a `Map` subclass with `emptyClone`) stays an instance of its model.
  */
 export function pyDeepCopy<T extends PyValue>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => pyDeepCopy(item)) as T;
-  if (value instanceof Map) {
-    const copy: PyDict = (value as { emptyClone?: () => PyDict }).emptyClone?.() ?? new Map();
-    for (const [key, item] of value as PyDict) copy.set(key, pyDeepCopy(item));
+  if (typeof value !== "object" || value === null || value instanceof PyFloat) return value;
+  if (Array.isArray(value)) {
+    const copy: PyValue[] = [];
+    for (let index = 0; index < value.length; index++) copy.push(pyDeepCopy(value[index]));
     return copy as T;
   }
-  return value;
+  if (!(value instanceof Map)) return value;
+  const dict = value as PyDict & { emptyClone?: () => PyDict };
+  const copy: PyDict = dict.emptyClone === undefined ? new Map() : dict.emptyClone();
+  dict.forEach((item, key) => {
+    copy.set(key, pyDeepCopy(item));
+  });
+  return copy as T;
 }
 
 /** Converts a plain JS value (from our own code, not from data) into the value model: non-integral numbers become floats. */

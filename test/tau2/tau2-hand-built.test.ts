@@ -17,7 +17,7 @@ import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
 import { runTau2Episode, Tau2ProtocolError } from "../../src/suites/tau2/loop.ts";
 import type { Tau2SimulationMessage } from "../../src/suites/tau2/simulation.ts";
-import { type Tau2Task, tau2TaskSchema } from "../../src/suites/tau2/tasks.ts";
+import { type Tau2Task, tau2Schemas } from "../../src/suites/tau2/tasks.ts";
 import { PyFloat, type PyDict, type PyValue } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 
@@ -27,7 +27,7 @@ if (!data) console.warn(missingTau2Reason);
 const args = (entries: Record<string, PyValue>): PyDict => new Map(Object.entries(entries));
 
 function task(criteria: Record<string, unknown> | null): Tau2Task {
-  return tau2TaskSchema.parse({ id: "hand", user_scenario: { instructions: "x" }, evaluation_criteria: criteria });
+  return tau2Schemas().task.parse({ id: "hand", user_scenario: { instructions: "x" }, evaluation_criteria: criteria });
 }
 
 function say(role: "assistant" | "user", content: string, at: number): Tau2SimulationMessage {

@@ -14,7 +14,7 @@ import { evaluateTau2Simulation } from "../../src/suites/tau2/evaluator.ts";
 import { createTau2NlJudge, judgeRequestMessages, readTau2JudgeTemplates } from "../../src/suites/tau2/judge.ts";
 import { createModelClient } from "../../src/model/model-client.ts";
 import { messageFromJson } from "../../src/suites/tau2/simulation.ts";
-import { readTau2Tasks, tau2TaskSchema } from "../../src/suites/tau2/tasks.ts";
+import { readTau2Tasks, tau2Schemas } from "../../src/suites/tau2/tasks.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { type PyDict, type PyValue, toJs } from "../../src/value/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
@@ -66,7 +66,7 @@ describe.skipIf(!data)("τ² NL-assertion judge", () => {
       const templates = readTau2JudgeTemplates(data as string);
       const judge = createTau2NlJudge(createModelClient({ role: "judge", model: templates.defaultModel, provider: "openai-compatible", baseURL: server.baseURL, maxAttempts: 1 }), templates);
       const domain = loadTau2Domain(tau2MockDomain, data as string);
-      const task = tau2TaskSchema.parse({ id: "judged", user_scenario: { instructions: "x" }, evaluation_criteria: { nl_assertions: ["The task is created"], reward_basis: ["NL_ASSERTION"] } });
+      const task = tau2Schemas().task.parse({ id: "judged", user_scenario: { instructions: "x" }, evaluation_criteria: { nl_assertions: ["The task is created"], reward_basis: ["NL_ASSERTION"] } });
       const messages = [
         messageFromJson(
           new Map<string, PyValue>([

@@ -10,14 +10,14 @@ import { describe, expect, it } from "vitest";
 import { Tau2ToolArgumentsError, requestArguments, tau2LlmAgent } from "../../src/suites/tau2/participants/llm-agent.ts";
 import type { ParticipantContext } from "../../src/core/contracts.ts";
 import { createModelClient } from "../../src/model/model-client.ts";
-import { type Tau2Task, tau2TaskSchema } from "../../src/suites/tau2/tasks.ts";
+import { type Tau2Task, tau2Schemas } from "../../src/suites/tau2/tasks.ts";
 import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { PyFloat } from "../../src/value/index.ts";
 import { testDomainView, testParticipantContext } from "../support/participant-context.ts";
 
 /** Any agent opening line (the orchestrator's real one is read from the data directory). */
 const OPENING = "Hello, what can I do for you?";
-const task = tau2TaskSchema.parse({ id: "t", user_scenario: { instructions: "x" } }) as Tau2Task;
+const task = tau2Schemas().task.parse({ id: "t", user_scenario: { instructions: "x" } }) as Tau2Task;
 const tools = [{ type: "function" as const, function: { name: "refuel_data", parameters: { type: "object", properties: {} } } }];
 
 function context(seed: number | null): ParticipantContext<Tau2Task> {

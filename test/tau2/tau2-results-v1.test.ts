@@ -11,10 +11,10 @@ import { describe, expect, it } from "vitest";
 import { tau2Registries } from "../support/tau2-registries.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { rescoreTau2Results } from "../../src/suites/tau2/rescore.ts";
-import { readTau2Results, simulationMetrics } from "../../src/suites/tau2/codec.ts";
+import { checkpointEntry, readTau2Results, resultsText, simulationMetrics, simulationToJson } from "../../src/suites/tau2/codec.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
 import { rawTau2Task, readTau2Tasks, validateTau2Tasks } from "../../src/suites/tau2/tasks.ts";
-import { type PyDict, parsePythonJson, pyJsonDumpsIndented } from "../../src/value/index.ts";
+import { type PyDict, parsePythonJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../src/value/index.ts";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 
@@ -54,6 +54,23 @@ describe("frozen τ² results, schema version 1", () => {
     expect(metrics.averageReward).toBeCloseTo(2 / 3, 10);
     expect(metrics.passK).toEqual({ 1: 2 / 3, 2: 2 / 3 });
     expect(results.tasks.map((task) => task.get("id")).sort()).toEqual(["create_task_1", "update_task_with_message_history", "update_task_with_user_tools"]);
+  });
+
+  it("writes each simulation's checkpoint line and results-file text as a fresh print would", () => {
+    for (const simulation of results.simulations) {
+      expect(pyJsonDumpsLine({ type: "episode", entry: checkpointEntry(simulation) })).toBe(pyJsonDumpsLine({ type: "episode", entry: simulationToJson(simulation) }));
+    }
+    const document = { timestamp: "t", info: {}, tasks: results.tasks, simulations: results.simulations, taubridge: {} };
+    expect(resultsText(document)).toBe(
+      pyJsonDumpsIndented({
+        timestamp: "t",
+        info: {},
+        tasks: results.tasks,
+        simulations: results.simulations.map(simulationToJson),
+        simulation_index: null,
+        taubridge: { schemaVersion: 1, suite: "tau2-bench" },
+      }),
+    );
   });
 
   it.skipIf(!data)("rescores in agreement and resumes with nothing left to run", async () => {

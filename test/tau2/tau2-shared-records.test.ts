@@ -5,8 +5,12 @@
  * record reached by iteration fails loudly instead of corrupting every environment.
  */
 import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { derivedCacheKey } from "../../src/data/derived-cache.ts";
 import { describe, expect, it } from "vitest";
-import { databaseHash, databaseHashText, prepareShared, shareDatabase, SharedRecordMap } from "../../src/suites/tau2/engine/shared-records.ts";
+import { databaseHash, databaseHashText, prepareShared, sameJson, shareDatabase, SharedRecordMap } from "../../src/suites/tau2/engine/shared-records.ts";
 import { PyFloat, type PyDict, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyModelSchema, pyModelValidate, pyT } from "../../src/value/index.ts";
 
 const recordModel = pyModelSchema("Record", [
@@ -19,7 +23,7 @@ const dbModel = pyModelSchema("Db", [
   ["counter", pyT.int],
 ]);
 
-function loaded() {
+function loaded(cacheKey?: string) {
   const records: PyDict = new Map();
   for (let index = 0; index < 5000; index++)
     records.set(
@@ -37,7 +41,7 @@ function loaded() {
       ["counter", 1],
     ]),
   );
-  prepareShared(db);
+  prepareShared(db, cacheKey);
   return db;
 }
 
@@ -88,6 +92,98 @@ describe("shared τ² databases", () => {
       ]),
     );
     expect(databaseHash(grown)).toBe(sha(pyJsonDumpsSortedKeys(pyDeepCopy(grown))));
+  });
+
+  it("reuses the loaded text only for equal values: list fields item by item, records a tool only read", () => {
+    const listModel = pyModelSchema("ListDb", [
+      ["items", pyT.list(pyT.model(() => recordModel))],
+      ["records", pyT.dict(pyT.model(() => recordModel))],
+    ]);
+    const item = (name: string, amount: PyValue) =>
+      new Map<string, PyValue>([
+        ["name", name],
+        ["amount", amount],
+        ["tags", ["t"]],
+      ]);
+    const base = pyModelValidate(
+      listModel,
+      new Map<string, PyValue>([
+        ["items", [item("a", new PyFloat(1)), item("b", new PyFloat(2)), item("c", new PyFloat(-0))]],
+        ["records", new Map([["k", item("k", new PyFloat(3))]])],
+      ]),
+    );
+    prepareShared(base);
+    const full = (db: PyDict) => sha(pyJsonDumpsSortedKeys(pyDeepCopy(db)));
+    const changes: Array<(db: PyDict) => void> = [
+      () => undefined,
+      (db) => (db.get("records") as SharedRecordMap).get("k"), // read only: copied in, unchanged
+      (db) => ((db.get("items") as PyValue[])[1] as PyDict).set("amount", 2), // an int where a float was
+      (db) => ((db.get("items") as PyValue[])[2] as PyDict).set("amount", new PyFloat(0)), // 0.0 where -0.0 was
+      (db) => (db.get("items") as PyValue[]).pop(),
+      (db) => (db.get("items") as PyValue[]).push(item("d", new PyFloat(4))),
+      (db) => (((db.get("records") as SharedRecordMap).get("k") as PyDict).get("tags") as PyValue[]).push("u"),
+    ];
+    for (const change of changes) {
+      const environment = shareDatabase(base);
+      change(environment);
+      expect(databaseHash(environment)).toBe(full(environment));
+      expect(databaseHashText(environment)).toBe(pyJsonDumpsSortedKeys(pyDeepCopy(environment)));
+    }
+  });
+
+  it("sameJson: true only for values with one sorted-keys text", () => {
+    const dict = (entries: Array<[string, PyValue]>) => new Map<string, PyValue>(entries);
+    expect(
+      sameJson(
+        dict([
+          ["a", 1],
+          ["b", [new PyFloat(1.5), null]],
+        ]),
+        dict([
+          ["b", [new PyFloat(1.5), null]],
+          ["a", 1],
+        ]),
+      ),
+    ).toBe(true);
+    expect(sameJson(new PyFloat(Number.NaN), new PyFloat(Number.NaN))).toBe(true);
+    expect(sameJson(1, new PyFloat(1))).toBe(false);
+    expect(sameJson(new PyFloat(0), new PyFloat(-0))).toBe(false);
+    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameJson(dict([["a", 1]]), dict([["b", 1]]))).toBe(false);
+    expect(sameJson(dict([["a", "x"]]), dict([["a", "y"]]))).toBe(false);
+    expect(sameJson(true, 1)).toBe(false);
+  });
+
+  it("takes a record dict's hash texts from the derived cache when the database has a key, and ignores a damaged entry", () => {
+    const previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    const folder = mkdtempSync(join(tmpdir(), "tau2-record-index-"));
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = folder;
+    try {
+      const change = (environment: PyDict) => ((environment.get("records") as SharedRecordMap).get("r042") as PyDict).set("name", "changed");
+      const expected = (() => {
+        const environment = shareDatabase(loaded());
+        change(environment);
+        return sha(pyJsonDumpsSortedKeys(pyDeepCopy(environment)));
+      })();
+      const keyed = () => {
+        const environment = shareDatabase(loaded(derivedCacheKey("the database file's sha256", "schema")));
+        change(environment);
+        return databaseHash(environment);
+      };
+      expect(keyed()).toBe(expected); // a miss: rendered, then stored
+      const kind = join(folder, "tau2-record-index-v1");
+      expect(readdirSync(kind)).toHaveLength(1);
+      expect(keyed()).toBe(expected); // a hit
+      const [entry] = readdirSync(kind);
+      const stored = readFileSync(join(kind, entry), "utf8");
+      const damaged = stored.replace('n1\\"', 'n7\\"');
+      expect(damaged).not.toBe(stored);
+      writeFileSync(join(kind, entry), damaged);
+      expect(keyed()).toBe(expected); // damaged: ignored and rendered again
+    } finally {
+      if (previous === undefined) delete process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+      else process.env.TAUBRIDGE_DERIVED_CACHE_DIR = previous;
+    }
   });
 
   it("keeps environments apart and the loaded database untouched", () => {

@@ -2,11 +2,12 @@
  * Reading tool sentences from τ²'s sources: the literal walk of the Python source reader (on a
  * source written here), and `UpstreamMessages` over the shared data's pinned sources.
  */
-import { cpSync, mkdtempSync, appendFileSync } from "node:fs";
+import { cpSync, mkdtempSync, appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DataError } from "../../src/errors/error-tree.ts";
+import { readDerived, writeDerived } from "../../src/data/derived-cache.ts";
 import { stringLiteralsOf } from "../../src/data/python-source/strings.ts";
 import { PythonSourceFile } from "../../src/data/python-source/syntax.ts";
 import { UpstreamMessages } from "../../src/suites/tau2/engine/upstream-messages.ts";
@@ -75,5 +76,39 @@ describe.skipIf(!data)("UpstreamMessages over the pinned τ² sources", () => {
     expect(() => edited.text("orderNotFound")).toThrow("not loaded");
     const empty = mkdtempSync(join(tmpdir(), "tau2-no-sources-"));
     expect(() => edited.load(empty)).toThrow(/domains\/retail\/tools\.py is missing from the data directory; run `taubridge data pull tau2-bench`/);
+  });
+
+  it("keeps what it read in the derived cache: a later load reads the entry, a damaged entry is read again from the source", () => {
+    const previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    const folder = mkdtempSync(join(tmpdir(), "tau2-derived-"));
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = folder;
+    try {
+      const fresh = () => new UpstreamMessages(retailMessages.sourceFile, retailMessages.sources);
+      const cold = fresh();
+      cold.load(data as string); // a miss: parsed from tools.py, then stored
+      const kindFolder = join(folder, "tau2-upstream-messages-v1");
+      const [entry] = readdirSync(kindFolder);
+      expect(readdirSync(kindFolder)).toHaveLength(1);
+      const key = entry.replace(/\.json$/, "");
+      const stored = readDerived("tau2-upstream-messages-v1", key) as Record<string, Array<{ text?: string }>>;
+      expect(stored.orderNotFound.map((part) => part.text ?? "").join("")).toBe(cold.text("orderNotFound"));
+
+      // A hit: what the entry says is what the tools get (proved with an entry rewritten on purpose).
+      writeDerived("tau2-upstream-messages-v1", key, { ...stored, orderNotFound: [{ text: "from the cache" }] });
+      const warm = fresh();
+      warm.load(data as string);
+      expect(warm.text("orderNotFound")).toBe("from the cache");
+      expect(warm.format("newItemUnavailable", { new_item_id: "123" })).toBe(cold.format("newItemUnavailable", { new_item_id: "123" }));
+
+      // A damaged entry is ignored, read again from the source and rewritten.
+      writeFileSync(join(kindFolder, entry), readFileSync(join(kindFolder, entry), "utf8").replace("from the cache", "from the cachE"));
+      const repaired = fresh();
+      repaired.load(data as string);
+      expect(repaired.text("orderNotFound")).toBe(cold.text("orderNotFound"));
+      expect(readDerived("tau2-upstream-messages-v1", key)).toEqual(stored);
+    } finally {
+      if (previous === undefined) delete process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+      else process.env.TAUBRIDGE_DERIVED_CACHE_DIR = previous;
+    }
   });
 });

@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataError, errorMarker } from "../../errors/error-tree.ts";
-import { PythonLiteralError } from "../python-literal.ts";
+import { PythonLiteralError } from "../python-tokenizer.ts";
 import { type PyClassDef, type PyExpr, type PyFunctionDef, PythonSourceFile } from "./syntax.ts";
 
 /** A source file or symbol the extraction needs is missing or not of the expected form. */

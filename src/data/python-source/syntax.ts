@@ -11,7 +11,7 @@
  * literal reader's (`../python-literal.ts`), so both read strings and brackets identically.
  */
 import type { PyValue } from "../../value/index.ts";
-import { decodePythonEscapes, type PythonLogicalLine, type PythonToken, type TokenizedPythonSource, tokenizePythonSource } from "../python-literal.ts";
+import { decodePythonEscapes, type PythonLogicalLine, type PythonToken, type TokenizedPythonSource, tokenizePythonSource } from "../python-tokenizer.ts";
 import { normalizeInt, PyFloat } from "../../value/index.ts";
 
 /** One piece of an f-string: literal text or a replacement field (its expression source). */

@@ -19,7 +19,7 @@ import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts"
 import { runIdentity } from "./run-identity.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
-import { pyJsonDumpsIndented } from "../../value/index.ts";
+import { printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
 import { missingDirectory, removeIfEmpty, writeFileAtomic } from "../../run/atomic-file.ts";
@@ -165,15 +165,9 @@ function writtenResult(episode: EpisodeResult, secrets: readonly string[]): TauB
   const entry = redact(resultEntry(episode), { secrets, content: true });
   const info = entry.info as Record<string, unknown>;
   const block = entry.taubridge as Record<string, unknown>;
-  return {
-    entry: {
-      ...entry,
-      info: "error" in info ? redact(info, { secrets }) : info,
-      taubridge: block.error ? { ...block, error: redact(block.error, { secrets }) } : block,
-    },
-    summary: redact(summaryFromResult(episode), { secrets }),
-    episode,
-  };
+  const written = { ...entry, info: "error" in info ? redact(info, { secrets }) : info, taubridge: block.error ? { ...block, error: redact(block.error, { secrets }) } : block };
+  // Printed once at its place in the results file (level 1); the checkpoint line derives from it.
+  return { entry: printedJson(written, 2, 1), summary: redact(summaryFromResult(episode), { secrets }), episode };
 }
 
 /** One episode of a unit, through τ-bench's loop, as a result (its entry, summary and full result). */

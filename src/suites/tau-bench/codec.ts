@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type * as Zod from "zod";
+import { lazySchema } from "../../data/lazy-zod.ts";
 import { DataError } from "../../errors/error-tree.ts";
 import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, type Task, type TerminationReason } from "../../core/types.ts";
 import { readPythonJsonFile } from "../../data/data-files.ts";
@@ -99,26 +100,29 @@ export function resultsFileText(episodes: readonly EpisodeResult[]): string {
   return pyJsonDumpsIndented(episodes.map(resultEntry), 2);
 }
 
-const usageSchema = z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() }).nullable();
-
 /** Validates an entry read back from a results file (ours or the original's). */
-const resultEntrySchema = z.object({
-  task_id: z.number().int(),
-  reward: z.number(),
-  info: z.record(z.string(), z.unknown()),
-  traj: z.array(z.record(z.string(), z.unknown())),
-  trial: z.number().int(),
-  taubridge: z
-    .object({
-      schemaVersion: z.number().int(),
-      termination: z.enum(TERMINATION_REASONS),
-      usage: z.object({ agent: usageSchema, user: usageSchema }).optional(),
-      durationMs: z.number().optional(),
-      steps: z.array(z.unknown()).optional(),
-    })
-    .passthrough()
-    .optional(),
-});
+function buildResultEntrySchema(z: typeof Zod.z) {
+  const usageSchema = z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() }).nullable();
+  return z.object({
+    task_id: z.number().int(),
+    reward: z.number(),
+    info: z.record(z.string(), z.unknown()),
+    traj: z.array(z.record(z.string(), z.unknown())),
+    trial: z.number().int(),
+    taubridge: z
+      .object({
+        schemaVersion: z.number().int(),
+        termination: z.enum(TERMINATION_REASONS),
+        usage: z.object({ agent: usageSchema, user: usageSchema }).optional(),
+        durationMs: z.number().optional(),
+        steps: z.array(z.unknown()).optional(),
+      })
+      .passthrough()
+      .optional(),
+  });
+}
+
+const resultEntrySchema = lazySchema(buildResultEntrySchema);
 
 /** How an entry's episode failed and which framework tools the bridge refused, as the entry records them. */
 export interface EntryFailure {
@@ -155,7 +159,7 @@ export interface LoadedResultEntry extends EntryFailure {
   usage: { agent: RoleUsage | null; user: RoleUsage | null } | null;
   /** The lossless parse of the entry (tool-call arguments keep their Python types). */
   raw: PyDict;
-  plain: z.infer<typeof resultEntrySchema>;
+  plain: Zod.infer<ReturnType<typeof buildResultEntrySchema>>;
 }
 
 /**
@@ -166,7 +170,7 @@ export function loadResultsFile(path: string): LoadedResultEntry[] {
   const parsed = readPythonJsonFile(path, "results file");
   if (!Array.isArray(parsed)) throw new DataError(`${path}: expected a JSON list of results`);
   return parsed.map((entry, index) => {
-    const result = resultEntrySchema.safeParse(toJs(entry));
+    const result = resultEntrySchema().safeParse(toJs(entry));
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new DataError(`${path}: entry ${index}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`);

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { defaultCacheDir } from "../../data/pull.ts";
+import { defaultCacheDir } from "../../data/locations.ts";
 import type { DomainDefinition } from "./engine/domain.ts";
 
 /**

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { DataError, TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import { RESPOND_ACTION_NAME, type Action, type Task } from "../../core/types.ts";
 import type { Participant, ParticipantSession, Turn } from "../../core/contracts.ts";
@@ -12,16 +11,17 @@ import { LoadedDomain } from "./engine/domain.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import { parsePythonJson, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import { computePassK, type PassKReport } from "../../metrics/pass-k.ts";
+import { lazySchema } from "../../data/lazy-zod.ts";
 import type { LoadedResultEntry } from "./codec.ts";
 import { ScriptedUser } from "./participants/scripted-user.ts";
 import { simulatedUser, type UserSimulator } from "./participants/simulated-user.ts";
 
-const actionListSchema = z.array(z.object({ name: z.string().min(1), kwargs: z.record(z.string(), z.unknown()).default({}) }));
+const actionListSchema = lazySchema((z) => z.array(z.object({ name: z.string().min(1), kwargs: z.record(z.string(), z.unknown()).default({}) })));
 
 /** Parses an actions file (`[{name, kwargs}]`), keeping Python number types; errors name file, index and field. */
 export function parseActionsFile(text: string, fileName: string): Action[] {
   const parsed = parsePythonJsonText(text, fileName);
-  const result = actionListSchema.safeParse(toJs(parsed));
+  const result = actionListSchema().safeParse(toJs(parsed));
   if (!result.success) {
     const issue = result.error.issues[0];
     const [index, ...field] = issue.path;

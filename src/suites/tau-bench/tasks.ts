@@ -3,7 +3,7 @@ import { DataError } from "../../errors/error-tree.ts";
 import type { Task } from "../../core/types.ts";
 import { parseTaskFile, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
 
-export { parseTaskFile, taskFileEntrySchema, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
+export { parseTaskFile, quickTaskFileEntry, taskFileEntrySchema, type TaskFileDomain } from "../../data/tau-bench-task-file.ts";
 
 /** Reads and parses a task file from disk. */
 export function loadTaskFile(path: string, domain?: TaskFileDomain): Task[] {

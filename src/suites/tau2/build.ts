@@ -245,6 +245,7 @@ export function tau2RunIdentity(options: Tau2RunOptions, domain: LoadedTau2Domai
     secrets,
     options: outcomeOptions(options, secrets),
     taskSet: taskSet.file,
+    taskSetSha256: taskSet.fileSha256,
     data: { directory: domain.directory, files: domainDataFiles(domain.directory) },
     files: agentOptionFiles(options.agentOptions ?? {}),
   });

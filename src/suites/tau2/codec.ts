@@ -10,12 +10,12 @@ import type { EpisodeSummary } from "../../core/run.ts";
 import type { TerminationReason } from "../../core/types.ts";
 import { CheckpointWriter } from "../../run/checkpoint.ts";
 import { DataError } from "../../errors/error-tree.ts";
+import { lazySchema } from "../../data/lazy-zod.ts";
 import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
-import { z } from "zod";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
-import { plainView, tau2MessageSchema } from "./tasks.ts";
-import { PyFloat, type PyDict, type PyValue, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
+import { plainView, tau2Schemas } from "./tasks.ts";
+import { PyFloat, type PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
 
 /** Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested. */
@@ -111,7 +111,7 @@ export function resultsText(document: Tau2ResultsDocument): string {
     timestamp: document.timestamp,
     info: document.info,
     tasks: document.tasks,
-    simulations: document.simulations.map(simulationToJson),
+    simulations: document.simulations.map(printedSimulation),
     simulation_index: null,
     taubridge: { schemaVersion: TAU2_RESULTS_SCHEMA_VERSION, suite: "tau2-bench", ...document.taubridge },
   });
@@ -138,8 +138,24 @@ export function tau2CheckpointWriter(resultsPath: string): CheckpointWriter {
 }
 
 /** A simulation as a checkpoint entry (what the results file's `simulations[]` holds). */
-export function checkpointEntry(record: Tau2SimulationRecord): Record<string, unknown> {
-  return simulationToJson(record);
+export function checkpointEntry(record: Tau2SimulationRecord): PrintedJson {
+  return printedSimulation(record);
+}
+
+/** Simulations printed as the results file holds them (records do not change once made). */
+const printedSimulations = new WeakMap<Tau2SimulationRecord, PrintedJson>();
+
+/**
+ * A simulation printed once, at its place in the results file (`simulations[]`, level 2): its
+ * checkpoint line and every rewrite of the results file reuse the text.
+ */
+function printedSimulation(record: Tau2SimulationRecord): PrintedJson {
+  let printed = printedSimulations.get(record);
+  if (printed === undefined) {
+    printed = printedJson(simulationToJson(record), 2, 2);
+    printedSimulations.set(record, printed);
+  }
+  return printed;
 }
 
 /** The simulations of a checkpoint (a line cut short by a kill is ignored); none when there is no checkpoint. */
@@ -176,23 +192,25 @@ function text(value: PyValue | undefined): string | null {
 }
 
 /** The shape of a stored simulation (HEAD and June-2025 schemas; unknown fields ignored), checked on a plain view of the lossless parse. */
-const simulationSchema = z.object({
-  id: z.string(),
-  task_id: z.string(),
-  timestamp: z.string().nullish(),
-  start_time: z.string(),
-  end_time: z.string(),
-  duration: z.number(),
-  termination_reason: z.enum(TAU2_TERMINATION_REASONS),
-  agent_cost: z.number().nullish(),
-  user_cost: z.number().nullish(),
-  reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
-  messages: z.array(tau2MessageSchema).nullish(),
-  trial: z.number().int().nullish(),
-  seed: z.number().int().nullish(),
-  policy: z.string().nullish(),
-  info: z.record(z.string(), z.unknown()).nullish(),
-});
+const simulationSchema = lazySchema((z) =>
+  z.object({
+    id: z.string(),
+    task_id: z.string(),
+    timestamp: z.string().nullish(),
+    start_time: z.string(),
+    end_time: z.string(),
+    duration: z.number(),
+    termination_reason: z.enum(TAU2_TERMINATION_REASONS),
+    agent_cost: z.number().nullish(),
+    user_cost: z.number().nullish(),
+    reward_info: z.object({ reward: z.number() }).passthrough().nullish(),
+    messages: z.array(tau2Schemas().message).nullish(),
+    trial: z.number().int().nullish(),
+    seed: z.number().int().nullish(),
+    policy: z.string().nullish(),
+    info: z.record(z.string(), z.unknown()).nullish(),
+  }),
+);
 
 function fieldPath(path: ReadonlyArray<PropertyKey>): string {
   let out = "";
@@ -201,7 +219,7 @@ function fieldPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 function readSimulation(value: PyDict, file: string, index: number): Tau2SimulationRecord {
-  const checked = simulationSchema.safeParse(plainView(value));
+  const checked = simulationSchema().safeParse(plainView(value));
   if (!checked.success) {
     const issue = checked.error.issues[0];
     const taskId = typeof value.get("task_id") === "string" ? ` (task ${String(value.get("task_id"))})` : "";

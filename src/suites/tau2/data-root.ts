@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { defaultCacheDir } from "../../data/pull.ts";
+import { defaultCacheDir } from "../../data/locations.ts";
 
 /**
  * Where τ²-bench data comes from when `--data-dir` is absent: `TAUBRIDGE_TAU2_DATA_DIR`, then the

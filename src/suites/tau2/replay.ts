@@ -4,28 +4,30 @@
  * and the end state's hashes — the interface users (and the fixtures' checks) compare a sequence
  * with the reference by.
  */
-import { z } from "zod";
 import { DataError } from "../../errors/error-tree.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
 import type { Tau2DatabaseHash, Tau2ToolCall } from "./engine/environment.ts";
 import { applyTaskInitialState, environmentHop } from "./engine/task-state.ts";
+import { lazySchema } from "../../data/lazy-zod.ts";
 import { plainView } from "./tasks.ts";
 import type { Tau2Task } from "./tasks.ts";
 import type { PyDict } from "../../value/index.ts";
 
-const callSchema = z.object({
-  requestor: z.enum(["assistant", "user"]),
-  name: z.string(),
-  arguments: z.custom<PyDict>((value) => value instanceof Map, { message: "expected an object" }),
-});
+const callSchema = lazySchema((z) =>
+  z.object({
+    requestor: z.enum(["assistant", "user"]),
+    name: z.string(),
+    arguments: z.custom<PyDict>((value) => value instanceof Map, { message: "expected an object" }),
+  }),
+);
 
 /** Reads the actions file: a JSON array of `{requestor, name, arguments}`, numbers kept lossless (`2.0` stays a float). */
 export function parseTau2ActionsFile(text: string, fileName: string): Tau2ToolCall[] {
   const parsed = parsePythonJsonText(text, fileName);
   if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of {"requestor", "name", "arguments"}`);
   return parsed.map((entry, index) => {
-    const result = callSchema.safeParse(plainView(entry));
+    const result = callSchema().safeParse(plainView(entry));
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new DataError(`${fileName}: action ${index}: field ${issue.path.join(".") || "(action)"}: ${issue.message}`);

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import { type Tau2Task, readTau2Splits, readTau2Tasks } from "./tasks.ts";
+import { type Tau2Task, openTau2TaskFile, readTau2Splits } from "./tasks.ts";
 
 /** Task sets by name → data folder and file. */
 const TASK_SET_FILES: Record<string, { folder: string; file: string }> = {
@@ -33,32 +33,37 @@ export interface Tau2TaskSet {
   tasks: Tau2Task[];
   /** Every task of the file, before filtering (results files record the run's tasks only). */
   file: string;
+  /** SHA-256 (hex) of that file, as read for this selection. */
+  fileSha256: string;
   splitApplied: string | null;
 }
 
+/** Selects the tasks; only the selected ones are parsed and validated (an invalid task elsewhere in the file is not read). */
 export function loadTau2TaskSet(dataRoot: string, selection: Tau2TaskSelection): Tau2TaskSet {
   const entry = TASK_SET_FILES[selection.taskSetName];
   if (!entry) throw new ConfigError(`Unknown task set "${selection.taskSetName}"; known: ${TAU2_TASK_SET_NAMES.join(", ")}`);
   const file = join(dataRoot, entry.folder, entry.file);
   if (!existsSync(file)) throw new DataError(`τ² task file not found: ${file} (run \`taubridge data pull tau2-bench\` or pass --data-dir)`);
-  let tasks = readTau2Tasks(file);
+  const taskFile = openTau2TaskFile(file);
+  const ids = taskFile.ids;
+  let positions = ids.map((_, position) => position);
   let splitApplied: string | null = null;
   const splitFile = join(dataRoot, entry.folder, `split_${entry.file}`);
   const splits = selection.split !== null && existsSync(splitFile) ? readTau2Splits(splitFile) : null;
   if (splits && selection.split !== null) {
-    const ids = splits[selection.split];
-    if (!ids) throw new ConfigError(`Invalid task split name "${selection.split}" for ${selection.taskSetName}; known: ${Object.keys(splits).join(", ")}`);
-    const wanted = new Set(ids);
-    tasks = tasks.filter((task) => wanted.has(task.id));
+    const splitIds = splits[selection.split];
+    if (!splitIds) throw new ConfigError(`Invalid task split name "${selection.split}" for ${selection.taskSetName}; known: ${Object.keys(splits).join(", ")}`);
+    const wanted = new Set(splitIds);
+    positions = positions.filter((position) => wanted.has(ids[position] as string));
     splitApplied = selection.split;
   }
   if (selection.taskIds && selection.taskIds.length > 0) {
-    const known = new Set(tasks.map((task) => task.id));
+    const known = new Set(positions.map((position) => ids[position]));
     const missing = selection.taskIds.filter((id) => !known.has(id));
     if (missing.length > 0) throw new ConfigError(`task ids not in ${selection.taskSetName}${splitApplied ? ` (split ${splitApplied})` : ""}: ${missing.join(", ")}`);
     const wanted = new Set(selection.taskIds);
-    tasks = tasks.filter((task) => wanted.has(task.id));
+    positions = positions.filter((position) => wanted.has(ids[position] as string));
   }
-  if (selection.numTasks !== undefined) tasks = tasks.slice(0, selection.numTasks);
-  return { tasks, file, splitApplied };
+  if (selection.numTasks !== undefined) positions = positions.slice(0, selection.numTasks);
+  return { tasks: taskFile.tasks(positions), file, fileSha256: taskFile.sha256, splitApplied };
 }

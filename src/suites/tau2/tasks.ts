@@ -5,109 +5,22 @@
  *
  * Files are read with the lossless reader, so every number keeps its Python type: a tool-call
  * argument `2.0` stays a float (telecom's `refuel_data` echoes `2.0 GB`), and initialization data
- * keeps its key order. The structure is validated with zod on a plain view of that parse, in which
- * the Python-valued parts (`arguments`, `agent_data`, `user_data`) stay value-model dicts. A
- * validation error names the file, the task id and the field.
+ * keeps its key order. The structure is validated on a plain view of that parse, in which the
+ * Python-valued parts (`arguments`, `agent_data`, `user_data`) stay value-model dicts: by the quick
+ * checks, or by the zod schemas when those are unsure (`task-schemas.ts`). A validation error names
+ * the file, the task id and the field.
  */
 import { readFileSync } from "node:fs";
-import { z } from "zod";
 import { DataError } from "../../errors/error-tree.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { openJsonArrayFile } from "../../data/json-array-file.ts";
+import { UNSURE } from "../../data/quick-shapes.ts";
 import { PyFloat, type PyDict, type PyValue } from "../../value/index.ts";
+import { type Tau2Task, tau2Quick, tau2Schemas } from "./task-schemas.ts";
 
 /** Keys whose values stay value-model dicts (Python values the tools consume). */
 const PYTHON_VALUED = new Set(["arguments", "agent_data", "user_data"]);
 
-const pyDict = z.custom<PyDict>((value) => value instanceof Map, { message: "expected an object" });
-const optionalString = z.string().nullish();
-const requestor = z.enum(["assistant", "user"]);
-
-export const tau2ToolCallSchema = z.object({
-  id: z.string().default(""),
-  name: z.string(),
-  arguments: pyDict,
-  requestor: requestor.default("assistant"),
-});
-
-const messageCommon = { turn_idx: z.number().int().nullish(), timestamp: optionalString };
-
-/** An assistant or user message: text and/or tool calls, with the generating call's cost and usage. */
-function participantMessageSchema<Role extends "assistant" | "user">(role: Role) {
-  return z
-    .object({
-      role: z.literal(role),
-      content: optionalString,
-      tool_calls: z.array(tau2ToolCallSchema).nullish(),
-      cost: z.number().nullish(),
-      usage: z.record(z.string(), z.unknown()).nullish(),
-      raw_data: z.unknown().optional(),
-      ...messageCommon,
-    })
-    .passthrough();
-}
-
-export const tau2MessageSchema = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("system"), content: optionalString, ...messageCommon }).passthrough(),
-  participantMessageSchema("assistant"),
-  participantMessageSchema("user"),
-  z.object({ role: z.literal("tool"), id: z.string(), content: optionalString, requestor: requestor.default("assistant"), error: z.boolean().default(false), ...messageCommon }).passthrough(),
-]);
-
-const envFunctionCall = { env_type: requestor, func_name: z.string(), arguments: pyDict };
-
-export const tau2EnvFunctionCallSchema = z.object(envFunctionCall);
-export const tau2EnvAssertionSchema = z.object({ ...envFunctionCall, assert_value: z.boolean().default(true), message: optionalString });
-
-export const tau2ActionSchema = z.object({
-  action_id: z.string(),
-  requestor: requestor.default("assistant"),
-  name: z.string(),
-  arguments: pyDict,
-  info: optionalString,
-  compare_args: z.array(z.string()).nullish(),
-});
-
-export const REWARD_TYPES = ["DB", "ENV_ASSERTION", "NL_ASSERTION", "ACTION", "COMMUNICATE"] as const;
-export type Tau2RewardType = (typeof REWARD_TYPES)[number];
-
-export const tau2EvaluationCriteriaSchema = z.object({
-  actions: z.array(tau2ActionSchema).nullish(),
-  env_assertions: z.array(tau2EnvAssertionSchema).nullish(),
-  communicate_info: z.array(z.string()).nullish(),
-  nl_assertions: z.array(z.string()).nullish(),
-  reward_basis: z.array(z.enum(REWARD_TYPES)).default(["DB", "COMMUNICATE"]),
-});
-
-export const tau2StructuredInstructionsSchema = z.object({
-  domain: z.string(),
-  reason_for_call: z.string(),
-  known_info: optionalString,
-  unknown_info: optionalString,
-  task_instructions: z.string(),
-});
-
-export const tau2TaskSchema = z.object({
-  id: z.string(),
-  description: z.record(z.string(), z.unknown()).nullish(),
-  user_scenario: z.object({ persona: optionalString, instructions: z.union([z.string(), tau2StructuredInstructionsSchema]) }),
-  ticket: optionalString,
-  initial_state: z
-    .object({
-      initialization_data: z.object({ agent_data: pyDict.nullish(), user_data: pyDict.nullish() }).nullish(),
-      initialization_actions: z.array(tau2EnvFunctionCallSchema).nullish(),
-      message_history: z.array(tau2MessageSchema).nullish(),
-    })
-    .nullish(),
-  evaluation_criteria: tau2EvaluationCriteriaSchema.nullish(),
-  issues: z.array(z.unknown()).nullish(),
-  required_documents: z.array(z.string()).nullish(),
-  user_tools: z.array(z.string()).nullish(),
-});
-
-export type Tau2Task = z.infer<typeof tau2TaskSchema>;
-export type Tau2Action = z.infer<typeof tau2ActionSchema>;
-export type Tau2Message = z.infer<typeof tau2MessageSchema>;
-export type Tau2EvaluationCriteria = z.infer<typeof tau2EvaluationCriteriaSchema>;
+export { REWARD_TYPES, tau2Schemas, type Tau2Action, type Tau2EvaluationCriteria, type Tau2Message, type Tau2RewardType, type Tau2Task } from "./task-schemas.ts";
 
 /** A plain view of a lossless parse for zod; Python-valued subtrees stay value-model dicts. */
 export function plainView(value: PyValue, key = ""): unknown {
@@ -136,37 +49,71 @@ export function rawTau2Task(task: Tau2Task): PyDict | undefined {
   return rawTasks.get(task);
 }
 
-/** Validates parsed tasks; an error names the file, the task (by id when it has one) and the field. */
-export function validateTau2Tasks(parsed: PyValue, fileName: string): Tau2Task[] {
-  if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of tasks at the top level`);
-  const seen = new Set<string>();
-  return parsed.map((entry, index) => {
-    const view = plainView(entry) as { id?: unknown };
-    const result = tau2TaskSchema.safeParse(view);
+/** Validates one parsed task, the file's `index`-th; an error names the file, the task (by id when it has one) and the field. */
+export function validateTau2Task(entry: PyValue, index: number, fileName: string): Tau2Task {
+  const view = plainView(entry) as { id?: unknown };
+  let task = tau2Quick.task(view) as Tau2Task | typeof UNSURE;
+  if (task === UNSURE) {
+    const result = tau2Schemas().task.safeParse(view);
     const label = typeof view?.id === "string" ? `task "${view.id}"` : `task ${index}`;
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new DataError(`${fileName}: ${label}: field ${fieldPath(issue.path)}: ${issue.message}`);
     }
-    if (seen.has(result.data.id)) throw new DataError(`${fileName}: ${label}: duplicate task id`);
-    seen.add(result.data.id);
-    rawTasks.set(result.data, entry as PyDict);
-    return result.data;
+    task = result.data;
+  }
+  rawTasks.set(task, entry as PyDict);
+  return task;
+}
+
+/** Validates parsed tasks; an error names the file, the task (by id when it has one) and the field. */
+export function validateTau2Tasks(parsed: PyValue, fileName: string): Tau2Task[] {
+  if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of tasks at the top level`);
+  const seen = new Set<string>();
+  return parsed.map((entry, index) => {
+    const task = validateTau2Task(entry, index, fileName);
+    if (seen.has(task.id)) throw new DataError(`${fileName}: task "${task.id}": duplicate task id`);
+    seen.add(task.id);
+    return task;
   });
 }
 
-/** Reads and validates a τ² `tasks.json`. */
-export function readTau2Tasks(path: string): Tau2Task[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
-  }
-  return validateTau2Tasks(parsePythonJsonText(text, path), path);
+/** A τ² task file whose tasks are parsed and validated when asked for (a run validates the tasks it selected). */
+export interface Tau2TaskFile {
+  readonly path: string;
+  /** SHA-256 (hex) of the file (a run's identity records it). */
+  readonly sha256: string;
+  /** Each entry's id, in file order (undefined: an entry that is not an object with a string id). */
+  readonly ids: ReadonlyArray<string | undefined>;
+  /** The tasks at these positions of the file, validated, in the order given. */
+  tasks(positions: readonly number[]): Tau2Task[];
 }
 
-const splitsSchema = z.record(z.string(), z.array(z.string()));
+/**
+ * Opens a τ² task file: the file is read and checked as JSON, and two entries with one id are an
+ * error, but a task is parsed and validated only when {@link Tau2TaskFile.tasks} asks for it.
+ */
+export function openTau2TaskFile(path: string): Tau2TaskFile {
+  const file = openJsonArrayFile(path, "expected a JSON array of tasks at the top level");
+  const seen = new Set<string>();
+  for (const id of file.ids) {
+    if (id === undefined) continue;
+    if (seen.has(id)) throw new DataError(`${path}: task "${id}": duplicate task id`);
+    seen.add(id);
+  }
+  return {
+    path,
+    sha256: file.sha256,
+    ids: file.ids,
+    tasks: (positions) => positions.map((position) => validateTau2Task(file.element(position), position, path)),
+  };
+}
+
+/** Reads and validates a τ² `tasks.json` (every task; see {@link openTau2TaskFile} for a selection). */
+export function readTau2Tasks(path: string): Tau2Task[] {
+  const file = openTau2TaskFile(path);
+  return file.tasks(file.ids.map((_, index) => index));
+}
 
 /** Reads `split_tasks.json` (split name → task ids); a missing file means no splits. */
 export function readTau2Splits(path: string): Record<string, string[]> | null {
@@ -176,7 +123,10 @@ export function readTau2Splits(path: string): Record<string, string[]> | null {
   } catch {
     return null;
   }
-  const result = splitsSchema.safeParse(JSON.parse(text));
+  const value: unknown = JSON.parse(text);
+  const quickSplits = tau2Quick.splits(value);
+  if (quickSplits !== UNSURE) return quickSplits as Record<string, string[]>;
+  const result = tau2Schemas().splits.safeParse(value);
   if (!result.success) throw new DataError(`${path}: field ${fieldPath(result.error.issues[0].path)}: ${result.error.issues[0].message}`);
   return result.data;
 }

@@ -1,8 +1,8 @@
 import { createHash, type Hash } from "node:crypto";
 import { join } from "node:path";
-import { DataError } from "../../../errors/error-tree.ts";
-import { readPythonJsonFile } from "../../../data/data-files.ts";
+import { readJsonRecordFile } from "../../../data/json-record-file.ts";
 import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, pyStrRepr, type PyDict, type PyValue } from "../../../value/index.ts";
+import { type CollectionHashIndex, cachedHashIndex } from "./hash-index-cache.ts";
 
 /**
  * One parse of a domain's data files, shared read-only by every episode.
@@ -18,7 +18,14 @@ export class BaseDatabase {
   readonly collectionNames: readonly string[];
   private readonly hashIndex = new Map<string, CollectionHashIndex>();
 
-  constructor(readonly collections: ReadonlyMap<string, PyDict>) {
+  /**
+   * `fileHashes`: the SHA-256 of each collection's file, when it was read from one; its hash index
+   * is then kept in the derived cache under that hash (see `hash-index-cache.ts`).
+   */
+  constructor(
+    readonly collections: ReadonlyMap<string, PyDict>,
+    private readonly fileHashes: ReadonlyMap<string, string> = new Map(),
+  ) {
     this.collectionNames = [...collections.keys()];
   }
 
@@ -47,20 +54,13 @@ export class BaseDatabase {
   collectionHashIndex(name: string): CollectionHashIndex {
     let index = this.hashIndex.get(name);
     if (!index) {
-      index = buildHashIndex(this.collections.get(name)!);
+      const collection = this.collections.get(name)!;
+      const fileHash = this.fileHashes.get(name);
+      index = fileHash === undefined ? buildHashIndex(collection) : cachedHashIndex(fileHash, collection, () => buildHashIndex(collection));
       this.hashIndex.set(name, index);
     }
     return index;
   }
-}
-
-/** Sorted keys of a base collection and their hash texts, concatenated with `", "` into one buffer. */
-interface CollectionHashIndex {
-  sortedKeys: string[];
-  positionOf: Map<string, number>;
-  buffer: Buffer;
-  starts: Uint32Array;
-  ends: Uint32Array;
 }
 
 function buildHashIndex(collection: PyDict): CollectionHashIndex {
@@ -342,14 +342,19 @@ function lowerBound(sorted: string[], key: string): number {
   return low;
 }
 
-/** Loads the named collection files (`<name>.json`) of a domain directory into one shared base database. */
+/**
+ * Loads the named collection files (`<name>.json`) of a domain directory into one shared base
+ * database. Records are built when first looked up (`data/json-record-file.ts`). Each file's
+ * SHA-256 goes with it: the base keeps what it derives from a collection (its hash index) in the
+ * derived cache under that hash.
+ */
 export function loadBaseDatabase(directory: string, collections: readonly string[]): BaseDatabase {
   const data = new Map<string, PyDict>();
+  const hashes = new Map<string, string>();
   for (const name of collections) {
-    const path = join(directory, `${name}.json`);
-    const value = readPythonJsonFile(path);
-    if (!(value instanceof Map)) throw new DataError(`${path}: expected a JSON object at the top level`);
-    data.set(name, value);
+    const { records, sha256 } = readJsonRecordFile(join(directory, `${name}.json`));
+    data.set(name, records);
+    hashes.set(name, sha256);
   }
-  return new BaseDatabase(data);
+  return new BaseDatabase(data, hashes);
 }

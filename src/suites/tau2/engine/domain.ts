@@ -6,11 +6,13 @@
  * copy, so episodes never share state (τ² builds a fresh environment per simulation).
  */
 import { TAU2_ENGINE_MESSAGES } from "./engine-messages.ts";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseToml, TomlDate } from "smol-toml";
 import { DataError } from "../../../errors/error-tree.ts";
-import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyModelValidate } from "../../../value/index.ts";
+import { PyException, PyFloat, type PyDict, type PyModel, type PyModelSchema, type PyValue, normalizeInt, pyModelSchemaFingerprint, pyModelValidate } from "../../../value/index.ts";
+import { derivedCacheKey } from "../../../data/derived-cache.ts";
 import { parsePythonJsonText } from "../../../data/data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
 import { prepareShared, shareDatabase } from "./shared-records.ts";
@@ -54,10 +56,10 @@ export interface LoadedTau2Domain {
 export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: string): LoadedTau2Domain {
   const directory = join(dataRoot, definition.folder);
   if (!existsSync(directory)) throw new DataError(`τ²-bench data folder not found: ${directory} (run \`taubridge data pull tau2-bench\` or pass --data-dir)`);
-  const agent = readDatabase(join(directory, definition.databases.agent.file), definition.databases.agent.schema);
-  const user = definition.databases.user ? readDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema) : null;
-  prepareShared(agent);
-  if (user !== null) prepareShared(user);
+  const agent = loadDatabase(join(directory, definition.databases.agent.file), definition.databases.agent.schema);
+  const user = definition.databases.user ? loadDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema) : null;
+  prepareShared(agent.db, agent.cacheKey);
+  if (user !== null) prepareShared(user.db, user.cacheKey);
   for (const messages of [...TAU2_ENGINE_MESSAGES, ...(definition.messages ?? [])]) messages.load(dataRoot);
   const policies = new Map<boolean, string>();
   const read: Tau2PolicyReader = (fileName) => readText(join(directory, fileName));
@@ -70,7 +72,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
       return policies.get(solo) as string;
     },
     createEnvironment(options = {}) {
-      const databases: Tau2Databases = { agent: shareDatabase(agent), user: user === null ? null : shareDatabase(user) };
+      const databases: Tau2Databases = { agent: shareDatabase(agent.db), user: user === null ? null : shareDatabase(user.db) };
       return new Tau2Environment(definition, databases, options.solo ?? false, createSeededRandom(options.seed));
     },
   };
@@ -86,7 +88,26 @@ function readText(path: string): string {
 
 /** Reads a `.json` or `.toml` database and validates it against its model. */
 export function readDatabase(path: string, schema: PyModelSchema): PyModel {
-  const text = readText(path);
+  return loadDatabase(path, schema).db;
+}
+
+/**
+ * {@link readDatabase}, with the key under which what is derived from the validated database
+ * (its records' hash texts) is kept in the derived cache: the file's SHA-256 and the schema's
+ * fingerprint, which together decide every validated value.
+ */
+function loadDatabase(path: string, schema: PyModelSchema): { db: PyModel; cacheKey: string } {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+  }
+  const db = validatedDatabase(bytes.toString("utf8"), path, schema);
+  return { db, cacheKey: derivedCacheKey(createHash("sha256").update(bytes).digest("hex"), pyModelSchemaFingerprint(schema)) };
+}
+
+function validatedDatabase(text: string, path: string, schema: PyModelSchema): PyModel {
   const raw = path.endsWith(".toml") ? tomlToPython(text, path) : parsePythonJsonText(text, path);
   try {
     return pyModelValidate(schema, raw);

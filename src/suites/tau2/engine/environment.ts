@@ -207,7 +207,12 @@ function useTool(kit: Tau2ToolkitInstance, name: string, kwargs: PyDict): PyValu
   return callMethod(kit, method, kwargs);
 }
 
+/** What a tool message's text starts with when `json.loads` can read it (after JSON whitespace). */
+const JSON_START = /^[ \t\n\r]*[[{"\-0-9tfnNI]/;
+
+/** `json.loads(content)`, or the text itself when it is not JSON (most tool results are sentences: no parse is tried). */
 function parseContent(content: string): PyValue {
+  if (!JSON_START.test(content)) return content;
   try {
     return parsePythonJson(content);
   } catch {

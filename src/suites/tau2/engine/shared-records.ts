@@ -13,7 +13,8 @@
  * instead (a JavaScript error, which ends the episode as an infrastructure error naming the tool).
  */
 import { createHash, type Hash } from "node:crypto";
-import { type PyDict, type PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../../value/index.ts";
+import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
+import { PyFloat, type PyDict, type PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../../value/index.ts";
 
 function isContainer(value: PyValue | undefined): value is PyDict | PyValue[] {
   return value instanceof Map || Array.isArray(value);
@@ -81,12 +82,19 @@ function isRecordDict(value: PyValue): value is PyDict {
 /** Record dicts of loaded databases: their records are sealed, so their rendered texts can be cached. */
 const loadedRecordDicts = new WeakSet<PyDict>();
 
-/** Seals the record dicts' records of a loaded database (shared by every environment). */
-export function prepareShared(db: PyModel): void {
-  for (const value of db.values()) {
+/** Derived-cache keys of loaded record dicts (their hash index is kept there). */
+const recordDictKeys = new WeakMap<PyDict, string>();
+
+/**
+ * Seals the record dicts' records of a loaded database (shared by every environment). `cacheKey`
+ * (the database file's, see `domain.ts`) lets each record dict's hash index come from the derived cache.
+ */
+export function prepareShared(db: PyModel, cacheKey?: string): void {
+  for (const [field, value] of db) {
     if (!isRecordDict(value)) continue;
     for (const record of value.values()) sealShared(record);
     loadedRecordDicts.add(value);
+    if (cacheKey !== undefined) recordDictKeys.set(value, derivedCacheKey(cacheKey, field));
   }
 }
 
@@ -114,11 +122,15 @@ interface BaseIndex {
   position: Map<string, number>;
   /** `"key": <json>` per record, in sorted key order. */
   entries: string[];
+  /** `, "key": <json>` per record: made once, so an unchanged record's piece is the same string in every hash (compared by identity, not by content). */
+  followingEntries: string[];
 }
 
 interface BaseHash {
   pieces: string[];
   checkpoints: Array<{ piece: number; state: Hash }>;
+  /** The bytes of each checkpoint's segment (up to the next checkpoint), encoded on first use. */
+  segments: Buffer[];
   /** Digest by the pieces that differ from the loaded database (gold and predicted states are often the same). */
   memo: Map<string, string>;
 }
@@ -132,18 +144,42 @@ function entryText(key: string, value: PyValue | undefined): string {
   return `${pyJsonString(key)}: ${pyJsonDumpsSortedKeys(value)}`;
 }
 
+const INDEX_KIND = "tau2-record-index-v1";
+
 function baseIndex(base: PyDict): BaseIndex {
   let index = baseIndexes.get(base);
   if (!index) {
-    const sortedKeys = pySortedKeys(base);
-    const entries = sortedKeys.map((key) => entryText(key, base.get(key)));
-    index = { sortedKeys, position: new Map(sortedKeys.map((key, at) => [key, at])), entries };
+    const render = () => {
+      const keys = pySortedKeys(base);
+      return { sortedKeys: keys, entries: keys.map((key) => entryText(key, base.get(key))) };
+    };
+    const key = recordDictKeys.get(base);
+    const { sortedKeys, entries } = key === undefined ? render() : cachedDerivation(INDEX_KIND, key, (value): value is StoredIndex => fitsIndex(value, base), render);
+    index = { sortedKeys, position: new Map(sortedKeys.map((name, at) => [name, at])), entries, followingEntries: entries.map((entry) => `, ${entry}`) };
     baseIndexes.set(base, index);
   }
   return index;
 }
 
-/** The pieces of a record dict: the loaded database's piece for every record `map` does not own (all of them when `map` is null). */
+/** A record dict's hash index as the derived cache keeps it. */
+interface StoredIndex {
+  sortedKeys: string[];
+  entries: string[];
+}
+
+/** An entry of this record dict: its keys, one text each (the text itself is vouched for by the cache's checksum and key). */
+function fitsIndex(value: unknown, base: PyDict): value is StoredIndex {
+  const stored = value as StoredIndex;
+  if (!Array.isArray(stored?.sortedKeys) || !Array.isArray(stored.entries)) return false;
+  if (stored.sortedKeys.length !== base.size || stored.entries.length !== base.size) return false;
+  return stored.sortedKeys.every((key) => typeof key === "string" && base.has(key)) && stored.entries.every((entry) => typeof entry === "string");
+}
+
+/**
+ * The pieces of a record dict: the loaded database's piece for every record `map` does not own
+ * (all of them when `map` is null), and for an owned record too when it still equals the loaded
+ * one (a tool that only read it copied it in).
+ */
 function recordPieces(base: PyDict, map: SharedRecordMap | null, out: string[]): void {
   const index = baseIndex(base);
   let keys = index.sortedKeys;
@@ -157,34 +193,92 @@ function recordPieces(base: PyDict, map: SharedRecordMap | null, out: string[]):
   }
   out.push("{");
   keys.forEach((key, at) => {
-    const own = map !== null && (map.owned.has(key) || !index.position.has(key));
-    const text = own ? entryText(key, (map as SharedRecordMap).get(key)) : (index.entries[index.position.get(key) as number] as string);
-    out.push(at === 0 ? text : `, ${text}`);
+    const position = index.position.get(key);
+    const own = map !== null && (map.owned.has(key) || position === undefined);
+    if (own) {
+      const value = (map as SharedRecordMap).get(key);
+      if (position !== undefined && sameJson(value, base.get(key))) out.push(at === 0 ? index.entries[position] : index.followingEntries[position]);
+      else {
+        const text = entryText(key, value);
+        out.push(at === 0 ? text : `, ${text}`);
+      }
+    } else {
+      out.push(at === 0 ? index.entries[position as number] : index.followingEntries[position as number]);
+    }
   });
   out.push("}");
 }
 
-function valuePieces(value: PyValue | undefined, out: string[]): void {
+/** A field's pieces; `baseValue` is the same field of the loaded database the environment's shares, if any. */
+function valuePieces(value: PyValue | undefined, out: string[], baseValue: PyValue | undefined): void {
   if (value instanceof SharedRecordMap) recordPieces(value.base, value, out);
   else if (value instanceof Map && loadedRecordDicts.has(value)) recordPieces(value, null, out);
+  else if (baseValue !== undefined) out.push(jsonReusing(value, baseValue));
   else out.push(pyJsonDumpsSortedKeys(value));
 }
 
-/** The pieces of `json.dumps(db.model_dump(), sort_keys=True)`. */
-function databasePieces(db: PyModel): string[] {
+/** The pieces of `json.dumps(db.model_dump(), sort_keys=True)`; `base`: the loaded database `db` shares (or is). */
+function databasePieces(db: PyModel, base: PyModel | undefined): string[] {
   const out: string[] = ["{"];
   pySortedKeys(db).forEach((field, at) => {
     out.push(`${at === 0 ? "" : ", "}${pyJsonString(field)}: `);
-    valuePieces(db.get(field), out);
+    valuePieces(db.get(field), out, base?.get(field));
   });
   out.push("}");
   return out;
 }
 
+/**
+ * True when two values have the same sorted-keys JSON text, decided without printing it: same
+ * types (an int and a float never match), equal scalars, lists item by item, dicts key by key in
+ * any order. It may say false for values whose texts are equal (an int held as a number and as a
+ * bigint); it never says true for values whose texts differ.
+ */
+export function sameJson(left: PyValue | undefined, right: PyValue | undefined): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+  if (left instanceof PyFloat) return right instanceof PyFloat && (Object.is(left.value, right.value) || (Number.isNaN(left.value) && Number.isNaN(right.value)));
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++) if (!sameJson(left[index], right[index])) return false;
+    return true;
+  }
+  if (!(left instanceof Map) || !(right instanceof Map) || left.size !== right.size) return false;
+  for (const [key, item] of left) {
+    if (!right.has(key) || !sameJson(item, right.get(key))) return false;
+  }
+  return true;
+}
+
+/** Texts of the loaded databases' values (never mutated: environments get copies). */
+const loadedTexts = new WeakMap<object, string>();
+
+function loadedText(value: PyValue): string {
+  if (typeof value !== "object" || value === null) return pyJsonDumpsSortedKeys(value);
+  let text = loadedTexts.get(value);
+  if (text === undefined) {
+    text = pyJsonDumpsSortedKeys(value);
+    loadedTexts.set(value, text);
+  }
+  return text;
+}
+
+/**
+ * The sorted-keys JSON of `value`, reusing the loaded database's text wherever `value` equals its
+ * counterpart `base` there (whole, or list item by list item), so an environment's hash prints
+ * only what its tools changed.
+ */
+function jsonReusing(value: PyValue | undefined, base: PyValue): string {
+  if (sameJson(value, base)) return loadedText(base);
+  if (!Array.isArray(value) || !Array.isArray(base) || value.length === 0) return pyJsonDumpsSortedKeys(value);
+  const items = value.map((item, index) => (index < base.length ? jsonReusing(item, base[index]) : pyJsonDumpsSortedKeys(item)));
+  return `[${items.join(", ")}]`;
+}
+
 function baseHash(base: PyModel): BaseHash {
   let hash = baseHashes.get(base);
   if (!hash) {
-    const pieces = databasePieces(base);
+    const pieces = databasePieces(base, base);
     const state = createHash("sha256");
     const checkpoints = [{ piece: 0, state: state.copy() }];
     let since = 0;
@@ -196,7 +290,7 @@ function baseHash(base: PyModel): BaseHash {
         since = 0;
       }
     });
-    hash = { pieces, checkpoints, memo: new Map() };
+    hash = { pieces, checkpoints, segments: [], memo: new Map() };
     baseHashes.set(base, hash);
   }
   return hash;
@@ -204,13 +298,13 @@ function baseHash(base: PyModel): BaseHash {
 
 /** `json.dumps(db.model_dump(), sort_keys=True)` (the full text; tests compare it with τ²'s). */
 export function databaseHashText(db: PyModel): string {
-  return databasePieces(db).join("");
+  return databasePieces(db, sharedFrom.get(db)).join("");
 }
 
 /** SHA-256 hex of {@link databaseHashText}, resumed from the loaded database's checkpoints when `db` shares one. */
 export function databaseHash(db: PyModel): string {
   const base = sharedFrom.get(db);
-  const pieces = databasePieces(db);
+  const pieces = databasePieces(db, base);
   if (!base) return createHash("sha256").update(pieces.join("")).digest("hex");
   const reference = baseHash(base);
   let first = 0;
@@ -222,14 +316,36 @@ export function databaseHash(db: PyModel): string {
   const key = pieces.length === reference.pieces.length ? differences(pieces, reference.pieces, first) : null;
   const known = key === null ? undefined : reference.memo.get(key);
   if (known) return known;
-  let checkpoint = reference.checkpoints[0];
-  for (const candidate of reference.checkpoints) {
-    if (candidate.piece > first) break;
-    checkpoint = candidate;
-  }
-  const digest = checkpoint.state.copy().update(pieces.slice(checkpoint.piece).join("")).digest("hex");
+  let at = 0;
+  while (at + 1 < reference.checkpoints.length && reference.checkpoints[at + 1].piece <= first) at++;
+  const hash = reference.checkpoints[at].state.copy();
+  if (pieces.length !== reference.pieces.length) hash.update(pieces.slice(reference.checkpoints[at].piece).join(""));
+  else for (; at < reference.checkpoints.length; at++) hashSegment(hash, reference, pieces, at);
+  const digest = hash.digest("hex");
   if (key !== null && reference.memo.size < 4096) reference.memo.set(key, digest);
   return digest;
+}
+
+/**
+ * Hashes the pieces of the loaded database's `at`-th checkpoint segment: the segment's bytes,
+ * encoded once, when every piece is the loaded database's own (compared by identity); else the
+ * pieces' text.
+ */
+function hashSegment(hash: Hash, reference: BaseHash, pieces: string[], at: number): void {
+  const start = reference.checkpoints[at].piece;
+  const end = at + 1 < reference.checkpoints.length ? reference.checkpoints[at + 1].piece : pieces.length;
+  let unchanged = true;
+  for (let index = start; index < end && unchanged; index++) unchanged = pieces[index] === reference.pieces[index];
+  if (!unchanged) {
+    hash.update(pieces.slice(start, end).join(""));
+    return;
+  }
+  let bytes = reference.segments[at];
+  if (bytes === undefined) {
+    bytes = Buffer.from(reference.pieces.slice(start, end).join(""), "utf8");
+    reference.segments[at] = bytes;
+  }
+  hash.update(bytes);
 }
 
 /** A key naming the pieces that differ from the loaded database's (same length). */

@@ -64,9 +64,20 @@ export function toolsOf(definition: Tau2ToolkitDefinition): Tau2Method[] {
   return definition.methods.filter((method) => method.tool !== undefined);
 }
 
+/** Each method list by name (the first method of a name, as a lookup in list order finds it). */
+const methodTables = new WeakMap<readonly Tau2Method[], { length: number; byName: Map<string, Tau2Method> }>();
+
 /** Looks a method up by name (tools and other public methods alike, as `getattr` does). */
 export function methodOf(definition: Tau2ToolkitDefinition, name: string): Tau2Method | undefined {
-  return definition.methods.find((method) => method.name === name);
+  const methods = definition.methods;
+  let table = methodTables.get(methods);
+  if (table === undefined || table.length !== methods.length) {
+    const byName = new Map<string, Tau2Method>();
+    for (const method of methods) if (!byName.has(method.name)) byName.set(method.name, method);
+    table = { length: methods.length, byName };
+    methodTables.set(methods, table);
+  }
+  return table.byName.get(name);
 }
 
 /** Calls a method with keyword arguments, binding them as CPython does (its TypeError texts included). */

@@ -8,8 +8,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataError } from "../../../errors/error-tree.ts";
-import { loadTau2BenchManifest, sha256Hex } from "../../../data/manifest.ts";
-import { fillTemplate, stringLiteralsOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
+import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
+import { pinnedHashes, sha256Hex } from "../../../data/manifest.ts";
+import { fillTemplate, stringLiteralsOf, stringValueOf, templateFields, type StringTemplate } from "../../../data/python-source/strings.ts";
 import { PythonSourceFile } from "../../../data/python-source/syntax.ts";
 import { TAU2_SOURCE_HINT, tau2SourceRoot } from "./extract/sources.ts";
 
@@ -35,12 +36,28 @@ export class UpstreamMessages<Key extends string> {
     readonly sources: Readonly<Record<Key, UpstreamMessageSource>>,
   ) {}
 
-  /** Reads every message from `<dataRoot>/upstream-src/src/tau2/<sourceFile>` (once per data root). */
+  /**
+   * Reads every message from `<dataRoot>/upstream-src/src/tau2/<sourceFile>` (once per data root).
+   * What is read is kept in the derived cache (`data/derived-cache.ts`) under the file's SHA-256
+   * and this table, so a later run does not parse the Python again.
+   */
   load(dataRoot: string): void {
     const path = join(tau2SourceRoot(dataRoot), "tau2", this.sourceFile);
     if (this.loadedFrom === path) return;
-    const file = new PythonSourceFile(readPinnedSource(path, this.sourceFile), path);
-    const templates = new Map<Key, StringTemplate>();
+    const { text, sha256 } = readPinnedSource(path, this.sourceFile);
+    const keys = Object.keys(this.sources) as Key[];
+    const isTable = (value: unknown): value is Record<Key, StringTemplate> => isTemplateTable(value, keys);
+    const table = cachedDerivation(MESSAGES_KIND, derivedCacheKey(sha256, JSON.stringify(this.sources)), isTable, () => this.extract(text, path));
+    const templates = new Map<Key, StringTemplate>(keys.map((key) => [key, table[key]]));
+    this.templates = templates;
+    this.plain = new Map([...templates].filter(([, template]) => templateFields(template).length === 0).map(([key, template]) => [key, fillTemplate(template, () => "")]));
+    this.loadedFrom = path;
+  }
+
+  /** Every message's template, parsed from the source text. */
+  private extract(text: string, path: string): Record<Key, StringTemplate> {
+    const file = new PythonSourceFile(text, path);
+    const table = {} as Record<Key, StringTemplate>;
     const literalsByMethod = new Map<string, StringTemplate[]>();
     for (const [key, source] of Object.entries(this.sources) as Array<[Key, UpstreamMessageSource]>) {
       let literals = literalsByMethod.get(source.in);
@@ -50,11 +67,9 @@ export class UpstreamMessages<Key extends string> {
       }
       const template = literals[source.at];
       if (!template) throw new DataError(`${path}: ${source.in} has ${literals.length} string literals, none at ${source.at} (message "${key}")`);
-      templates.set(key, template);
+      table[key] = template;
     }
-    this.templates = templates;
-    this.plain = new Map([...templates].filter(([, template]) => templateFields(template).length === 0).map(([key, template]) => [key, fillTemplate(template, () => "")]));
-    this.loadedFrom = path;
+    return table;
   }
 
   /** A message without fields, as the original writes it. */
@@ -94,11 +109,25 @@ export class UpstreamMessages<Key extends string> {
   }
 }
 
-/** Target path → SHA-256 of the τ² manifest, read once. */
-let pinnedHashes: Map<string, string> | undefined;
+/**
+ * A module-level string constant of a τ² source file (`NAME = "…"`, implicit concatenation and
+ * triple quotes included), read from the pinned file under `<dataRoot>/upstream-src/src/tau2/`. Why:
+ * some of the original's texts (a reranker's prompt, an embedder's instruction) are module constants
+ * rather than literals inside a function; they are read, never written into this project.
+ */
+export function readUpstreamConstant(dataRoot: string, sourceFile: string, name: string): string {
+  const path = join(tau2SourceRoot(dataRoot), "tau2", sourceFile);
+  const file = new PythonSourceFile(readPinnedSource(path, sourceFile).text, path);
+  const value = file.moduleValue(name);
+  if (!value) throw new DataError(`${path}: no module-level ${name}; ${TAU2_SOURCE_HINT}`);
+  return stringValueOf(file, value);
+}
 
-/** The file's text, after checking it is the version the manifest pins (positions depend on it). */
-function readPinnedSource(path: string, sourceFile: string): string {
+/** Target path → SHA-256 of the τ² manifest (its source files), read once. */
+let pinned: Map<string, string> | undefined;
+
+/** The file's text and SHA-256, after checking it is the version the manifest pins (positions depend on it). */
+function readPinnedSource(path: string, sourceFile: string): { text: string; sha256: string } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -106,13 +135,31 @@ function readPinnedSource(path: string, sourceFile: string): string {
     throw new DataError(`τ²'s source file ${path} is missing from the data directory; ${TAU2_SOURCE_HINT}`, { cause: error });
   }
   const target = `upstream-src/src/tau2/${sourceFile}`;
-  pinnedHashes ??= new Map(loadTau2BenchManifest().files.map((entry) => [entry.target, entry.sha256]));
-  const pinned = pinnedHashes.get(target);
-  if (!pinned) throw new Error(`${target} is not in the τ² data manifest`);
-  if (sha256Hex(bytes) !== pinned) {
+  pinned ??= pinnedHashes("tau2-bench", "upstream-src/src/tau2/");
+  const pinnedHash = pinned.get(target);
+  if (!pinnedHash) throw new Error(`${target} is not in the τ² data manifest`);
+  const sha256 = sha256Hex(bytes);
+  if (sha256 !== pinnedHash) {
     throw new DataError(`${path} differs from the pinned τ²-bench sources (the tools' messages are read from it by position); ${TAU2_SOURCE_HINT}`);
   }
-  return bytes.toString("utf8");
+  return { text: bytes.toString("utf8"), sha256 };
+}
+
+const MESSAGES_KIND = "tau2-upstream-messages-v1";
+
+/** A cached table of templates: every key, each a list of f-string parts (`{text}` or `{expression, conversion?, formatSpec?}`). */
+function isTemplateTable(value: unknown, keys: readonly string[]): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const table = value as Record<string, unknown>;
+  return keys.every((key) => Array.isArray(table[key]) && (table[key] as unknown[]).every(isTemplatePart));
+}
+
+function isTemplatePart(part: unknown): boolean {
+  if (part === null || typeof part !== "object") return false;
+  const { text, expression, conversion, formatSpec, ...rest } = part as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return false;
+  if (text !== undefined) return typeof text === "string" && expression === undefined && conversion === undefined && formatSpec === undefined;
+  return typeof expression === "string" && (conversion === undefined || typeof conversion === "string") && (formatSpec === undefined || typeof formatSpec === "string");
 }
 
 function findFunction(file: PythonSourceFile, name: string) {

@@ -1,11 +1,13 @@
 /**
  * The sentences and formats of τ³'s retrieval tools, read from `domains/banking_knowledge/
- * retrieval_mixins.py` in the data directory (see src/suites/tau2/engine/upstream-messages.ts), never
+ * retrieval_mixins.py` in the data directory, and the texts of its online retrieval pieces (the
+ * embedding encoder's error, the Qwen query instruction, the pointwise reranker's prompt) from
+ * `knowledge/**` (see src/suites/tau2/engine/upstream-messages.ts), never
  * written into this project: each key says where the original writes it (function, position among
  * its string literals). The only module of src/suites/tau2/knowledge that reaches outside src/value and the
  * error tree (the dependency rule allows this one import).
  */
-import { UpstreamMessages } from "../engine/upstream-messages.ts";
+import { UpstreamMessages, readUpstreamConstant } from "../engine/upstream-messages.ts";
 
 /** `_format_kb_search_result` (KB_search) and `GrepMixin.grep`. */
 export const retrievalMessages = new UpstreamMessages("domains/banking_knowledge/retrieval_mixins.py", {
@@ -27,3 +29,33 @@ export const retrievalMessages = new UpstreamMessages("domains/banking_knowledge
 
 /** The keys of {@link retrievalMessages}. */
 export type RetrievalMessageKey = Parameters<typeof retrievalMessages.text>[0];
+
+/** `EmbeddingEncoder.process`: the `ValueError` a blank query raises before any embedding call. */
+export const embeddingEncoderMessages = new UpstreamMessages("knowledge/input_preprocessors/embedding_encoder.py", {
+  blankInput: { in: "EmbeddingEncoder.process", at: 1 },
+});
+
+/** `OpenRouterEmbedder._format_text`: how a Qwen query is prefixed with its instruction. */
+export const openRouterEmbedderMessages = new UpstreamMessages("knowledge/embedders/openrouter_embedder.py", {
+  instructedQuery: { in: "OpenRouterEmbedder._format_text", at: 0 },
+});
+
+/** `DEFAULT_QWEN_QUERY_INSTRUCTION` of `openrouter_embedder.py` (the task description Qwen3 embeddings put before a query). */
+export function readQwenQueryInstruction(dataRoot: string): string {
+  return readUpstreamConstant(dataRoot, "knowledge/embedders/openrouter_embedder.py", "DEFAULT_QWEN_QUERY_INSTRUCTION");
+}
+
+/** `DEFAULT_POINTWISE_PROMPT` of `pointwise_llm_reranker.py`: a `str.format` template with two positional `{}` (query, document). */
+export function readPointwiseRerankerPrompt(dataRoot: string): string {
+  return readUpstreamConstant(dataRoot, "knowledge/postprocessors/pointwise_llm_reranker.py", "DEFAULT_POINTWISE_PROMPT");
+}
+
+/**
+ * `OpenRouterEmbedder._format_text` for a Qwen model's queries: `Instruct: <instruction>\nQuery:<query>`
+ * with `DEFAULT_QWEN_QUERY_INSTRUCTION` (documents are embedded without it).
+ */
+export function qwenQueryFormatter(dataRoot: string): (query: string) => string {
+  openRouterEmbedderMessages.load(dataRoot);
+  const instruction = readQwenQueryInstruction(dataRoot);
+  return (query) => openRouterEmbedderMessages.format("instructedQuery", { "self.query_instruction": instruction, text: query });
+}

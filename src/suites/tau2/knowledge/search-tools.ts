@@ -38,7 +38,7 @@ export interface KnowledgeSearchOptions {
 }
 
 /** `RetrievalTiming`: the pipeline's three stages, in milliseconds. */
-interface RetrievalTiming {
+export interface RetrievalTiming {
   readonly inputPreprocessingMs: number;
   readonly retrievalMs: number;
   readonly postprocessingMs: number;
@@ -77,39 +77,47 @@ export class KnowledgeSearchTools {
     const postprocessingStart = this.clock();
     const postprocessingMs = this.clock() - postprocessingStart;
     const timing = { inputPreprocessingMs, retrievalMs, postprocessingMs };
-    if (results.length === 0) return retrievalMessages.text("noRelevantDocuments") + this.timingSuffix(timing, "empty");
-    return this.entries(results, "search") + this.timingSuffix(timing, "results");
+    return formatKbSearchText(this.knowledgeBase, results, timing);
   }
 
   /** `grep(pattern)`: grep results, or the no-match sentence. */
   grep(pattern: PyValue | undefined): string {
     const results = this.grepRetriever.retrieve(pattern);
     if (results.length === 0) return retrievalMessages.format("noMatches", { pattern: pattern as string });
-    return this.entries(results, "grep");
+    return formatEntries(this.knowledgeBase, results, "grep");
   }
+}
 
-  /** The numbered entries joined by the separator line. */
-  private entries(results: readonly RetrievalResult[], tool: "search" | "grep"): string {
-    const untitled = retrievalMessages.text(tool === "search" ? "searchUntitled" : "grepUntitled");
-    const entries = results.map(([id, score], index) => {
-      const document = this.knowledgeBase.get(id);
-      return retrievalMessages.format(tool === "search" ? "searchResult" : "grepResult", {
-        i: String(index + 1),
-        title: document?.title || untitled,
-        doc_id: id,
-        score: pyFormatFixed(pyFloat(score), 4),
-        content: document?.content ?? "",
-      });
+/**
+ * `_format_kb_search_result`: the text every KB_search tool (`KB_search`, `KB_search_bm25`,
+ * `KB_search_dense`, with or without a reranker) returns for its results and stage timings.
+ */
+export function formatKbSearchText(knowledgeBase: KnowledgeBase, results: readonly RetrievalResult[], timing: RetrievalTiming): string {
+  if (results.length === 0) return retrievalMessages.text("noRelevantDocuments") + timingSuffix(timing, "empty");
+  return formatEntries(knowledgeBase, results, "search") + timingSuffix(timing, "results");
+}
+
+/** The numbered entries joined by the separator line. */
+function formatEntries(knowledgeBase: KnowledgeBase, results: readonly RetrievalResult[], tool: "search" | "grep"): string {
+  const untitled = retrievalMessages.text(tool === "search" ? "searchUntitled" : "grepUntitled");
+  const entries = results.map(([id, score], index) => {
+    const document = knowledgeBase.get(id);
+    return retrievalMessages.format(tool === "search" ? "searchResult" : "grepResult", {
+      i: String(index + 1),
+      title: document?.title || untitled,
+      doc_id: id,
+      score: pyFormatFixed(pyFloat(score), 4),
+      content: document?.content ?? "",
     });
-    return entries.join(retrievalMessages.text(tool === "search" ? "searchSeparator" : "grepSeparator"));
-  }
+  });
+  return entries.join(retrievalMessages.text(tool === "search" ? "searchSeparator" : "grepSeparator"));
+}
 
-  /** `[Timing: retrieval=…ms, (reranking=…ms, )total=…ms]`, each `:.0f`; reranking only when that stage took time. */
-  private timingSuffix(timing: RetrievalTiming, branch: "empty" | "results"): string {
-    const keys = branch === "empty" ? (["emptyTimingRetrieval", "emptyTimingReranking", "emptyTimingTotal"] as const) : (["timingRetrieval", "timingReranking", "timingTotal"] as const);
-    const total = timing.inputPreprocessingMs + timing.retrievalMs + timing.postprocessingMs;
-    let suffix = retrievalMessages.format(keys[0], { "timing.retrieval_ms": pyFormatFixed(pyFloat(timing.retrievalMs), 0) });
-    if (timing.postprocessingMs > 0) suffix += retrievalMessages.format(keys[1], { "timing.postprocessing_ms": pyFormatFixed(pyFloat(timing.postprocessingMs), 0) });
-    return suffix + retrievalMessages.format(keys[2], { "timing.total_ms": pyFormatFixed(pyFloat(total), 0) });
-  }
+/** `[Timing: retrieval=…ms, (reranking=…ms, )total=…ms]`, each `:.0f`; reranking only when that stage took time. */
+function timingSuffix(timing: RetrievalTiming, branch: "empty" | "results"): string {
+  const keys = branch === "empty" ? (["emptyTimingRetrieval", "emptyTimingReranking", "emptyTimingTotal"] as const) : (["timingRetrieval", "timingReranking", "timingTotal"] as const);
+  const total = timing.inputPreprocessingMs + timing.retrievalMs + timing.postprocessingMs;
+  let suffix = retrievalMessages.format(keys[0], { "timing.retrieval_ms": pyFormatFixed(pyFloat(timing.retrievalMs), 0) });
+  if (timing.postprocessingMs > 0) suffix += retrievalMessages.format(keys[1], { "timing.postprocessing_ms": pyFormatFixed(pyFloat(timing.postprocessingMs), 0) });
+  return suffix + retrievalMessages.format(keys[2], { "timing.total_ms": pyFormatFixed(pyFloat(total), 0) });
 }
