@@ -6,7 +6,7 @@
  * `X-Api-Key`), and the value of the `--api-key-env` variable. The scripted models echo them back
  * (an answer quoting the key, the user quoting the password, a provider error naming key and URL),
  * so they reach trajectories, error texts and cache entries. Then every file under the output
- * directory (results, checkpoints, run status, response cache, data cache) and everything printed
+ * directory (results, checkpoints, run status, response cache, derived cache, data cache) and everything printed
  * is searched for each planted value, and the `[REDACTED]` placeholder is checked where the values
  * were.
  */
@@ -97,7 +97,7 @@ interface Run {
 }
 
 async function runCommand(server: ScriptedModelServer, root: string, args: string[]): Promise<Run> {
-  const result = await runCli(args, { env: { [KEY_VARIABLE]: SECRETS.envKey, TAUBRIDGE_CACHE_DIR: join(root, "data-cache") } });
+  const result = await runCli(args, { env: { [KEY_VARIABLE]: SECRETS.envKey, TAUBRIDGE_CACHE_DIR: join(root, "data-cache"), TAUBRIDGE_DERIVED_CACHE_DIR: join(root, "derived-cache") } });
   return { root, server, exitCode: result.exitCode, printed: `${result.stdout}\n${result.stderr}`, files: filesUnder(root) };
 }
 
@@ -210,5 +210,6 @@ describe.skipIf(!data)("secrets on disk: τ² (mock domain, llm_agent_solo)", ()
     expect(JSON.parse(status.text).identity.options.agentLlmArgs).toMatchObject({ api_base: redactedURL(run.server), api_key: REDACTED, extra_headers: { Authorization: REDACTED } });
     const cacheEntries = file(run, /^response-cache\//).map((entry) => JSON.parse(entry.text));
     expect(cacheEntries[0].request.params.extra_headers).toEqual({ Authorization: REDACTED, "X-Api-Key": REDACTED });
+    file(run, /^derived-cache\//);
   });
 });

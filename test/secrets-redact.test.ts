@@ -6,6 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readdirSync } from "node:fs";
+import { readDerived, writeDerived } from "../src/data/derived-cache.ts";
 import { sourceRecord } from "../src/data/install.ts";
 import { identityChanges, identityOf } from "../src/run/run-identity.ts";
 import { environmentSecrets, isSecretName, REDACTED, redact, redactContent, redactText, redactUrl, redactValue, runSecrets, secretsIn, withoutSecretHeaders } from "../src/secrets/redact.ts";
@@ -162,5 +164,18 @@ describe("redaction: a data download's provenance record", () => {
     const manifest = { dataset: "tau-bench", repository: "example/bench", commit: "0".repeat(40) } as never;
     const record = sourceRecord(manifest, "pull", "upstream", "https://bob:mirror-pass-99@mirror.example.com/raw?token=tok-123456", true, [], () => new Date(0));
     expect(record.source).toBe(`https://${REDACTED}@mirror.example.com/raw?token=${REDACTED}`);
+  });
+});
+
+describe("redaction: the derived cache", () => {
+  it("does not store a value that holds a known key or a credential's shape (it is derived again instead)", () => {
+    const env = { TAUBRIDGE_DERIVED_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-derived-")), OPENAI_API_KEY: "derived-cache-secret-123" };
+    writeDerived("test-v1", "a".repeat(64), { text: "a task" }, env);
+    writeDerived("test-v1", "b".repeat(64), { text: "uses derived-cache-secret-123" }, env);
+    writeDerived("test-v1", "c".repeat(64), { text: "see http://bob:pw@host/x" }, env);
+    expect(readDerived("test-v1", "a".repeat(64), env)).toEqual({ text: "a task" });
+    expect(readDerived("test-v1", "b".repeat(64), env)).toBeUndefined();
+    expect(readDerived("test-v1", "c".repeat(64), env)).toBeUndefined();
+    expect(readdirSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "test-v1"))).toHaveLength(1);
   });
 });
