@@ -126,7 +126,8 @@ describe("misbehaving τ-bench agents (bundled library domain)", () => {
   it("a stray rejected promise: one warning line, the finished run exits 0", async () => {
     const { result, entries } = await tauBenchRun("stray-rejection");
     expect(result.exitCode).toBe(0);
-    expect(result.stderr.trim()).toBe("[taubridge] warning: a promise was rejected and never handled (most likely in agent code): stray rejection in agent");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(/^\[taubridge\] warning: a promise was rejected and never handled .*: stray rejection in agent\n?$/);
     expect(entries).toHaveLength(1);
   });
 
@@ -157,7 +158,8 @@ describe.skipIf(!tau2BenchDirectory)(`misbehaving τ² agents (mock)${tau2BenchD
   it("a stray rejected promise: one warning line, the finished run exits 0", async () => {
     const { result, simulation } = await tau2Run("stray-rejection");
     expect(result.exitCode).toBe(0);
-    expect(result.stderr.trim()).toBe("[taubridge] warning: a promise was rejected and never handled (most likely in agent code): stray rejection in agent");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(/^\[taubridge\] warning: a promise was rejected and never handled .*: stray rejection in agent\n?$/);
     expect(simulation.termination_reason).toBe("user_stop");
   });
 

@@ -142,6 +142,12 @@ export interface ParticipantSession {
    * that took no step then reports `{}`. Only those strategies set this.
    */
   readonly infoStartsEmpty?: boolean;
+  /**
+   * A turn still running when τ²'s `--timeout` passes may be stopped there: set by participants
+   * whose code runs where the harness can stop it (a module agent in a worker thread). Without it,
+   * τ² waits for the turn and records it before ending as `timeout`, as its orchestrator does.
+   */
+  readonly stopsAtTimeout?: boolean;
   /** Releases what the episode holds (child processes); called once, whatever the outcome. */
   close?(): Promise<void>;
 }

@@ -16,6 +16,10 @@
  * are one turn: τ-bench steps them in order, each one agent action; τ² sends them as one message,
  * and the function is asked again with all their results. Arguments may
  * be an object or the JSON text a model produced (read losslessly: `100.0` stays a float).
+ *
+ * By default the module runs in worker threads (`function-agent-pool.ts`: a synchronous infinite
+ * loop is stopped by the episode timeout, `process.exit` ends only the worker, and what state a
+ * module keeps between episodes); `--agent-isolation none` runs it in the harness's own thread.
  */
 import { resolve } from "node:path";
 import type { Incoming, Participant, ParticipantContext, ParticipantSession, ToolCall, Turn } from "../core/contracts.ts";
@@ -25,6 +29,7 @@ import { fromJs, isPyDict, pyJsonDumps, type PyValue } from "../value/index.ts";
 import { parseToolArguments } from "./tool-calling-agent.ts";
 import { loadUserAgentModule } from "./user-module.ts";
 import { ChatTranscript } from "./chat-transcript.ts";
+import { FunctionAgentPool } from "./function-agent-pool.ts";
 
 /** One tool call as the user's function returns it. */
 export interface FunctionToolCall {
@@ -50,42 +55,74 @@ export interface FunctionAgentRequest {
   episode: { taskIndex: number; trial: number };
 }
 
+/** An episode's hold on where `respond` runs: the harness's thread, or one worker of a pool. */
+interface FunctionAgentLease {
+  respond(request: FunctionAgentRequest): Promise<FunctionAgentReply>;
+  release(): void;
+}
+
 export type RespondFunction = (request: FunctionAgentRequest) => FunctionAgentReply | Promise<FunctionAgentReply>;
 
+/** Where `respond` runs: in worker threads (the default), or in the harness's own thread. */
+export type FunctionAgentIsolation = "worker" | "none";
+
+export const FUNCTION_AGENT_ISOLATIONS: readonly FunctionAgentIsolation[] = ["worker", "none"];
+
 /** Loads a function agent from a module path (its `respond` export, or the one named by `exportName`). */
-export async function loadFunctionAgent(modulePath: string, exportName = "respond"): Promise<FunctionAgent> {
+export async function loadFunctionAgent(modulePath: string, exportName = "respond", options: { isolation?: FunctionAgentIsolation } = {}): Promise<FunctionAgent> {
+  const isolation = options.isolation ?? "worker";
+  if (!FUNCTION_AGENT_ISOLATIONS.includes(isolation)) throw new ConfigError(`agent isolation must be one of ${FUNCTION_AGENT_ISOLATIONS.join(", ")}, got "${String(isolation)}"`);
+  if (isolation === "worker") {
+    const pool = await FunctionAgentPool.open({ modulePath: resolve(modulePath), displayPath: modulePath, exportName, agentName: 'the agent "module"' });
+    return new FunctionAgent(pool);
+  }
   const source = await loadUserAgentModule(resolve(modulePath), exportName);
   if (typeof source.value !== "function") throw new ConfigError(`agent module ${modulePath}: "${exportName}" must be a function ({messages, tools, signal}) => {content} | {toolCalls}`);
   return new FunctionAgent(source.value as RespondFunction);
 }
 
-/** The agent for a `respond` function; one function serves every episode (it gets the whole conversation each time). */
+/**
+ * The agent for a `respond` function; one function serves every episode (it gets the whole
+ * conversation each time). Given the function, it calls it in the harness's own thread; given a
+ * {@link FunctionAgentPool}, it sends each episode's turns to one of the pool's workers.
+ */
 export class FunctionAgent implements Participant {
   readonly name = "module";
 
-  constructor(private readonly respond: RespondFunction) {}
+  constructor(private readonly source: RespondFunction | FunctionAgentPool) {}
 
   start(context: ParticipantContext): ParticipantSession {
-    return new FunctionSession(this.respond, context);
+    const source = this.source;
+    const lease: FunctionAgentLease = source instanceof FunctionAgentPool ? (source.lease() as FunctionAgentLease) : { respond: async (request) => source(request), release: () => undefined };
+    return new FunctionSession(lease, context, source instanceof FunctionAgentPool);
+  }
+
+  /** Ends the workers (the end of the run). */
+  async close(): Promise<void> {
+    if (this.source instanceof FunctionAgentPool) await this.source.close();
   }
 }
 
 class FunctionSession implements ParticipantSession {
+  /** In a worker, a turn past τ²'s timeout can be stopped (the worker is replaced). */
+  readonly stopsAtTimeout: boolean;
   private readonly transcript: ChatTranscript;
   private readonly invalidReplies: JsonValue[] = [];
   private calls = 0;
 
   constructor(
-    private readonly respond: RespondFunction,
+    private readonly lease: FunctionAgentLease,
     private readonly context: ParticipantContext,
+    isolated: boolean,
   ) {
+    this.stopsAtTimeout = isolated;
     this.transcript = new ChatTranscript(context.transcript);
     this.transcript.append({ role: "system", content: context.domain.policy });
   }
 
   async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
     if (incoming) this.transcript.receive(incoming);
-    const reply = await this.respond({
+    const reply = await this.lease.respond({
       messages: structuredClone(this.transcript.messages),
       tools: this.context.domain.toolSchemas.json.map((tool) => structuredClone(tool)),
       signal,
@@ -134,6 +171,11 @@ class FunctionSession implements ParticipantSession {
 
   extra(): Record<string, JsonValue> | undefined {
     return this.invalidReplies.length > 0 ? { invalidToolCalls: this.invalidReplies } : undefined;
+  }
+
+  /** Hands the episode's worker back (or ends it, when a turn is still running: it was aborted). */
+  async close(): Promise<void> {
+    this.lease.release();
   }
 }
 

@@ -7,7 +7,7 @@ import type { AgentFactory, BuildContext } from "../core/strategies.ts";
 import type { Registry } from "../core/registry.ts";
 import { ConfigError } from "../errors/error-tree.ts";
 import { ChatReActAgent } from "./chat-react-agent.ts";
-import { loadFunctionAgent } from "./function-agent.ts";
+import { FUNCTION_AGENT_ISOLATIONS, type FunctionAgentIsolation, loadFunctionAgent } from "./function-agent.ts";
 import { checkAgentOptionKeys } from "./user-module.ts";
 import { FewShotAgent, loadFewShotDisplays } from "./few-shot-agent.ts";
 import { HumanAgent, type TerminalIO } from "./human-agent.ts";
@@ -60,11 +60,14 @@ const factories: Record<string, AgentFactory> = {
     description: "your own agent function: --agent-module ./my-agent.{ts,js} exporting respond({messages, tools, signal}) → {content} | {toolCalls}",
     requiresModel: false,
     create: ({ config }: BuildContext) => {
-      checkAgentOptionKeys(config.agentOptions, ["module", "export"], "module");
+      checkAgentOptionKeys(config.agentOptions, ["module", "export", "isolation"], "module");
       const modulePath = config.agentOptions.module;
       if (typeof modulePath !== "string" || modulePath === "") throw new ConfigError("--agent-strategy module needs --agent-module <path to a module exporting respond()>");
       const exportName = config.agentOptions.export;
-      return loadFunctionAgent(modulePath, typeof exportName === "string" ? exportName : undefined);
+      const isolation = config.agentOptions.isolation ?? "worker";
+      if (!FUNCTION_AGENT_ISOLATIONS.includes(isolation as FunctionAgentIsolation))
+        throw new ConfigError(`--agent-isolation: must be one of ${FUNCTION_AGENT_ISOLATIONS.join(", ")}, got "${String(isolation)}"`);
+      return loadFunctionAgent(modulePath, typeof exportName === "string" ? exportName : undefined, { isolation: isolation as FunctionAgentIsolation });
     },
   },
 };

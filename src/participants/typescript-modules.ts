@@ -15,6 +15,11 @@
 const TYPESCRIPT_FILE = /\.(?:[mc]?ts|tsx)$/i;
 let registered = false;
 
+/** A TypeScript file by its extension (`.ts`, `.mts`, `.cts`, `.tsx`): tsx must load it. */
+export function isTypeScriptFile(path: string): boolean {
+  return TYPESCRIPT_FILE.test(path);
+}
+
 /** Registers tsx once when any of the agent options names a TypeScript module. */
 export async function ensureTypeScriptModules(agentOptions: Record<string, unknown> | undefined): Promise<void> {
   if (registered || !agentOptions) return;

@@ -300,6 +300,14 @@ const STRATEGY_FLAGS = [
     help: "framework adapters and module: the user's unmodified agent module (same as --agent-option module=<path>)",
     defaultHelp: "none",
   },
+  {
+    flag: "--agent-isolation",
+    type: "string",
+    placeholder: "<mode>",
+    help: "module: where respond() runs: worker (a thread per running episode; --episode-timeout stops an endless loop) or none (the harness's thread)",
+    defaultHelp: "worker",
+    check: oneOf("worker", "none"),
+  },
   { flag: "--workflow-path", type: "string", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)", defaultHelp: "none" },
   {
     flag: "--bridge-mode",

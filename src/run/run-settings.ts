@@ -147,12 +147,13 @@ export function parseRunSettings(raw: Record<string, unknown>, surface: "cli" | 
   return { suite, values };
 }
 
-/** The `--agent-option` values with the adapter shorthands (`--agent-module`, `--workflow-path`, `--bridge-mode`, `--dry-run`) folded in. */
+/** The `--agent-option` values with the shorthands (`--agent-module`, `--workflow-path`, `--agent-isolation`, `--bridge-mode`, `--dry-run`) folded in. */
 export function agentOptionsOf(values: Record<string, unknown>): Record<string, string> {
   const text = (name: string) => values[name] as string | undefined;
   return {
     ...(text("agentModule") ? { module: text("agentModule")! } : {}),
     ...(text("workflowPath") ? { workflowPath: text("workflowPath")! } : {}),
+    ...(text("agentIsolation") ? { isolation: text("agentIsolation")! } : {}),
     ...(text("bridgeMode") ? { bridgeMode: text("bridgeMode")! } : {}),
     ...(values.dryRun ? { dryRun: "true" } : {}),
     ...((values.agentOption as Record<string, string> | undefined) ?? {}),

@@ -267,11 +267,23 @@ class Tau2Episode implements StepTarget {
     return { type: "text", content: current && current.role !== "tool" ? current.content : null };
   }
 
-  /** The agent's turn; a step that failed inside it (a crashed tool) crashes the attempt. */
+  /**
+   * The agent's turn; a step that failed inside it (a crashed tool) crashes the attempt. τ² checks
+   * its timeout only between hops, so it waits for a turn and records it; an agent whose code the
+   * harness can stop (`stopsAtTimeout`: a module agent in a worker) is stopped when the timeout
+   * passes instead — waiting would be forever for an agent stuck in a loop — and the episode ends
+   * as `timeout` all the same.
+   */
   private async agentTurn(incoming: Incoming | null): Promise<Turn> {
-    const turn = await this.agent.next(incoming, this.kernel.turnSignal);
-    if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
-    return turn;
+    const timeout = this.agent.stopsAtTimeout ? this.parts.timeoutSeconds : undefined;
+    const deadline = timeout != null ? setTimeout(() => this.kernel.end("timeout"), Math.max(0, timeout - this.kernel.elapsedSeconds()) * 1000) : undefined;
+    try {
+      const turn = await this.agent.next(incoming, this.kernel.turnSignal);
+      if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
+      return turn;
+    } finally {
+      clearTimeout(deadline);
+    }
   }
 
   /** A participant's turn as a trajectory message; a turn that does not say its cost is charged what its meter recorded. */
