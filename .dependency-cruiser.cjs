@@ -1,7 +1,8 @@
 /**
  * Which code may import which (checked by `npm run depcheck`, part of `npm test`, through
  * scripts/check-dependencies.mjs, which also refuses folder-level cycles). The layers, lowest
- * first: src/errors (the one error tree) < src/value (Python semantics) < src/core (contracts) <
+ * first: src/errors (the one error tree), src/secrets (the one redaction module; imports nothing of
+ * ours) < src/value (Python semantics) < src/core (contracts) <
  * src/model, src/metrics, src/data < src/kernel, src/participants < src/run < src/report <
  * src/suites/<suite> < src/api, src/cli < app/ (the composition root). A layer imports only
  * layers below it; no shared layer imports a suite; suites do not import each other; `src/`
@@ -25,6 +26,13 @@ module.exports = {
       severity: "error",
       from: { path: "^src/errors/" },
       to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/errors/" },
+    },
+    {
+      name: "secrets-import-nothing-of-ours",
+      comment: "src/secrets is the one redaction module: every writer and error path imports it, so it stands alone",
+      severity: "error",
+      from: { path: "^src/secrets/" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/secrets/" },
     },
     {
       name: "core-imports-only-value",

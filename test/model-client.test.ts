@@ -16,16 +16,12 @@ import {
   parseRetryAfter,
   PLACEHOLDER_API_KEY,
   PROVIDER_NAMES,
-  REDACTED,
-  redactText,
-  redactUrl,
-  redactValue,
   ResponseCache,
   UsageTotals,
-  withoutSecretHeaders,
   type ModelClientConfig,
   type ToolDefinition,
 } from "../src/model/index.ts";
+import { REDACTED } from "../src/secrets/redact.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedModelServerOptions } from "../src/testing/index.ts";
 
 const SECRET = "sk-test-SECRET-key-0123456789abcdefXYZ";
@@ -438,37 +434,6 @@ describe("model client: configuration and secrets", () => {
     await local.complete({ messages });
     expect(local.describe().apiKeyEnv).toBeNull();
     expect(PLACEHOLDER_API_KEY).not.toContain("sk-");
-  });
-});
-
-describe("redaction helpers", () => {
-  it("redacts known secrets, key-shaped strings, bearer tokens and URL credentials", () => {
-    expect(redactText(`key=${SECRET}!`, [SECRET])).toBe(`key=${REDACTED}!`);
-    expect(redactText("Authorization: Bearer abcdef123456")).toBe(`Authorization: Bearer ${REDACTED}`);
-    expect(redactText("use sk-proj-ABCDEFGHIJKLMNOPQRSTUV now")).toBe(`use ${REDACTED} now`);
-    expect(redactText("anthropic sk-ant-api03-abcdefghijklmnopqrstu")).toBe(`anthropic ${REDACTED}`);
-    expect(redactText("masked sk-abc***xyz")).toBe(`masked ${REDACTED}`);
-    expect(redactText("short secret abc", ["abc"])).toBe("short secret abc"); // too short to replace blindly
-    expect(redactText("http://user:pw@host:8000/v1")).toBe(`http://${REDACTED}@host:8000/v1`);
-    expect(redactUrl("https://example.com/v1?api-key=abc123&model=x")).toBe(`https://example.com/v1?api-key=${REDACTED}&model=x`);
-    expect(redactText("nothing secret here")).toBe("nothing secret here");
-  });
-
-  it("redacts deep values and credential fields, and drops credential headers", () => {
-    const value = { headers: { Authorization: "Bearer x", "x-api-key": "abc" }, nested: [{ note: `has ${SECRET}` }], api_key: "plain", count: 3 };
-    expect(redactValue(value, [SECRET])).toEqual({
-      headers: { Authorization: REDACTED, "x-api-key": REDACTED },
-      nested: [{ note: `has ${REDACTED}` }],
-      api_key: REDACTED,
-      count: 3,
-    });
-    const cyclic: Record<string, unknown> = { a: 1 };
-    cyclic.self = cyclic;
-    expect(redactValue(cyclic)).toEqual({ a: 1, self: "[Circular]" });
-    expect(withoutSecretHeaders({ authorization: "Bearer x", "X-Api-Key": "k", "content-type": "application/json", accept: ["a", "b"] })).toEqual({
-      "content-type": "application/json",
-      accept: "a, b",
-    });
   });
 });
 

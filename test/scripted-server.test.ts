@@ -319,11 +319,16 @@ describe("taubridge testing serve", () => {
       while (!output.includes("listening on")) await new Promise((resolve) => setTimeout(resolve, 10));
       const baseURL = /listening on (\S+)/.exec(output)?.[1] ?? "";
       const openai = new OpenAI({ apiKey: API_KEY, baseURL, maxRetries: 0 });
-      const reply = await openai.chat.completions.create({ model: "agent", messages: [user("x")] });
-      expect(reply.choices[0]?.message.content).toBe("from file");
+      // A key sent in the body (τ²'s LLM arguments do) is recorded redacted, like the Authorization header is left out.
+      const reply = await openai.chat.completions.create({ model: "agent", messages: [user("x")], api_key: "body-secret-0123456" } as never);
+      expect((reply as OpenAI.Chat.Completions.ChatCompletion).choices[0]?.message.content).toBe("from file");
       controller.abort();
       await running;
-      const record = JSON.parse(await readFile(recordPath, "utf8")) as { requests: unknown[]; pending: unknown[] };
+      const text = await readFile(recordPath, "utf8");
+      expect(text).not.toContain("body-secret-0123456");
+      expect(text).not.toContain(API_KEY);
+      const record = JSON.parse(text) as { requests: Array<{ body: Record<string, unknown> }>; pending: unknown[] };
+      expect(record.requests[0].body.api_key).toBe("[REDACTED]");
       expect(record.requests).toHaveLength(1);
       expect(record.pending).toHaveLength(1);
       expect(errors).toContain("1 request(s), 0 failure(s), 1 unconsumed step(s)");

@@ -351,10 +351,10 @@ describe.skipIf(!data)("framework agents on τ²: decision-only leaves its decis
 });
 
 describe.skipIf(!data)("what a τ² results file records and what a resumed run shows", () => {
-  it("writes LLM arguments with the command line's own number spelling (0.0 stays 0.0) and never a key", async () => {
+  it("writes LLM arguments with the command line's own number spelling (0.0 stays 0.0) and never a key (its value redacted)", async () => {
     const file = await mockResults(["--num-tasks", "1", "--agent-llm-args", '{"temperature": 0.0, "top_p": 1}', "--user-llm-args", '{"temperature": 0.50, "api_key": "sk-secret"}']);
     const text = readFileSync(file, "utf8");
-    expect(text).toContain('"llm_args": {\n        "temperature": 0.5\n      }');
+    expect(text).toContain('"llm_args": {\n        "temperature": 0.5,\n        "api_key": "[REDACTED]"\n      }');
     expect(text).toContain('"llm_args": {\n        "temperature": 0.0,\n        "top_p": 1\n      }');
     expect(text).not.toContain("sk-secret");
     const defaults = readFileSync(await mockResults(["--num-tasks", "1"]), "utf8");

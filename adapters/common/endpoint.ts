@@ -6,7 +6,7 @@
  * was given, because "connection refused" or "401" means little until you know where the calls went.
  */
 import type { FrameworkAdapter } from "../../src/core/contracts.ts";
-import { redactUrl } from "../../src/model/redact.ts";
+import { redactUrl } from "../../src/secrets/redact.ts";
 
 /** OpenAI's public API: the default base URL of the `openai` client (and of most frameworks' OpenAI providers). */
 export const OPENAI_PUBLIC_API = "https://api.openai.com/v1";

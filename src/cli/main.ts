@@ -10,6 +10,7 @@
 import { Command } from "commander";
 import { taubridgeVersion } from "../run/run-identity.ts";
 import { fileSystemProblem } from "../errors/error-tree.ts";
+import { environmentSecrets, redactText, secretsIn } from "../secrets/redact.ts";
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
 import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
@@ -50,8 +51,10 @@ export async function main(loadRegistries: LoadRegistries, argv: string[] = proc
     throw error;
   });
   // A promise an agent rejected and nobody awaited must not turn a finished run into a stack trace.
+  // What the command line and the environment hold that is secret: never printed (`src/secrets`).
+  const secrets = [...environmentSecrets(process.env), ...secretsIn(argv)];
   process.on("unhandledRejection", (reason) => {
-    const message = reason instanceof Error ? reason.message : String(reason);
+    const message = redactText(reason instanceof Error ? reason.message : String(reason), secrets);
     process.stderr.write(`[taubridge] warning: a promise was rejected and never handled (most likely in agent code): ${message.split("\n")[0]}\n`);
   });
   const program = createProgram(loadRegistries);
@@ -64,8 +67,8 @@ export async function main(loadRegistries: LoadRegistries, argv: string[] = proc
       return;
     }
     const code = exitCodeForError(error);
-    if (code === EXIT_CODES.config) process.stderr.write(`taubridge: ${fileSystemProblem(error) ?? (error as Error).message}\n`);
-    else process.stderr.write(`taubridge: ${error instanceof Error ? (process.env.TAUBRIDGE_DEBUG ? error.stack : error.message) : String(error)}\n`);
+    if (code === EXIT_CODES.config) process.stderr.write(`taubridge: ${redactText(fileSystemProblem(error) ?? (error as Error).message, secrets)}\n`);
+    else process.stderr.write(`taubridge: ${redactText(error instanceof Error ? ((process.env.TAUBRIDGE_DEBUG ? error.stack : error.message) ?? "") : String(error), secrets)}\n`);
     process.exitCode = code;
   }
 }

@@ -5,6 +5,7 @@ import type cliProgressModule from "cli-progress";
 const require = createRequire(import.meta.url);
 const loadCliProgress = (): typeof cliProgressModule => require("cli-progress") as typeof cliProgressModule;
 import type { SuiteProgress } from "../core/suite.ts";
+import { redactText } from "../secrets/redact.ts";
 
 function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "?";
@@ -22,8 +23,9 @@ function formatCost(cost: number | null): string {
 /**
  * Progress for long runs, on stderr so stdout stays the report: a bar on a terminal, and a status
  * line every `intervalMs` otherwise (CI logs), both with done/total, pass rate, cost so far and ETA.
+ * A warning is printed without secrets (`secrets`: what the run knows to be secret; `src/secrets`).
  */
-export function createProgressObserver(options: { stream?: NodeJS.WriteStream; intervalMs?: number; quiet?: boolean } = {}): Required<SuiteProgress> & { stop(): void } {
+export function createProgressObserver(options: { stream?: NodeJS.WriteStream; intervalMs?: number; quiet?: boolean; secrets?: readonly string[] } = {}): Required<SuiteProgress> & { stop(): void } {
   const stream = options.stream ?? process.stderr;
   const interval = options.intervalMs ?? 10_000;
   let startedAt = 0;
@@ -70,7 +72,7 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
     },
     warn(message) {
       if (bar) bar.stop();
-      stream.write(`[taubridge] warning: ${message}\n`);
+      stream.write(`[taubridge] warning: ${redactText(message, options.secrets)}\n`);
     },
     stop() {
       if (timer) clearInterval(timer);

@@ -10,6 +10,7 @@ import { ConfigError } from "../errors/error-tree.ts";
 import type { SuiteRunOutcome } from "../core/suite.ts";
 import { flagAppliesTo, flagDefault, optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
+import { redact, runSecrets } from "../secrets/redact.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { withInterrupts } from "./interrupt.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
@@ -80,17 +81,18 @@ function isDryRun(settings: RunSettings): boolean {
   return settings.values.dryRun === true || settings.values.bridgeMode === "dry-run" || options.bridgeMode === "dry-run" || /^(1|true|yes|on)$/i.test(options.dryRun ?? "");
 }
 
-/** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). */
-async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean): Promise<void> {
+/** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). Nothing secret is printed (`src/secrets`). */
+async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[]): Promise<void> {
   const { buildReport, detailsText, leaderboardText, reportJson } = await import("../report/leaderboard.ts");
   const dryRun = isDryRun(settings);
   const notes = dryRun ? ["⚠ dry run: the agent's tool calls were planned, not executed; these numbers do not score the agent", ...outcome.notes] : outcome.notes;
   const title = dryRun ? `${outcome.title} [dry run]` : outcome.title;
   const runReport = buildReport(title, outcome.summaries, outcome.completeness ?? undefined, { metrics: outcome.metrics, notes });
   const format = settings.values.format as string;
+  const printed = <T>(value: T): T => redact(value, { secrets, content: true });
   if (format === "json")
-    printJson({ ...reportJson(runReport), ...(dryRun ? { dryRun: true } : {}), resultsPath: outcome.path, checkpointPath: outcome.checkpointPath, runStatusPath: outcome.statusPath });
-  else process.stdout.write(`${leaderboardText([runReport], format === "markdown" ? "markdown" : "text")}\n${detailsText(runReport)}\n\n📄 Results saved to ${outcome.path}\n`);
+    printJson(printed({ ...reportJson(runReport), ...(dryRun ? { dryRun: true } : {}), resultsPath: outcome.path, checkpointPath: outcome.checkpointPath, runStatusPath: outcome.statusPath }));
+  else process.stdout.write(printed(`${leaderboardText([runReport], format === "markdown" ? "markdown" : "text")}\n${detailsText(runReport)}\n\n📄 Results saved to ${outcome.path}\n`));
   if (interrupted) process.exitCode = EXIT_CODES.interrupted;
   else if (runReport.infraErrors > 0) {
     process.stderr.write(
@@ -109,9 +111,11 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   const registries = await loadRegistries({ names, models: Boolean(values.model || values.userModel), tau2: settings.suite === "tau2" });
   const plugin = registries.suites.get(settings.suite);
   const { createProgressObserver } = await import("./progress.ts");
-  const progress = createProgressObserver({ quiet: values.quiet as boolean });
+  // Everything the settings hold that is secret (endpoints' credentials, LLM arguments' keys and headers, the key variables' values): never printed.
+  const secrets = runSecrets(values);
+  const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
   const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
-  await report(outcome, settings, interrupted);
+  await report(outcome, settings, interrupted, secrets);
 }
 
 /** Adds `run` and `tau2 run` to the program. */

@@ -42,7 +42,17 @@ export async function runTestingServe(options: TestingServeOptions, io: { signal
   await server.close();
   const pending = server.pending();
   if (options.record) {
-    await writeFile(options.record, `${JSON.stringify({ requests: server.requests, failures: server.failures, pending }, null, 2)}\n`, "utf8");
+    // Credential headers are never recorded; a request's other settings (an `api_key`, `extra_headers` sent in the body) are redacted, its messages and tools only of credential shapes (`src/secrets`).
+    const { redact, environmentSecrets } = await import("../secrets/redact.ts");
+    const secrets = environmentSecrets(process.env);
+    const requests = server.requests.map((request) => {
+      if (request.body === null || typeof request.body !== "object" || Array.isArray(request.body)) return { ...request, body: redact(request.body, { secrets, content: true }) };
+      const { messages, tools, ...settings } = request.body as Record<string, unknown>;
+      const content = (value: unknown) => (value === undefined ? {} : redact(value, { secrets, content: true }));
+      return { ...request, body: { ...redact(settings, { secrets }), ...(messages === undefined ? {} : { messages: content(messages) }), ...(tools === undefined ? {} : { tools: content(tools) }) } };
+    });
+    const record = redact({ requests, failures: server.failures, pending }, { secrets, content: true });
+    await writeFile(options.record, `${JSON.stringify(record, null, 2)}\n`, "utf8");
   }
   stderr.write(`Scripted model server stopped: ${server.requests.length} request(s), ${server.failures.length} failure(s), ${pending.length} unconsumed step(s)\n`);
 }

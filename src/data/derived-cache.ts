@@ -22,6 +22,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultCacheDir } from "./locations.ts";
+import { environmentSecrets, redact } from "../secrets/redact.ts";
 
 const FORMAT = 1;
 
@@ -106,6 +107,10 @@ export function writeDerived(kind: string, key: string, value: unknown, env: Env
   if (directory === null) return;
   const path = entryPath(directory, kind, key);
   const body = JSON.stringify(value);
+  // Nothing secret is written (`src/secrets`): an input that holds a known key or a credential's
+  // shape is derived again on every start rather than stored (a redacted value would no longer be
+  // what the input gives).
+  if (redact(body, { secrets: environmentSecrets(env), content: true }) !== body) return;
   const header: Header = { format: FORMAT, kind, key, sha256: createHash("sha256").update(body).digest("hex") };
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {

@@ -11,6 +11,7 @@ import { type ConvertedFile } from "./convert.ts";
 import { datasetDefinition } from "./datasets.ts";
 import { loadDatasetManifest, sha256Hex, type DataManifest, type ManifestFile } from "./manifest.ts";
 import { SOURCE_FILE_NAME } from "./locations.ts";
+import { redactUrl } from "../secrets/redact.ts";
 
 /** Provenance record written as `<dataDir>/SOURCE.json`. */
 export interface SourceRecord {
@@ -133,7 +134,8 @@ export function sourceRecord(
     repository: manifest.repository,
     commit: manifest.commit,
     method,
-    source,
+    // A `--source-url` with credentials (`https://user:token@mirror/…`, `?token=…`) is recorded without them (`src/secrets`).
+    source: redactUrl(source),
     from,
     verified,
     retrieved_at: now().toISOString(),

@@ -26,7 +26,7 @@ import { ConfigError } from "../errors/error-tree.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError } from "./errors.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, PLACEHOLDER_API_KEY } from "./providers.ts";
-import { redactText, redactUrl, redactValue } from "./redact.ts";
+import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries } from "./retry.ts";
 import { DEFAULT_MODEL_MAX_ATTEMPTS, DEFAULT_MODEL_TIMEOUT_SECONDS } from "./defaults.ts";
 
@@ -133,7 +133,8 @@ export function createEmbeddingClient(config: EmbeddingClientConfig, dependencie
     throw new ConfigError(`The embeddings model (provider ${provider.name}) needs an API key: set the environment variable ${variable}`);
   }
   const apiKey = value || PLACEHOLDER_API_KEY;
-  const secrets = [apiKey];
+  // The key, and a base URL's credentials (its password, an `api-key` query value): never in a message or the cache's identity.
+  const secrets = [apiKey, ...secretsIn({ baseURL })];
   const displayURL = redactUrl(baseURL, secrets);
   const openai = new OpenAI({
     apiKey,

@@ -1,6 +1,6 @@
 /**
  * The model layer: one OpenAI-SDK-based client per role, pricing, usage totals, the response
- * cache and secret redaction.
+ * cache (redaction is `src/secrets/`).
  */
 export {
   createModelClient,
@@ -25,7 +25,6 @@ export {
   type PriceTable,
 } from "./pricing.ts";
 export { getProvider, PLACEHOLDER_API_KEY, PROVIDER_NAMES, type CatalogueLookup, type ProviderInfo, type ProviderName } from "./providers.ts";
-export { REDACTED, redactText, redactUrl, redactValue, withoutSecretHeaders } from "./redact.ts";
 export { cacheKey, canonicalJson, CACHE_SCHEMA_VERSION, ResponseCache, type CachedResponse, type CacheKeyInput, type CacheStats } from "./response-cache.ts";
 export { backoffDelay, DEFAULT_BACKOFF, isRetryableError, MAX_RETRY_AFTER_MS, parseRetryAfter, type BackoffOptions } from "./retry.ts";
 export {

@@ -20,7 +20,7 @@ import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTim
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName } from "./providers.ts";
-import { redactText, redactUrl, redactValue } from "./redact.ts";
+import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
 import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
@@ -174,9 +174,9 @@ function errorDetails(core: ClientCore, extra: { status?: number; attempts: numb
   return { role: core.options.role, provider: core.provider.name, model: core.options.model, baseURL: core.displayURL, ...extra };
 }
 
-/** Turns the last failure into a redacted ModelCallError; the SDK error is not kept as-is. */
-function toModelError(core: ClientCore, error: unknown, attempts: number): ModelCallError {
-  const { prefix, secrets, options } = core;
+/** Turns the last failure into a redacted ModelCallError (`secrets`: the client's and the request's); the SDK error is not kept as-is. */
+function toModelError(core: ClientCore, error: unknown, attempts: number, secrets: readonly string[] = core.secrets): ModelCallError {
+  const { prefix, options } = core;
   const plural = attempts === 1 ? "attempt" : "attempts";
   const message = redactText(error instanceof Error ? error.message : String(error), secrets);
   const cause = new Error(message);
@@ -240,15 +240,18 @@ function requestParts(core: ClientCore, request: CompletionRequest) {
     ...(temperature !== undefined ? { temperature } : {}),
     ...(request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
   } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+  // The cache key and the stored request hold no secret: the base URL without credentials, the
+  // parameters redacted (a changed key or header does not change the answer, and a hash of a
+  // secret is not written either).
   const keyInput: CacheKeyInput = {
     provider: core.provider.name,
     model: options.model,
-    baseURL: core.baseURL,
+    baseURL: core.displayURL,
     messages: request.messages,
     ...(tools ? { tools } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-    ...(params ? { params } : {}),
+    ...(params ? { params: redactValue(params, core.secrets) } : {}),
     ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
   };
   return { body, keyInput };
@@ -269,6 +272,8 @@ async function fromCache(core: ClientCore, key: string, started: number): Promis
 
 /** One chat completion: from the cache, else over HTTP with the retry layer; usage summed, the answer cached. */
 async function complete(core: ClientCore, request: CompletionRequest): Promise<CompletionResult> {
+  // The client's secrets and those of this request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry.
+  const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
   const started = performance.now();
   const { body, keyInput } = requestParts(core, request);
   const key = core.cache ? cacheKey(keyInput) : undefined;
@@ -284,8 +289,8 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
-    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts));
-    throw toModelError(core, error, 1);
+    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets);
+    throw toModelError(core, error, 1, secrets);
   }
   const message = toAssistantMessage(outcome.choice.message);
   const recordedUsage = toUsage(outcome.usage);
@@ -294,7 +299,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const finishReason = outcome.choice.finish_reason ?? null;
   if (core.cache && key) {
     try {
-      await core.cache.set(key, redactValue({ ...keyInput, baseURL: core.displayURL }, core.secrets), { message, usage: recordedUsage, cost, finishReason, latencyMs });
+      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets);
     } catch {
       // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
     }
@@ -302,6 +307,15 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const result: CompletionResult = { message, usage: recordedUsage, cost, costSource: source, latencyMs, cached: false, attempts, finishReason };
   core.usage.add(result);
   return result;
+}
+
+/** A base URL without its query, and the query's parameters (undefined when there are none). */
+function withoutQuery(baseURL: string): { url: string; query?: Record<string, string> } {
+  const cut = baseURL.indexOf("?");
+  if (cut < 0) return { url: baseURL };
+  const [rest, fragment = ""] = baseURL.slice(cut + 1).split("#", 2);
+  const query = Object.fromEntries(new URLSearchParams(rest));
+  return { url: baseURL.slice(0, cut) + (fragment ? `#${fragment}` : ""), ...(Object.keys(query).length > 0 ? { query } : {}) };
 }
 
 /** The shared state of one client, with its provider's defaults and the API key read from the environment. */
@@ -313,12 +327,16 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
   if (!configuredURL) throw new ConfigError(`The ${role} model uses provider ${provider.name}, which has no default base URL: set baseURL`);
   const baseURL: string = configuredURL;
   const { key: apiKey, variable: apiKeyVariable } = resolveApiKey(provider, options.apiKeyEnv, dependencies.env ?? process.env, role);
-  const secrets = [apiKey];
+  // The key, and whatever the base URL and the configured parameters hold in secret places (a URL's password, an `api-key` query value, an `Authorization` header).
+  const secrets = [apiKey, ...secretsIn({ baseURL, params: options.params })];
   const displayURL = redactUrl(baseURL, secrets);
   // The SDK instance holds the key: it stays in the client's closure and is never a field of the returned object.
+  const { url: sdkBaseURL, query } = withoutQuery(baseURL);
   const openai = new OpenAI({
     apiKey,
-    baseURL,
+    baseURL: sdkBaseURL,
+    // A query in the base URL (`?api-key=…`, `?api-version=…`) goes on every request, as the URL's own: the SDK appends paths to the base URL as text.
+    ...(query ? { defaultQuery: query } : {}),
     maxRetries: 0,
     timeout: options.timeoutMs,
     fetch: dependencies.fetch ?? keepAliveFetch,

@@ -16,6 +16,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { redact } from "../secrets/redact.ts";
 import type { AssistantMessage, ModelUsage } from "./types.ts";
 
 /** Bumped when the key derivation or the entry format changes (old entries then simply miss). */
@@ -122,7 +123,11 @@ export interface CacheStats {
 export class ResponseCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, writes: 0, corrupt: 0, writeErrors: 0 };
 
-  constructor(readonly directory: string) {}
+  /** `secrets`: values known to be secret (the run's keys), replaced wherever they appear in an entry. */
+  constructor(
+    readonly directory: string,
+    private readonly options: { secrets?: readonly string[] } = {},
+  ) {}
 
   /** Path of an entry: two-level fan-out so no directory gets huge. */
   pathFor(key: string): string {
@@ -156,18 +161,21 @@ export class ResponseCache {
   }
 
   /**
-   * Stores a response atomically. `request` is kept in the entry for inspection; it must not
-   * contain secrets (the model client passes the key material, which never includes the API key).
+   * Stores a response atomically. `request` is kept in the entry for inspection. Nothing secret is
+   * written (`src/secrets`): the request's settings are redacted as configuration, its messages and
+   * tools and the response as content; `secrets` adds the caller's known secrets (its API key).
    */
-  async set(key: string, request: CacheKeyInput, response: CachedResponse): Promise<void> {
+  async set(key: string, request: CacheKeyInput, response: CachedResponse, secrets: readonly string[] = []): Promise<void> {
     const path = this.pathFor(key);
     await mkdir(dirname(path), { recursive: true });
+    const known = [...(this.options.secrets ?? []), ...secrets];
+    const content = new Set(["messages", "tools"]);
     const entry = {
       schemaVersion: CACHE_SCHEMA_VERSION,
       key,
       createdAt: new Date().toISOString(),
-      request,
-      response,
+      request: Object.fromEntries(Object.entries(request).map(([name, value]) => [name, redact(value, { secrets: known, content: content.has(name) })])),
+      response: redact(response, { secrets: known, content: true }),
     };
     const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     try {

@@ -6,6 +6,7 @@ import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../mod
 import { createModelClient, type ModelClient } from "../model/model-client.ts";
 import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
 import { ResponseCache } from "../model/response-cache.ts";
+import { runSecrets } from "../secrets/redact.ts";
 import type { CompletionRequest, CompletionResult } from "../model/types.ts";
 
 /** Which flag sets each role's endpoint, for the run-stopping message (a suite may name its own). */
@@ -74,12 +75,15 @@ export interface ModelSettings {
   cacheDir?: string;
   /** Calls in flight per endpoint (the run's concurrency). */
   maxConcurrency: number;
+  /** What the run knows to be secret beyond these settings (τ²: its LLM arguments), never written to the cache (`src/secrets`). */
+  secrets?: readonly string[];
 }
 
 /** Builds the per-role clients from the run's model settings (validated before the first episode). */
 export function createRunModels(config: ModelSettings): RunModels {
   const prices = loadPrices(config.priceFile);
-  const cache = config.cacheDir ? new ResponseCache(config.cacheDir) : undefined;
+  // The cache writes every answer to disk: it is told what the run knows to be secret (src/secrets).
+  const cache = config.cacheDir ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])] }) : undefined;
   const queues = new Map<string, PQueue>();
   const clients = new Map<string, ModelClient>();
   let unreachable: ModelEndpointUnreachableError | undefined;

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, errorMarker } from "../errors/error-tree.ts";
+import { redact } from "../secrets/redact.ts";
 
 /** Agent options that name files or directories whose content decides the agent's behaviour. */
 const FILE_OPTIONS = ["module", "mapping", "workflowPath", "entry"] as const;
@@ -118,12 +119,19 @@ export interface IdentityParts {
   data: { directory: string; files: readonly string[] };
   /** Files the options name whose content decides behaviour (agent module, mapping, workflow, prompt templates), by part name. */
   files: Record<string, string | undefined>;
+  /** Values the run knows to be secret (`runSecrets`): replaced in the options, as every other secret is. */
+  secrets?: readonly string[];
 }
 
 /**
  * The identity of a run: every outcome-deciding option, the content of the task set, the data
  * files, the files the options name, and the taubridge version. Resume compares it with the one
  * recorded by the earlier run.
+ *
+ * The options hold no secret (`src/secrets`: a base URL's credentials, an LLM argument's key, a
+ * secret agent option are replaced): the identity is written into checkpoints and run status, and
+ * it is compared redacted, so a changed key or password is not a change of run (it decides no
+ * outcome) and no hash of a secret is ever stored.
  */
 export function identityOf(parts: IdentityParts): RunIdentity {
   const files: Record<string, string | null> = {};
@@ -132,7 +140,7 @@ export function identityOf(parts: IdentityParts): RunIdentity {
   const data = sha256(...dataFiles.flatMap((name) => [`${name}\0`, existsSync(join(parts.data.directory, name)) ? readFileSync(join(parts.data.directory, name)) : "(missing)"]));
   const taskFiles = typeof parts.taskSet === "string" ? [parts.taskSet] : parts.taskSet;
   const taskSet = taskFiles.length === 1 ? (parts.taskSetSha256 ?? contentHash(taskFiles[0]) ?? "(missing)") : sha256(...taskFiles.map((file) => contentHash(file) ?? "(missing)"));
-  return { identityVersion: 2, options: parts.options, taskSet, data, files, taubridgeVersion: taubridgeVersion() };
+  return { identityVersion: 2, options: redact(parts.options, { secrets: parts.secrets }), taskSet, data, files, taubridgeVersion: taubridgeVersion() };
 }
 
 /** Agent options as an identity records them: the file paths left out (their content is compared instead). */
@@ -151,7 +159,8 @@ export function agentOptionFiles(options: Record<string, unknown>): Record<strin
  * content parts are reported as unknown rather than assumed equal.
  */
 export function identityChanges(recorded: unknown, current: RunIdentity): { changed: string[]; unverified: boolean } {
-  const previous = (recorded ?? {}) as Record<string, unknown>;
+  // Compared as written now: an identity recorded before redaction still matches a run with the same settings.
+  const previous = redact((recorded ?? {}) as Record<string, unknown>);
   if (previous.identityVersion !== 2) {
     const changed = Object.keys(previous)
       .filter((key) => !FILE_OPTION_KEYS.has(key))

@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConfigError } from "../errors/error-tree.ts";
-import { withoutSecretHeaders } from "../model/redact.ts";
+import { withoutSecretHeaders } from "../secrets/redact.ts";
 import { DEFAULT_SCRIPT, parseScriptFile, parseScriptStep, type ScriptFile, type ScriptStep } from "./script-format.ts";
 import { ScriptBook, stepAnswer, UnconsumedStepsError, UnexpectedModelCallError, type ParsedStep, type PendingStep, type ScriptFailure } from "./script-book.ts";
 import { completionBody, errorAnswer, errorBody, streamCompletion } from "./scripted-answers.ts";

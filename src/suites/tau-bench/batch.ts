@@ -19,6 +19,7 @@ import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts"
 import { runDataWarning, runIdentity } from "./run-identity.ts";
 import { acquireResultsLock } from "../../run/results-lock.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
+import { redact } from "../../secrets/redact.ts";
 import { printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
@@ -107,8 +108,12 @@ function previousRun(built: BuiltRun, checkpointPath: string, identity: ReturnTy
   return { previous, rewriteHeader };
 }
 
-/** The checkpoint's results this run keeps (resume), and those that ended in infra errors (they run again). */
-function resumedResults(previous: CheckpointContents, units: readonly WorkUnit[]): { resumed: Map<string, TauBenchResult>; rerun: Set<string> } {
+/**
+ * The checkpoint's results this run keeps (resume), and those that ended in infra errors (they run
+ * again). Their entries are redacted again with this run's secrets before they are written back
+ * (a checkpoint written before redaction, or with other settings).
+ */
+function resumedResults(previous: CheckpointContents, units: readonly WorkUnit[], secrets: readonly string[]): { resumed: Map<string, TauBenchResult>; rerun: Set<string> } {
   const wanted = new Set(units.map(unitKey));
   const resumed = new Map<string, TauBenchResult>();
   // Infra errors stay among the resumed results until their re-run finishes, so an interrupted run still reports them.
@@ -116,7 +121,7 @@ function resumedResults(previous: CheckpointContents, units: readonly WorkUnit[]
   for (const entry of previous.entries) {
     const key = unitKey({ taskId: String(entry.summary.taskId), trial: entry.summary.trial });
     if (!wanted.has(key)) continue;
-    resumed.set(key, entry);
+    resumed.set(key, { ...entry, entry: redact(entry.entry, { secrets, content: true }) });
     if (isInfraError(entry.summary)) rerun.add(key);
   }
   return { resumed, rerun };
@@ -151,6 +156,21 @@ function retryPolicy(config: BuiltRun["config"]): SuiteBatch<TauBenchResult>["re
   };
 }
 
+/**
+ * An episode's entry and summary as they are written (checkpoint line, results file) and printed:
+ * nothing secret (`src/secrets`). The entry is benchmark content (known secrets and credential
+ * shapes replaced, names left alone); a failure's texts (`info.error`, `info.traceback`,
+ * `taubridge.error`) are diagnostics.
+ */
+function writtenResult(episode: EpisodeResult, secrets: readonly string[]): TauBenchResult {
+  const entry = redact(resultEntry(episode), { secrets, content: true });
+  const info = entry.info as Record<string, unknown>;
+  const block = entry.taubridge as Record<string, unknown>;
+  const written = { ...entry, info: "error" in info ? redact(info, { secrets }) : info, taubridge: block.error ? { ...block, error: redact(block.error, { secrets }) } : block };
+  // Printed once at its place in the results file (level 1); the checkpoint line derives from it.
+  return { entry: printedJson(written, 2, 1), summary: redact(summaryFromResult(episode), { secrets }), episode };
+}
+
 /** One episode of a unit, through τ-bench's loop, as a result (its entry, summary and full result). */
 function episodeRunner(built: BuiltRun, agent: Participant, evaluator: ReturnType<typeof evaluatorFor>): SuiteBatch<TauBenchResult>["execute"] {
   const { config, domain, tasks } = built;
@@ -167,8 +187,7 @@ function episodeRunner(built: BuiltRun, agent: Participant, evaluator: ReturnTyp
       timeoutMs: config.episodeTimeoutMs,
       signal,
     });
-    // Printed once at its place in the results file (level 1); the checkpoint line derives from it.
-    return { entry: printedJson(resultEntry(episode), 2, 1), summary: summaryFromResult(episode), episode };
+    return writtenResult(episode, built.secrets);
   };
 }
 
@@ -198,12 +217,12 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
 async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: AbortSignal | undefined, options: { taskSource?: TaskSourceFactory }): Promise<BatchOutcome> {
   const { config, domain } = built;
   const { stem, resultsPath, checkpointPath } = runFiles(built);
-  const identity = runIdentity(config, domain, built.taskFilePath);
+  const identity = runIdentity(config, domain, built.taskFilePath, built.secrets);
   const dataWarning = runDataWarning(domain, built.taskFilePath);
   if (dataWarning) observer.warn?.(dataWarning);
   const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
   const { units, leaseOrder } = workUnits(built, stem);
-  const { resumed, rerun } = resumedResults(previous, units);
+  const { resumed, rerun } = resumedResults(previous, units, built.secrets);
 
   // The agent is created before the checkpoint is touched: a run that fails at configuration time
   // (a missing module, a bad export) leaves no checkpoint behind.
@@ -212,7 +231,7 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   const checkpoint = new CheckpointWriter(checkpointPath);
   checkpoint.open({ identity, stem }, rewriteHeader);
   // An accepted change gets the new identity in a fresh header; the kept episodes are written back under it.
-  if (rewriteHeader && previous.header) for (const entry of previous.entries) checkpoint.append(entry.entry);
+  if (rewriteHeader && previous.header) for (const entry of previous.entries) checkpoint.append(redact(entry.entry, { secrets: built.secrets, content: true }));
 
   const unreachable = () => built.context.models.unreachable?.() ?? agent.unreachable?.() ?? built.user.unreachable?.();
   const batch: SuiteBatch<TauBenchResult> = {

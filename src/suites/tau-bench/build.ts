@@ -11,6 +11,7 @@ import type { RunModels } from "../../core/strategies.ts";
 import { checkOutputPath } from "../../run/atomic-file.ts";
 import { checkRunSize } from "../../run/run-flags.ts";
 import type { Registries } from "../../run/registries.ts";
+import { runSecrets } from "../../secrets/redact.ts";
 import { parseRunConfig, type RunConfig, type RunConfigInput } from "./run-config.ts";
 import type { AgentFactory, BuildContext, UserFactory } from "../../core/strategies.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
@@ -32,6 +33,8 @@ export interface BuiltRun {
   /** The run's user (each episode starts its own session). */
   user: Participant<Task>;
   context: BuildContext<LoadedDomain>;
+  /** What the run knows to be secret (keys from the environment, credentials in its settings): never written (`src/secrets`). */
+  secrets: readonly string[];
 }
 
 /**
@@ -63,7 +66,8 @@ export function buildRun(input: RunConfigInput, overrides: { registries: Registr
   // the build in one line instead of every episode.
   const user = userFactory.create(context);
   const taskFilePath = config.taskFile ? resolve(config.taskFile) : join(domain.dataDirectory, definition.splits[split] ?? "");
-  return { config, domain, split: config.taskFile ? "file" : split, taskFilePath, tasks, taskIndices, agentFactory, userFactory, user, context };
+  const secrets = runSecrets(config);
+  return { config, domain, split: config.taskFile ? "file" : split, taskFilePath, tasks, taskIndices, agentFactory, userFactory, user, context, secrets };
 }
 
 /** The model clients of a run whose registries bring no model layer: asking for one is a config error. */

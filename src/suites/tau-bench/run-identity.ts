@@ -37,7 +37,7 @@ const FILE_FIELDS = ["agentPromptFile", "userPromptFile", "fewShotDisplaysPath",
  * τ-bench's identity parts: the run configuration's options (file paths replaced by their content),
  * the split's task file (or `--task-file`), the domain's collections, policy and tool schemas.
  */
-export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: string): RunIdentity {
+export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: string, secrets: readonly string[] = []): RunIdentity {
   const options: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config) as Array<[keyof RunConfig, unknown]>) {
     if (NOT_OUTCOME_FIELDS.has(key) || value === undefined) continue;
@@ -47,7 +47,7 @@ export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: s
   }
   const files: Record<string, string | undefined> = agentOptionFiles(config.agentOptions);
   for (const key of FILE_FIELDS) files[key] = config[key];
-  return identityOf({ options, taskSet: taskFile, data: { directory: domain.dataDirectory, files: domainDataFiles(domain) }, files });
+  return identityOf({ options, taskSet: taskFile, data: { directory: domain.dataDirectory, files: domainDataFiles(domain) }, files, secrets });
 }
 
 /** The domain's data files a run reads (collections, policy, tool schemas), by name in its folder. */

@@ -13,6 +13,7 @@ import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
 import { unitKey, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
 import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
+import { redact } from "../../secrets/redact.ts";
 import type { BuiltTau2Run } from "./build.ts";
 import { simulationKey } from "./build.ts";
 import { checkpointEntry, removeTau2Checkpoint, simulationMetrics, tau2CheckpointPath, tau2CheckpointWriter, tau2Summary, type Tau2SimulationRecord, writeTau2Results } from "./codec.ts";
@@ -114,6 +115,17 @@ function placeholder(unit: Tau2Unit, error: unknown, attempts: number): Tau2Simu
       failed_after_attempts: attempts,
     },
   };
+}
+
+/**
+ * A simulation as it is written (checkpoint line, results file) and reported: nothing secret
+ * (`src/secrets`). Messages, tool calls and the rest are benchmark content (known secrets and
+ * credential shapes replaced, names left alone); an infrastructure error's `info` (message, type,
+ * traceback) is diagnostics.
+ */
+function writtenSimulation(record: Tau2SimulationRecord, secrets: readonly string[]): Tau2SimulationRecord {
+  const written = redact(record, { secrets, content: true });
+  return written.termination_reason === "infrastructure_error" && written.info ? { ...written, info: redact(written.info, { secrets }) } : written;
 }
 
 /** How often the whole results file is rewritten during a run (the checkpoint lines are written at once). */
@@ -246,9 +258,9 @@ export async function runTau2Batch(
       attempts: run.options.maxRetries + 1,
       delayMs: run.options.retryDelay * 1000,
       classify: (outcome) => ("error" in outcome ? "retry" : "done"),
-      exhausted: (unit, last, attempts) => placeholder(byKey.get(unitKey(unit))!, "error" in last ? last.error : undefined, attempts),
+      exhausted: (unit, last, attempts) => writtenSimulation(placeholder(byKey.get(unitKey(unit))!, "error" in last ? last.error : undefined, attempts), run.secrets),
     },
-    execute: (unit, signal) => simulate(run, byKey.get(unitKey(unit))!, signal),
+    execute: async (unit, signal) => writtenSimulation(await simulate(run, byKey.get(unitKey(unit))!, signal), run.secrets),
     unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
     ...(options.taskSource ? { source: options.taskSource } : {}),
     summary: tau2Summary,

@@ -16,6 +16,7 @@ import { agentOptionFiles, identityChanges, identityOf, outcomeAgentOptions, Res
 import { checkOutputPath } from "../../run/atomic-file.ts";
 import { checkRunSize } from "../../run/run-flags.ts";
 import { readRunStatus } from "../../run/run-status.ts";
+import { redact, runSecrets } from "../../secrets/redact.ts";
 import type { AgentFactory } from "../../core/strategies.ts";
 import { fromJs, PyFloat, pyJsonDumps, tau2TrialSeeds, toJs, type PyDict } from "../../value/index.ts";
 import { type LoadedTau2Domain, type Tau2DomainConfig, loadTau2Domain } from "./engine/domain.ts";
@@ -56,6 +57,8 @@ export interface BuiltTau2Run {
   solo: boolean;
   /** The run's model clients (the batch stops when their endpoint refused the first call). */
   models: Tau2RunModels;
+  /** What the run knows to be secret (keys from the environment, credentials in its settings): never written (`src/secrets`). */
+  secrets: readonly string[];
 }
 
 function lastSegment(name: string): string {
@@ -75,21 +78,27 @@ export function tau2OutputPath(options: Pick<Tau2RunOptions, "saveTo" | "domain"
   return join("simulations", name, "results.json");
 }
 
-/** LLM arguments as recorded in results files: anything that looks like a secret is left out. */
 /** LLM arguments litellm takes as floats: given as a JavaScript number (the API), they are written as Python floats. */
 const FLOAT_ARGUMENTS = new Set(["temperature", "top_p", "frequency_penalty", "presence_penalty", "repetition_penalty", "min_p"]);
 
 /**
- * The LLM arguments a results file records, without secrets (`api_key` and the like): the
- * command line's own spelling when they came as text (`0.0` stays `0.0`, as in the original's
- * files, whose same-agent check hashes them); from a JavaScript object, float parameters as floats.
+ * The LLM arguments a results file records: the command line's own spelling when they came as
+ * text (`0.0` stays `0.0`, as in the original's files, whose same-agent check hashes them); from a
+ * JavaScript object, float parameters as floats. τ² writes them verbatim; taubridge keeps every
+ * key but replaces what is secret (`src/secrets`: `api_key`, `extra_headers`' values, credentials
+ * in `api_base`, …) with `[REDACTED]`.
  */
-function recordedArguments(plain: Record<string, unknown>, python: PyDict | undefined): PyDict {
+function recordedArguments(plain: Record<string, unknown>, python: PyDict | undefined, secrets: readonly string[]): PyDict {
   const source: PyDict = python ?? new Map(Object.entries(plain).map(([key, value]) => [key, typeof value === "number" && FLOAT_ARGUMENTS.has(key) ? new PyFloat(value) : fromJs(value)]));
-  return new Map([...source].filter(([key]) => !/key|token|secret|password/i.test(key)));
+  return redact(source, { secrets });
 }
 
-function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: string | null, solo: boolean): Record<string, unknown> {
+/** The results file's `info`, as τ² records a run's settings (nothing secret: the LLM arguments are redacted as configuration, the rest as content). */
+function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: string | null, solo: boolean, secrets: readonly string[]): Record<string, unknown> {
+  return redact(runSettingsInfo(options, domain, guidelines, solo, secrets), { secrets, content: true });
+}
+
+function runSettingsInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: string | null, solo: boolean, secrets: readonly string[]): Record<string, unknown> {
   return {
     git_commit: "",
     num_trials: options.numTrials,
@@ -98,12 +107,12 @@ function runInfo(options: Tau2RunOptions, domain: LoadedTau2Domain, guidelines: 
     user_info: {
       implementation: options.user,
       llm: options.userLlm,
-      llm_args: recordedArguments(options.userLlmArgs, options.userLlmArgsPython),
+      llm_args: recordedArguments(options.userLlmArgs, options.userLlmArgsPython, secrets),
       global_simulation_guidelines: guidelines,
       voice_settings: null,
       persona_config: null,
     },
-    agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: recordedArguments(options.agentLlmArgs, options.agentLlmArgsPython), voice_settings: null },
+    agent_info: { implementation: options.agent, llm: options.agentLlm, llm_args: recordedArguments(options.agentLlmArgs, options.agentLlmArgsPython, secrets), voice_settings: null },
     environment_info: { domain_name: domain.definition.name, policy: domain.setup?.infoPolicy ?? domain.policy(solo), tool_defs: null },
     seed: options.seed,
     text_streaming_config: null,
@@ -135,8 +144,12 @@ export function tau2DomainConfig(options: Pick<Tau2RunOptions, "retrievalConfig"
   };
 }
 
-/** Resolves a run: names to objects, the output file, and what a previous run of the same file already did. */
-export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}): Promise<BuiltTau2Run> {
+/**
+ * Resolves a run: names to objects, the output file, and what a previous run of the same file
+ * already did. `secrets`: what the run knows to be secret (the suite passes those of all its
+ * settings, `runSecrets(settings.values)`); by default those of the options and the environment.
+ */
+export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}, secrets: readonly string[] = runSecrets(options)): Promise<BuiltTau2Run> {
   const definition = registries.domains.get(options.domain);
   const agentFactory = tau2AgentFactory(registries, options.agent);
   const userFactory = registries.users.get(options.user);
@@ -168,14 +181,14 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   // One run per results file: taken before the file is read for a resume; the batch releases it.
   const lock = acquireResultsLock(outputPath, "--save-to", (message) => notices.push(message));
   try {
-    const info = runInfo(options, domain, readGuidelines(options.dataDir), solo);
+    const info = runInfo(options, domain, readGuidelines(options.dataDir), solo, secrets);
     const seeds = tau2TrialSeeds(options.seed, options.numTrials);
-    const identity = tau2RunIdentity(options, domain, taskSet);
+    const identity = tau2RunIdentity(options, domain, taskSet, secrets);
     const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
     const dataWarning = unpinnedDataWarning([...domainDataFiles(domain.directory).map((name) => join(domain.directory, name)), taskSet.file]);
     if (dataWarning) notices.push(dataWarning);
     const resumed =
-      options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath))) ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices) : new Map();
+      options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath))) ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices, secrets) : new Map();
     const units = seeds.flatMap((seed, trial) => taskSet.tasks.map((task) => ({ trial, task, seed })));
     const flags = flagTau2Tasks(taskSet.tasks);
     document.taubridge = { flaggedTasks: flags };
@@ -207,6 +220,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
       models,
       notices,
       lock,
+      secrets,
     };
   } catch (error) {
     lock.release();
@@ -215,7 +229,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
 }
 
 /** The options of a τ² run that decide its outcomes (where files go, how many at once, which tasks and trials are not among them). */
-function outcomeOptions(options: Tau2RunOptions): Record<string, unknown> {
+function outcomeOptions(options: Tau2RunOptions, secrets: readonly string[]): Record<string, unknown> {
   const {
     numTrials: _t,
     numTasks: _n,
@@ -237,8 +251,8 @@ function outcomeOptions(options: Tau2RunOptions): Record<string, unknown> {
   return {
     ...rest,
     ...(retrievalConfigKwargs ? { retrievalConfigKwargs: toJs(retrievalConfigKwargs) } : {}),
-    agentLlmArgs: toJs(recordedArguments(options.agentLlmArgs, undefined)),
-    userLlmArgs: toJs(recordedArguments(options.userLlmArgs, undefined)),
+    agentLlmArgs: toJs(recordedArguments(options.agentLlmArgs, undefined, secrets)),
+    userLlmArgs: toJs(recordedArguments(options.userLlmArgs, undefined, secrets)),
     agentOptions: outcomeAgentOptions(agentOptions ?? {}),
   };
 }
@@ -251,9 +265,10 @@ function domainDataFiles(directory: string): string[] {
 }
 
 /** What decides a τ² run's outcomes: its options, the task set file, the domain's data files and the files the agent options name. */
-export function tau2RunIdentity(options: Tau2RunOptions, domain: LoadedTau2Domain, taskSet: Tau2TaskSet): RunIdentity {
+export function tau2RunIdentity(options: Tau2RunOptions, domain: LoadedTau2Domain, taskSet: Tau2TaskSet, secrets: readonly string[] = []): RunIdentity {
   return identityOf({
-    options: outcomeOptions(options),
+    secrets,
+    options: outcomeOptions(options, secrets),
     taskSet: taskSet.files ?? taskSet.file,
     taskSetSha256: taskSet.fileSha256,
     data: { directory: domain.directory, files: domainDataFiles(domain.directory) },
@@ -267,8 +282,9 @@ export function simulationKey(simulation: Pick<Tau2SimulationRecord, "task_id" |
 }
 
 /** The top-level `info` fields of two runs that differ (the policy text left out), as flags where they have one. */
-function infoChanges(stored: Tau2ResultsDocument["info"] | Map<string, unknown>, current: Record<string, unknown>): string[] {
-  const parse = (info: unknown) => JSON.parse(infoIdentity(info as Record<string, unknown>)) as Record<string, unknown>;
+function infoChanges(stored: Tau2ResultsDocument["info"] | Map<string, unknown>, current: Record<string, unknown>, secrets: readonly string[]): string[] {
+  // Both redacted alike (an original's file holds its LLM arguments' keys verbatim, ours holds none): a key is no setting that changed.
+  const parse = (info: unknown) => JSON.parse(infoIdentity(redact(info, { secrets }) as Record<string, unknown>)) as Record<string, unknown>;
   const before = parse(stored);
   const after = parse(current);
   return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])).map((key) => `info.${key}`);
@@ -281,7 +297,15 @@ function infoChanges(stored: Tau2ResultsDocument["info"] | Map<string, unknown>,
  * simulations anyway); one of the original's is compared by its settings and its tasks.
  * Infrastructure errors are kept until their re-run is done.
  */
-function resumeFrom(path: string, document: Tau2ResultsDocument, tasks: readonly Tau2Task[], identity: RunIdentity, options: Tau2RunOptions, notices: string[]): Map<string, Tau2SimulationRecord> {
+function resumeFrom(
+  path: string,
+  document: Tau2ResultsDocument,
+  tasks: readonly Tau2Task[],
+  identity: RunIdentity,
+  options: Tau2RunOptions,
+  notices: string[],
+  secrets: readonly string[],
+): Map<string, Tau2SimulationRecord> {
   if (!existsSync(path)) throw new ResumeMismatchError(`${tau2CheckpointPath(path)} exists without its results file ${path}; delete the checkpoint to start over`);
   const stored = readTau2Results(path);
   const seen = new Set(stored.simulations.map(simulationKey));
@@ -291,7 +315,7 @@ function resumeFrom(path: string, document: Tau2ResultsDocument, tasks: readonly
   }
   // taubridge records the run's identity in the status beside the results file; the original's files have none.
   const recorded = readRunStatus(path)?.identity;
-  const changed = recorded ? identityChanges(recorded, identity).changed : [...infoChanges(stored.info, document.info), ...taskChanges(stored.tasks, tasks)];
+  const changed = recorded ? identityChanges(recorded, identity).changed : [...infoChanges(stored.info, document.info, secrets), ...taskChanges(stored.tasks, tasks)];
   if (changed.length > 0 && !options.acceptChanges)
     throw new ResumeMismatchError(
       `the results file ${path} holds a different run (changed: ${changed.join(", ")}); pass another --save-to or --no-resume to start over, --accept-changes to keep its simulations anyway`,
@@ -299,8 +323,9 @@ function resumeFrom(path: string, document: Tau2ResultsDocument, tasks: readonly
     );
   if (changed.length > 0) notices.push(`resuming despite changes since the stored run (--accept-changes): ${changed.join(", ")}`);
   document.timestamp = stored.timestamp || document.timestamp;
-  document.simulations = stored.simulations;
-  return new Map(stored.simulations.map((simulation) => [simulationKey(simulation), simulation]));
+  // Kept simulations are written back redacted with this run's secrets (a file written before redaction, or by the original).
+  document.simulations = stored.simulations.map((simulation) => redact(simulation, { secrets, content: true }));
+  return new Map(document.simulations.map((simulation) => [simulationKey(simulation), simulation]));
 }
 
 /** The tasks of the run that differ from the stored run's copies. */

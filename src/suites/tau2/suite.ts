@@ -11,6 +11,7 @@ import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { runSecrets } from "../../secrets/redact.ts";
 import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
 import { buildTau2Run, simulationKey, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
@@ -116,7 +117,8 @@ async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registr
     if (layer) return layer;
     const createModels = registries.createModels ?? (await import("../../run/model-clients.ts")).createRunModels;
     const judgeModel = modelSettings.judgeModel ?? (await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel;
-    layer = createModels({ ...modelSettings, judgeModel });
+    // The cache is told everything the run's settings hold that is secret (the LLM arguments' keys and headers, not only the endpoints').
+    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values) });
     return layer;
   };
   const needs = modelNeeds(parts, options);
@@ -190,7 +192,8 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   await ensureTypeScriptModules(options.agentOptions);
   const parts = tau2Of(request.registries);
   const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
-  const built = await buildTau2Run(options, parts, models);
+  // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
+  const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
   const progress = request.progress;
   let result: Awaited<ReturnType<typeof runTau2Batch>>;
