@@ -22,7 +22,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { z } from "zod";
-import { ConfigError } from "../errors/error-tree.ts";
+import { ConfigError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError } from "./errors.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, PLACEHOLDER_API_KEY } from "./providers.ts";
@@ -105,7 +105,9 @@ function vectorsOf(body: unknown, expected: number): number[][] {
 }
 
 /** A 2xx answer that is not usable; never retried. */
-class MalformedEmbeddings extends Error {}
+class MalformedEmbeddings extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("MalformedEmbeddings");
+}
 
 interface EmbeddingCore {
   options: z.output<typeof embeddingClientConfigSchema>;
@@ -225,7 +227,7 @@ function toError(core: EmbeddingCore, error: unknown, attempts: number): ModelCa
   if (AttemptTimeoutError.isInstance(error) || error instanceof APIConnectionTimeoutError) {
     return new ModelTimeoutError(`${prefix}: timed out after ${options.timeoutMs} ms (${attempts} ${plural})`, details({ retryable: true }), options.timeoutMs, { cause });
   }
-  if (error instanceof MalformedEmbeddings) return new ModelResponseError(`${prefix}: unusable response: ${message}`, details({ retryable: false }), { cause });
+  if (MalformedEmbeddings.isInstance(error)) return new ModelResponseError(`${prefix}: unusable response: ${message}`, details({ retryable: false }), { cause });
   const status = errorStatus(error);
   if (status !== undefined) {
     const responseBody = error instanceof APIError ? redactValue(error.error, secrets) : undefined;

@@ -188,7 +188,9 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     const dataWarning = unpinnedDataWarning([...domainDataFiles(domain.directory).map((name) => join(domain.directory, name)), taskSet.file]);
     if (dataWarning) notices.push(dataWarning);
     const resumed =
-      options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath))) ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices, secrets) : new Map();
+      options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath)))
+        ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices, secrets)
+        : new Map();
     const units = seeds.flatMap((seed, trial) => taskSet.tasks.map((task) => ({ trial, task, seed })));
     const flags = flagTau2Tasks(taskSet.tasks);
     document.taubridge = { flaggedTasks: flags };

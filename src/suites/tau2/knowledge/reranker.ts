@@ -19,6 +19,7 @@
  * misconfigured reranker is an infrastructure error of the episode rather than searches that
  * silently find nothing.
  */
+import { TaubridgeError, errorMarker } from "../../../errors/error-tree.ts";
 import { type PyValue } from "../../../value/index.ts";
 import { z } from "zod";
 import { readPointwiseRerankerPrompt } from "./messages.ts";
@@ -74,7 +75,9 @@ const relevanceScoreSchema = z.object({
 });
 
 /** An answer that cannot be a rating (the SDK's parse raising): the document is dropped. */
-class UnusableRating extends Error {}
+class UnusableRating extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("UnusableRating");
+}
 
 /** Python's `template.format(*values)` for automatically numbered `{}` fields (and `{{`, `}}`). */
 export function formatPositional(template: string, values: readonly string[]): string {
