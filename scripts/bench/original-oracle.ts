@@ -6,8 +6,7 @@
  *
  *   telecom  τ² telecom, `base` split (114 tasks)
  *   retail   τ² retail, the first 40 tasks of the `base` split
- *   banking  τ³ banking_knowledge, all 97 tasks, `bm25` retrieval (original only while taubridge
- *            has no such domain: the bench tries and says so)
+ *   banking  τ³ banking_knowledge, all 97 tasks, `bm25` retrieval (task_102's NL assertion judged met)
  *   v1       τ-bench v1 retail `test` (115 tasks): `env.step` per ground-truth action, `calculate_reward`
  *
  * For each workload: one untimed run of each side that checks the work is correct (the original's
@@ -218,8 +217,9 @@ const WORKLOADS: Workload[] = [
     side: "tau2",
     tasks: 97,
     originalArgs: ["--domain", "banking_knowledge", "--retrieval-variant", "bm25"],
-    taubridge: (out) => tau2Cli("banking_knowledge", ["--retrieval-config", "bm25"])(out),
-    phases: (out) => tau2Phases({ domain: "banking_knowledge" })(out),
+    judge: true,
+    taubridge: (out, judgeUrl) => tau2Cli("banking_knowledge", ["--retrieval-config", "bm25", ...judgeFlags(judgeUrl)])(out),
+    phases: (out, judgeUrl) => tau2Phases({ domain: "banking_knowledge", retrievalConfig: "bm25", judgeBaseUrl: judgeUrl })(out),
     rewards: tau2Rewards,
   },
   {
@@ -235,9 +235,16 @@ const WORKLOADS: Workload[] = [
   },
 ];
 
-/** τ²'s NL-assertion judge for taubridge's retail run: every assertion of the task the request is about is met. */
+/** Every task of a τ² task file, or of τ³'s task folder (one `task_*.json` each). */
+function tau2TasksOf(domain: string): Array<{ evaluation_criteria?: { nl_assertions?: string[] | null } | null }> {
+  const folder = join(tau2Data, domain, "tasks");
+  if (existsSync(folder)) return readdirSync(folder).filter((name) => /^task_.*\.json$/.test(name)).map((name) => JSON.parse(readFileSync(join(folder, name), "utf8")));
+  return JSON.parse(readFileSync(join(tau2Data, domain, "tasks.json"), "utf8"));
+}
+
+/** τ²'s NL-assertion judge for taubridge's retail and banking runs: every assertion of the task the request is about is met. */
 async function startJudge(): Promise<ScriptedModelServer> {
-  const tasks = JSON.parse(readFileSync(join(tau2Data, "retail", "tasks.json"), "utf8")) as Array<{ evaluation_criteria?: { nl_assertions?: string[] | null } | null }>;
+  const tasks = [...tau2TasksOf("retail"), ...tau2TasksOf("banking_knowledge")];
   const assertionSets = tasks.map((task) => task.evaluation_criteria?.nl_assertions ?? []).filter((list) => list.length > 0);
   const textOf = (message: Record<string, unknown>) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? ""));
   return startScriptedModelServer({
