@@ -2,19 +2,24 @@
  * τ³'s `banking_knowledge` domain (`domains/banking_knowledge/environment.py`, `get_environment`):
  * a bank's back office whose procedures live in a knowledge base the agent searches, with hidden
  * tools it unlocks or gives to the customer. The retrieval variant (`--retrieval-config`, default
- * `alltools`) decides the agent's retrieval tools and policy; only the offline variants run here
- * (src/suites/tau2/knowledge/variants.ts says which and why). One database serves both toolkits;
- * solo mode is refused, as the original refuses it.
+ * `alltools`) decides the agent's retrieval tools and policy; the offline variants run on their
+ * own, the embedding and reranker variants with the backends the suite passes in `services`
+ * (src/suites/tau2/knowledge/variants.ts says which need what). One database serves both
+ * toolkits; solo mode is refused, as the original refuses it.
  */
 import { join } from "node:path";
 import type { Tau2DomainConfig, Tau2DomainContext, Tau2DomainDefinition, Tau2DomainSetup } from "../../src/suites/tau2/engine/domain.ts";
-import { type Tau2Method, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
+import { type Tau2Method, tau2AsyncTool, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
 import type { Tau2DomainTask } from "../../src/suites/tau2/engine/domain.ts";
 import {
+  Bm25Retriever,
   type Clock,
   DEFAULT_RETRIEVAL_VARIANT,
+  KbSearchPipeline,
   KnowledgeBase,
   KnowledgeSearchTools,
+  bm25Stages,
+  denseStages,
   type RetrievalBackends,
   type RetrievalVariantSpec,
   checkVariantRunnable,
@@ -37,9 +42,17 @@ export interface BankingServices {
 
 const KWARG_NAMES = ["top_k", "grep_top_k", "case_sensitive", "reranker_min_score"] as const;
 
+/** The overrides `resolve_variant` applies to a variant's pipeline specs. */
+interface RetrievalOptions {
+  topK?: number;
+  grepTopK?: number;
+  caseSensitive?: boolean;
+  rerankerMinScore?: number;
+}
+
 /** `resolve_variant(name, **kwargs)`'s overrides, checked (unknown keys are ignored, as `**_extra` is). */
-function retrievalKwargs(kwargs: PyDict | null | undefined): { topK?: number; grepTopK?: number; caseSensitive?: boolean } {
-  const options: { topK?: number; grepTopK?: number; caseSensitive?: boolean } = {};
+function retrievalKwargs(kwargs: PyDict | null | undefined): RetrievalOptions {
+  const options: RetrievalOptions = {};
   const value = (key: (typeof KWARG_NAMES)[number]): PyValue | undefined => kwargs?.get(key);
   for (const key of ["top_k", "grep_top_k", "reranker_min_score"] as const) {
     const given = value(key);
@@ -52,13 +65,48 @@ function retrievalKwargs(kwargs: PyDict | null | undefined): { topK?: number; gr
   if (typeof value("top_k") === "number") options.topK = value("top_k") as number;
   if (typeof value("grep_top_k") === "number") options.grepTopK = value("grep_top_k") as number;
   if (typeof caseSensitive === "boolean") options.caseSensitive = caseSensitive;
+  if (typeof value("reranker_min_score") === "number") options.rerankerMinScore = value("reranker_min_score") as number;
   return options;
 }
 
-/** The variant's retrieval tools (`KBSearchMixin.KB_search`, `GrepMixin.grep`) over the offline engine. */
-function retrievalTools(variant: RetrievalVariantSpec, search: KnowledgeSearchTools): Tau2Method[] {
+/** A model-backed KB_search (`_run_kb_search` over the variant's pipeline) and its preparation (the documents embedded). */
+interface OnlineSearch {
+  search(query: PyValue | undefined): Promise<string>;
+  ready(): Promise<void>;
+}
+
+/**
+ * The KB_search pipeline of an embedding or reranker variant (`PipelineSpec`: dense or BM25
+ * retrieval with the variant's `top_k`, then the pointwise reranker with `reranker_min_score`), over
+ * the backends `checkVariantRunnable` found; undefined for the offline variants. The documents are
+ * embedded once, on the first need (the run prepares it before its first episode; the backends
+ * share the retriever and cache its vectors on disk), so a run refused for another reason sends nothing.
+ */
+function onlineSearch(variant: RetrievalVariantSpec, knowledgeBase: KnowledgeBase, dataRoot: string, options: RetrievalOptions, services: BankingServices): OnlineSearch | undefined {
+  const backends = services.backends ?? {};
+  if (!variant.tools.includes("KB_search") || (!variant.needs.embedder && !variant.needs.reranker)) return undefined;
+  const topK = options.topK ?? 10;
+  const reranker = variant.needs.reranker && backends.reranker ? backends.reranker(options.rerankerMinScore !== undefined ? { minScore: options.rerankerMinScore } : {}) : undefined;
+  const pipelineOptions = { dataRoot, ...(reranker ? { reranker } : {}), ...(services.clock ? { clock: services.clock } : {}) };
+  const dense = variant.needs.embedder ? backends.dense : undefined;
+  if (dense) {
+    let pipeline: Promise<KbSearchPipeline<ArrayLike<number>>> | undefined;
+    const built = () => (pipeline ??= dense(knowledgeBase, { topK }).then((retriever) => new KbSearchPipeline(knowledgeBase, denseStages(retriever), pipelineOptions)));
+    return { search: async (query) => (await built()).search(query), ready: async () => void (await built()) };
+  }
+  const pipeline = new KbSearchPipeline(knowledgeBase, bm25Stages(new Bm25Retriever(knowledgeBase, topK)), pipelineOptions);
+  return { search: (query) => pipeline.search(query), ready: async () => undefined };
+}
+
+/** The variant's retrieval tools (`KBSearchMixin.KB_search`, `GrepMixin.grep`): the offline engine's, or the model-backed KB_search. */
+function retrievalTools(variant: RetrievalVariantSpec, search: KnowledgeSearchTools, online: OnlineSearch | undefined): Tau2Method[] {
   const tools: Tau2Method[] = [];
-  if (variant.tools.includes("KB_search")) tools.push({ ...tau2Tool("KB_search", "read", ["query"], (_self, { query }) => search.kbSearch(query)), owner: "KBSearchMixin" });
+  if (variant.tools.includes("KB_search")) {
+    const kbSearch = online
+      ? tau2AsyncTool("KB_search", "read", ["query"], (_self, { query }) => online.search(query))
+      : tau2Tool("KB_search", "read", ["query"], (_self, { query }) => search.kbSearch(query));
+    tools.push({ ...kbSearch, owner: "KBSearchMixin" });
+  }
   if (variant.tools.includes("grep")) tools.push({ ...tau2Tool("grep", "read", ["pattern"], (_self, { pattern }) => search.grep(pattern)), owner: "GrepMixin" });
   return tools;
 }
@@ -88,10 +136,13 @@ function configureBanking(config: Tau2DomainConfig, context: Tau2DomainContext):
   const options = retrievalKwargs(config.retrievalConfigKwargs);
   retrievalText.load(context.dataRoot);
   const knowledgeBase = KnowledgeBase.load(join(context.directory, "documents"));
-  const search = new KnowledgeSearchTools(knowledgeBase, context.dataRoot, { ...options, ...(services.clock ? { clock: services.clock } : {}) });
+  const { rerankerMinScore: _minScore, ...offlineOptions } = options;
+  const search = new KnowledgeSearchTools(knowledgeBase, context.dataRoot, { ...offlineOptions, ...(services.clock ? { clock: services.clock } : {}) });
+  const online = runnable ? onlineSearch(variant, knowledgeBase, context.dataRoot, options, services) : undefined;
   const plainPolicy = variant.promptBuilder === "golden" ? undefined : variantPolicy(context.read, variant, knowledgeBase, null);
   return {
-    agentToolkit: composedKnowledgeTools(variant.toolkitClass, runnable ? retrievalTools(variant, search) : []),
+    agentToolkit: composedKnowledgeTools(variant.toolkitClass, runnable ? retrievalTools(variant, search, online) : []),
+    ...(online ? { prepare: () => online.ready() } : {}),
     policy: (task) => plainPolicy ?? variantPolicy(context.read, variant, knowledgeBase, task?.required_documents ?? null),
     infoPolicy: infoPolicy(context.read, variant, knowledgeBase),
     environmentContext: (task) => (task ? { task, readLogAllowlist: readLogAllowlist(task) } : {}),

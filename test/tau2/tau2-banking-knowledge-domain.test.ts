@@ -100,7 +100,7 @@ describeWithTau2Data("τ³ banking_knowledge refusals", (data) => {
 
   it("refuses embedding and reranker variants without a backend, naming what is missing", () => {
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "openai_embeddings_grep" })).toThrow(
-      /needs a openai embedder \(text-embedding-3-large\), which is not available; offline variants/,
+      /needs a openai embedder \(text-embedding-3-large\), which is not available \(give --embedder-base-url or the embedder's API key\); offline variants/,
     );
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "bm25_reranker" })).toThrow(/needs the pointwise LLM reranker/);
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "terminal_use_write" })).toThrow(/srt shell sandbox \(bubblewrap \+ ripgrep \+ socat\)/);

@@ -10,6 +10,7 @@ import { readUtf8File } from "../../data/data-files.ts";
 import { unpinnedDataWarning } from "../../data/pinned-files.ts";
 import { acquireResultsLock, type ResultsLock } from "../../run/results-lock.ts";
 import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
+import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../../model/errors.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
 import { agentOptionFiles, identityChanges, identityOf, outcomeAgentOptions, ResumeMismatchError, type RunIdentity } from "../../run/run-identity.ts";
@@ -135,6 +136,21 @@ function tau2AgentFactory(registries: Tau2Registries, name: string): Tau2Partici
   throw new UnknownNameError("τ² agent", name, [...registries.agents.names(), ...(registries.strategies?.names() ?? [])]);
 }
 
+/**
+ * The configured domain's work before the first episode (τ³ banking: the knowledge base embedded).
+ * An embeddings endpoint that refuses its first call stops the run in one line naming the URL and
+ * the flag (exit 2), as a dead agent endpoint does.
+ */
+async function prepareDomain(domain: LoadedTau2Domain): Promise<void> {
+  try {
+    await domain.setup?.prepare?.();
+  } catch (error) {
+    if (ModelEndpointRefusedError.isInstance(error) && error.neverAnswered)
+      throw new ModelEndpointUnreachableError(error, error.role === "embedder" ? "--embedder-base-url" : `the ${error.role} model's base URL`);
+    throw error;
+  }
+}
+
 /** The run's domain configuration (τ³ banking: the retrieval variant, its kwargs, the online backends if any). */
 export function tau2DomainConfig(options: Pick<Tau2RunOptions, "retrievalConfig" | "retrievalConfigKwargs" | "retrievalBackends">): Tau2DomainConfig {
   return {
@@ -175,6 +191,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   }
   const judge = judgeModel ? createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir)) : undefined;
   checkRunSize(taskSet.tasks.length, options.numTrials);
+  await prepareDomain(domain);
   const outputPath = tau2OutputPath(options);
   checkOutputPath(outputPath, "--save-to", "file");
   const notices: string[] = [];

@@ -122,9 +122,9 @@ class Tau2Episode implements StepTarget {
   }
 
   /** One tool call through the dual-control environment; its tool message joins the trajectory. */
-  private callEnvironment(request: StepRequest, requestor: "agent" | "user"): StepExecution {
+  private async callEnvironment(request: StepRequest, requestor: "agent" | "user"): Promise<StepExecution> {
     const call: Tau2ToolCall = { id: request.toolCallId ?? "", name: request.action.name, arguments: request.action.kwargs, requestor: requestor === "agent" ? "assistant" : "user" };
-    const result = this.environment.getResponse(call);
+    const result = await this.environment.getResponseAsync(call);
     const message: Tau2ToolMessage = { role: "tool", ...result, timestamp: this.kernel.clock.now() };
     this.trajectory.push(message);
     this.lastToolMessage = message;

@@ -21,7 +21,7 @@ import { ModelCallError, ModelEndpointRefusedError } from "../../model/errors.ts
 import { createEmbeddingClient, type EmbeddingClient } from "../../model/embedding-client.ts";
 import type { FetchFunction } from "../../model/http-transport.ts";
 import { createModelClient, type ModelClient } from "../../model/model-client.ts";
-import { DenseRetriever, DocumentEmbeddingCache, type KnowledgeBase, PointwiseReranker, qwenQueryFormatter } from "./knowledge/index.ts";
+import { DenseRetriever, DocumentEmbeddingCache, type KnowledgeBase, PointwiseReranker, qwenQueryFormatter, type RetrievalBackends as DomainRetrievalBackends } from "./knowledge/index.ts";
 
 /** The original's default reranker model (`PointwiseLLMReranker(model="gpt-5.2")`; no variant overrides it). */
 export const UPSTREAM_RERANKER_MODEL = "gpt-5.2";
@@ -82,8 +82,8 @@ export interface RetrievalBackendOptions {
   readonly fetch?: FetchFunction;
 }
 
-/** The pieces a banking_knowledge environment plugs in. */
-export interface RetrievalBackends {
+/** The pieces a banking_knowledge environment plugs in (the domain's hook, {@link DomainRetrievalBackends}), and the clients behind them. */
+export interface RetrievalBackends extends DomainRetrievalBackends {
   /** Present with `embedder`: the dense retriever over a knowledge base (one per knowledge base and `topK`, shared). */
   readonly dense?: (knowledgeBase: KnowledgeBase, options?: { topK?: number }) => Promise<DenseRetriever>;
   /** Present with `reranker`: a reranker with the variant's `reranker_min_score` (default 5). */

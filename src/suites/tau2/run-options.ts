@@ -83,6 +83,8 @@ export interface Tau2RunOptions {
    * domain refuses those variants without them. Filled by whoever provides the backends.
    */
   retrievalBackends?: RetrievalBackends;
+  /** The embedder and reranker models and endpoints behind `retrievalBackends` (part of the run's identity; never keys). */
+  retrievalModels?: { embedder?: { kind: string; model: string; baseUrl?: string }; reranker?: { model: string; baseUrl?: string } };
   maxSteps: number;
   maxErrors: number;
   maxConcurrency: number;

@@ -28,6 +28,7 @@ import { rescoreTau2Results } from "./rescore.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
 import { validateTau2Tasks } from "./tasks.ts";
+import { withRetrievalBackends } from "./retrieval-setup.ts";
 
 /** What τ² resolves names in: its domains and its own agents and users (the shared strategies come from the run's registries). */
 export type Tau2Parts = Omit<Tau2Registries, "strategies">;
@@ -187,7 +188,8 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 
 async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
   const settings = request.settings as RunSettings;
-  const options = tau2OptionsFromSettings(settings);
+  // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
+  const options = await withRetrievalBackends(tau2OptionsFromSettings(settings), settings.values, request.progress?.warn ?? request.warn);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
   const parts = tau2Of(request.registries);

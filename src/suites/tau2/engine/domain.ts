@@ -84,6 +84,12 @@ export interface Tau2DomainSetup {
   recorded: { retrievalConfig: string | null; retrievalConfigKwargs: PyDict | null };
   /** The Python classes the model-facing schemas are read from (module path, class name). */
   toolSources?: { agent: Tau2ToolSource; user?: Tau2ToolSource };
+  /**
+   * Work a run awaits before its first episode (τ³ banking's embedding variants: every document
+   * embedded, or read from the cache), so a dead endpoint stops the run instead of failing each
+   * episode. Rescore and replay never call it.
+   */
+  prepare?(): Promise<void>;
 }
 
 /** A toolkit class in τ²'s sources, e.g. `tau2.domains.banking_knowledge.tools` / `KnowledgeUserTools`. */

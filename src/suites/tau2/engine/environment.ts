@@ -2,7 +2,7 @@ import { ToolCrashError } from "../../../errors/error-tree.ts";
 import { environmentMessages, toolkitMessages } from "./engine-messages.ts";
 import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
-import { type Tau2EnvironmentContext, type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, methodOf, toolsOf } from "./toolkit.ts";
+import { type Tau2EnvironmentContext, type Tau2Method, type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, callMethodAsync, methodOf, toolsOf } from "./toolkit.ts";
 import { databaseHash } from "./shared-records.ts";
 import { tau2ToolResultText } from "./tool-result.ts";
 
@@ -121,13 +121,25 @@ export class Tau2Environment {
    * does not sync.
    */
   makeToolCall(name: string, requestor: Tau2Requestor, kwargs: PyDict): PyValue {
+    const { kit, method } = this.route(name, requestor);
+    return callMethod(kit, method, kwargs);
+  }
+
+  /** {@link makeToolCall} awaiting a tool whose body is asynchronous (a model-backed search). */
+  async makeToolCallAsync(name: string, requestor: Tau2Requestor, kwargs: PyDict): Promise<PyValue> {
+    const { kit, method } = this.route(name, requestor);
+    return callMethodAsync(kit, method, kwargs);
+  }
+
+  /** The toolkit and tool a call goes to (raises τ²'s ValueErrors for a call that cannot be routed). */
+  private route(name: string, requestor: Tau2Requestor): { kit: Tau2ToolkitInstance; method: Tau2Method } {
     if (requestor === "user") {
       if (this.solo) throw pyValueError(environmentMessages.text("userCallsInSolo"));
       if (this.user === null) throw pyValueError(environmentMessages.text("userToolsUnavailable"));
-      return useTool(this.user, name, kwargs);
+      return toolOf(this.user, name);
     }
-    if (this.solo && this.user !== null && isTool(this.user, name)) return useTool(this.user, name, kwargs);
-    return useTool(this.agent, name, kwargs);
+    if (this.solo && this.user !== null && isTool(this.user, name)) return toolOf(this.user, name);
+    return toolOf(this.agent, name);
   }
 
   /**
@@ -141,9 +153,25 @@ export class Tau2Environment {
       this.sync();
       return { id: call.id, content: tau2ToolResultText(value), requestor: call.requestor, error: false };
     } catch (error) {
-      if (PyException.isInstance(error)) return { id: call.id, content: `Error: ${error.message}`, requestor: call.requestor, error: true };
-      throw new ToolCrashError(call.name, error);
+      return this.failedResponse(call, error);
     }
+  }
+
+  /** {@link getResponse} on the orchestrator's path, where a tool may wait on a model endpoint. */
+  async getResponseAsync(call: Tau2ToolCall): Promise<Tau2ToolResult> {
+    try {
+      const value = await this.makeToolCallAsync(call.name, call.requestor, call.arguments);
+      this.sync();
+      return { id: call.id, content: tau2ToolResultText(value), requestor: call.requestor, error: false };
+    } catch (error) {
+      return this.failedResponse(call, error);
+    }
+  }
+
+  /** A Python-level exception as the tool's `Error: …` result; anything else is a crash of the port. */
+  private failedResponse(call: Tau2ToolCall, error: unknown): Tau2ToolResult {
+    if (PyException.isInstance(error)) return { id: call.id, content: `Error: ${error.message}`, requestor: call.requestor, error: true };
+    throw new ToolCrashError(call.name, error);
   }
 
   /** `run_env_function_call`: `getattr(toolkit, func_name)(**arguments)`, then sync. */
@@ -202,10 +230,10 @@ function isTool(kit: Tau2ToolkitInstance, name: string): boolean {
   return methodOf(kit.definition, name)?.tool !== undefined;
 }
 
-function useTool(kit: Tau2ToolkitInstance, name: string, kwargs: PyDict): PyValue {
+function toolOf(kit: Tau2ToolkitInstance, name: string): { kit: Tau2ToolkitInstance; method: Tau2Method } {
   const method = methodOf(kit.definition, name);
   if (method?.tool === undefined) throw pyValueError(toolkitMessages.format("toolNotFound", { tool_name: name }));
-  return callMethod(kit, method, kwargs);
+  return { kit, method };
 }
 
 /** What a tool message's text starts with when `json.loads` can read it (after JSON whitespace). */

@@ -52,6 +52,13 @@ export interface Tau2Method {
   tool?: { type: Tau2ToolType; mutatesState: boolean; discoverable?: boolean };
   /** The method body: returns the Python return value (a str, a model, a dict, a list, a bool, None). */
   run(self: Tau2ToolkitInstance, args: Record<string, PyValue>): PyValue;
+  /**
+   * The body of a tool that waits on something outside the process (τ³ banking's model-backed
+   * KB_search embeds the query over HTTP). The orchestrator's tool path uses it when present; the
+   * synchronous paths (the evaluator's replay of mutating calls, `replay`) keep `run`, which such a
+   * read-only tool makes raise.
+   */
+  runAsync?(self: Tau2ToolkitInstance, args: Record<string, PyValue>): Promise<PyValue>;
 }
 
 /** A toolkit class: its name (`MockTools`) and its methods, tools in the order τ² lists them. */
@@ -111,6 +118,26 @@ export function methodOf(definition: Tau2ToolkitDefinition, name: string): Tau2M
     methodTables.set(methods, table);
   }
   return table.byName.get(name);
+}
+
+/**
+ * An `@is_tool(type)` method whose body is asynchronous (see {@link Tau2Method.runAsync}): its
+ * synchronous `run` throws, so a caller that cannot wait fails loudly instead of recording a
+ * promise as the tool's result.
+ */
+export function tau2AsyncTool(name: string, type: Tau2ToolType, parameterSpecs: readonly ParameterSpec[], runAsync: NonNullable<Tau2Method["runAsync"]>): Tau2Method {
+  return {
+    ...tau2Tool(name, type, parameterSpecs, () => {
+      throw new Error(`${name} waits on a model endpoint and runs only on the orchestrator's tool path`);
+    }),
+    runAsync,
+  };
+}
+
+/** {@link callMethod} for the orchestrator's tool path: awaits a method's `runAsync` when it has one. */
+export async function callMethodAsync(self: Tau2ToolkitInstance, method: Tau2Method, kwargs: PyDict): Promise<PyValue> {
+  const args = pyBindArguments(`${method.owner ?? self.definition.className}.${method.name}`, method.parameters, kwargs);
+  return method.runAsync ? method.runAsync(self, args) : method.run(self, args);
 }
 
 /** Calls a method with keyword arguments, binding them as CPython does (its TypeError texts included). */

@@ -7,6 +7,9 @@
  * The offline ones (BM25, grep, no/full/golden knowledge) need nothing.
  */
 import { ConfigError } from "../../../errors/error-tree.ts";
+import type { DenseRetriever } from "./dense.ts";
+import type { KnowledgeBase } from "./knowledge-base.ts";
+import type { PointwiseReranker } from "./reranker.ts";
 
 /** The retrieval tools a variant's agent toolkit adds before the banking tools (mixins in MRO order). */
 export type RetrievalToolName = "KB_search" | "grep" | "KB_search_bm25" | "KB_search_dense" | "shell";
@@ -113,15 +116,20 @@ export const DEFAULT_RETRIEVAL_VARIANT = "alltools";
 export const OFFLINE_VARIANTS: readonly string[] = RETRIEVAL_VARIANTS.filter((variant) => Object.keys(variant.needs).length === 0).map((variant) => variant.name);
 
 /**
- * Backends a caller may supply for the online variants. The embedding/reranker work plugs its
- * factories in here; until then nothing is available and those variants are refused. The shell
- * variants stay refused: their outputs depend on the original's sandbox and the host's tools.
+ * Backends a caller may supply for the online variants (the suite builds them over real clients in
+ * `src/suites/tau2/retrieval-backends.ts`; this folder and the domains only see these shapes). A
+ * variant that needs one that is absent is refused. The shell variants stay refused: their outputs
+ * depend on the original's sandbox and the host's tools.
  */
 export interface RetrievalBackends {
-  /** A dense retriever for an embedder spec (KB_search / KB_search_dense), when one is available. */
-  dense?: (embedder: EmbedderSpec) => unknown;
-  /** The pointwise LLM reranker, when one is available. */
-  reranker?: () => unknown;
+  /**
+   * The dense retriever over a knowledge base with the variant's `top_k` (KB_search /
+   * KB_search_dense), in the embedding space the backends were built for; the promise settles once
+   * every document is embedded (or read from the cache).
+   */
+  dense?: (knowledgeBase: KnowledgeBase, options?: { topK?: number }) => Promise<DenseRetriever>;
+  /** The pointwise LLM reranker with the variant's `reranker_min_score`. */
+  reranker?: (options?: { minScore?: number }) => PointwiseReranker;
 }
 
 /** The variant a name denotes (aliases resolved), or a ConfigError listing the names, as `resolve_variant` does. */
@@ -134,8 +142,8 @@ export function resolveRetrievalVariant(name: string): RetrievalVariantSpec {
 
 /**
  * Refuses a variant whose backend is not available (one line, exit 2): the shell sandbox never is,
- * an embedder or reranker only when `backends` provides it. Names what is missing and the offline
- * variants.
+ * an embedder or reranker only when `backends` provides it. Names what is missing, how a run
+ * provides it, and the offline variants.
  */
 export function checkVariantRunnable(variant: RetrievalVariantSpec, backends: RetrievalBackends = {}): void {
   const offline = `offline variants: ${OFFLINE_VARIANTS.join(", ")}`;
@@ -145,5 +153,11 @@ export function checkVariantRunnable(variant: RetrievalVariantSpec, backends: Re
   const missing: string[] = [];
   if (variant.needs.embedder && !backends.dense) missing.push(`a ${variant.needs.embedder.type} embedder (${variant.needs.embedder.model})`);
   if (variant.needs.reranker && !backends.reranker) missing.push("the pointwise LLM reranker");
-  if (missing.length > 0) throw new ConfigError(`retrieval config '${variant.name}' needs ${missing.join(" and ")}, which is not available; ${offline}`);
+  if (missing.length > 0) {
+    const how = [
+      variant.needs.embedder && !backends.dense ? "--embedder-base-url or the embedder's API key" : "",
+      variant.needs.reranker && !backends.reranker ? "--reranker-base-url or the reranker's API key" : "",
+    ].filter(Boolean);
+    throw new ConfigError(`retrieval config '${variant.name}' needs ${missing.join(" and ")}, which is not available (give ${how.join(", and ")}); ${offline}`);
+  }
 }
