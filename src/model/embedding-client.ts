@@ -132,7 +132,7 @@ export function createEmbeddingClient(config: EmbeddingClientConfig, dependencie
   const variable = options.apiKeyEnv ?? provider.defaultApiKeyEnv;
   const value = variable ? (dependencies.env ?? process.env)[variable]?.trim() : undefined;
   if (variable && !value && (options.apiKeyEnv || provider.requiresApiKey)) {
-    throw new ConfigError(`The embeddings model (provider ${provider.name}) needs an API key: set the environment variable ${variable}`);
+    throw new ConfigError(`The embeddings model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`);
   }
   const apiKey = value || PLACEHOLDER_API_KEY;
   // The key, and a base URL's credentials (its password, an `api-key` query value): never in a message or the cache's identity.

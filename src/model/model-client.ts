@@ -123,7 +123,7 @@ function resolveApiKey(provider: ProviderInfo, apiKeyEnv: string | undefined, en
     const value = env[variable];
     if (value && value.trim() !== "") return { key: value.trim(), variable };
     if (apiKeyEnv || provider.requiresApiKey) {
-      throw new ConfigError(`The ${role} model (provider ${provider.name}) needs an API key: set the environment variable ${variable}`);
+      throw new ConfigError(`The ${role} model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`);
     }
   }
   return { key: PLACEHOLDER_API_KEY, variable: null };
