@@ -14,7 +14,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
-import { PyFloat, type PyDict, type PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../../value/index.ts";
+import { PyFloat, type PyDict, PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../../value/index.ts";
 
 function isContainer(value: PyValue | undefined): value is PyDict | PyValue[] {
   return value instanceof Map || Array.isArray(value);
@@ -91,19 +91,41 @@ const recordDictKeys = new WeakMap<PyDict, string>();
  */
 export function prepareShared(db: PyModel, cacheKey?: string): void {
   for (const [field, value] of db) {
-    if (!isRecordDict(value)) continue;
-    for (const record of value.values()) sealShared(record);
-    loadedRecordDicts.add(value);
-    if (cacheKey !== undefined) recordDictKeys.set(value, derivedCacheKey(cacheKey, field));
+    if (isRecordDict(value)) prepareRecordDict(value, cacheKey, field);
+    else if (value instanceof Map) {
+      // A table (τ³ banking: `{data: {id: record}, notes}`): its record dicts are shared the same way.
+      for (const [inner, item] of value) if (isRecordDict(item)) prepareRecordDict(item, cacheKey, `${field}.${inner}`);
+    }
   }
+}
+
+function prepareRecordDict(value: PyDict, cacheKey: string | undefined, path: string): void {
+  for (const record of value.values()) sealShared(record);
+  loadedRecordDicts.add(value);
+  if (cacheKey !== undefined) recordDictKeys.set(value, derivedCacheKey(cacheKey, path));
+}
+
+/** True for a table of a loaded database: a dict (or model) that is not itself a record dict but holds one. */
+function isSharedTable(value: PyValue | undefined): value is PyDict {
+  if (!(value instanceof Map) || loadedRecordDicts.has(value)) return false;
+  for (const item of value.values()) if (item instanceof SharedRecordMap || (item instanceof Map && loadedRecordDicts.has(item))) return true;
+  return false;
 }
 
 /** An environment's database over the shared one: record dicts shared record by record, everything else copied. */
 export function shareDatabase(db: PyModel): PyModel {
   const copy = db.emptyClone();
-  for (const [field, value] of db) copy.set(field, isRecordDict(value) && !(value instanceof SharedRecordMap) ? new SharedRecordMap(value) : pyDeepCopy(value));
+  for (const [field, value] of db) copy.set(field, shareValue(value));
   sharedFrom.set(copy, db);
   return copy;
+}
+
+function shareValue(value: PyValue): PyValue {
+  if (isRecordDict(value) && !(value instanceof SharedRecordMap)) return new SharedRecordMap(value);
+  if (!isSharedTable(value)) return pyDeepCopy(value);
+  const table = value instanceof PyModel ? value.emptyClone() : new Map<string, PyValue>();
+  for (const [field, item] of value) table.set(field, item instanceof Map && loadedRecordDicts.has(item) ? new SharedRecordMap(item) : pyDeepCopy(item));
+  return table;
 }
 
 // ─── Hash ───────────────────────────────────────────────────────────────────────────────────────
@@ -213,8 +235,19 @@ function recordPieces(base: PyDict, map: SharedRecordMap | null, out: string[]):
 function valuePieces(value: PyValue | undefined, out: string[], baseValue: PyValue | undefined): void {
   if (value instanceof SharedRecordMap) recordPieces(value.base, value, out);
   else if (value instanceof Map && loadedRecordDicts.has(value)) recordPieces(value, null, out);
+  else if (isSharedTable(value)) tablePieces(value, out, baseValue);
   else if (baseValue !== undefined) out.push(jsonReusing(value, baseValue));
   else out.push(pyJsonDumpsSortedKeys(value));
+}
+
+/** A table's pieces: its braces and keys, its record dicts record by record, its other fields whole. */
+function tablePieces(table: PyDict, out: string[], baseTable: PyValue | undefined): void {
+  out.push("{");
+  pySortedKeys(table).forEach((field, at) => {
+    out.push(`${at === 0 ? "" : ", "}${pyJsonString(field)}: `);
+    valuePieces(table.get(field), out, baseTable instanceof Map ? baseTable.get(field) : undefined);
+  });
+  out.push("}");
 }
 
 /** The pieces of `json.dumps(db.model_dump(), sort_keys=True)`; `base`: the loaded database `db` shares (or is). */
