@@ -3,7 +3,7 @@ import { environmentMessages, toolkitMessages } from "./engine-messages.ts";
 import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
 import { type Tau2EnvironmentContext, type Tau2Method, type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, callMethodAsync, methodOf, toolsOf } from "./toolkit.ts";
-import { databaseHash } from "./shared-records.ts";
+import { databaseHash, inheritSharing } from "./shared-records.ts";
 import { tau2ToolResultText } from "./tool-result.ts";
 
 /** Who makes a tool call: the agent (`assistant`) or the user simulator (`user`). */
@@ -199,12 +199,12 @@ export class Tau2Environment {
    */
   setState(data: Tau2InitializationData | null | undefined, actions: readonly Tau2FunctionCall[] | null | undefined, messages: readonly Tau2ReplayMessage[], strict = true): void {
     if (data?.agent_data) {
-      this.agent.db = pyModelUpdate(this.agent.db, data.agent_data);
+      this.agent.db = inheritSharing(pyModelUpdate(this.agent.db, data.agent_data), this.agent.db);
       if (this.user !== null) this.user.db = this.agent.db;
     }
     if (data?.user_data) {
       if (this.user === null) throw pyAttributeError(null, "update_db");
-      this.user.db = pyModelUpdate(this.user.db, data.user_data);
+      this.user.db = inheritSharing(pyModelUpdate(this.user.db, data.user_data), this.user.db);
       this.agent.db = this.user.db;
     }
     for (const action of actions ?? []) this.runFunctionCall(action);

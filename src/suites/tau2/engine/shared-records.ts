@@ -112,6 +112,16 @@ function isSharedTable(value: PyValue | undefined): value is PyDict {
   return false;
 }
 
+/**
+ * A database made from a shared one (`set_state`'s `update_db` validates a merged copy): its hash
+ * text still reuses the loaded database's texts wherever the two are equal.
+ */
+export function inheritSharing(updated: PyModel, previous: PyModel): PyModel {
+  const base = sharedFrom.get(previous);
+  if (base) sharedFrom.set(updated, base);
+  return updated;
+}
+
 /** An environment's database over the shared one: record dicts shared record by record, everything else copied. */
 export function shareDatabase(db: PyModel): PyModel {
   const copy = db.emptyClone();
@@ -303,6 +313,14 @@ function loadedText(value: PyValue): string {
  */
 function jsonReusing(value: PyValue | undefined, base: PyValue): string {
   if (sameJson(value, base)) return loadedText(base);
+  if (value instanceof Map && base instanceof Map && value.size > 0) {
+    // A dict (a table, a record dict) that differs somewhere: its equal entries keep their texts.
+    const entries = pySortedKeys(value).map((key) => {
+      const item = value.get(key) as PyValue;
+      return `${pyJsonString(key)}: ${base.has(key) ? jsonReusing(item, base.get(key) as PyValue) : pyJsonDumpsSortedKeys(item)}`;
+    });
+    return `{${entries.join(", ")}}`;
+  }
   if (!Array.isArray(value) || !Array.isArray(base) || value.length === 0) return pyJsonDumpsSortedKeys(value);
   const items = value.map((item, index) => (index < base.length ? jsonReusing(item, base[index]) : pyJsonDumpsSortedKeys(item)));
   return `[${items.join(", ")}]`;
