@@ -241,11 +241,36 @@ function recordPieces(base: PyDict, map: SharedRecordMap | null, out: string[]):
   out.push("}");
 }
 
+/**
+ * The pieces of a record dict that was copied rather than shared (`set_state` validates a merged
+ * copy), laid out as the loaded one's: a record equal to the loaded one reuses its entry text, so
+ * the hash resumes from the loaded database's checkpoints as for a shared record dict.
+ */
+function copiedRecordPieces(base: PyDict, value: PyDict, out: string[]): void {
+  const index = baseIndex(base);
+  let sameKeys = value.size === index.sortedKeys.length;
+  if (sameKeys) for (const key of value.keys()) if (!index.position.has(key)) sameKeys = false;
+  const keys = sameKeys ? index.sortedKeys : pySortedKeys(value);
+  out.push("{");
+  keys.forEach((key, at) => {
+    const position = index.position.get(key);
+    const item = value.get(key);
+    if (position !== undefined && sameJson(item, base.get(key))) out.push(at === 0 ? index.entries[position] : index.followingEntries[position]);
+    else {
+      const text = entryText(key, item as PyValue);
+      out.push(at === 0 ? text : `, ${text}`);
+    }
+  });
+  out.push("}");
+}
+
 /** A field's pieces; `baseValue` is the same field of the loaded database the environment's shares, if any. */
 function valuePieces(value: PyValue | undefined, out: string[], baseValue: PyValue | undefined): void {
   if (value instanceof SharedRecordMap) recordPieces(value.base, value, out);
   else if (value instanceof Map && loadedRecordDicts.has(value)) recordPieces(value, null, out);
   else if (isSharedTable(value)) tablePieces(value, out, baseValue);
+  else if (value instanceof Map && baseValue instanceof Map && loadedRecordDicts.has(baseValue)) copiedRecordPieces(baseValue, value, out);
+  else if (value instanceof Map && isSharedTable(baseValue)) tablePieces(value, out, baseValue);
   else if (baseValue !== undefined) out.push(jsonReusing(value, baseValue));
   else out.push(pyJsonDumpsSortedKeys(value));
 }
