@@ -185,22 +185,14 @@ export class UpstreamLiterals {
 
   constructor(readonly sourceFile: string) {}
 
-  /** Reads the file's literals (once per data root). */
+  /** Reads the file's literals (once per data root; kept in the derived cache under the source's SHA-256). */
   load(dataRoot: string): void {
     const path = join(tau2SourceRoot(dataRoot), "tau2", this.sourceFile);
     if (this.loadedFrom === path) return;
-    const file = new PythonSourceFile(readPinnedSource(path, this.sourceFile).text, path);
-    const literals = new Map<string, StringTemplate[]>();
-    for (const definition of file.functions()) literals.set(definition.name, stringLiteralsOf(file, definition));
-    const docstrings = new Map<string, string>();
-    for (const owner of file.classes()) {
-      for (const definition of owner.methods) {
-        literals.set(`${owner.name}.${definition.name}`, stringLiteralsOf(file, definition));
-        docstrings.set(`${owner.name}.${definition.name}`, cleandoc(definition.docstring ?? ""));
-      }
-    }
-    this.literals = literals;
-    this.docstrings = docstrings;
+    const { text, sha256 } = readPinnedSource(path, this.sourceFile);
+    const table = cachedDerivation(LITERALS_KIND, derivedCacheKey(sha256, this.sourceFile), isLiteralTable, () => extractLiterals(text, path));
+    this.literals = new Map(Object.entries(table.literals));
+    this.docstrings = new Map(Object.entries(table.docstrings));
     this.loadedFrom = path;
   }
 
@@ -220,4 +212,35 @@ export class UpstreamLiterals {
     let next = 0;
     return fillTemplate(template, () => values[next++]);
   }
+}
+
+const LITERALS_KIND = "tau2-upstream-literals-v1";
+
+/** Every function's and method's string literals (by position) and every method's cleaned docstring. */
+interface LiteralTable {
+  literals: Record<string, StringTemplate[]>;
+  docstrings: Record<string, string>;
+}
+
+function extractLiterals(text: string, path: string): LiteralTable {
+  const file = new PythonSourceFile(text, path);
+  const literals: Record<string, StringTemplate[]> = {};
+  for (const definition of file.functions()) literals[definition.name] = stringLiteralsOf(file, definition);
+  const docstrings: Record<string, string> = {};
+  for (const owner of file.classes()) {
+    for (const definition of owner.methods) {
+      literals[`${owner.name}.${definition.name}`] = stringLiteralsOf(file, definition);
+      docstrings[`${owner.name}.${definition.name}`] = cleandoc(definition.docstring ?? "");
+    }
+  }
+  return { literals, docstrings };
+}
+
+/** A cached literal table, checked part by part before it is trusted. */
+function isLiteralTable(value: unknown): value is LiteralTable {
+  if (value === null || typeof value !== "object") return false;
+  const { literals, docstrings } = value as Record<string, unknown>;
+  if (literals === null || typeof literals !== "object" || docstrings === null || typeof docstrings !== "object") return false;
+  if (!Object.values(literals).every((list) => Array.isArray(list) && list.every((template) => Array.isArray(template) && template.every(isTemplatePart)))) return false;
+  return Object.values(docstrings).every((text) => typeof text === "string");
 }
