@@ -181,15 +181,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     numTasks: options.numTasks,
   });
   if (agentFactory?.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
-  const needsJudge = taskSet.tasks.some((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0);
-  const judgeModel = needsJudge ? await models.judge?.() : undefined;
-  if (needsJudge && !judgeModel) {
-    const count = taskSet.tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).length;
-    throw new ConfigError(
-      `${count} of the selected ${options.domain} tasks are scored by τ²'s NL-assertion judge (NL_ASSERTION in their reward basis); give it a model with --judge-model (and --judge-base-url / --judge-provider), or select other tasks`,
-    );
-  }
-  const judge = judgeModel ? createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir)) : undefined;
+  const judge = await runJudge(options, taskSet.tasks, models);
   checkRunSize(taskSet.tasks.length, options.numTrials);
   await prepareDomain(domain);
   const outputPath = tau2OutputPath(options);
@@ -215,17 +207,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
       options,
       domain,
       taskSet,
-      agent: agentFactory
-        ? await agentFactory({
-            llm: options.agentLlm,
-            llmArgs: options.agentLlmArgs,
-            models,
-            domain,
-            dataRoot: options.dataDir,
-            agentOptions: options.agentOptions ?? {},
-            baseUrl: options.agentBaseUrl,
-          })
-        : await sharedStrategyAgent(options.agent, (registries.strategies as Registry<AgentFactory>).get(options.agent), options, domain, models),
+      agent: await runAgent(options, registries, agentFactory, domain, models),
       user: await userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
       solo,
       judge,
@@ -245,6 +227,33 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     lock.release();
     throw error;
   }
+}
+
+/** The NL-assertion judge, when a selected task is scored by one; a ConfigError when none is configured. */
+async function runJudge(options: Tau2RunOptions, tasks: readonly Tau2Task[], models: Tau2RunModels) {
+  const judged = tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).length;
+  if (judged === 0) return undefined;
+  const judgeModel = await models.judge?.();
+  if (!judgeModel) {
+    throw new ConfigError(
+      `${judged} of the selected ${options.domain} tasks are scored by τ²'s NL-assertion judge (NL_ASSERTION in their reward basis); give it a model with --judge-model (and --judge-base-url / --judge-provider), or select other tasks`,
+    );
+  }
+  return createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir));
+}
+
+/** The agent: τ²'s own strategy by its factory, or one of taubridge's shared strategies. */
+async function runAgent(options: Tau2RunOptions, registries: Tau2Registries, agentFactory: ReturnType<typeof tau2AgentFactory>, domain: LoadedTau2Domain, models: Tau2RunModels) {
+  if (!agentFactory) return sharedStrategyAgent(options.agent, (registries.strategies as Registry<AgentFactory>).get(options.agent), options, domain, models);
+  return agentFactory({
+    llm: options.agentLlm,
+    llmArgs: options.agentLlmArgs,
+    models,
+    domain,
+    dataRoot: options.dataDir,
+    agentOptions: options.agentOptions ?? {},
+    baseUrl: options.agentBaseUrl,
+  });
 }
 
 /** The options of a τ² run that decide its outcomes (where files go, how many at once, which tasks and trials are not among them). */
