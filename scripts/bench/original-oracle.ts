@@ -238,7 +238,10 @@ const WORKLOADS: Workload[] = [
 /** Every task of a τ² task file, or of τ³'s task folder (one `task_*.json` each). */
 function tau2TasksOf(domain: string): Array<{ evaluation_criteria?: { nl_assertions?: string[] | null } | null }> {
   const folder = join(tau2Data, domain, "tasks");
-  if (existsSync(folder)) return readdirSync(folder).filter((name) => /^task_.*\.json$/.test(name)).map((name) => JSON.parse(readFileSync(join(folder, name), "utf8")));
+  if (existsSync(folder))
+    return readdirSync(folder)
+      .filter((name) => /^task_.*\.json$/.test(name))
+      .map((name) => JSON.parse(readFileSync(join(folder, name), "utf8")));
   return JSON.parse(readFileSync(join(tau2Data, domain, "tasks.json"), "utf8"));
 }
 
