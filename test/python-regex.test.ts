@@ -8,15 +8,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { python311 } from "./support/python311.ts";
 import { PY_RE_IGNORECASE, PyException, RegexTranslationError, pyReCompile, pyReEscape } from "../src/value/index.ts";
-
-/** Whether a local `python3` is CPython 3.11 (the cross-checks need it). */
-function python311(): boolean {
-  const probe = spawnSync("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { encoding: "utf8" });
-  if (probe.status === 0 && probe.stdout.trim() === "3.11") return true;
-  console.log(`python cross-check skipped: no python3 3.11 on PATH (${probe.error?.message ?? probe.stdout.trim()})`);
-  return false;
-}
 
 /** What compiling and counting gives: the counts per text, or `Type: message` of what was raised. */
 function outcome(pattern: string, flags: number, texts: readonly string[]): number[] | string {

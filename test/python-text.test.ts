@@ -6,6 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { python311 } from "./support/python311.ts";
 import { PyException, pyMathLog, pySplitWhitespace, pyStrip } from "../src/value/index.ts";
 import { charTables } from "../src/value/char-tables.ts";
 import { DECIMAL_TABLE, EXTRA_CASES_TABLE, LOWER_TABLE, SPACE_TABLE, UPPER_TABLE, WORD_TABLE } from "../src/value/unicode-tables.ts";
@@ -19,14 +20,6 @@ function raises(thunk: () => unknown): string {
     throw error;
   }
   throw new Error("did not raise");
-}
-
-/** Whether a local `python3` is CPython 3.11 (the cross-checks need it). */
-function python311(): boolean {
-  const probe = spawnSync("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], { encoding: "utf8" });
-  if (probe.status === 0 && probe.stdout.trim() === "3.11") return true;
-  console.log(`python cross-check skipped: no python3 3.11 on PATH (${probe.error?.message ?? probe.stdout.trim()})`);
-  return false;
 }
 
 describe("str.split() and str.strip() without arguments", () => {

@@ -121,7 +121,7 @@ export function readLogAllowlist(task: Tau2DomainTask | undefined): Set<string> 
   return names;
 }
 
-/** `get_environment(retrieval_variant, retrieval_kwargs, task, read_log_allowlist)`, once per run. */
+/** τ³'s environment factory for this domain (variant, its kwargs, the task and the read-log allowlist), once per run. */
 function configureBanking(config: Tau2DomainConfig, context: Tau2DomainContext): Tau2DomainSetup {
   const requested = config.retrievalConfig ?? DEFAULT_RETRIEVAL_VARIANT;
   const variant = resolveRetrievalVariant(requested);

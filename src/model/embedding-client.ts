@@ -28,27 +28,15 @@ import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, PLACEHOLDER_API_KEY } from "./providers.ts";
 import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries } from "./retry.ts";
-import { DEFAULT_MODEL_MAX_ATTEMPTS, DEFAULT_MODEL_TIMEOUT_SECONDS } from "./defaults.ts";
+import { endpointConfigFields } from "./endpoint-schema.ts";
 
 /** Validates an embeddings-client config (defaults: provider `openai`, base64 float32 answers, one request for all texts). */
 export const embeddingClientConfigSchema = z.strictObject({
-  model: z.string().min(1),
-  provider: z.string().min(1).default("openai"),
-  baseURL: z.url().optional(),
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the NAME of an environment variable (never the key itself)")
-    .optional(),
+  ...endpointConfigFields,
   /** `base64` (float32 values, the OpenAI SDKs' default) or `float` (JSON decimals, float64). */
   encodingFormat: z.enum(["base64", "float"]).default("base64"),
   /** Texts per request; none = all texts in one request, as the original's `EmbeddingIndexer` (batch_size None). */
   batchSize: z.number().int().positive().optional(),
-  timeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .default(DEFAULT_MODEL_TIMEOUT_SECONDS * 1000),
-  maxAttempts: z.number().int().min(1).max(20).default(DEFAULT_MODEL_MAX_ATTEMPTS),
   retry: z.strictObject({ initialDelayMs: z.number().nonnegative(), maxDelayMs: z.number().nonnegative() }).optional(),
 });
 
@@ -132,7 +120,9 @@ export function createEmbeddingClient(config: EmbeddingClientConfig, dependencie
   const variable = options.apiKeyEnv ?? provider.defaultApiKeyEnv;
   const value = variable ? (dependencies.env ?? process.env)[variable]?.trim() : undefined;
   if (variable && !value && (options.apiKeyEnv || provider.requiresApiKey)) {
-    throw new ConfigError(`The embeddings model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`);
+    throw new ConfigError(
+      `The embeddings model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`,
+    );
   }
   const apiKey = value || PLACEHOLDER_API_KEY;
   // The key, and a base URL's credentials (its password, an `api-key` query value): never in a message or the cache's identity.

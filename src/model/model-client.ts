@@ -25,7 +25,7 @@ import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
 import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
 import { UsageTotals } from "./usage.ts";
-import { DEFAULT_MODEL_MAX_ATTEMPTS, DEFAULT_MODEL_TIMEOUT_SECONDS } from "./defaults.ts";
+import { endpointConfigFields } from "./endpoint-schema.ts";
 
 /** Request-body fields the client sets itself; `params` may not override them. */
 const RESERVED_PARAMS = ["model", "messages", "tools", "tool_choice", "temperature", "stream", "stream_options", "n"];
@@ -33,19 +33,7 @@ const RESERVED_PARAMS = ["model", "messages", "tools", "tool_choice", "temperatu
 /** Validates a model-client config; defaults: provider `openai`, 120 s timeout, 6 attempts (`./defaults.ts`). */
 export const modelClientConfigSchema = z.strictObject({
   role: z.enum(MODEL_ROLES).default("agent"),
-  model: z.string().min(1),
-  provider: z.string().min(1).default("openai"),
-  baseURL: z.url().optional(),
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the NAME of an environment variable (never the key itself)")
-    .optional(),
-  timeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .default(DEFAULT_MODEL_TIMEOUT_SECONDS * 1000),
-  maxAttempts: z.number().int().min(1).max(20).default(DEFAULT_MODEL_MAX_ATTEMPTS),
+  ...endpointConfigFields,
   temperature: z.number().min(0).max(2).optional(),
   /** A cache directory or a shared {@link ResponseCache}. */
   cache: z.union([z.string().min(1), z.instanceof(ResponseCache)]).optional(),
@@ -123,7 +111,9 @@ function resolveApiKey(provider: ProviderInfo, apiKeyEnv: string | undefined, en
     const value = env[variable];
     if (value && value.trim() !== "") return { key: value.trim(), variable };
     if (apiKeyEnv || provider.requiresApiKey) {
-      throw new ConfigError(`The ${role} model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`);
+      throw new ConfigError(
+        `The ${role} model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`,
+      );
     }
   }
   return { key: PLACEHOLDER_API_KEY, variable: null };
