@@ -20,7 +20,26 @@ interface Report {
 }
 
 function runArgs(logDir: string, extra: readonly string[]): string[] {
-  return ["run", "--agent-strategy", "module", "--agent-module", SLOW_AGENT, "--task-ids", "0", "1", "2", "--num-trials", "3", "--max-concurrency", "2", "--log-dir", logDir, "--format", "json", ...extra];
+  return [
+    "run",
+    "--agent-strategy",
+    "module",
+    "--agent-module",
+    SLOW_AGENT,
+    "--task-ids",
+    "0",
+    "1",
+    "2",
+    "--num-trials",
+    "3",
+    "--max-concurrency",
+    "2",
+    "--log-dir",
+    logDir,
+    "--format",
+    "json",
+    ...extra,
+  ];
 }
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
@@ -67,7 +86,9 @@ describe("an interrupted τ-bench run, resumed, scores as an uninterrupted one",
       const report = JSON.parse(resumed.stdout) as Report;
       const entries = JSON.parse(readFileSync(report.resultsPath, "utf8")) as Entry[];
       expect(entries).toHaveLength(9);
-      expect(entries.filter((entry) => entry.taubridge.termination !== "user_stop").map((entry) => `${entry.task_id}:${entry.trial} ${entry.taubridge.termination} ${entry.info.error ?? ""}`)).toEqual([]);
+      expect(entries.filter((entry) => entry.taubridge.termination !== "user_stop").map((entry) => `${entry.task_id}:${entry.trial} ${entry.taubridge.termination} ${entry.info.error ?? ""}`)).toEqual(
+        [],
+      );
       expect(report.passK).toEqual(expected);
     });
   }
