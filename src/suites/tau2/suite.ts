@@ -143,6 +143,18 @@ function judgeLine(usage: Tau2JudgeUsage | null): string {
   return `NL judge: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ${cost}`;
 }
 
+/**
+ * The line under the report of a run that pairs the scripted user with an agent other than the
+ * oracle: that user performs the task's user-side actions whatever the agent says (it is there to
+ * check the pipeline with the oracle), so an agent that does nothing can score.
+ */
+export function scriptedUserLines(agent: string, user: string): string[] {
+  if (user !== "scripted" || agent === "oracle") return [];
+  return [
+    `⚠ the scripted user performs the task's user-side actions whatever the agent says (it checks the pipeline with --agent oracle): with ${agent} these scores mean little, and an agent that does nothing can score; measure an agent with --user user_simulator (or human)`,
+  ];
+}
+
 /** The tasks whose score checks less than it seems, grouped by reason. */
 function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
   if (flags.length === 0) return [];
@@ -158,8 +170,10 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
   const info = results.info;
   const environment = info.get("environment_info");
   const agent = info.get("agent_info");
+  const user = info.get("user_info");
   const domain = environment instanceof Map ? String(environment.get("domain_name")) : null;
   const implementation = agent instanceof Map ? String(agent.get("implementation")) : "agent";
+  const userImplementation = user instanceof Map ? String(user.get("implementation")) : "user";
   const judge = results.taubridge?.get("judgeUsage");
   const judgeUsage = judge instanceof Map ? (toJs(judge) as Tau2JudgeUsage) : null;
   const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
@@ -171,7 +185,7 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
     domain,
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
-    notes: [judgeLine(judgeUsage), ...flagLines(flags)],
+    notes: [judgeLine(judgeUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
     records: () => results.simulations.map((simulation) => tau2Record(simulation, domain)),
   };
 }
@@ -215,7 +229,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     title: `${options.agent} on ${options.domain}`,
     domain: options.domain,
     summaries: result.simulations.map(tau2Summary),
-    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags)],
+    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
     records: () => result.simulations.map((simulation) => tau2Record(simulation, options.domain)),
     checkpointPath: `${built.outputPath}.checkpoint.jsonl`,
