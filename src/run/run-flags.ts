@@ -339,11 +339,11 @@ const RUN_LAYER_FLAGS = [
     type: "string",
     placeholder: "<name>",
     help: "results file: a path (…/x.json), or a name for ./simulations/<name>/results.json",
-    defaultHelp: "a name from the time, domain, agent and user",
+    defaultHelp: "a name from the domain, task selection, agent (and its module), models and user: the same command resumes it",
     suites: TAU2,
   },
   { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory", defaultHelp: "the cache `taubridge data pull` fills; our own domain ships its data" },
-  { flag: "--resume", type: "boolean", help: "resume the results of the same run (spelled out for scripts)", default: true, negatedHelp: "start over instead of resuming the results of the same run" },
+  { flag: "--resume", type: "boolean", help: "resume the results of the same run (spelled out for scripts)", default: true, negatedHelp: "start over instead of resuming the results of the same run (another run's results there are set aside, never overwritten)" },
   {
     flag: "--accept-changes",
     type: "boolean",
