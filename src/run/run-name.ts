@@ -4,9 +4,8 @@
  * same flags never share a file), and `--no-resume` sets another run's results aside instead of
  * overwriting them without a word.
  */
-import { createHash } from "node:crypto";
 import { existsSync, renameSync } from "node:fs";
-import { basename, extname, resolve } from "node:path";
+import { basename, dirname, extname, resolve } from "node:path";
 import { identityChanges, type RunIdentity } from "./run-identity.ts";
 
 /** A name part safe in a file name on every system. */
@@ -14,11 +13,17 @@ function safe(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
-/** A file or folder the agent options name, as `<name>.<8 hex of its absolute path>` (the same module from another folder is another agent). */
+/**
+ * A file or folder the agent options name, as `<its folder's name>.<its name>` without extension
+ * (`my-project.agent` for `./my-project/agent.ts`): readable, the same on every machine and checkout,
+ * and apart for agents in different projects. Two modules that still share it (same folder and file
+ * names elsewhere) differ in content, so the run identity refuses to mix them (never silently).
+ */
 function pathTag(path: string): string {
   const absolute = resolve(path);
   const name = basename(absolute, extname(absolute)) || "agent";
-  return `${safe(name)}.${createHash("sha256").update(absolute).digest("hex").slice(0, 8)}`;
+  const folder = basename(dirname(absolute));
+  return safe(folder ? `${folder}.${name}` : name);
 }
 
 /**
@@ -40,7 +45,7 @@ export function agentNameTag(agentOptions: Readonly<Record<string, unknown>>): s
   return parts.length > 0 ? parts.join("+") : undefined;
 }
 
-/** The strategy with what names its agent: `module+renewal-agent.1a2b3c4d`, or the strategy alone. */
+/** The strategy with what names its agent: `module+function-agent.renewal-agent`, or the strategy alone. */
 export function agentName(strategy: string, agentOptions: Readonly<Record<string, unknown>>): string {
   const tag = agentNameTag(agentOptions);
   return tag ? `${strategy}+${tag}` : strategy;
