@@ -63,8 +63,9 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const registries = request.registries;
   const input = runConfigFromSettings(request.settings as RunSettings, tauBenchParts(registries).defaultDomain);
   await ensureTypeScriptModules(input.agentOptions);
-  const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}) });
-  const observer = { ...request.progress, warn: request.progress?.warn ?? request.warn, episode: request.onEpisode };
+  const warn = request.progress?.warn ?? request.warn;
+  const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}), ...(warn ? { warn } : {}) });
+  const observer = { ...request.progress, warn, episode: request.onEpisode };
   const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource });
   const { config } = built;
   return {

@@ -110,7 +110,7 @@ function modelNeeds(parts: Tau2Registries, options: Tau2RunOptions): { agent: bo
  * loaded only when a participant calls a model or a selected task needs the NL judge, so an offline
  * oracle run never loads it; the judge's default model is τ²'s, read from its config.py.
  */
-async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries): Promise<Tau2RunModels> {
+async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries, warn?: (message: string) => void): Promise<Tau2RunModels> {
   const { tau2ModelSettings } = await import("./models.ts");
   const modelSettings = tau2ModelSettings({ ...options, values: settings.values });
   let layer: RunModels | undefined;
@@ -119,7 +119,7 @@ async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registr
     const createModels = registries.createModels ?? (await import("../../run/model-clients.ts")).createRunModels;
     const judgeModel = modelSettings.judgeModel ?? (await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel;
     // The cache is told everything the run's settings hold that is secret (the LLM arguments' keys and headers, not only the endpoints').
-    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values) });
+    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values), ...(warn ? { warn } : {}) });
     return layer;
   };
   const needs = modelNeeds(parts, options);
@@ -207,7 +207,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
   const parts = tau2Of(request.registries);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
+  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts, request.progress?.warn ?? request.warn));
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
