@@ -45,12 +45,16 @@ describe("τ-bench run: a path flag that cannot be used is refused before the fi
     ["--workflow-path", ["--workflow-path", join(scratch("missing"), "workflow")]],
     ["--agent-option mapping", ["--agent-option", `mapping=${join(file, "mapping.json")}`]],
   ];
-  it.each(cases)("%s (%j): exit 2, one line naming the flag, no results written", async (flag, args) => {
-    const logDir = scratch("paths-log");
-    const result = await runCli(["run", "--task-ids", "0", "--log-dir", logDir, "--quiet", ...args]);
-    expectRefused(result, flag);
-    expect(readdirSync(logDir)).toEqual([]);
-  }, 60_000);
+  it.each(cases)(
+    "%s (%j): exit 2, one line naming the flag, no results written",
+    async (flag, args) => {
+      const logDir = scratch("paths-log");
+      const result = await runCli(["run", "--task-ids", "0", "--log-dir", logDir, "--quiet", ...args]);
+      expectRefused(result, flag);
+      expect(readdirSync(logDir)).toEqual([]);
+    },
+    60_000,
+  );
 
   it("a path that is a folder where a file is meant", async () => {
     const result = await runCli(["run", "--task-ids", "0", "--log-dir", scratch("paths-log"), "--quiet", "--price-file", scratch("a-folder")]);
@@ -65,12 +69,16 @@ describe.skipIf(!tau2BenchDirectory)(`τ² run: the same checks${tau2BenchDirect
     ["--cache-dir", ["--cache-dir", join(file, "cache")]],
     ["--price-file", ["--price-file", join(file, "prices.json")]],
     ["--agent-module", ["--agent", "module", "--agent-module", join(file, "agent.mjs")]],
-  ])("%s: exit 2, one line naming the flag", async (flag, args) => {
-    const saveTo = join(scratch("paths-tau2"), "results.json");
-    const base = ["tau2", "run", "--domain", "mock", "--task-ids", "create_task_1", "--user", "scripted", "--data-dir", tau2BenchDirectory as string, "--save-to", saveTo, "--quiet"];
-    const result = await runCli([...base, ...(args.includes("--agent") ? [] : ["--agent", "oracle"]), ...args]);
-    expectRefused(result, flag);
-  }, 60_000);
+  ])(
+    "%s: exit 2, one line naming the flag",
+    async (flag, args) => {
+      const saveTo = join(scratch("paths-tau2"), "results.json");
+      const base = ["tau2", "run", "--domain", "mock", "--task-ids", "create_task_1", "--user", "scripted", "--data-dir", tau2BenchDirectory as string, "--save-to", saveTo, "--quiet"];
+      const result = await runCli([...base, ...(args.includes("--agent") ? [] : ["--agent", "oracle"]), ...args]);
+      expectRefused(result, flag);
+    },
+    60_000,
+  );
 });
 
 describe("the derived cache is only a speed-up", () => {
@@ -93,7 +101,16 @@ describe("a response cache that fails in the middle of a run says so", () => {
     // The cache folder is usable when the run starts; every fan-out folder of its entries is taken by a file.
     for (let index = 0; index < 256; index++) writeFileSync(join(directory, index.toString(16).padStart(2, "0")), "");
     const warnings: string[] = [];
-    const models = createRunModels({ model: "m", modelProvider: "openai-compatible", baseUrl: server.baseURL, modelTimeoutMs: 10_000, modelMaxAttempts: 1, maxConcurrency: 1, cacheDir: directory, warn: (message) => warnings.push(message) });
+    const models = createRunModels({
+      model: "m",
+      modelProvider: "openai-compatible",
+      baseUrl: server.baseURL,
+      modelTimeoutMs: 10_000,
+      modelMaxAttempts: 1,
+      maxConcurrency: 1,
+      cacheDir: directory,
+      warn: (message) => warnings.push(message),
+    });
     const agent = models.agent();
     for (const text of ["one", "two", "three"]) expect((await agent.complete({ messages: [{ role: "user", content: text }] })).message.content).toBe("hello");
     expect(warnings).toHaveLength(1);

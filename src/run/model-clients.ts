@@ -85,9 +85,7 @@ export interface ModelSettings {
 export function createRunModels(config: ModelSettings): RunModels {
   const prices = loadPrices(config.priceFile);
   // The cache writes every answer to disk: it is told what the run knows to be secret (src/secrets).
-  const cache = config.cacheDir
-    ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])], ...(config.warn ? { warn: config.warn } : {}) })
-    : undefined;
+  const cache = config.cacheDir ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])], ...(config.warn ? { warn: config.warn } : {}) }) : undefined;
   const queues = new Map<string, PQueue>();
   const clients = new Map<string, ModelClient>();
   let unreachable: ModelEndpointUnreachableError | undefined;

@@ -285,7 +285,15 @@ const SELECTION_FLAGS = [
     defaultHelp: "none",
     suites: TAU2,
   },
-  { flag: "--task-file", type: "string", path: "file", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split", suites: TAU },
+  {
+    flag: "--task-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "a task file in τ-bench JSON format instead of a split",
+    defaultHelp: "none: the tasks of --task-split",
+    suites: TAU,
+  },
   {
     flag: "--task-ids",
     type: "list",
@@ -351,7 +359,13 @@ const RUN_LAYER_FLAGS = [
     suites: TAU2,
   },
   { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory", defaultHelp: "the cache `taubridge data pull` fills; our own domain ships its data" },
-  { flag: "--resume", type: "boolean", help: "resume the results of the same run (spelled out for scripts)", default: true, negatedHelp: "start over instead of resuming the results of the same run (another run's results there are set aside, never overwritten)" },
+  {
+    flag: "--resume",
+    type: "boolean",
+    help: "resume the results of the same run (spelled out for scripts)",
+    default: true,
+    negatedHelp: "start over instead of resuming the results of the same run (another run's results there are set aside, never overwritten)",
+  },
   {
     flag: "--accept-changes",
     type: "boolean",
@@ -374,8 +388,24 @@ const RUN_LAYER_FLAGS = [
 
 /** Prompts and agent modules. */
 const STRATEGY_FLAGS = [
-  { flag: "--agent-prompt-file", type: "string", path: "file", placeholder: "<path>", help: "template for the agent's system prompt", defaultHelp: "the agent strategy's built-in template", suites: TAU },
-  { flag: "--user-prompt-file", type: "string", path: "file", placeholder: "<path>", help: "template for the user simulator's system prompt", defaultHelp: "the user strategy's built-in template", suites: TAU },
+  {
+    flag: "--agent-prompt-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "template for the agent's system prompt",
+    defaultHelp: "the agent strategy's built-in template",
+    suites: TAU,
+  },
+  {
+    flag: "--user-prompt-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "template for the user simulator's system prompt",
+    defaultHelp: "the user strategy's built-in template",
+    suites: TAU,
+  },
   {
     flag: "--few-shot-displays-path",
     type: "string",

@@ -68,7 +68,12 @@ export function setAsideOtherRun(files: StoredRunFiles, recorded: unknown, ident
   if (present.length === 0) return;
   const changed = recorded === undefined ? ["no run identity recorded (another tool's or an older file)"] : identityChanges(recorded, identity).changed;
   if (changed.length === 0) return;
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   for (const path of present) renameSync(path, `${path}.replaced-${stamp}`);
-  warn(`--no-resume: ${files.results} held the results of another run (changed: ${changed.join(", ")}); moved ${present.length === 1 ? "it" : "them"} to ${files.results}.replaced-${stamp}${present.length > 1 ? " (and its checkpoint and status alike)" : ""} rather than overwrite them`);
+  warn(
+    `--no-resume: ${files.results} held the results of another run (changed: ${changed.join(", ")}); moved ${present.length === 1 ? "it" : "them"} to ${files.results}.replaced-${stamp}${present.length > 1 ? " (and its checkpoint and status alike)" : ""} rather than overwrite them`,
+  );
 }

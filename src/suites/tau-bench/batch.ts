@@ -222,7 +222,8 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   const dataWarning = runDataWarning(domain, built.taskFilePath);
   if (dataWarning) observer.warn?.(dataWarning);
   // --no-resume starts this run over; another run's results at the same name are set aside, never overwritten silently.
-  if (!config.resume) setAsideOtherRun({ results: resultsPath, others: [checkpointPath, runStatusPath(resultsPath)] }, readCheckpointIdentity(checkpointPath), identity, (message) => observer.warn?.(message));
+  if (!config.resume)
+    setAsideOtherRun({ results: resultsPath, others: [checkpointPath, runStatusPath(resultsPath)] }, readCheckpointIdentity(checkpointPath), identity, (message) => observer.warn?.(message));
   const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
   const { units, leaseOrder } = workUnits(built, stem);
   const { resumed, rerun } = resumedResults(previous, units, built.secrets);

@@ -82,7 +82,9 @@ function selectionName(options: Pick<Tau2RunOptions, "taskSetName" | "taskSplitN
  * domain, task selection, agent (with its module: `agentName`), models, user — and not when it
  * ran, so the same command again finds the results and resumes them (τ² names it by the time).
  */
-export function tau2OutputPath(options: Pick<Tau2RunOptions, "saveTo" | "domain" | "agent" | "agentLlm" | "user" | "userLlm" | "agentOptions" | "taskSetName" | "taskSplitName" | "taskIds" | "numTasks">): string {
+export function tau2OutputPath(
+  options: Pick<Tau2RunOptions, "saveTo" | "domain" | "agent" | "agentLlm" | "user" | "userLlm" | "agentOptions" | "taskSetName" | "taskSplitName" | "taskIds" | "numTasks">,
+): string {
   if (options.saveTo && (options.saveTo.endsWith(".json") || options.saveTo.includes("/"))) return options.saveTo;
   const agent = agentName(options.agent, options.agentOptions ?? {});
   const name =
