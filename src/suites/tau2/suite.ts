@@ -5,14 +5,15 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type { EpisodeActions, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import { isToolCallMessage } from "./simulation.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
-import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
+import { fromJs, isPyDict, pyJsonDumps, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
 import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
@@ -288,6 +289,31 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
   };
 }
 
+/** Each simulation of a results file as an action file: every tool call of its messages, in order, with its requestor. */
+async function episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions> {
+  const { results, domain } = checkedResults(request);
+  const episodes = results.simulations.map((simulation) => {
+    const calls = simulation.messages.flatMap((message) =>
+      isToolCallMessage(message)
+        ? message.tool_calls.map(
+            (call) =>
+              new Map<string, PyValue>([
+                ["requestor", call.requestor],
+                ["name", call.name],
+                ["arguments", call.arguments],
+              ]),
+          )
+        : [],
+    );
+    return { taskId: simulation.task_id, trial: simulation.trial ?? 0, text: pyJsonDumps(calls) };
+  });
+  // τ³: the retrieval variant the run used, so its retrieval tools are the ones the episode called.
+  const config = results.info.get("retrieval_config");
+  const kwargs = results.info.get("retrieval_config_kwargs");
+  const options = { ...(typeof config === "string" ? { retrievalConfig: config } : {}), ...(isPyDict(kwargs) ? { retrievalConfigKwargs: pyJsonDumps(kwargs) } : {}) };
+  return { domain, episodes, options };
+}
+
 async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Promise<ReplayOutcome> {
   const definition = tau2Of(request.registries).domains.get(request.env);
   const dataRoot = tau2DataRoot(request.dataDir);
@@ -345,6 +371,8 @@ const TAU2_SUITE: Suite<Registries> = {
   recognizes: (head) => head.trimStart().startsWith("{"),
   actionFileShape: 'a JSON array of {"requestor", "name", "arguments"} (τ² tool calls)',
   recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "arguments" in item),
+  replayStartsFromTask: true,
+  episodeActions,
   run,
   readResults,
   rescore,
