@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { Participant } from "../../core/contracts.ts";
+import type { ChatModel, Participant } from "../../core/contracts.ts";
 import { readUtf8File } from "../../data/data-files.ts";
 import { unpinnedDataWarning } from "../../data/pinned-files.ts";
 import { acquireResultsLock, type ResultsLock } from "../../run/results-lock.ts";
@@ -229,17 +229,36 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   }
 }
 
-/** The NL-assertion judge, when a selected task is scored by one; a ConfigError when none is configured. */
+/**
+ * The NL-assertion judge, when a selected task is scored by one. When the judge cannot be set up
+ * (no model configured, no API key, an unknown provider) the run is refused before any episode, in
+ * one line naming the tasks that need it and the ways forward: a key, an OpenAI-compatible server
+ * (`--judge-base-url`), or leaving those tasks out. Never a silent zero and never the whole run
+ * failing on a message that does not say which tasks asked for a model.
+ */
 async function runJudge(options: Tau2RunOptions, tasks: readonly Tau2Task[], models: Tau2RunModels) {
-  const judged = tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).length;
-  if (judged === 0) return undefined;
-  const judgeModel = await models.judge?.();
-  if (!judgeModel) {
-    throw new ConfigError(
-      `${judged} of the selected ${options.domain} tasks are scored by τ²'s NL-assertion judge (NL_ASSERTION in their reward basis); give it a model with --judge-model (and --judge-base-url / --judge-provider), or select other tasks`,
-    );
+  const judged = tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).map((task) => task.id);
+  if (judged.length === 0) return undefined;
+  let judgeModel: ChatModel | undefined;
+  let reason = "no judge model is configured";
+  try {
+    judgeModel = await models.judge?.();
+  } catch (error) {
+    if (!ConfigError.isInstance(error)) throw error;
+    reason = error.message;
   }
+  if (!judgeModel) throw new ConfigError(judgeNeededMessage(options.domain, judged, tasks.length, reason));
   return createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir));
+}
+
+/** The one line for tasks that need a judge the run cannot set up. */
+export function judgeNeededMessage(domain: string, judged: readonly string[], selected: number, reason: string): string {
+  const shown = judged.length > 8 ? `${judged.slice(0, 8).join(", ")}, … (${judged.length - 8} more)` : judged.join(", ");
+  const which = judged.length === 1 ? "that task" : "those tasks";
+  return (
+    `${judged.length} of the ${selected} selected ${domain} task(s) (${shown}) ${judged.length === 1 ? "is" : "are"} scored by τ²'s NL-assertion judge, which calls a model and cannot run: ${reason.replace(/\.$/, "")}. ` +
+    `Give the judge its API key, point it at an OpenAI-compatible server with --judge-base-url (and --judge-model), or leave ${which} out with --task-ids`
+  );
 }
 
 /** The agent: τ²'s own strategy by its factory, or one of taubridge's shared strategies. */

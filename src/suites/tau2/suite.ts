@@ -17,7 +17,7 @@ import { runTau2Batch } from "./batch.ts";
 import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
-import { loadTau2Domain, type Tau2DomainConfig } from "./engine/domain.ts";
+import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
@@ -188,11 +188,14 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 
 async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
   const settings = request.settings as RunSettings;
+  const parts = tau2Of(request.registries);
+  const unprepared = tau2OptionsFromSettings(settings);
+  // The data first: a missing or wrong --data-dir is reported as that, before anything reads it.
+  tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
   // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
-  const options = await withRetrievalBackends(tau2OptionsFromSettings(settings), settings.values, request.progress?.warn ?? request.warn);
+  const options = await withRetrievalBackends(unprepared, settings.values, request.progress?.warn ?? request.warn);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const parts = tau2Of(request.registries);
   const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
