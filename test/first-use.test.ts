@@ -154,3 +154,23 @@ describe("detailsText", () => {
     expect(detailsText(report)).toBe("Episodes: 2 over 2 tasks × 1 trial(s); ended by: user_stop=2");
   });
 });
+
+describe("agents that cannot run on a suite are refused up front", () => {
+  it("few-shot on τ² (its examples are τ-bench conversations, given by a τ-bench flag): one line, before any model client or data", async () => {
+    const directory = scratch();
+    const result = await runTau2(["--domain", "mock", "--agent", "few-shot", "--user", "scripted"], { data: join(directory, "no-data"), saveTo: join(directory, "out.json"), env: { OPENAI_API_KEY: "" } });
+    expectRefusal(
+      result,
+      'the agent strategy "few-shot" runs on τ-bench only, not on τ²; τ² agents: oracle, llm_agent, llm_agent_gt, llm_agent_solo, tool-calling, act, react, human, module, openai-agents, vercel-ai, langchain, mastra, fastworkflow, python-bridge',
+    );
+  });
+
+  it("`taubridge strategies` lists few-shot under τ-bench only", async () => {
+    const result = await runCli(["strategies"]);
+    expect(result.exitCode).toBe(0);
+    const [tauBench, tau2] = result.stdout.split(/^τ²-bench \(--suite tau2\):$/m);
+    expect(tauBench).toMatch(/^ {4}few-shot /m);
+    expect(tau2).toMatch(/^ {4}tool-calling /m);
+    expect(tau2).not.toMatch(/few-shot/);
+  });
+});

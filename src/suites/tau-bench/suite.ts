@@ -21,7 +21,7 @@ import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
 import { parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
 import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
-import { tauBenchParts, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
+import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
 import { TAU_BENCH_RULES } from "./rules.ts";
 import { runConfigFromSettings } from "./run-config.ts";
 
@@ -206,7 +206,7 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
       domains: domains.names().map((name) => [name, domains.get(name).description]),
       agents: [
         ...agents.names().map((name): [string, string] => [name, agents.get(name).description]),
-        ...strategies.names().map((name): [string, string] => [name, strategies.get(name).description]),
+        ...tauBenchStrategies(registries).map((name): [string, string] => [name, strategies.get(name).description]),
       ],
       users: users.names().map((name) => [name, users.get(name).description]),
     };

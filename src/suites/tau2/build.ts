@@ -129,11 +129,22 @@ function readGuidelines(dataRoot: string): string | null {
   return existsSync(path) ? readUtf8File(path) : null;
 }
 
-/** τ²'s own agent of that name, or undefined when it names a shared strategy; an unknown name lists both. */
-function tau2AgentFactory(registries: Tau2Registries, name: string): Tau2ParticipantFactory | undefined {
+/** τ²'s own participant of that name; undefined for a shared strategy that runs on τ²; a ConfigError otherwise. */
+export function tau2AgentFactory(registries: Tau2Registries, name: string): Tau2ParticipantFactory | undefined {
   if (registries.agents.has(name)) return registries.agents.get(name);
-  if (registries.strategies?.has(name)) return undefined;
-  throw new UnknownNameError("τ² agent", name, [...registries.agents.names(), ...(registries.strategies?.names() ?? [])]);
+  const known = [...registries.agents.names(), ...tau2Strategies(registries)];
+  if (registries.strategies?.has(name)) {
+    if (tau2Strategies(registries).includes(name)) return undefined;
+    const suites = (registries.strategies.get(name).suites ?? []).map((suite) => (suite === "tau-bench" ? "τ-bench" : suite)).join(", ");
+    throw new ConfigError(`the agent strategy "${name}" runs on ${suites} only, not on τ²; τ² agents: ${known.join(", ")}`);
+  }
+  throw new UnknownNameError("τ² agent", name, known);
+}
+
+/** The shared agent strategies that run on τ² (those that do not name other suites only). */
+export function tau2Strategies(registries: Pick<Tau2Registries, "strategies">): string[] {
+  const strategies = registries.strategies;
+  return (strategies?.names() ?? []).filter((name) => strategies?.get(name).suites?.includes("tau2") ?? true);
 }
 
 /**

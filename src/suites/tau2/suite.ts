@@ -15,7 +15,7 @@ import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
 import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
-import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
@@ -218,6 +218,8 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const settings = request.settings as RunSettings;
   const parts = tau2Of(request.registries);
   const unprepared = tau2OptionsFromSettings(settings);
+  // An agent that cannot run here is refused before any model client is made for it.
+  tau2AgentFactory(parts, unprepared.agent);
   // The data first: a missing or wrong --data-dir is reported as that, before anything reads it.
   tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
   // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
@@ -382,7 +384,7 @@ const TAU2_SUITE: Suite<Registries> = {
       domains: tau2.domains.names().map((name) => [name, `τ² ${name}`]),
       agents: [
         ...tau2.agents.names().map((name): [string, string] => [name, tau2.agents.get(name).description ?? name]),
-        ...(strategies?.names() ?? []).filter((name) => !tau2.agents.has(name)).map((name): [string, string] => [name, strategies!.get(name).description]),
+        ...tau2Strategies(tau2).filter((name) => !tau2.agents.has(name)).map((name): [string, string] => [name, strategies!.get(name).description]),
       ],
       users: tau2.users.names().map((name) => [name, tau2.users.get(name).description ?? name]),
     };
