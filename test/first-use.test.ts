@@ -174,3 +174,31 @@ describe("agents that cannot run on a suite are refused up front", () => {
     expect(tau2).not.toMatch(/few-shot/);
   });
 });
+
+describe("a syntax error in an agent module names its file and line", () => {
+  const BROKEN = 'export async function respond() {\n  return { content: "hello" ;\n}\n';
+
+  it.each([
+    ["an ES module (.mjs), in a worker thread", "agent.mjs", []],
+    ["an ES module (.mjs), in the harness's thread", "agent.mjs", ["--agent-isolation", "none"]],
+    ["a CommonJS module (.cjs)", "agent.cjs", []],
+  ])("%s", async (_name, file, extra) => {
+    const directory = scratch();
+    const path = join(directory, file);
+    writeFileSync(path, file.endsWith(".cjs") ? 'module.exports = {\n  respond() { return { content: "hello" ; } },\n};\n' : BROKEN);
+    const result = await runCli(["run", "--agent-strategy", "module", "--agent-module", path, "--task-ids", "0", "--quiet", "--log-dir", join(directory, "out"), ...extra]);
+    const column = file.endsWith(".cjs") ? 41 : 29;
+    expectRefusal(result, `cannot load the agent module ${path}: syntax error at ${path}:2:${column}: Unexpected token ';'`);
+  });
+
+  it("a TypeScript module (.ts): the compiler's message names the place", async () => {
+    const directory = scratch();
+    const path = join(directory, "agent.ts");
+    writeFileSync(path, BROKEN.replace("respond()", "respond(): Promise<{ content: string }>"));
+    const result = await runCli(["run", "--agent-strategy", "module", "--agent-module", path, "--task-ids", "0", "--quiet", "--log-dir", join(directory, "out")]);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr).trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(`cannot load the agent module ${path}: `);
+    expect(result.stderr).toContain(`${path}:2:28: ERROR: Expected "}" but found ";"`);
+  });
+});
