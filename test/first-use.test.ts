@@ -202,3 +202,27 @@ describe("a syntax error in an agent module names its file and line", () => {
     expect(result.stderr).toContain(`${path}:2:28: ERROR: Expected "}" but found ";"`);
   });
 });
+
+describe("the help and the files around it", () => {
+  it("testing serve --help describes the script format and every route, and names no file the package does not ship", async () => {
+    const result = await runCli(["testing", "serve", "--help"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.replace(/\s+/g, " ")).toContain("POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models");
+    expect(result.stdout).toContain('Script file: {"scripts": {"<model>": [step, ...], "*": [step, ...]}}');
+  });
+
+  it("no command's --help (docs/cli.md holds them all, checked against the CLI) names a repository file the package does not ship", () => {
+    const cli = readFileSync(join(import.meta.dirname, "..", "docs", "cli.md"), "utf8");
+    const help = [...cli.matchAll(/^```console\n([\s\S]*?)^```$/gm)].map((match) => match[1]).join("\n");
+    expect(help).toContain("$ taubridge testing serve --help");
+    expect(help.match(/\b(?:src|docs|test|adapters|domains)\/[\w./-]+|\b[\w-]+\.md\b/g) ?? []).toEqual([]);
+  });
+
+  it("git ignores what runs write into a checkout: results/, simulations/, the cache", async () => {
+    const { execa } = await import("execa");
+    const root = join(import.meta.dirname, "..");
+    const paths = ["results/retail-test.json", "simulations/mock-oracle/results.json", ".taubridge-cache/x.json"];
+    const ignored = await execa("git", ["check-ignore", ...paths], { cwd: root, reject: false });
+    expect(ignored.stdout.split("\n").sort()).toEqual([...paths].sort());
+  });
+});
