@@ -72,6 +72,30 @@ export function episodeNumbersProblem(summary: Pick<EpisodeSummary, "reward" | "
 }
 
 /**
+ * The header line of a checkpoint (the run's identity), read without the episodes after it; null
+ * when there is no checkpoint or its first line is not a header (torn, or not ours).
+ */
+export function readCheckpointHeader(path: string): Record<string, unknown> | null {
+  if (!existsSync(path)) return null;
+  const fd = openSync(path, "r");
+  try {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(64 * 1024);
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+      const end = buffer.subarray(0, read).indexOf(0x0a);
+      chunks.push(Buffer.from(buffer.subarray(0, end === -1 ? read : end)));
+      if (end !== -1) break;
+    }
+    const value = parsePythonJson(Buffer.concat(chunks).toString("utf8"));
+    return value instanceof Map && value.get("type") === "run" ? (toJs(value) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Reads a checkpoint; keeps only the last entry per `(task, trial)`. `summarize` reads the suite's
  * entry (τ-bench's by default); an entry without a task id and trial, or with a reward outside
  * [0, 1] or a negative trial ({@link episodeNumbersProblem}), is a data error naming the line.
