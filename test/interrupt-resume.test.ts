@@ -90,7 +90,7 @@ describe("an interrupted τ-bench run, resumed, scores as an uninterrupted one",
         [],
       );
       expect(report.passK).toEqual(expected);
-    });
+    }, 600_000); // three runs of nine episodes each on a loaded machine: a generous bound, never a timing assumption
   }
 });
 
