@@ -188,11 +188,13 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 
 async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
   const settings = request.settings as RunSettings;
-  // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
-  const options = await withRetrievalBackends(tau2OptionsFromSettings(settings), settings.values, request.progress?.warn ?? request.warn);
+  const parts = tau2Of(request.registries);
+  const plain = tau2OptionsFromSettings(settings);
+  // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them.
+  const defaultRetrievalConfig = parts.domains.has(plain.domain) ? parts.domains.get(plain.domain).defaultRetrievalConfig : undefined;
+  const options = await withRetrievalBackends(plain, settings.values, request.progress?.warn ?? request.warn, process.env, defaultRetrievalConfig);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const parts = tau2Of(request.registries);
   const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
@@ -285,7 +287,7 @@ async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Prom
     task = taskSet.tasks.find((candidate) => candidate.id === request.taskId);
     if (!task) throw new ConfigError(`task "${request.taskId}" is not in ${taskSet.file}`);
   }
-  const result = replayTau2(domain, calls, task);
+  const result = await replayTau2(domain, calls, task);
   const text = result.steps.map((step, index) => `#${index} ${step.requestor} ${step.name}${step.error ? " (error)" : ""}\n${step.content}\n\n`).join("");
   return { json: result, text: `${text}db hash: agent ${result.dbHash.agent}, user ${result.dbHash.user ?? "none"}\n` };
 }
