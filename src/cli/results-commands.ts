@@ -209,7 +209,10 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .option("--data-dir <dir>", "data directory (for --suite tau2 the τ² data root, e.g. ../shared/tau2-bench)")
     .addOption(new Option("--suite <suite>", "benchmark suite").choices(["tau", "tau2", "tau-bench", "tau2-bench"]).default("tau"))
     .option("--task-id <id>", "--suite tau2: apply this task's initial state first")
-    .option("--retrieval-config <variant>", "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; shell: terminal_use, terminal_use_write, with τ²'s srt sandbox)")
+    .option(
+      "--retrieval-config <variant>",
+      "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; shell: terminal_use, terminal_use_write, with τ²'s srt sandbox)",
+    )
     .option("--retrieval-config-kwargs <json>", "--suite tau2, τ³ banking_knowledge: the variant's overrides (top_k, grep_top_k, case_sensitive, reranker_min_score)")
     .addOption(formatOption(["json", "text"], "json"))
     .action((options) => replayAction(loadRegistries, options));

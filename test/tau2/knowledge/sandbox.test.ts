@@ -107,38 +107,42 @@ describeWithTau2Data("τ³ shell sandbox: the export, screening and sanitizing a
   if (!runtime) throw new Error("@anthropic-ai/sandbox-runtime is not installed (npm ci)");
   const knowledgeBase = KnowledgeBase.load(join(data, "banking_knowledge", "documents"));
 
-  it.skipIf(!python311())("exports the knowledge base (and odd ids) with the original's file names, bytes, INDEX.md and srt settings", async () => {
-    for (const [documents, allowWrites] of [
-      [knowledgeBase.documents, false],
-      [ODD_DOCUMENTS, true],
-    ] as const) {
-      const base = mkdtempSync(join(tmpdir(), "sandbox-export-"));
-      const expected = original(
-        data,
-        [
-          "m = sm.SandboxManager(allow_writes=inputs['allow_writes'], sandbox_id=inputs['id'], base_temp_dir=inputs['base'])",
-          "m.export_documents(inputs['documents'], file_format='md')",
-          "files = {name: open(m.kb_dir / name, encoding='utf-8').read() for name in sorted(m.list_files())}",
-          "settings = open(m.settings_path, encoding='utf-8').read()",
-          "m.cleanup()",
-          "print(json.dumps({'files': files, 'settings': settings, 'dirs': [str(m.sandbox_dir), str(m.kb_dir)]}))",
-        ].join("\n"),
-        { allow_writes: allowWrites, id: SANDBOX_ID, base, documents },
-      ) as { files: Record<string, string>; settings: string; dirs: string[] };
-      const sandbox = await SandboxManager.create({ allowWrites, dataRoot: data, runtime, baseTempDir: base, sandboxId: SANDBOX_ID }, documents);
-      try {
-        expect([sandbox.sandboxDir, sandbox.kbDir]).toEqual(expected.dirs);
-        expect(readFileSync(sandbox.settingsPath, "utf8")).toBe(expected.settings);
-        const ours = filesOf(sandbox.kbDir);
-        expect(Object.keys(ours)).toEqual(Object.keys(expected.files));
-        expect(ours).toEqual(expected.files);
-      } finally {
-        await sandbox.cleanup();
+  it.skipIf(!python311())(
+    "exports the knowledge base (and odd ids) with the original's file names, bytes, INDEX.md and srt settings",
+    async () => {
+      for (const [documents, allowWrites] of [
+        [knowledgeBase.documents, false],
+        [ODD_DOCUMENTS, true],
+      ] as const) {
+        const base = mkdtempSync(join(tmpdir(), "sandbox-export-"));
+        const expected = original(
+          data,
+          [
+            "m = sm.SandboxManager(allow_writes=inputs['allow_writes'], sandbox_id=inputs['id'], base_temp_dir=inputs['base'])",
+            "m.export_documents(inputs['documents'], file_format='md')",
+            "files = {name: open(m.kb_dir / name, encoding='utf-8').read() for name in sorted(m.list_files())}",
+            "settings = open(m.settings_path, encoding='utf-8').read()",
+            "m.cleanup()",
+            "print(json.dumps({'files': files, 'settings': settings, 'dirs': [str(m.sandbox_dir), str(m.kb_dir)]}))",
+          ].join("\n"),
+          { allow_writes: allowWrites, id: SANDBOX_ID, base, documents },
+        ) as { files: Record<string, string>; settings: string; dirs: string[] };
+        const sandbox = await SandboxManager.create({ allowWrites, dataRoot: data, runtime, baseTempDir: base, sandboxId: SANDBOX_ID }, documents);
+        try {
+          expect([sandbox.sandboxDir, sandbox.kbDir]).toEqual(expected.dirs);
+          expect(readFileSync(sandbox.settingsPath, "utf8")).toBe(expected.settings);
+          const ours = filesOf(sandbox.kbDir);
+          expect(Object.keys(ours)).toEqual(Object.keys(expected.files));
+          expect(ours).toEqual(expected.files);
+        } finally {
+          await sandbox.cleanup();
+        }
+        expect(existsSync(sandbox.sandboxDir)).toBe(false);
+        rmSync(base, { recursive: true, force: true });
       }
-      expect(existsSync(sandbox.sandboxDir)).toBe(false);
-      rmSync(base, { recursive: true, force: true });
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it.skipIf(!python311())("screens commands, sanitizes listings and names files as the original", async () => {
     const base = mkdtempSync(join(tmpdir(), "sandbox-screen-"));
@@ -169,7 +173,9 @@ describeWithTau2Data("τ³ shell sandbox: the export, screening and sanitizing a
     const samples = [[0xff], [0x61, 0x62, 0xe2, 0x28], [0xe2, 0x82, 0x28], [0xf0, 0x90, 0x80, 0x28], [0xe2, 0x82], [0xf0], [0xed, 0xa0, 0x80], [0xe0, 0x80], [0xc0, 0x80], [0x68, 0x69]];
     const expected = original(
       data,
-      ["out = []", "for b in inputs:", "    try: out.append(['ok', bytes(b).decode('utf-8')])", "    except UnicodeDecodeError as e: out.append(['error', str(e)])", "print(json.dumps(out))"].join("\n"),
+      ["out = []", "for b in inputs:", "    try: out.append(['ok', bytes(b).decode('utf-8')])", "    except UnicodeDecodeError as e: out.append(['error', str(e)])", "print(json.dumps(out))"].join(
+        "\n",
+      ),
       samples,
     );
     const ours = samples.map((bytes) => {

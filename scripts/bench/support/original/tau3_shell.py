@@ -14,8 +14,13 @@ sandbox directories; this driver removes the ones it made at the end, outside th
 
 Environment: as tau2_oracle.py (TAUBRIDGE_TAU2_ORIGINAL, TAUBRIDGE_ORIGINAL_STANDINS,
 TAU2_DATA_DIR or TAUBRIDGE_SHARED).
+With `--sandbox-only`, only `knowledge/sandbox_manager.py` of the pinned sources in the shared data
+is loaded (it needs nothing but the standard library): the export and `run_command`, with
+`ShellMixin.shell` compiled from `retrieval_mixins.py`, without the environment (used when the
+original's dependencies are not importable).
+
 Usage:
-  python tau3_shell.py --fixture shell_probes_banking_knowledge.json [--rounds N] [--exports N]
+  python tau3_shell.py --fixture shell_probes_banking_knowledge.json [--rounds N] [--exports N] [--sandbox-only]
 Prints one JSON object on stdout.
 """
 
@@ -31,6 +36,9 @@ import re  # noqa: E402
 import shutil  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+
+
+SANDBOX_ONLY = "--sandbox-only" in sys.argv
 
 
 def _prepare_paths() -> None:
@@ -58,17 +66,27 @@ def _prepare_paths() -> None:
         os.environ["TAU2_DATA_DIR"] = root
 
 
-_prepare_paths()
+if SANDBOX_ONLY:
+    # Only `knowledge/sandbox_manager.py` (standard library only), from the pinned sources in the
+    # shared data: its run_command and the export, without the environment around them.
+    import importlib.util  # noqa: E402
 
-from loguru import logger  # noqa: E402
+    _shared = os.environ.get("TAUBRIDGE_SHARED") or sys.exit("TAUBRIDGE_SHARED is not set")
+    _spec = importlib.util.spec_from_file_location("sandbox_manager", os.path.join(_shared, "tau2-bench", "upstream-src", "src", "tau2", "knowledge", "sandbox_manager.py"))
+    sandbox_manager = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sandbox_manager)
+else:
+    _prepare_paths()
 
-logger.remove()
-logger.add(sys.stderr, level="ERROR")
+    from loguru import logger  # noqa: E402
 
-from tau2.data_model.message import ToolCall  # noqa: E402
-from tau2.domains.banking_knowledge import data_model as bk_data_model  # noqa: E402
-from tau2.domains.banking_knowledge import retrieval as bk_retrieval  # noqa: E402
-from tau2.domains.banking_knowledge.environment import get_environment  # noqa: E402
+    logger.remove()
+    logger.add(sys.stderr, level="ERROR")
+
+    from tau2.data_model.message import ToolCall  # noqa: E402
+    from tau2.domains.banking_knowledge import data_model as bk_data_model  # noqa: E402
+    from tau2.domains.banking_knowledge import retrieval as bk_retrieval  # noqa: E402
+    from tau2.domains.banking_knowledge.environment import get_environment  # noqa: E402
 
 T_IMPORTED = time.perf_counter()
 
@@ -76,17 +94,16 @@ if "--check-imports" in sys.argv:
     print(json.dumps({"ok": True, "python": sys.version.split()[0], "imports": T_IMPORTED - T_START}))
     sys.exit(0)
 
-# The fixtures' pinned document order (sorted file names = sorted ids), as their README says: the
-# original's `Path.glob` order is the file system's, and it decides the export order.
-_original_load = bk_data_model.KnowledgeBase.load.__func__
+if not SANDBOX_ONLY:
+    # The fixtures' pinned document order (sorted file names = sorted ids), as their README says: the
+    # original's `Path.glob` order is the file system's, and it decides the export order.
+    _original_load = bk_data_model.KnowledgeBase.load.__func__
 
+    def _sorted_load(cls, documents_dir):
+        loaded = _original_load(cls, documents_dir)
+        return cls(documents={key: loaded.documents[key] for key in sorted(loaded.documents)})
 
-def _sorted_load(cls, documents_dir):
-    loaded = _original_load(cls, documents_dir)
-    return cls(documents={key: loaded.documents[key] for key in sorted(loaded.documents)})
-
-
-bk_data_model.KnowledgeBase.load = classmethod(_sorted_load)
+    bk_data_model.KnowledgeBase.load = classmethod(_sorted_load)
 
 SANDBOX_NAME = re.compile(r"agentic_search_[0-9a-f]{8}")
 _made = []
@@ -124,6 +141,78 @@ def run_probes(fixture):
     return hops, compared, mismatches
 
 
+def _documents():
+    """The knowledge base's documents in sorted id order, as `_create_sandbox` passes them."""
+    directory = os.path.join(os.environ["TAUBRIDGE_SHARED"], "tau2-bench", "banking_knowledge", "documents")
+    documents = []
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".json"):
+            with open(os.path.join(directory, name)) as fp:
+                doc = json.load(fp)
+            documents.append({"id": doc["id"], "title": doc["title"], "content": doc["content"]})
+    return sorted(documents, key=lambda doc: doc["id"])
+
+
+def _original_shell_method():
+    """`ShellMixin.shell` as the original writes it, compiled from `retrieval_mixins.py` in the pinned
+    sources (its module imports the original's toolkit machinery, which is not importable here)."""
+    import ast
+    import textwrap
+
+    path = os.path.join(os.environ["TAUBRIDGE_SHARED"], "tau2-bench", "upstream-src", "src", "tau2", "domains", "banking_knowledge", "retrieval_mixins.py")
+    with open(path) as fp:
+        source = fp.read()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name == "ShellMixin":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "shell":
+                    namespace = {}
+                    exec(textwrap.dedent(ast.get_source_segment(source, item)), namespace)  # the method without its decorator
+                    return namespace["shell"]
+    sys.exit(f"{path}: no ShellMixin.shell")
+
+
+class _Toolkit:
+    """`self` for `ShellMixin.shell`: the toolkit's `_sandbox`."""
+
+    def __init__(self, sandbox):
+        self._sandbox = sandbox
+
+
+def run_probes_sandbox_only(fixture):
+    """The probes through `SandboxManager` alone: a fresh sandbox and export per episode, then `run_command` per command."""
+    hops = []
+    mismatches = []
+    compared = 0
+    documents = _documents()
+    shell = _original_shell_method()
+    for episode in fixture["episodes"]:
+        sandbox = sandbox_manager.SandboxManager(allow_writes=episode["retrieval_variant"] == "terminal_use_write")
+        sandbox.export_documents(documents, file_format="md")
+        _made.append(sandbox.sandbox_dir)
+        for index, (action, want) in enumerate(zip(episode["actions"], episode["expected"]["steps"])):
+            command = action["arguments"]["command"]
+            started = time.perf_counter()
+            content = shell(_Toolkit(sandbox), command)
+            hops.append({"episode": episode["id"], "command": command, "seconds": time.perf_counter() - started})
+            compared += 1
+            if SANDBOX_NAME.sub("agentic_search_XXXXXXXX", content) != SANDBOX_NAME.sub("agentic_search_XXXXXXXX", want["content"]):
+                mismatches.append({"episode": episode["id"], "step": index, "got": content[:300], "want": want["content"][:300]})
+    return hops, compared, mismatches
+
+
+def time_exports_sandbox_only(count):
+    documents = _documents()
+    seconds = []
+    for _ in range(count):
+        started = time.perf_counter()
+        sandbox = sandbox_manager.SandboxManager(allow_writes=False)
+        sandbox.export_documents(documents, file_format="md")
+        seconds.append(time.perf_counter() - started)
+        _made.append(sandbox.sandbox_dir)
+    return seconds
+
+
 def time_exports(count, allow_writes):
     """Seconds of `_create_sandbox` (directory, srt settings, every document and INDEX.md written)."""
     knowledge_base = bk_data_model.KnowledgeBase.load(str(bk_retrieval.DATA_DIR / "tau2" / "domains" / "banking_knowledge" / "documents"))
@@ -142,6 +231,7 @@ def main() -> None:
     parser.add_argument("--fixture", required=True)
     parser.add_argument("--rounds", type=int, default=1, help="times the whole probe set is run")
     parser.add_argument("--exports", type=int, default=10, help="knowledge-base exports timed")
+    parser.add_argument("--sandbox-only", action="store_true", help="only sandbox_manager.py (no other dependency than the standard library)")
     args = parser.parse_args()
     with open(args.fixture) as fp:
         fixture = json.load(fp)
@@ -150,17 +240,18 @@ def main() -> None:
     mismatches = []
     try:
         for _ in range(args.rounds):
-            round_hops, round_compared, round_mismatches = run_probes(fixture)
+            round_hops, round_compared, round_mismatches = run_probes_sandbox_only(fixture) if SANDBOX_ONLY else run_probes(fixture)
             hops.extend(round_hops)
             compared += round_compared
             mismatches.extend(round_mismatches)
-        exports = time_exports(args.exports, False)
+        exports = time_exports_sandbox_only(args.exports) if SANDBOX_ONLY else time_exports(args.exports, False)
     finally:
         for directory in _made:
             shutil.rmtree(directory, ignore_errors=True)
     json.dump(
         {
             "python": sys.version.split()[0],
+            "scope": "sandbox_manager.py and ShellMixin.shell only (no environment)" if SANDBOX_ONLY else "the original environment's get_response",
             "imports": T_IMPORTED - T_START,
             "hops": hops,
             "exports": exports,
