@@ -74,7 +74,7 @@ const ESCAPES = [
   "cat /etc/hostname",
   "ls ~",
   "echo $HOME",
-  "echo ${HOME}",
+  `echo $${"{"}HOME}`,
   "cat 'a/../b'",
   'grep "/etc/x" file',
   "  /bin/ls",
