@@ -18,7 +18,7 @@
  * environment is dropped (the original leaves it behind).
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { constants as osConstants, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -49,6 +49,8 @@ const BRACED_HOME = "$" + "{HOME}";
 
 /** Output kept per stream before the command is stopped. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** Files the export writes between two turns of the event loop. */
+const EXPORT_SLICE = 64;
 /** After the timeout's SIGTERM, how long `srt` has to stop its helpers before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
 
@@ -194,11 +196,17 @@ export class SandboxManager {
     };
   }
 
-  /** `export_documents(documents, "md")`: one file per document, in order (directory listings follow it), then `_create_index_file`. */
+  /**
+   * `export_documents(documents, "md")`: one file per document, in order (directory listings follow
+   * it on file systems that list in creation order), then `_create_index_file`. Written with
+   * synchronous calls, as Python does (several times faster than one asynchronous write per file),
+   * giving the event loop a turn every {@link EXPORT_SLICE} files so other episodes are not held up.
+   */
   private async exportDocuments(documents: readonly KnowledgeDocument[]): Promise<void> {
-    for (const document of documents) {
+    for (const [index, document] of documents.entries()) {
       const file = sandboxMessages.format("markdownFile", { safe_filename: sanitizeFilename(document.id) });
-      await writeFile(join(this.kbDir, file), sandboxMessages.format("markdownDocument", { title: document.title, content: document.content }));
+      writeFileSync(join(this.kbDir, file), sandboxMessages.format("markdownDocument", { title: document.title, content: document.content }));
+      if (index % EXPORT_SLICE === EXPORT_SLICE - 1) await new Promise((resolve) => setImmediate(resolve));
     }
     const sorted = [...documents].sort((left, right) => pyCompareStrings(left.id, right.id));
     const lines = [
@@ -207,7 +215,7 @@ export class SandboxManager {
       sandboxMessages.text("indexDocuments"),
       ...sorted.map((document) => sandboxMessages.format("indexEntry", { safe_filename: sanitizeFilename(document.id), ext: "md", title: document.title })),
     ];
-    await writeFile(join(this.kbDir, sandboxMessages.format("indexFile", { ext: "md" })), lines.join(""));
+    writeFileSync(join(this.kbDir, sandboxMessages.format("indexFile", { ext: "md" })), lines.join(""));
   }
 
   /**
