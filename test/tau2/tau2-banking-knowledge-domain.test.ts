@@ -104,7 +104,7 @@ describeWithTau2Data("τ³ banking_knowledge refusals", (data) => {
       /'alltools' needs a openai embedder \(text-embedding-3-large\).*offline variants: no_knowledge, full_kb, golden_retrieval, bm25_grep, bm25, grep_only/,
     );
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { services: noTools })).toThrow(
-      /needs a openai embedder \(text-embedding-3-large\), which is not available \(give --embedder-base-url or the embedder's API key\), and τ²'s shell sandbox, but srt needs rg, bwrap, socat, bash, which, which are not on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\); offline variants/,
+      /needs a openai embedder \(text-embedding-3-large\), which is not available \(give --embedder-base-url or the embedder's API key\), and τ²'s shell sandbox, but srt cannot find rg, bwrap, socat, bash, which on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\); offline variants/,
     );
   });
 
@@ -114,7 +114,7 @@ describeWithTau2Data("τ³ banking_knowledge refusals", (data) => {
     );
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "bm25_reranker" })).toThrow(/needs the pointwise LLM reranker/);
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "terminal_use_write", services: noTools })).toThrow(
-      /'terminal_use_write' needs τ²'s shell sandbox, but srt needs rg, bwrap, socat/,
+      /'terminal_use_write' needs τ²'s shell sandbox, but srt cannot find rg, bwrap, socat/,
     );
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "terminal_use", services: noTools, scoringOnly: true })).not.toThrow(); // rescore: no shell needed
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "nope" })).toThrow(/unknown retrieval config 'nope'; known: no_knowledge, full_kb/);

@@ -202,7 +202,7 @@ describeWithTau2Data("τ³ banking_knowledge shell variants without the sandbox 
         [...base, "--retrieval-config", "terminal_use"],
         noSocat,
         [
-          /^taubridge: retrieval config 'terminal_use' needs τ²'s shell sandbox, but srt needs socat, which is not on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\); offline variants: /,
+          /^taubridge: retrieval config 'terminal_use' needs τ²'s shell sandbox, but srt cannot find socat on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\); offline variants: /,
         ],
       ],
       [
@@ -210,7 +210,7 @@ describeWithTau2Data("τ³ banking_knowledge shell variants without the sandbox 
         nothing,
         [
           /retrieval config 'alltools' needs a openai embedder \(text-embedding-3-large\), which is not available/,
-          /and τ²'s shell sandbox, but srt needs rg, bwrap, socat, bash, which, which are not on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\)/,
+          /and τ²'s shell sandbox, but srt cannot find rg, bwrap, socat, bash, which on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\)/,
         ],
       ],
     ];
@@ -227,6 +227,6 @@ describeWithTau2Data("τ³ banking_knowledge shell variants without the sandbox 
       env: { PATH: nothing },
     });
     expect(replay.exitCode).toBe(2);
-    expect(replay.stderr).toMatch(/^taubridge: retrieval config 'terminal_use_write' needs τ²'s shell sandbox, but srt needs rg, bwrap, socat, bash, which/);
+    expect(replay.stderr).toMatch(/^taubridge: retrieval config 'terminal_use_write' needs τ²'s shell sandbox, but srt cannot find rg, bwrap, socat, bash, which/);
   }, 180_000);
 });

@@ -197,7 +197,7 @@ describeWithTau2Data("τ³ shell sandbox: the export, screening and sanitizing a
   it("names what is missing and how to install it (an empty PATH, another platform)", () => {
     const empty = mkdtempSync(join(tmpdir(), "no-tools-"));
     const none = checkSandboxAvailability({ PATH: empty }, "linux");
-    expect(none).toEqual({ ok: false, problem: "srt needs rg, bwrap, socat, bash, which, which are not on PATH (install with: sudo apt-get install -y bubblewrap ripgrep socat)" });
+    expect(none).toEqual({ ok: false, problem: "srt cannot find rg, bwrap, socat, bash, which on PATH (install with: sudo apt-get install -y bubblewrap ripgrep socat)" });
     expect(checkSandboxAvailability({ PATH: empty }, "darwin")).toMatchObject({ ok: false, problem: expect.stringContaining("brew install ripgrep") });
     expect(checkSandboxAvailability({ PATH: empty }, "win32")).toEqual({ ok: false, problem: "the srt sandbox runs on Linux and macOS only, not on win32" });
   });

@@ -82,9 +82,6 @@ export function checkSandboxAvailability(env: Env = process.env, platform: NodeJ
   if (runtime.version !== SRT_VERSION)
     return { ok: false, problem: `srt is @anthropic-ai/sandbox-runtime ${runtime.version}, but τ² requires exactly ${SRT_VERSION}: reinstall taubridge's dependencies (npm ci)` };
   const missing = tools.filter((tool) => findOnPath(tool, env) === undefined);
-  if (missing.length > 0) {
-    const verb = missing.length === 1 ? "is" : "are";
-    return { ok: false, problem: `srt needs ${missing.join(", ")}, which ${verb} not on PATH (install with: ${sandboxInstallHint(platform)})` };
-  }
+  if (missing.length > 0) return { ok: false, problem: `srt cannot find ${missing.join(", ")} on PATH (install with: ${sandboxInstallHint(platform)})` };
   return { ok: true, runtime };
 }
