@@ -23,7 +23,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { constants as osConstants, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { ConfigError, InfraError, errorMarker } from "../../../errors/error-tree.ts";
+import { ConfigError, InfraError, describeError, errorMarker } from "../../../errors/error-tree.ts";
 import { PY_RE_MULTILINE, PyException, type PyRePattern, type PyValue, pyCompareStrings, pyDecodeUtf8, pyIsAlnum, pyReCompile, pyReEscape, pyStrip, pyTypeName } from "../../../value/index.ts";
 import type { KnowledgeDocument } from "./knowledge-base.ts";
 import { readSandboxListingStandIns, sandboxMessages } from "./messages.ts";
@@ -171,15 +171,16 @@ export class SandboxManager {
    */
   static async create(options: SandboxOptions, documents: readonly KnowledgeDocument[]): Promise<SandboxManager> {
     const sandbox = new SandboxManager(options);
-    mkdirSync(sandbox.sandboxDir, { recursive: true });
-    track(sandbox.sandboxDir);
     try {
+      mkdirSync(sandbox.sandboxDir, { recursive: true });
+      track(sandbox.sandboxDir);
       await mkdir(sandbox.kbDir, { recursive: true });
       await writeFile(sandbox.settingsPath, pythonIndentedJson(sandbox.settings()));
       await sandbox.exportDocuments(documents);
     } catch (error) {
       await sandbox.cleanup();
-      throw error;
+      // The host's problem (a full disk, a temp directory that cannot be written), not the agent's.
+      throw new InfraError(`cannot make the shell sandbox ${sandbox.sandboxDir}: ${describeError(error)}`, { cause: error });
     }
     return sandbox;
   }
