@@ -158,7 +158,11 @@ describe("detailsText", () => {
 describe("agents that cannot run on a suite are refused up front", () => {
   it("few-shot on τ² (its examples are τ-bench conversations, given by a τ-bench flag): one line, before any model client or data", async () => {
     const directory = scratch();
-    const result = await runTau2(["--domain", "mock", "--agent", "few-shot", "--user", "scripted"], { data: join(directory, "no-data"), saveTo: join(directory, "out.json"), env: { OPENAI_API_KEY: "" } });
+    const result = await runTau2(["--domain", "mock", "--agent", "few-shot", "--user", "scripted"], {
+      data: join(directory, "no-data"),
+      saveTo: join(directory, "out.json"),
+      env: { OPENAI_API_KEY: "" },
+    });
     expectRefusal(
       result,
       'the agent strategy "few-shot" runs on τ-bench only, not on τ²; τ² agents: oracle, llm_agent, llm_agent_gt, llm_agent_solo, tool-calling, act, react, human, module, openai-agents, vercel-ai, langchain, mastra, fastworkflow, python-bridge',

@@ -385,7 +385,9 @@ const TAU2_SUITE: Suite<Registries> = {
       domains: tau2.domains.names().map((name) => [name, `τ² ${name}`]),
       agents: [
         ...tau2.agents.names().map((name): [string, string] => [name, tau2.agents.get(name).description ?? name]),
-        ...tau2Strategies(tau2).filter((name) => !tau2.agents.has(name)).map((name): [string, string] => [name, strategies!.get(name).description]),
+        ...tau2Strategies(tau2)
+          .filter((name) => !tau2.agents.has(name))
+          .map((name): [string, string] => [name, strategies!.get(name).description]),
       ],
       users: tau2.users.names().map((name) => [name, tau2.users.get(name).description ?? name]),
     };
