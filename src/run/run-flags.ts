@@ -273,8 +273,8 @@ const SELECTION_FLAGS = [
     flag: "--retrieval-config",
     type: "string",
     placeholder: "<variant>",
-    help: "τ³ banking_knowledge retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; the embedding and reranker ones need --embedder-* / --reranker-* or API keys)",
-    defaultHelp: "τ²'s, alltools (needs embeddings and the srt sandbox: refused here)",
+    help: "τ³ banking_knowledge retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; the embedding and reranker ones need --embedder-* / --reranker-* or API keys; terminal_use, terminal_use_write and alltools run a shell in τ²'s srt sandbox, which needs bubblewrap, ripgrep and socat)",
+    defaultHelp: "τ²'s, alltools (needs an embedder and the srt sandbox)",
     suites: TAU2,
   },
   {
