@@ -267,7 +267,10 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .addOption(new Option("--suite <suite>", "benchmark suite of an action list (default: tau; a record or results file says its own)").choices(["tau", "tau2", "tau-bench", "tau2-bench"]))
     .option("--task-id <id>", "the episode's task, with --from or records output; --suite tau2 also applies its initial state first")
     .option("--trial <n>", "with --from or records output: the episode's trial (default: the task's first)")
-    .option("--retrieval-config <variant>", "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; shell: terminal_use, terminal_use_write, with τ²'s srt sandbox)")
+    .option(
+      "--retrieval-config <variant>",
+      "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; shell: terminal_use, terminal_use_write, with τ²'s srt sandbox)",
+    )
     .option("--retrieval-config-kwargs <json>", "--suite tau2, τ³ banking_knowledge: the variant's overrides (top_k, grep_top_k, case_sensitive, reranker_min_score)")
     .addOption(formatOption(["json", "text"], "json"))
     .action((options) => replayAction(loadRegistries, options));
