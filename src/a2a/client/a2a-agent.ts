@@ -28,8 +28,11 @@ export interface A2AAgentSettings {
   /** The bearer token, if any (read from the variable `--agent-a2a-token-env` names). */
   token: string | null;
   profile: Profile;
-  /** `send` (default): a blocking send, then polls while the task is unfinished; `stream`: SSE when the card offers it. */
-  mode: "send" | "stream";
+  /**
+   * `send` (default): a blocking send, then polls while the task is unfinished; `poll`: a
+   * non-blocking send, then polls; `stream`: SSE when the card offers it (else `send`).
+   */
+  mode: "send" | "poll" | "stream";
   retries: number;
   retryDelayMs: number;
   /** First poll interval (doubled up to 1 s). */
@@ -138,8 +141,10 @@ class A2ASession implements ParticipantSession {
 
   /** Sends one message and waits for the reply: a blocking send (or a stream), then polls while the task is unfinished. */
   private async reply(text: string, call: CallContext): Promise<WireResult> {
+    const poll = this.agent.settings.mode === "poll";
     const params = (version: "0.3" | "1.0"): PlainObject => ({
       message: messageParams(version, { messageId: call.messageId as string, text, contextId: this.contextId, taskId: this.pendingTaskId }),
+      ...(poll ? { configuration: version === "0.3" ? { blocking: false } : { returnImmediately: true } } : {}),
     });
     const connection = this.agent.connection;
     let result = this.agent.streams ? await this.streamed(params, call, text) : this.read(await connection.call("send", params, call, (raw) => this.facts(raw, text)), call);

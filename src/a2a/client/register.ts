@@ -68,7 +68,7 @@ export function a2aSettings(options: Record<string, unknown>, env: NodeJS.Proces
     timeoutSeconds: numberOption(options, "timeout", "--agent-a2a-timeout", DEFAULT_A2A_TIMEOUT_SECONDS, true),
     token,
     profile: choice<Profile>(options, "profile", PROFILES, "agentbeats"),
-    mode: choice(options, "mode", ["send", "stream"] as const, "send"),
+    mode: choice(options, "mode", ["send", "poll", "stream"] as const, "send"),
     retries: Math.floor(numberOption(options, "retries", "--agent-option retries", 2, false)),
     retryDelayMs: numberOption(options, "retryDelay", "--agent-option retryDelay", 0.25, false) * 1000,
     pollIntervalMs: numberOption(options, "pollInterval", "--agent-option pollInterval", 0.025, true) * 1000,
