@@ -20,8 +20,23 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/serve
 import * as v03server from "a2a-v03/server";
 import * as v03express from "a2a-v03/server/express";
 
-/** One decision of the remote agent: tool calls (several make one turn), or words for the user. */
-export type Decision = { calls: Array<{ name: string; arguments: Record<string, unknown> }> } | { say: string };
+/**
+ * One decision of the remote agent: tool calls (several make one turn), or words for the user.
+ * Arguments given as a string are JSON text written into the reply verbatim (so `100.0` stays a
+ * float, as a Python agent's `json.dumps` writes it).
+ */
+export type Decision = { calls: Array<{ name: string; arguments: Record<string, unknown> | string }> } | { say: string };
+
+type Call = Extract<Decision, { calls: unknown }>["calls"][number];
+
+/** `{"name": …, "arguments": …}` with the arguments' text as given. */
+function callText(call: Call, extra = ""): string {
+  const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+  return `{"name": ${JSON.stringify(call.name)}, "arguments": ${args}${extra}}`;
+}
+
+const argumentsObject = (call: Call): Record<string, unknown> => (typeof call.arguments === "string" ? (JSON.parse(call.arguments) as Record<string, unknown>) : call.arguments);
+const argumentsText = (call: Call): string => (typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments));
 
 export type ReplyFormat = "json" | "data" | "json-tag" | "openai" | "fence" | "tool_call";
 export type AgentStyle = "message" | "task" | "input-required";
@@ -56,19 +71,20 @@ export function renderDecision(decision: Decision, format: ReplyFormat): { text?
     return format === "json-tag" ? { text: `<json>${respond}</json>` } : format === "fence" ? { text: `Here is my answer:\n\`\`\`json\n${respond}\n\`\`\`` } : { text: respond };
   }
   const calls = decision.calls;
+  const many = (items: string[]) => `[${items.join(", ")}]`;
   switch (format) {
     case "data":
-      return { data: { tool_calls: calls.map((call) => ({ name: call.name, arguments: call.arguments })) } };
+      return { data: { tool_calls: calls.map((call) => ({ name: call.name, arguments: argumentsObject(call) })) } };
     case "openai":
-      return { text: JSON.stringify({ tool_calls: calls.map((call, index) => ({ id: `call_${index}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }) };
+      return { text: JSON.stringify({ tool_calls: calls.map((call, index) => ({ id: `call_${index}`, type: "function", function: { name: call.name, arguments: argumentsText(call) } })) }) };
     case "tool_call":
-      return { text: JSON.stringify(calls.length === 1 ? { tool_call: calls[0] } : { tool_calls: calls.map((call) => ({ tool_call: call })) }) };
+      return { text: calls.length === 1 ? `{"tool_call": ${callText(calls[0])}}` : `{"tool_calls": ${many(calls.map((call) => `{"tool_call": ${callText(call)}}`))}}` };
     case "json-tag":
-      return { text: calls.map((call) => `<json>${JSON.stringify(call)}</json>`).join("\n") };
+      return { text: calls.map((call) => `<json>${callText(call)}</json>`).join("\n") };
     case "fence":
-      return { text: `I will call the tool now.\n\`\`\`json\n${JSON.stringify(calls.length === 1 ? calls[0] : calls)}\n\`\`\`` };
+      return { text: `I will call the tool now.\n\`\`\`json\n${calls.length === 1 ? callText(calls[0]) : many(calls.map((call) => callText(call)))}\n\`\`\`` };
     default:
-      return { text: JSON.stringify(calls.length === 1 ? calls[0] : calls) };
+      return { text: calls.length === 1 ? callText(calls[0]) : many(calls.map((call) => callText(call))) };
   }
 }
 

@@ -199,8 +199,10 @@ class A2ASession implements ParticipantSession {
       }
       current = applyStreamEvent(current, event);
       if (current.type === "message") break;
-      if (TERMINAL_STATES.has(current.task.state) || INTERRUPTED_STATES.has(current.task.state)) break;
-      if (event.type === "status" && event.final) break;
+      // A task snapshot opens the stream; when it continues a task that waited for input, its state is
+      // still the old one: only status events end the turn (or the end of the stream).
+      if (event.type !== "status") continue;
+      if (event.final || TERMINAL_STATES.has(event.state)) break;
     }
     if (current === null) throw new A2AProtocolError("the A2A agent's stream ended without an event", { url: this.agent.connection.rpcUrl });
     return current;
