@@ -83,7 +83,10 @@ function isDryRun(settings: RunSettings): boolean {
 
 /** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). Nothing secret is printed (`src/secrets`). */
 async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[]): Promise<void> {
-  const [{ buildReport, detailsText, leaderboardText, reportJson }, { protocolSummary, protocolSummaryText }] = await Promise.all([import("../report/leaderboard.ts"), import("../report/protocol-summary.ts")]);
+  const [{ buildReport, detailsText, leaderboardText, reportJson }, { protocolSummary, protocolSummaryText }] = await Promise.all([
+    import("../report/leaderboard.ts"),
+    import("../report/protocol-summary.ts"),
+  ]);
   const dryRun = isDryRun(settings);
   const notes = dryRun ? ["⚠ dry run: the agent's tool calls were planned, not executed; these numbers do not score the agent", ...outcome.notes] : outcome.notes;
   const title = dryRun ? `${outcome.title} [dry run]` : outcome.title;
@@ -94,7 +97,14 @@ async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupt
   const protocol = protocolSummary(outcome.records());
   if (format === "json")
     printJson(
-      printed({ ...reportJson(runReport), ...(protocol ? { protocol } : {}), ...(dryRun ? { dryRun: true } : {}), resultsPath: outcome.path, checkpointPath: outcome.checkpointPath, runStatusPath: outcome.statusPath }),
+      printed({
+        ...reportJson(runReport),
+        ...(protocol ? { protocol } : {}),
+        ...(dryRun ? { dryRun: true } : {}),
+        resultsPath: outcome.path,
+        checkpointPath: outcome.checkpointPath,
+        runStatusPath: outcome.statusPath,
+      }),
     );
   else {
     const details = protocol ? `${detailsText(runReport)}\n${protocolSummaryText(protocol)}` : detailsText(runReport);

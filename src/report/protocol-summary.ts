@@ -94,7 +94,8 @@ export function protocolSummaryText(summary: ProtocolSummary): string {
   const errors = Object.entries(summary.errors).sort(([a], [b]) => a.localeCompare(b));
   lines.push(`  errors: ${errors.length > 0 ? errors.map(([key, count]) => `${key} ×${count}`).join(", ") : "none"}`);
   const { tokens } = summary;
-  const source = tokens.estimatedExchanges === 0 ? "reported by the agent" : tokens.reportedExchanges === 0 ? "estimated from the message text, not the agent's model usage" : "partly reported, partly estimated";
+  const source =
+    tokens.estimatedExchanges === 0 ? "reported by the agent" : tokens.reportedExchanges === 0 ? "estimated from the message text, not the agent's model usage" : "partly reported, partly estimated";
   lines.push(`  tokens: ${tokens.input} in / ${tokens.output} out (${source}); ${summary.bytes.sent} bytes sent, ${summary.bytes.received} received`);
   return lines.join("\n");
 }

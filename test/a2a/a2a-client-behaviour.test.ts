@@ -25,7 +25,10 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-async function fakeWith(answer: (request: import("../support/a2a-fake-agent.ts").FakeRequest, index: number) => FakeAnswer, card: Parameters<typeof startFakeAgent>[0]["card"] = CARD_V03): Promise<FakeAgent> {
+async function fakeWith(
+  answer: (request: import("../support/a2a-fake-agent.ts").FakeRequest, index: number) => FakeAnswer,
+  card: Parameters<typeof startFakeAgent>[0]["card"] = CARD_V03,
+): Promise<FakeAgent> {
   const fake = await startFakeAgent({ card, answer });
   opened.push(fake);
   return fake;
@@ -47,7 +50,7 @@ async function oneTurn(agent: A2AAgent) {
   return { ...outcome, log, session };
 }
 
-const messageIdOf = (request: { body: Record<string, unknown> | null }) => ((request.body?.params as { message: { messageId: string } }).message.messageId);
+const messageIdOf = (request: { body: Record<string, unknown> | null }) => (request.body?.params as { message: { messageId: string } }).message.messageId;
 
 describe("retries", () => {
   it("a reset connection and a 503 are retried with the same message id; every attempt is measured", async () => {
@@ -116,10 +119,17 @@ describe("credentials", () => {
 });
 
 describe("unfinished tasks and streams", () => {
-  const working = (state: string, parts: unknown[] = []) => ({ kind: "task", id: "t1", contextId: "c1", status: { state, ...(parts.length ? { message: { kind: "message", role: "agent", messageId: "s", parts } } : {}) } });
+  const working = (state: string, parts: unknown[] = []) => ({
+    kind: "task",
+    id: "t1",
+    contextId: "c1",
+    status: { state, ...(parts.length ? { message: { kind: "message", role: "agent", messageId: "s", parts } } : {}) },
+  });
 
   it("a working task is polled (tasks/get) until it completes", async () => {
-    const fake = await fakeWith((_request, index) => ({ result: index < 2 ? working(index === 0 ? "submitted" : "working") : { ...working("completed"), artifacts: [{ artifactId: "a", parts: [{ kind: "text", text: "all done" }] }] } }));
+    const fake = await fakeWith((_request, index) => ({
+      result: index < 2 ? working(index === 0 ? "submitted" : "working") : { ...working("completed"), artifacts: [{ artifactId: "a", parts: [{ kind: "text", text: "all done" }] }] },
+    }));
     const { turn, log } = await oneTurn(await agentFor({ endpoint: fake.url, pollInterval: "0.001" }));
     expect(turn?.content).toBe("all done");
     expect(fake.rpc().map((request) => request.body?.method)).toEqual(["message/send", "tasks/get", "tasks/get"]);
@@ -171,7 +181,12 @@ describe("unfinished tasks and streams", () => {
           : [
               { kind: "task", id: "t1", contextId: "c1", status: { state: "submitted" } },
               { kind: "status-update", taskId: "t1", contextId: "c1", status: { state: "working" }, final: false },
-              { kind: "artifact-update", taskId: "t1", contextId: "c1", artifact: { artifactId: "a", parts: [{ kind: "text", text: '{"name": "get_order_details", "arguments": {"order_id": "#1"}}' }] } },
+              {
+                kind: "artifact-update",
+                taskId: "t1",
+                contextId: "c1",
+                artifact: { artifactId: "a", parts: [{ kind: "text", text: '{"name": "get_order_details", "arguments": {"order_id": "#1"}}' }] },
+              },
               { kind: "status-update", taskId: "t1", contextId: "c1", status: { state: "completed" }, final: true },
             ];
         return { events };
@@ -238,7 +253,10 @@ describe("discovery", () => {
   });
 
   it("a card advertising 0.0.0.0 is called at the endpoint's host instead (with a warning)", async () => {
-    const fake = await fakeWith(() => ({ result: REPLY }), (url) => ({ ...CARD_V03, url: `http://0.0.0.0:${new URL(url).port}/a2a` }));
+    const fake = await fakeWith(
+      () => ({ result: REPLY }),
+      (url) => ({ ...CARD_V03, url: `http://0.0.0.0:${new URL(url).port}/a2a` }),
+    );
     const warnings: string[] = [];
     const agent = await agentFor({ endpoint: fake.url }, warnings);
     expect(agent.connection.rpcUrl).toBe(`${fake.url}/a2a`);
@@ -247,8 +265,16 @@ describe("discovery", () => {
 
   it("reads 0.2, 0.3, hybrid and 1.0 cards", () => {
     const endpoint = "http://agent.test/";
-    expect(readCard({ name: "old", url: "http://agent.test/rpc" }, `${endpoint}.well-known/agent.json`, endpoint, { version: "auto" })).toMatchObject({ protocolVersion: "0.3", rpcUrl: "http://agent.test/rpc" });
-    expect(readCard({ ...CARD_V03, url: "http://agent.test/" }, endpoint, endpoint, { version: "auto" })).toMatchObject({ protocolVersion: "0.3", streaming: true, name: "fake-agent", version: "1.2.3" });
+    expect(readCard({ name: "old", url: "http://agent.test/rpc" }, `${endpoint}.well-known/agent.json`, endpoint, { version: "auto" })).toMatchObject({
+      protocolVersion: "0.3",
+      rpcUrl: "http://agent.test/rpc",
+    });
+    expect(readCard({ ...CARD_V03, url: "http://agent.test/" }, endpoint, endpoint, { version: "auto" })).toMatchObject({
+      protocolVersion: "0.3",
+      streaming: true,
+      name: "fake-agent",
+      version: "1.2.3",
+    });
     const hybrid = { ...CARD_V03, url: "http://agent.test/v03", supportedInterfaces: [{ url: "http://agent.test/v1", protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
     expect(readCard(hybrid, endpoint, endpoint, { version: "auto" })).toMatchObject({ protocolVersion: "1.0", rpcUrl: "http://agent.test/v1" });
     expect(readCard(hybrid, endpoint, endpoint, { version: "0.3" })).toMatchObject({ protocolVersion: "0.3", rpcUrl: "http://agent.test/v03" });
@@ -289,19 +315,38 @@ describe("the host allow-list", () => {
 });
 
 describe("prompt profiles", () => {
-  const domain = testDomainView("retail", "POLICY TEXT", [{ type: "function", function: { name: "get_order_details", description: "Get an order.", parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] } } }]);
+  const domain = testDomainView("retail", "POLICY TEXT", [
+    { type: "function", function: { name: "get_order_details", description: "Get an order.", parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] } } },
+  ]);
 
   it("agentbeats (default): policy, the four markers in order, tools and respond schemas, the user's words", () => {
     const text = firstMessage("agentbeats", domain, [{ role: "assistant", content: "Hi! How can I help you today?" }], { type: "text", content: "Where is my order?" });
-    const positions = [text.indexOf("POLICY TEXT"), ...Object.values(AGENTBEATS_MARKERS).map((marker) => text.indexOf(marker)), text.indexOf("Where is my order?")];
+    const markers = [AGENTBEATS_MARKERS.tools, AGENTBEATS_MARKERS.respond, AGENTBEATS_MARKERS.format, AGENTBEATS_MARKERS.messages];
+    const positions = [text.indexOf("POLICY TEXT"), ...markers.map((marker) => text.indexOf(marker)), text.indexOf("Where is my order?")];
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(text).toContain('"name": "get_order_details"');
     expect(text).toContain('"name": "respond"');
     expect(text).not.toContain("How can I help you today"); // the fixed greeting alone is not repeated
     expect(text.endsWith(`${AGENTBEATS_MARKERS.messages}\nWhere is my order?`)).toBe(true);
-    expect(laterMessage("agentbeats", domain, { type: "tool_results", results: [{ id: "1", name: "a", content: "x", error: false }, { id: "2", name: "b", content: "Error: y", error: true }] })).toBe("Tool 'a' result: x\nTool 'b' result: Error: y");
+    expect(
+      laterMessage("agentbeats", domain, {
+        type: "tool_results",
+        results: [
+          { id: "1", name: "a", content: "x", error: false },
+          { id: "2", name: "b", content: "Error: y", error: true },
+        ],
+      }),
+    ).toBe("Tool 'a' result: x\nTool 'b' result: Error: y");
     expect(laterMessage("agentbeats", domain, { type: "text", content: "thanks" })).toBe("thanks");
+  });
+
+  it("agentbeats-tutorial: the older marker family, <json> tags, the singular user-message marker", () => {
+    const text = firstMessage("agentbeats-tutorial", domain, [], { type: "text", content: "Where is my order?" });
+    expect(text).toContain(AGENTBEATS_MARKERS.tools);
+    expect(text).toContain(`${AGENTBEATS_MARKERS.format} Wrap the JSON with <json>...</json> tags.`);
+    expect(text).not.toContain(AGENTBEATS_MARKERS.respond);
+    expect(text.endsWith(`${AGENTBEATS_MARKERS.message}\nWhere is my order?`)).toBe(true);
   });
 
   it("agentify and wutims profiles", () => {

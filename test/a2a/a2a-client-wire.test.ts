@@ -86,7 +86,9 @@ describe("A2A reply shapes (wire fixtures, both versions)", () => {
       }
       const result = await turn;
       expect(result.content).toBe(expected.content ?? null);
-      expect(result.toolCalls.map((call) => ({ name: call.name, arguments: pyJsonDumps(call.arguments), ...(expected.calls?.some((e) => e.id) ? { id: call.id } : {}) }))).toEqual(expected.calls ?? []);
+      expect(result.toolCalls.map((call) => ({ name: call.name, arguments: pyJsonDumps(call.arguments), ...(expected.calls?.some((e) => e.id) ? { id: call.id } : {}) }))).toEqual(
+        expected.calls ?? [],
+      );
       expect((result.raw as { style: string }).style).toBe(expected.style);
       // The request was in the version's wire shape.
       const sent = fake.rpc()[0] ?? first;
@@ -103,8 +105,9 @@ describe("A2A reply shapes (wire fixtures, both versions)", () => {
         expect(usage).toEqual([[1, expected.tokens.input, expected.tokens.output]]);
       } else {
         expect((log.exchanges[0].tokens as { source: string }).source).toBe("estimated");
-        expect(usage).toEqual([]);
+        expect(usage).toEqual([[1, 0, 0]]); // a call of unknown cost; estimates stay in the protocol log
       }
+      expect(result.cost).toBeNull();
       // The second turn continues the conversation: the same contextId (when the agent gave one), the task id only while it waits for input.
       await session.next({ type: "tool_results", results: [{ id: "x", name: "get_order_details", content: "{}", error: false }] }, new AbortController().signal);
       const second = (fake.rpc()[1].body?.params as { message: Record<string, unknown> }).message;

@@ -34,9 +34,13 @@ afterEach(async () => {
 
 /** The scripted model's steps for the same decisions: one completion per decision. */
 function modelSteps(scripts: Decision[][]): ScriptStep[] {
-  return scripts.flat().map((decision) =>
-    "say" in decision ? { content: decision.say } : { tool_calls: decision.calls.map((call, index) => ({ id: `c${index}`, name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) })) },
-  );
+  return scripts
+    .flat()
+    .map((decision) =>
+      "say" in decision
+        ? { content: decision.say }
+        : { tool_calls: decision.calls.map((call, index) => ({ id: `c${index}`, name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) })) },
+    );
 }
 
 async function agentOf(sdk: "1.3" | "0.3", scripts: Decision[][], style: AgentStyle, format: ReplyFormat): Promise<ScriptedAgent> {
@@ -50,7 +54,13 @@ const rewards = (result: BenchmarkResult) => result.episodes.map((episode) => [S
 /** The peers each suite is checked against: SDK, protocol version, agent style, reply format, delivery. */
 const PEERS = [
   { name: "SDK 1.3.0 speaking A2A 1.0, ADK-like tasks with artifacts, bare JSON", sdk: "1.3", options: {}, style: "task", format: "json" },
-  { name: "SDK 1.3.0 speaking A2A 0.3 (legacy compat), input-required task, streamed, <json> tags", sdk: "1.3", options: { version: "0.3", mode: "stream" }, style: "input-required", format: "json-tag" },
+  {
+    name: "SDK 1.3.0 speaking A2A 0.3 (legacy compat), input-required task, streamed, <json> tags",
+    sdk: "1.3",
+    options: { version: "0.3", mode: "stream" },
+    style: "input-required",
+    format: "json-tag",
+  },
   { name: "SDK 0.3.14, message-only agent (AgentBeats purple style), {tool_call} wrappers, polled", sdk: "0.3", options: { mode: "poll" }, style: "message", format: "tool_call" },
 ] as const;
 
@@ -61,14 +71,28 @@ describe.skipIf(!tauBenchDirectory)("τ-bench retail: a remote agent scores what
   // Task 5 leaves out its last (writing) action, so it fails both ways: equality is not just "all 1".
   const scripts: Decision[][] = ids.map((id) => {
     const actions = id === 5 ? tasks[id].actions.slice(0, -1) : tasks[id].actions;
-    return [...actions.map((action) => ({ calls: [{ name: action.name, arguments: action.kwargs }] })), { say: tasks[id].outputs.length > 0 ? `The answer is ${tasks[id].outputs.join(", ")}.` : "Done." }];
+    return [
+      ...actions.map((action) => ({ calls: [{ name: action.name, arguments: action.kwargs }] })),
+      { say: tasks[id].outputs.length > 0 ? `The answer is ${tasks[id].outputs.join(", ")}.` : "Done." },
+    ];
   });
   let inProcess: BenchmarkResult;
 
   it("in process: the tool-calling agent on the scripted model", async () => {
     const server = await startScriptedModelServer({ scripts: { "agent-model": modelSteps(scripts) } });
     opened.push(server);
-    inProcess = await runBenchmark({ env: "retail", dataDir: data, agentStrategy: "tool-calling", model: "agent-model", modelProvider: "vllm", baseUrl: server.baseURL, userStrategy: "scripted", taskIds: ids, logDir: temp("a2a-tau-"), quiet: true });
+    inProcess = await runBenchmark({
+      env: "retail",
+      dataDir: data,
+      agentStrategy: "tool-calling",
+      model: "agent-model",
+      modelProvider: "vllm",
+      baseUrl: server.baseURL,
+      userStrategy: "scripted",
+      taskIds: ids,
+      logDir: temp("a2a-tau-"),
+      quiet: true,
+    });
     server.assertAllConsumed();
     expect(rewards(inProcess)).toEqual([
       ["0", 1, "user_stop"],
@@ -80,7 +104,17 @@ describe.skipIf(!tauBenchDirectory)("τ-bench retail: a remote agent scores what
   for (const peer of PEERS) {
     it(`remote: ${peer.name}`, async () => {
       const agent = await agentOf(peer.sdk, scripts, peer.style, peer.format);
-      const result = await runBenchmark({ env: "retail", dataDir: data, agentStrategy: "a2a", agentEndpoint: agent.url, agentOption: peer.options, userStrategy: "scripted", taskIds: ids, logDir: temp("a2a-tau-"), quiet: true });
+      const result = await runBenchmark({
+        env: "retail",
+        dataDir: data,
+        agentStrategy: "a2a",
+        agentEndpoint: agent.url,
+        agentOption: peer.options,
+        userStrategy: "scripted",
+        taskIds: ids,
+        logDir: temp("a2a-tau-"),
+        quiet: true,
+      });
       expect(rewards(result)).toEqual(rewards(inProcess));
       expect(agent.conversations.size).toBe(3);
       // Every scripted call was executed once, in order (the agent's transcript holds what the harness stepped).
@@ -158,7 +192,13 @@ describe.skipIf(!tau2BenchDirectory)("τ² mock and telecom: a remote agent scor
     const common = { suite: "tau2", domain, dataDir: data, user: "scripted", taskIds: [...ids], maxConcurrency: 1, ...(taskSetName ? { taskSetName } : {}) };
     const server = await startScriptedModelServer({ scripts: { "agent-model": modelSteps(scripts) } });
     opened.push(server);
-    const inProcess = await runBenchmark({ ...common, agent: "llm_agent", agentLlm: "agent-model", agentLlmArgs: { temperature: 0, api_base: server.baseURL }, saveTo: join(temp("a2a-t2-"), "results.json") } as never);
+    const inProcess = await runBenchmark({
+      ...common,
+      agent: "llm_agent",
+      agentLlm: "agent-model",
+      agentLlmArgs: { temperature: 0, api_base: server.baseURL },
+      saveTo: join(temp("a2a-t2-"), "results.json"),
+    } as never);
     server.assertAllConsumed();
     const remote: Array<{ peer: string; result: BenchmarkResult; agent: ScriptedAgent; path: string }> = [];
     for (const peer of PEERS) {
@@ -179,7 +219,10 @@ describe.skipIf(!tau2BenchDirectory)("τ² mock and telecom: a remote agent scor
       expect({ peer, rewards: rewards(result) }).toEqual({ peer, rewards: rewards(inProcess) });
       const simulations = readTau2Results(path).simulations;
       // The first turn of create_task_1 was one message with two tool calls.
-      const firstAgentCalls = simulations[0].messages.find((message) => message.role === "assistant" && message.tool_calls)?.tool_calls?.map((call) => call.name);
+      const firstAgentMessage = simulations[0].messages.find((message) => message.role === "assistant" && (message as { tool_calls?: unknown }).tool_calls) as
+        | { tool_calls: Array<{ name: string }> }
+        | undefined;
+      const firstAgentCalls = firstAgentMessage?.tool_calls.map((call) => call.name);
       expect(firstAgentCalls).toEqual(["get_users", "create_task"]);
       const protocol = simulations[0].info?.protocol as { exchanges: unknown[]; endpoint: string };
       expect(protocol.exchanges.length).toBeGreaterThanOrEqual(scripts[0].length);
@@ -197,7 +240,9 @@ describe.skipIf(!tau2BenchDirectory)("τ² mock and telecom: a remote agent scor
     for (const { peer, result, path } of remote) {
       expect({ peer, rewards: rewards(result) }).toEqual({ peer, rewards: rewards(inProcess) });
       const [simulation] = readTau2Results(path).simulations;
-      const calls = simulation.messages.flatMap((message) => (message.role === "assistant" || message.role === "user" ? (message.tool_calls ?? []).map((call) => `${call.requestor}:${call.name}`) : []));
+      const calls = simulation.messages.flatMap((message) =>
+        message.role === "assistant" || message.role === "user" ? (message.tool_calls ?? []).map((call) => `${call.requestor}:${call.name}`) : [],
+      );
       expect(calls).toEqual(["assistant:enable_roaming", "user:toggle_roaming"]);
       expect(rewardOf(simulation.reward_info)).toBe(1);
     }
@@ -207,7 +252,25 @@ describe.skipIf(!tau2BenchDirectory)("τ² mock and telecom: a remote agent scor
     const agent = await startScriptedAgent({ sdk: "0.3", scripts: [[{ say: "" }]], style: "message", format: "tool_call" });
     opened.push(agent);
     const path = join(temp("a2a-t2-cli-"), "results.json");
-    const run = await runCli(["tau2", "run", "--domain", "mock", "--data-dir", data, "--agent", "a2a_agent", "--agent-a2a-endpoint", agent.url, "--user", "scripted", "--task-ids", "create_task_1", "--save-to", path, "--quiet"]);
+    const run = await runCli([
+      "tau2",
+      "run",
+      "--domain",
+      "mock",
+      "--data-dir",
+      data,
+      "--agent",
+      "a2a_agent",
+      "--agent-a2a-endpoint",
+      agent.url,
+      "--user",
+      "scripted",
+      "--task-ids",
+      "create_task_1",
+      "--save-to",
+      path,
+      "--quiet",
+    ]);
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
     const [simulation] = readTau2Results(path).simulations;

@@ -159,7 +159,12 @@ async function startV1(options: ScriptedAgentOptions, script: Script, requests: 
       if (style === "task") {
         bus.publish(
           AgentEvent.artifactUpdate(
-            TaskArtifactUpdateEvent.fromJSON({ taskId: base.id, contextId: base.contextId, artifact: { artifactId: randomUUID(), name: "reply", parts, ...(metadata ? { metadata } : {}) }, lastChunk: true }),
+            TaskArtifactUpdateEvent.fromJSON({
+              taskId: base.id,
+              contextId: base.contextId,
+              artifact: { artifactId: randomUUID(), name: "reply", parts, ...(metadata ? { metadata } : {}) },
+              lastChunk: true,
+            }),
           ),
         );
         bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON({ taskId: base.id, contextId: base.contextId, status: { state: "TASK_STATE_COMPLETED" } })));

@@ -252,13 +252,14 @@ class A2ASession implements ParticipantSession {
       if (last) last.error = { type: "empty_response", message: failure.message };
       throw failure;
     }
+    // A remote agent's spend is unknown (cost null, never 0); its tokens only when it reports them.
     const reported = metadataBlocks(result)
       .map(reportedTokens)
       .find((tokens) => tokens !== null);
-    if (reported) this.context.usage.addUnpriced(1, reported.input, reported.output);
+    this.context.usage.addUnpriced(1, reported?.input ?? 0, reported?.output ?? 0);
     const toolCalls = parsed.calls.map((call, index) => toolCallOf(call, turn, index));
     this.context.transcript.addMessage(transcriptMessage(parsed.content, toolCalls));
-    return { content: parsed.content, toolCalls, raw: { style: parsed.style } };
+    return { content: parsed.content, toolCalls, cost: null, usage: reported ? { prompt_tokens: reported.input, completion_tokens: reported.output } : null, raw: { style: parsed.style } };
   }
 
   extra(): Record<string, JsonValue> {

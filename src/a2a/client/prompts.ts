@@ -6,6 +6,8 @@
  *   `respond` pseudo-tool, the output rules and the first user message, separated by the marker
  *   lines AgentBeats' τ² green agents write (and baseline purple agents split on), so those agents
  *   work unchanged. The four marker lines are protocol, kept verbatim; the rest is our wording.
+ * - `agentbeats-tutorial`: the AgentBeats tutorial's older marker family (`Please respond in JSON
+ *   format.` with `<json>` tags, the user's words after `Now here is the user message:`).
  * - `agentify`: the older `<json>…</json>` family (τ²'s agentify experiment): answers wrapped in
  *   `<json>` tags, the first user message after `User message:`.
  * - `wutims`: the A2A proposal's style: the tools as an `<available_tools>` list on every user
@@ -17,7 +19,7 @@
 import type { DomainView, HistoryEntry, Incoming } from "../../core/contracts.ts";
 import { RESPOND_TOOL } from "./actions.ts";
 
-export const PROFILES = ["agentbeats", "agentify", "wutims"] as const;
+export const PROFILES = ["agentbeats", "agentbeats-tutorial", "agentify", "wutims"] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /** The marker lines AgentBeats τ² purple agents look for (verbatim: they are parsed, not read). */
@@ -26,6 +28,8 @@ export const AGENTBEATS_MARKERS = {
   respond: "Additionally, you can respond with the following call:",
   format: "Please respond in JSON format.",
   messages: "Now here are the user messages:",
+  /** The tutorial family's user-message marker (singular). */
+  message: "Now here is the user message:",
 } as const;
 
 /** The respond pseudo-tool, as a function schema. */
@@ -100,18 +104,23 @@ export function firstMessage(profile: Profile, domain: DomainView, history: read
     ].join("\n\n");
   }
   if (profile === "wutims") return [domain.policy, said, availableTools(domain)].join("\n\n");
+  const rules = (tagged: boolean) =>
+    [
+      tagged ? `${AGENTBEATS_MARKERS.format} Wrap the JSON with <json>...</json> tags.` : AGENTBEATS_MARKERS.format,
+      `Reply with exactly one JSON object, {"name": <tool or "${RESPOND_TOOL}">, "arguments": {…}}${tagged ? "" : ", and nothing else"}.`,
+      `Use "${RESPOND_TOOL}" to talk to the user; do not call a tool and talk to the user in the same reply.`,
+      "Examples:",
+      tagged ? `<json>${exampleCall(domain)}</json>` : exampleCall(domain),
+      tagged
+        ? `<json>{"name": "${RESPOND_TOOL}", "arguments": {"content": "Thank you, one moment please."}}</json>`
+        : `{"name": "${RESPOND_TOOL}", "arguments": {"content": "Thank you, one moment please."}}`,
+    ].join("\n");
+  if (profile === "agentbeats-tutorial") return [domain.policy, `${AGENTBEATS_MARKERS.tools}\n${toolsJson}`, rules(true), `${AGENTBEATS_MARKERS.message}\n${said}`].join("\n\n");
   return [
     domain.policy,
     `${AGENTBEATS_MARKERS.tools}\n${toolsJson}`,
     `${AGENTBEATS_MARKERS.respond}\n${JSON.stringify(RESPOND_SCHEMA, null, 2)}`,
-    [
-      AGENTBEATS_MARKERS.format,
-      `Reply with exactly one JSON object, {"name": <tool or "${RESPOND_TOOL}">, "arguments": {…}}, and nothing else.`,
-      `Use "${RESPOND_TOOL}" to talk to the user; do not call a tool and talk to the user in the same reply.`,
-      "Examples:",
-      exampleCall(domain),
-      `{"name": "${RESPOND_TOOL}", "arguments": {"content": "Thank you, one moment please."}}`,
-    ].join("\n"),
+    rules(false),
     `${AGENTBEATS_MARKERS.messages}\n${said}`,
   ].join("\n\n");
 }
