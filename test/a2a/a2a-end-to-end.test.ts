@@ -15,11 +15,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runBenchmark, type BenchmarkResult } from "../../app/index.ts";
 import type { EpisodeRecord } from "../../src/core/episode-record.ts";
 import { readTau2Results, rewardOf } from "../../src/suites/tau2/codec.ts";
-import { tau2OracleClosing, tau2OraclePlan } from "../../src/suites/tau2/participants/oracle.ts";
-import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
 import { startScriptedModelServer, type ScriptStep } from "../../src/testing/index.ts";
-import { pyJsonDumps } from "../../src/value/index.ts";
 import { startScriptedAgent, type AgentStyle, type Decision, type ReplyFormat, type ScriptedAgent } from "../support/a2a-agents.ts";
+import { oracleScripts } from "../support/a2a-decisions.ts";
 import { runCli } from "../support/cli.ts";
 import { missingTau2Reason, tau2BenchDirectory, tauBenchDirectory, warnIfMissingShared } from "../support/shared-data.ts";
 
@@ -171,21 +169,12 @@ describe.skipIf(!tauBenchDirectory)("τ-bench retail: a remote agent scores what
 describe.skipIf(!tau2BenchDirectory)("τ² mock and telecom: a remote agent scores what the same decisions score in-process", () => {
   const data = tau2BenchDirectory as string;
 
-  /** The decisions of τ²'s oracle plan: agent tool calls, a request for each run of user actions, the closing words. */
-  function oracleScripts(taskSetName: string, ids: readonly string[], merge = false): Decision[][] {
-    const set = loadTau2TaskSet(data, { taskSetName, split: "base", taskIds: [...ids] });
-    return set.tasks.map((task) => {
-      const decisions: Decision[] = [];
-      for (const step of tau2OraclePlan(task)) {
-        if (step.side === "assistant") decisions.push({ calls: [{ name: step.action.name, arguments: pyJsonDumps(step.action.arguments) }] });
-        else decisions.push({ say: `Please do this on your phone: ${step.actions.map((action) => action.name).join(", ")}.` });
-      }
-      // Several calls in one turn: a read before the first write, in the same message.
-      const first = decisions[0];
-      if (merge && "calls" in first) first.calls.unshift({ name: "get_users", arguments: "{}" });
-      decisions.push({ say: tau2OracleClosing(task) });
-      return decisions;
-    });
+  /** τ²'s oracle decisions; `merge` puts a read before the first write, in the same turn (several calls in one turn). */
+  function scriptsFor(taskSetName: string, ids: readonly string[], merge = false): Decision[][] {
+    const scripts = oracleScripts(data, taskSetName, ids);
+    const first = scripts[0][0];
+    if (merge && "calls" in first) first.calls.unshift({ name: "get_users", arguments: "{}" });
+    return scripts;
   }
 
   async function compare(domain: string, taskSetName: string | undefined, ids: readonly string[], scripts: Decision[][]) {
@@ -212,7 +201,7 @@ describe.skipIf(!tau2BenchDirectory)("τ² mock and telecom: a remote agent scor
 
   it("mock: five tasks (message history, a transfer, several tool calls in one turn) score the same on every peer", async () => {
     const ids = ["create_task_1", "update_task_1", "update_task_with_message_history", "update_task_with_user_tools", "impossible_task_1"];
-    const scripts = oracleScripts("mock", ids, true);
+    const scripts = scriptsFor("mock", ids, true);
     const { inProcess, remote } = await compare("mock", undefined, ids, scripts);
     expect(inProcess.episodes.every((episode) => episode.termination === "user_stop" || episode.termination === "agent_stop")).toBe(true);
     for (const { peer, result, path } of remote) {
@@ -234,7 +223,7 @@ describe.skipIf(!tau2BenchDirectory)("τ² mock and telecom: a remote agent scor
 
   it("telecom: the agent's tool and the user's own device tool, same reward as in process", async () => {
     const ids = ["[mobile_data_issue]user_abroad_roaming_disabled_off[PERSONA:Hard]"];
-    const scripts = oracleScripts("telecom_small", ids);
+    const scripts = scriptsFor("telecom_small", ids);
     const { inProcess, remote } = await compare("telecom", "telecom_small", ids, scripts);
     expect(rewards(inProcess)).toEqual([[ids[0], 1, "user_stop"]]);
     for (const { peer, result, path } of remote) {

@@ -51,6 +51,8 @@ export interface ScriptedAgentOptions {
   token?: string;
   /** Metadata to attach to each reply (e.g. ADK's usage metadata). */
   metadata?: Record<string, unknown>;
+  /** Hold this conversation's (0-based, in start order) first turn until `release()`: a turn that takes as long as the test wants. */
+  holdConversation?: number;
 }
 
 export interface ScriptedAgent {
@@ -59,6 +61,10 @@ export interface ScriptedAgent {
   requests: Array<{ body: Record<string, unknown>; headers: Record<string, string | string[] | undefined> }>;
   /** The text of each message the agent received, by conversation (contextId) in arrival order. */
   conversations: Map<string, string[]>;
+  /** Resolves when the held turn has arrived (see `holdConversation`). */
+  held: Promise<void>;
+  /** Lets the held turn (and any later one) answer. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -91,21 +97,43 @@ export function renderDecision(decision: Decision, format: ReplyFormat): { text?
 /** The conversation state the scripted logic keeps per contextId. */
 class Script {
   private readonly queue: Decision[][];
-  private readonly positions = new Map<string, { script: Decision[]; next: number }>();
+  private readonly positions = new Map<string, { script: Decision[]; next: number; index: number }>();
   readonly conversations = new Map<string, string[]>();
+  private started = 0;
+  private releaseHeld: () => void = () => undefined;
+  private readonly releasing: Promise<void>;
+  private arrived: () => void = () => undefined;
+  readonly held: Promise<void>;
 
-  constructor(scripts: Decision[][]) {
+  constructor(
+    scripts: Decision[][],
+    private readonly hold?: number,
+  ) {
     this.queue = scripts.map((script) => [...script]);
+    this.releasing = new Promise((resolve) => {
+      this.releaseHeld = resolve;
+    });
+    this.held = new Promise((resolve) => {
+      this.arrived = resolve;
+    });
   }
 
-  decide(contextId: string, text: string): Decision {
+  release(): void {
+    this.releaseHeld();
+  }
+
+  async decide(contextId: string, text: string): Promise<Decision> {
     let state = this.positions.get(contextId);
     if (!state) {
-      state = { script: this.queue.shift() ?? [], next: 0 };
+      state = { script: this.queue.shift() ?? [], next: 0, index: this.started++ };
       this.positions.set(contextId, state);
       this.conversations.set(contextId, []);
     }
     this.conversations.get(contextId)?.push(text);
+    if (state.index === this.hold && state.next === 0) {
+      this.arrived();
+      await this.releasing;
+    }
     const decision = state.script[state.next++];
     return decision ?? { say: "I have nothing more to do." };
   }
@@ -146,7 +174,7 @@ async function startV1(options: ScriptedAgentOptions, script: Script, requests: 
   const executor: AgentExecutor = {
     async execute(context: RequestContext, bus: ExecutionEventBus) {
       const text = context.userMessage.parts.map((part) => (part.content?.$case === "text" ? part.content.value : "")).join("");
-      const decision = script.decide(context.contextId, text);
+      const decision = await script.decide(context.contextId, text);
       const parts = partsOf(decision);
       if (style === "message") {
         bus.publish(AgentEvent.message(MessageV1.fromJSON({ messageId: randomUUID(), contextId: context.contextId, role: "ROLE_AGENT", parts, ...(metadata ? { metadata } : {}) })));
@@ -208,7 +236,7 @@ async function startV03(options: ScriptedAgentOptions, script: Script, requests:
   const executor: v03server.AgentExecutor = {
     async execute(context, bus) {
       const text = context.userMessage.parts.map((part) => (part.kind === "text" ? part.text : "")).join("");
-      const decision = script.decide(context.contextId, text);
+      const decision = await script.decide(context.contextId, text);
       const parts = partsOf(decision);
       if (style === "message") {
         bus.publish({ kind: "message", messageId: randomUUID(), contextId: context.contextId, role: "agent", parts, ...(metadata ? { metadata } : {}) });
@@ -250,15 +278,18 @@ async function startV03(options: ScriptedAgentOptions, script: Script, requests:
 
 /** Starts a scripted agent on the chosen SDK; `close()` stops it. */
 export async function startScriptedAgent(options: ScriptedAgentOptions): Promise<ScriptedAgent> {
-  const script = new Script(options.scripts);
+  const script = new Script(options.scripts, options.holdConversation);
   const requests: ScriptedAgent["requests"] = [];
   const { server, url } = options.sdk === "1.3" ? await startV1(options, script, requests) : await startV03(options, script, requests);
   return {
     url,
     requests,
     conversations: script.conversations,
+    held: script.held,
+    release: () => script.release(),
     close: () =>
       new Promise<void>((resolve) => {
+        script.release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
