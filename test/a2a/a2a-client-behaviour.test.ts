@@ -311,6 +311,7 @@ describe("the host allow-list", () => {
     await expect(policy.check("http://[::1]:8080/", "x")).resolves.toBeUndefined();
     await expect(policy.check("http://169.254.169.254/latest", "x")).rejects.toThrow(/not allowed/);
     expect(() => hostPolicy(["10.0.0.0/99"])).toThrow(/not a network/);
+    expect(hostPolicy(["http://purple:9019/"]).allowsName("purple")).toBe(true); // a URL stands for its host
   });
 });
 

@@ -37,19 +37,28 @@ type Json = Record<string, unknown>;
 async function serve(data: string, overrides: Partial<A2AServerOptions> = {}): Promise<RunningA2AServer & { logs: string[]; store: string }> {
   const logs: string[] = [];
   const store = mkdtempSync(join(tmpdir(), "a2a-store-"));
-  const server = await startA2AServer({ host: "127.0.0.1", port: 0, store, tokens: [], tau2DataDir: data, heartbeatSeconds: 5, log: (line) => logs.push(line), ...overrides }, await createBundledRegistries());
+  const server = await startA2AServer(
+    { host: "127.0.0.1", port: 0, store, tokens: [], tau2DataDir: data, heartbeatSeconds: 5, log: (line) => logs.push(line), ...overrides },
+    await createBundledRegistries(),
+  );
   opened.push(server);
   return Object.assign(server, { logs, store });
 }
 
 async function agent(data: string, options: { hold?: number; ids?: string[] } = {}): Promise<ScriptedAgent> {
-  const scripted = await startScriptedAgent({ sdk: "0.3", scripts: oracleScripts(data, "mock", options.ids ?? IDS), style: "message", ...(options.hold !== undefined ? { holdConversation: options.hold } : {}) });
+  const scripted = await startScriptedAgent({
+    sdk: "0.3",
+    scripts: oracleScripts(data, "mock", options.ids ?? IDS),
+    style: "message",
+    ...(options.hold !== undefined ? { holdConversation: options.hold } : {}),
+  });
   opened.push(scripted);
   return scripted;
 }
 
 /** The AgentBeats assessment request (τ² mock with the scripted user: no model anywhere). */
-const assessment = (agentUrl: string, config: Json = {}) => JSON.stringify({ participants: { agent: agentUrl }, config: { domain: "mock", task_ids: IDS, user: "scripted", max_concurrency: 1, ...config } });
+const assessment = (agentUrl: string, config: Json = {}) =>
+  JSON.stringify({ participants: { agent: agentUrl }, config: { domain: "mock", task_ids: IDS, user: "scripted", max_concurrency: 1, ...config } });
 
 const v03Message = (text: string, extra: Json = {}) => ({ kind: "message", role: "user", messageId: crypto.randomUUID(), parts: [{ kind: "text", text }], ...extra });
 const v1Message = (text: string) => ({ role: "ROLE_USER", messageId: crypto.randomUUID(), parts: [{ text }] });
@@ -67,7 +76,12 @@ async function rpc(url: string, method: string, params: Json, options: { token?:
 async function stream(url: string, method: string, params: Json, options: { token?: string; onEvent?: (event: Json) => void | Promise<void> } = {}): Promise<Json[]> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream", ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), "a2a-version": method.includes("/") ? "0.3" : "1.0" },
+    headers: {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      "a2a-version": method.includes("/") ? "0.3" : "1.0",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   expect(response.headers.get("content-type")).toContain("text/event-stream");
@@ -143,7 +157,8 @@ describeWithTau2Data("serve --a2a: the card, authentication, routing", (data) =>
     expect(stateOf(task)).toBe("completed");
     const suites = (((task.artifacts as Json[])[0].parts as Json[])[1].data as { suites: Array<{ suite: string; domains: Array<{ id: string }> }> }).suites;
     expect(suites.find((suite) => suite.suite === "tau2")?.domains.map((domain) => domain.id)).toContain("mock");
-    const invalid = (await rpc(server.url, "message/send", { message: v03Message(JSON.stringify({ participants: { agent: "not a url" }, config: { domain: "mock", num_trials: 0 } })) })).body.result as Json;
+    const invalid = (await rpc(server.url, "message/send", { message: v03Message(JSON.stringify({ participants: { agent: "not a url" }, config: { domain: "mock", num_trials: 0 } })) })).body
+      .result as Json;
     expect(stateOf(invalid)).toBe("rejected");
     expect(textOf(invalid)).toMatch(/invalid arguments for run_evaluation:\n {2}participants\.agent: must be an http\(s\) URL\n {2}config\.num_trials: Too small/);
     const unknown = (await rpc(server.url, "message/send", { message: v03Message("please evaluate my agent") })).body.result as Json;
@@ -169,14 +184,22 @@ describeWithTau2Data("serve --a2a: evaluations", (data) => {
     const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory()] }));
     const client = await factory.createFromUrl(server.url);
     expect(client.protocolVersion).toBe("1.0");
-    const request = SendMessageRequest.fromJSON({ message: { role: "ROLE_USER", messageId: crypto.randomUUID(), parts: [{ data: { tool: "run_evaluation", arguments: { agent_url: scripted.url, domain: "mock", task_ids: IDS, user: "scripted", max_concurrency: 1 } } }] } });
+    const request = SendMessageRequest.fromJSON({
+      message: {
+        role: "ROLE_USER",
+        messageId: crypto.randomUUID(),
+        parts: [{ data: { tool: "run_evaluation", arguments: { agent_url: scripted.url, domain: "mock", task_ids: IDS, user: "scripted", max_concurrency: 1 } } }],
+      },
+    });
     const events: StreamResponse[] = [];
     for await (const event of client.sendMessageStream(request, { serviceParameters: { Authorization: `Bearer ${TOKEN_A}` } })) events.push(event);
     const kinds = events.map((event) => (event.payload?.$case === "statusUpdate" ? `status:${event.payload.value.status?.state}` : event.payload?.$case));
     expect(kinds[0]).toBe("task");
     expect(kinds.at(-2)).toBe("artifactUpdate");
     expect(kinds.at(-1)).toBe("status:3"); // TASK_STATE_COMPLETED
-    const progress = events.flatMap((event) => (event.payload?.$case === "statusUpdate" ? event.payload.value.status?.message?.parts.map((part) => (part.content?.$case === "text" ? part.content.value : "")) : [])).join("\n");
+    const progress = events
+      .flatMap((event) => (event.payload?.$case === "statusUpdate" ? event.payload.value.status?.message?.parts.map((part) => (part.content?.$case === "text" ? part.content.value : "")) : []))
+      .join("\n");
     expect(progress).toMatch(/\[1\/2\] task create_task_1 trial 0: reward 1 \(user_stop\)/);
     expect(progress).toMatch(/\[2\/2\] task update_task_1 trial 0: reward 1 \(user_stop\)/);
     const artifact = events.find((event) => event.payload?.$case === "artifactUpdate");
@@ -185,7 +208,17 @@ describeWithTau2Data("serve --a2a: evaluations", (data) => {
     expect((data1.a2a_metrics as Json).requests).toBe(4);
     // The same configuration run offline gives the same rewards and pass^k.
     const offlineAgent = await agent(data);
-    const offline = await runBenchmark({ suite: "tau2", domain: "mock", dataDir: data, agent: "a2a_agent", agentA2aEndpoint: offlineAgent.url, user: "scripted", taskIds: IDS, maxConcurrency: 1, saveTo: join(mkdtempSync(join(tmpdir(), "a2a-off-")), "r.json") } as never);
+    const offline = await runBenchmark({
+      suite: "tau2",
+      domain: "mock",
+      dataDir: data,
+      agent: "a2a_agent",
+      agentA2aEndpoint: offlineAgent.url,
+      user: "scripted",
+      taskIds: IDS,
+      maxConcurrency: 1,
+      saveTo: join(mkdtempSync(join(tmpdir(), "a2a-off-")), "r.json"),
+    } as never);
     expect(data1.pass_hat_k).toEqual(offline.metrics.passK);
     expect(data1.task_rewards).toEqual(Object.fromEntries(offline.episodes.map((episode) => [String(episode.taskId), episode.reward])));
     // GetTask shows the stored task with its artifact.
@@ -204,7 +237,9 @@ describeWithTau2Data("serve --a2a: evaluations", (data) => {
     expect(stateOf(result)).toBe("completed");
     expect(resultData(result)).toMatchObject({ task_rewards: { create_task_1: 1, update_task_1: 1 }, pass_rate: 100, suite: "tau2" });
     // get_evaluation_results returns the same result, by the evaluation id (= the task id)
-    const fetched = (await client.sendMessage({ message: v03Message(JSON.stringify({ tool: "get_evaluation_results", arguments: { evaluation_id: result.id, include_simulations: true } })) as never })) as unknown as Json;
+    const fetched = (await client.sendMessage({
+      message: v03Message(JSON.stringify({ tool: "get_evaluation_results", arguments: { evaluation_id: result.id, include_simulations: true } })) as never,
+    })) as unknown as Json;
     const fetchedData = resultData(fetched) as { state: string; result: Json; simulations: Json[] };
     expect(fetchedData.state).toBe("completed");
     expect(fetchedData.result.task_rewards).toEqual(resultData(result).task_rewards);
@@ -251,19 +286,24 @@ describeWithTau2Data("serve --a2a: evaluations", (data) => {
     let taskId = "";
     let heartbeats = 0;
     let canceled: Promise<Json> | undefined;
-    const events = await stream(server.url, "message/stream", { message: v03Message(assessment(scripted.url, { task_ids: [...IDS, "update_task_with_message_history"] })) }, {
-      onEvent: async (event) => {
-        if (event.kind === "task") taskId = event.id as string;
-        if ((event.metadata as Json | undefined)?.heartbeat === true && scripted.conversations.size === 2) heartbeats++;
-        // Cancel once the held turn has been waiting through two heartbeats.
-        if (heartbeats === 2 && !canceled) canceled = rpc(server.url, "tasks/cancel", { id: taskId }).then((answer) => answer.body);
+    const events = await stream(
+      server.url,
+      "message/stream",
+      { message: v03Message(assessment(scripted.url, { task_ids: [...IDS, "update_task_with_message_history"] })) },
+      {
+        onEvent: async (event) => {
+          if (event.kind === "task") taskId = event.id as string;
+          if ((event.metadata as Json | undefined)?.heartbeat === true && scripted.conversations.size === 2) heartbeats++;
+          // Cancel once the held turn has been waiting through two heartbeats.
+          if (heartbeats === 2 && !canceled) canceled = rpc(server.url, "tasks/cancel", { id: taskId }).then((answer) => answer.body);
+        },
       },
-    });
+    );
     const cancelAnswer = (await canceled) as Json;
     expect(stateOf(cancelAnswer.result as Json)).toBe("canceled");
     expect(events.at(-1)).toMatchObject({ kind: "status-update", status: { state: "canceled" } });
     const result = (events.find((event) => event.kind === "artifact-update") as Json).artifact as Json;
-    expect(((result.parts as Json[])[1].data as Json)).toMatchObject({ complete: false, num_simulations: 1, task_rewards: { create_task_1: 1 } });
+    expect((result.parts as Json[])[1].data as Json).toMatchObject({ complete: false, num_simulations: 1, task_rewards: { create_task_1: 1 } });
     expect(scripted.conversations.size).toBe(2); // the third task never started
     const stored = (await rpc(server.url, "tasks/get", { id: taskId })).body.result as Json;
     expect(stateOf(stored)).toBe("canceled");
@@ -283,7 +323,8 @@ describeWithTau2Data("serve --a2a: evaluations", (data) => {
       const other = await rpc(server.url, method, params, { token: TOKEN_B });
       expect((other.body.error as Json | undefined)?.code, method).toBe(-32001);
     }
-    const results = (await rpc(server.url, "message/send", { message: v03Message(JSON.stringify({ tool: "get_evaluation_results", arguments: { evaluation_id: id } })) }, { token: TOKEN_B })).body.result as Json;
+    const results = (await rpc(server.url, "message/send", { message: v03Message(JSON.stringify({ tool: "get_evaluation_results", arguments: { evaluation_id: id } })) }, { token: TOKEN_B })).body
+      .result as Json;
     expect(stateOf(results)).toBe("rejected");
     expect(textOf(results)).toMatch(/no evaluation .* visible only to the caller that started them/);
     const listB = ((await rpc(server.url, "ListTasks", {}, { token: TOKEN_B })).body.result as Json).tasks as Json[];
@@ -335,11 +376,15 @@ describeWithTau2Data("serve --a2a: evaluations", (data) => {
   });
 
   it.skipIf(!tauBenchDirectory)('"suite": "tau-bench": task ids are indices into the test split', async () => {
-    const tasks = JSON.parse((await import("node:fs")).readFileSync(join(tauBenchDirectory as string, "retail", "tasks_test.json"), "utf8")) as Array<{ actions: Array<{ name: string; kwargs: Json }> }>;
+    const tasks = JSON.parse((await import("node:fs")).readFileSync(join(tauBenchDirectory as string, "retail", "tasks_test.json"), "utf8")) as Array<{
+      actions: Array<{ name: string; kwargs: Json }>;
+    }>;
     const scripted = await startScriptedAgent({ sdk: "1.3", scripts: [[...tasks[0].actions.map((action) => ({ calls: [{ name: action.name, arguments: action.kwargs }] })), { say: "Done." }]] });
     opened.push(scripted);
     const server = await serve(data, { tauBenchDataDir: tauBenchDirectory as string });
-    const result = (await rpc(server.url, "message/send", { message: v03Message(JSON.stringify({ participants: { agent: scripted.url }, config: { suite: "tau-bench", domain: "retail", task_ids: [0] } })) })).body.result as Json;
+    const result = (
+      await rpc(server.url, "message/send", { message: v03Message(JSON.stringify({ participants: { agent: scripted.url }, config: { suite: "tau-bench", domain: "retail", task_ids: [0] } })) })
+    ).body.result as Json;
     expect(stateOf(result)).toBe("completed");
     expect(resultData(result)).toMatchObject({ suite: "tau-bench", task_rewards: { "0": 1 }, a2a_metrics: { versions: ["1.0"] } });
   });

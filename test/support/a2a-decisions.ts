@@ -14,7 +14,9 @@ export function oracleScripts(data: string, taskSetName: string, ids: readonly s
   const set = loadTau2TaskSet(data, { taskSetName, split: "base", taskIds: [...ids] });
   return set.tasks.map((task) => {
     const decisions: Decision[] = tau2OraclePlan(task).map((step) =>
-      step.side === "assistant" ? { calls: [{ name: step.action.name, arguments: pyJsonDumps(step.action.arguments) }] } : { say: `Please do this on your phone: ${step.actions.map((action) => action.name).join(", ")}.` },
+      step.side === "assistant"
+        ? { calls: [{ name: step.action.name, arguments: pyJsonDumps(step.action.arguments) }] }
+        : { say: `Please do this on your phone: ${step.actions.map((action) => action.name).join(", ")}.` },
     );
     decisions.push({ say: tau2OracleClosing(task) });
     return decisions;

@@ -6,8 +6,8 @@
  * check and the connection (DNS rebinding) is refused there too, before a socket opens.
  *
  * Entries: `loopback` (127.0.0.0/8, ::1 and names resolving only there), `*` (any host), a host
- * name (`agent.example.com`, or `*.example.com` for its subdomains), an IP address, or a network in
- * CIDR form (`10.0.0.0/8`, `fd00::/8`).
+ * name (`agent.example.com`, or `*.example.com` for its subdomains), an IP address, a network in
+ * CIDR form (`10.0.0.0/8`, `fd00::/8`), or a URL (its host).
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP } from "node:net";
@@ -38,7 +38,9 @@ export function hostPolicy(entries: readonly string[]): HostPolicy {
   const names: string[] = [];
   const suffixes: string[] = [];
   let any = false;
-  for (const raw of entries.flatMap((entry) => entry.split(",")).map((entry) => entry.trim().toLowerCase())) {
+  for (const given of entries.flatMap((entry) => entry.split(",")).map((entry) => entry.trim().toLowerCase())) {
+    // A URL stands for its host (a deployment passes the agent's URL: `${slots.agent.url}`).
+    const raw = given.includes("://") && URL.canParse(given) ? bareHost(new URL(given).hostname) : given;
     if (raw === "") continue;
     if (raw === "*") any = true;
     else if (raw === "loopback") {
