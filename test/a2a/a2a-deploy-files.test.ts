@@ -68,7 +68,7 @@ describe("deploy/a2a", () => {
     expect(manifest.provides?.green).toEqual({ kind: "a2a", endpoint: "a2a" });
     expect(manifest.program?.network?.endpoints?.[0].port).toBe(9009);
     const args = manifest.program?.args ?? [];
-    expect(args).toContain("${slots.agent.url}");
+    expect(args).toContain(["$", "{slots.agent.url}"].join("")); // Amber interpolation, not a template literal
     for (const flag of flagsIn(args)) expect(serveFlags()).toContain(flag);
   });
 
