@@ -8,6 +8,7 @@ import { A2ADiscoveryError } from "./errors.ts";
 import { A2AHttp, headerValue, NoAnswerError, networkCode } from "./http.ts";
 import type { HostPolicy } from "./host-policy.ts";
 import { parseJson, type Plain } from "./json.ts";
+import { deadlineSignal } from "./rpc.ts";
 import { type AgentCardInfo, type CardChoice, cardCandidates, readCard } from "./card.ts";
 
 /** How long discovery waits for a card (each URL tried). */
@@ -23,8 +24,8 @@ async function fetchCard(http: A2AHttp, url: string, options: DiscoveryOptions):
   let current = url;
   for (let hop = 0; ; hop++) {
     await options.policy?.check(current, "the A2A agent card");
-    const signals = [AbortSignal.timeout(options.timeoutMs ?? CARD_TIMEOUT_MS), ...(options.signal ? [options.signal] : [])];
-    const answer = await http.exchange(current, { method: "GET", headers: { accept: "application/json", "a2a-version": "1.0" }, signal: AbortSignal.any(signals) });
+    const deadline = deadlineSignal(options.signal ?? new AbortController().signal, options.timeoutMs ?? CARD_TIMEOUT_MS);
+    const answer = await http.exchange(current, { method: "GET", headers: { accept: "application/json", "a2a-version": "1.0" }, signal: deadline.signal }).finally(() => deadline.done());
     const location = headerValue(answer.headers, "location");
     if (answer.status >= 300 && answer.status < 400 && location && hop < 3) {
       current = new URL(location, current).toString();

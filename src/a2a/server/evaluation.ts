@@ -257,11 +257,12 @@ export async function runEvaluation(input: {
   };
   const sink = new EvaluationSink(logPath, started, () => expected, say, earlier.length);
   const intervalMs = limits.heartbeatSeconds * 1000;
-  // A heartbeat whenever nothing was said for ¾ of the interval, checked four times per interval: no gap exceeds it.
+  // A heartbeat whenever nothing was said for half the interval, checked five times per interval:
+  // the longest silence is about 0.6 of the interval, leaving the rest for a busy event loop.
   const heartbeat = setInterval(() => {
-    if (performance.now() - lastSaid < intervalMs * 0.75) return;
+    if (performance.now() - lastSaid < intervalMs * 0.5) return;
     say.progress(`still evaluating: ${sink.done}${expected !== null ? `/${expected}` : ""} simulation(s) finished`, { heartbeat: true, progress: { completed: sink.done, total: expected } }, true);
-  }, intervalMs / 4);
+  }, intervalMs / 5);
   heartbeat.unref();
   const warnings: string[] = [];
   say.progress(
@@ -292,28 +293,35 @@ export async function runEvaluation(input: {
     });
   } catch (error) {
     failure = error;
+  }
+  // The heartbeat goes on while the result is put together (reading the results file back takes a while).
+  try {
+    return await finishEvaluation();
   } finally {
     clearInterval(heartbeat);
   }
-  if (tooLarge) return { state: "failed", text: tooLarge.message };
-  const seconds = (performance.now() - started) / 1000;
-  const episodes = result ? result.episodes : readJsonLines<SimulationLine>(logPath);
-  let protocol: ProtocolSummary | null = null;
-  if (result) {
-    try {
-      const suite = suiteOf(registries, result.suite);
-      const dataDir = result.suite === "tau2" ? limits.tau2DataDir : limits.tauBenchDataDir;
-      protocol = protocolSummary((await suite.readResults({ path: result.resultsPath, registries, env: args.domain, ...(dataDir ? { dataDir } : {}) })).records());
-    } catch (error) {
-      warnings.push(`the A2A measurements could not be read back: ${describeError(error)}`);
+
+  async function finishEvaluation(): Promise<EvaluationOutcome> {
+    if (tooLarge) return { state: "failed", text: tooLarge.message };
+    const seconds = (performance.now() - started) / 1000;
+    const episodes = result ? result.episodes : readJsonLines<SimulationLine>(logPath);
+    let protocol: ProtocolSummary | null = null;
+    if (result) {
+      try {
+        const suite = suiteOf(registries, result.suite);
+        const dataDir = result.suite === "tau2" ? limits.tau2DataDir : limits.tauBenchDataDir;
+        protocol = protocolSummary((await suite.readResults({ path: result.resultsPath, registries, env: args.domain, ...(dataDir ? { dataDir } : {}) })).records());
+      } catch (error) {
+        warnings.push(`the A2A measurements could not be read back: ${describeError(error)}`);
+      }
     }
+    if (failure !== undefined && episodes.length === 0) return { state: signal.aborted ? "canceled" : "failed", text: failureText(failure, signal) };
+    const complete = failure === undefined && !signal.aborted && result !== null && !result.interrupted;
+    const data = { ...resultData(evaluationId, args, result, episodes, { startedAt, seconds }, protocol, complete), ...(warnings.length > 0 ? { warnings } : {}) };
+    const state = signal.aborted ? "canceled" : failure !== undefined ? "failed" : "completed";
+    const text = failure !== undefined && !signal.aborted ? `${failureText(failure, signal)}\n${summaryText(data, state)}` : summaryText(data, state);
+    return { state, text, data };
   }
-  if (failure !== undefined && episodes.length === 0) return { state: signal.aborted ? "canceled" : "failed", text: failureText(failure, signal) };
-  const complete = failure === undefined && !signal.aborted && result !== null && !result.interrupted;
-  const data = { ...resultData(evaluationId, args, result, episodes, { startedAt, seconds }, protocol, complete), ...(warnings.length > 0 ? { warnings } : {}) };
-  const state = signal.aborted ? "canceled" : failure !== undefined ? "failed" : "completed";
-  const text = failure !== undefined && !signal.aborted ? `${failureText(failure, signal)}\n${summaryText(data, state)}` : summaryText(data, state);
-  return { state, text, data };
 }
 
 /** An in-process task source over the pending units (the server only counts them first, to refuse an oversized evaluation). */
