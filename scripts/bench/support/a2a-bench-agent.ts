@@ -2,8 +2,8 @@
  * The remote agent of the A2A benchmarks, as its own process (so its CPU is not the harness's): a
  * raw `node:http` A2A 0.3 agent. Each conversation (contextId) answers `TOOL_TURNS` tool calls
  * (`TOOL`, no arguments) and then words for the user, after `DELAY_MS` (a timer, not CPU). It
- * measures its own handler time per request (body received → answer written) and prints the
- * distribution on SIGTERM as one JSON line. Started with PORT=0 it prints its URL.
+ * measures its own handler time per request (body received → answer ready, less the delay), sends
+ * it back in an `x-handler-ms` header and prints the distribution on SIGTERM as one JSON line. Started with PORT=0 it prints its URL.
  */
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
@@ -23,7 +23,18 @@ const server = createServer((request, response) => {
     if (request.method === "GET") {
       const port = (server.address() as AddressInfo).port;
       response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ name: "bench-agent", version: "1", protocolVersion: "0.3.0", url: `http://127.0.0.1:${port}/`, capabilities: {}, skills: [], defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"] }));
+      response.end(
+        JSON.stringify({
+          name: "bench-agent",
+          version: "1",
+          protocolVersion: "0.3.0",
+          url: `http://127.0.0.1:${port}/`,
+          capabilities: {},
+          skills: [],
+          defaultInputModes: ["text/plain"],
+          defaultOutputModes: ["text/plain"],
+        }),
+      );
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number; params: { message: { contextId?: string } } };
@@ -33,9 +44,11 @@ const server = createServer((request, response) => {
     const text = turn <= toolTurns ? `{"name": "${tool}", "arguments": {}}` : '{"name": "respond", "arguments": {"content": "All done, thank you."}}';
     const answer = () => {
       const payload = JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { kind: "message", role: "agent", messageId: randomUUID(), contextId: context, parts: [{ kind: "text", text }] } });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
+      // The handler's time (less the deliberate delay) goes with the answer, so the client can subtract it turn by turn.
+      const took = performance.now() - started - delay;
+      handlerMs.push(took);
+      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload), "x-handler-ms": took.toFixed(4) });
       response.end(payload);
-      handlerMs.push(performance.now() - started);
     };
     if (delay > 0) setTimeout(answer, delay);
     else answer();
