@@ -11,13 +11,14 @@
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { SendMessageRequest, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { ClientFactory as ClientFactoryV03 } from "a2a-v03/client";
 import { runBenchmark } from "../../app/index.ts";
 import { createBundledRegistries } from "../../app/registries.ts";
 import { startA2AServer, type A2AServerOptions, type RunningA2AServer } from "../../src/a2a/server/serve.ts";
+import { startScriptedModelServer } from "../../src/testing/index.ts";
 import { startScriptedAgent, type ScriptedAgent } from "../support/a2a-agents.ts";
 import { oracleScripts } from "../support/a2a-decisions.ts";
 import { CARD_V03, startFakeAgent } from "../support/a2a-fake-agent.ts";
@@ -26,6 +27,7 @@ import { describeWithTau2Data, tauBenchDirectory } from "../support/shared-data.
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const item of opened.splice(0).reverse()) await item.close();
+  vi.unstubAllEnvs();
 });
 
 const TOKEN_A = "token-of-caller-a-0123456789";
@@ -373,6 +375,37 @@ describeWithTau2Data("serve --a2a: evaluations", (data) => {
     expect(finished.at(-1)).toMatchObject({ status: { state: "completed" } });
     let task: Json = first;
     while (stateOf(task) !== "completed") task = (await rpc(server.url, "tasks/get", { id: first.id })).body.result as Json;
+  });
+
+  it("AgentBeats' model settings: a litellm-style user_llm on user_llm_args.api_base drives τ²'s LLM user simulator; num_tasks; a disallowed api_base is refused", async () => {
+    // num_tasks 1: the first task of mock's base split.
+    const scripted = await agent(data, { ids: ["create_task_1"] });
+    const model = await startScriptedModelServer({
+      scripts: { "user-model": [{ content: "Hello. Please create a task called 'Important Meeting' for user_1." }, { content: "Thank you. ###STOP###" }] },
+    });
+    opened.push(model);
+    // "openai/…" is the openai provider (as litellm reads it), which wants a key: any value, set on the server's side.
+    vi.stubEnv("OPENAI_API_KEY", "not-a-real-key");
+    const server = await serve(data);
+    const config = { domain: "mock", num_tasks: 1, user_llm: "openai/user-model", user_llm_args: { api_base: model.baseURL, temperature: 0 } };
+    const result = (await rpc(server.url, "message/send", { message: v03Message(JSON.stringify({ participants: { agent: scripted.url }, config })) })).body.result as Json;
+    expect(stateOf(result), textOf(result)).toBe("completed");
+    expect(resultData(result)).toMatchObject({ domain: "mock", task_rewards: { create_task_1: 1 }, num_simulations: 1, score: 1, max_score: 1 });
+    const calls = model.requests.filter((request) => request.path.endsWith("/chat/completions"));
+    expect(calls.map((call) => [(call.body as Json).model, (call.body as Json).temperature])).toEqual([
+      ["user-model", 0],
+      ["user-model", 0],
+    ]);
+    model.assertAllConsumed();
+    model.assertNoFailures();
+    // A model endpoint the allow-list does not allow: refused before anything runs or connects.
+    const strict = await serve(data, { allowAgentHosts: ["127.0.0.1"] });
+    const elsewhere = { ...config, user_llm_args: { api_base: model.baseURL.replace("127.0.0.1", "127.0.0.2"), temperature: 0 } };
+    const before = model.requests.length;
+    const refused = (await rpc(strict.url, "message/send", { message: v03Message(JSON.stringify({ participants: { agent: scripted.url }, config: elsewhere })) })).body.result as Json;
+    expect(stateOf(refused)).toBe("rejected");
+    expect(textOf(refused)).toMatch(/user_llm_args\.api_base http:\/\/127\.0\.0\.2:\d+\/v1: the address 127\.0\.0\.2 is not allowed/);
+    expect(model.requests.length).toBe(before);
   });
 
   it.skipIf(!tauBenchDirectory)('"suite": "tau-bench": task ids are indices into the test split', async () => {
