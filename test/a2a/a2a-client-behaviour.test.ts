@@ -4,7 +4,7 @@
  * sent, never logged); the per-turn timeout; polling an unfinished task (blocking and non-blocking
  * sends); an SSE stream; the v1.0 → v0.3 fallback on -32601; discovery (both card paths, a card
  * with an unroutable host, no card, a dead endpoint); the host allow-list refusing before any
- * connection; the prompt profiles and their markers.
+ * connection; the prompt profiles and their markers; deadlines that survive a blocked event loop.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { A2AAgent } from "../../src/a2a/client/a2a-agent.ts";
@@ -12,6 +12,7 @@ import { readCard } from "../../src/a2a/client/card.ts";
 import { hostPolicy } from "../../src/a2a/client/host-policy.ts";
 import { AGENTBEATS_MARKERS, firstMessage, laterMessage } from "../../src/a2a/client/prompts.ts";
 import { createA2AAgent } from "../../src/a2a/client/register.ts";
+import { deadlineSignal } from "../../src/a2a/client/rpc.ts";
 import { exitCodeForError } from "../../src/cli/exit-codes.ts";
 import { terminationForError } from "../../src/kernel/episode-kernel.ts";
 import { CARD_V03, cardV1, startFakeAgent, type FakeAgent, type FakeAnswer } from "../support/a2a-fake-agent.ts";
@@ -199,6 +200,46 @@ describe("unfinished tasks and streams", () => {
       expect(log.exchanges[0]).toMatchObject({ taskState: "completed", taskId: "t1", contextId: "c1", httpStatus: 200 });
       expect(log.exchanges[0].responseBytes).toBeGreaterThan(200);
     }
+  });
+});
+
+describe("deadlines", () => {
+  const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  /** Keeps the event loop busy, as a server starting many evaluations on a loaded machine does. */
+  const block = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it("a deadline whose timer fired late after a blocked loop waits once more: an answer read right after the block still counts", async () => {
+    const deadline = deadlineSignal(new AbortController().signal, 10);
+    block(1000);
+    // Several turns of the loop (the I/O that arrived during the block is read in them): no abort yet.
+    for (let turn = 0; turn < 4; turn++) await turnOfTheLoop();
+    expect(deadline.signal.aborted).toBe(false);
+    deadline.done(); // the answer came
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(deadline.signal.aborted).toBe(false);
+    expect(deadline.timedOut()).toBe(false);
+  });
+
+  it("without an answer it still expires, after the grace; an unblocked deadline expires on time", async () => {
+    const late = deadlineSignal(new AbortController().signal, 10);
+    block(400);
+    await aborted(late.signal);
+    expect(late.timedOut()).toBe(true);
+    expect((late.signal.reason as Error).name).toBe("TimeoutError");
+    const plain = deadlineSignal(new AbortController().signal, 10);
+    await aborted(plain.signal);
+    expect(plain.timedOut()).toBe(true);
+    // The parent's abort passes through and is no timeout.
+    const parent = new AbortController();
+    const child = deadlineSignal(parent.signal, 60_000);
+    parent.abort(new Error("the episode ended"));
+    expect(child.signal.aborted).toBe(true);
+    expect(child.timedOut()).toBe(false);
+    child.done();
   });
 });
 

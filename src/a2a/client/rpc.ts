@@ -45,18 +45,42 @@ export interface ConnectionSettings {
 
 const RETRY_STATUSES = (status: number) => status === 429 || status >= 500;
 
+/** How late a deadline's timer may fire before the event loop counts as having been blocked. */
+const STALL_MS = 250;
+
 /**
  * A signal aborted by `parent` or after `ms`, with a cleanup. (`AbortSignal.any` with
  * `AbortSignal.timeout` costs about a third of a millisecond per call on Node 20 and keeps every
  * signal alive until it fires: too much for one per exchange.)
+ *
+ * A blocked event loop (a server starting fifty evaluations on a loaded machine) must not turn
+ * into the agent's timeout: after a block, timers run before the I/O that arrived meanwhile. So a
+ * timer that fires late by more than `STALL_MS` waits once more for as long as it was late (the time
+ * this process could not have read an answer), and the abort itself waits for two turns of the
+ * loop's I/O phase.
  */
 export function deadlineSignal(parent: AbortSignal, ms: number): { signal: AbortSignal; timedOut(): boolean; done(): void } {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  let finished = false;
+  const expire = () => {
+    if (finished || controller.signal.aborted) return;
     timedOut = true;
     controller.abort(new DOMException("the deadline passed", "TimeoutError"));
-  }, ms);
+  };
+  let due = performance.now() + ms;
+  let graced = false;
+  const fire = () => {
+    const late = performance.now() - due;
+    if (late > STALL_MS && !graced) {
+      graced = true;
+      due = performance.now() + late;
+      timer = setTimeout(fire, late);
+      return;
+    }
+    setImmediate(() => setImmediate(expire));
+  };
+  let timer = setTimeout(fire, ms);
   const onAbort = () => controller.abort(parent.reason);
   if (parent.aborted) controller.abort(parent.reason);
   else parent.addEventListener("abort", onAbort, { once: true });
@@ -64,6 +88,7 @@ export function deadlineSignal(parent: AbortSignal, ms: number): { signal: Abort
     signal: controller.signal,
     timedOut: () => timedOut,
     done: () => {
+      finished = true;
       clearTimeout(timer);
       parent.removeEventListener("abort", onAbort);
     },
