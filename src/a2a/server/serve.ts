@@ -173,6 +173,7 @@ export async function startA2AServer(options: A2AServerOptions, registries: Regi
       server.closeIdleConnections();
       // Running evaluations stop where they are and stay unfinished in the store: the next start resumes them.
       await executor.drain();
+      await store.settled();
       server.closeAllConnections();
       await closed;
     },

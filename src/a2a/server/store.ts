@@ -10,13 +10,17 @@
  *                                               τ-bench results file, summary.json
  *
  * Tasks are kept in memory too (the SDK loads a task on every event); the disk copy is written
- * through on each save.
+ * through on each save, asynchronously (a save resolves once its version is on disk, and the SDK
+ * awaits it before sending the event), one write at a time per task so the last version wins. A
+ * synchronous write per status update blocked the event loop: fifty evaluations' heartbeats on a
+ * loaded disk held every timer of the server for seconds.
  */
+import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
 import { resolveUserScope, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
-import { writeFileAtomic } from "../../run/atomic-file.ts";
 
 /** Ids that are safe as file names (the SDK's are UUIDs). */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -32,6 +36,8 @@ export const FINAL_STATES: ReadonlySet<TaskState> = new Set([TaskState.TASK_STAT
 /** A task store on disk, scoped by caller (another caller's task id answers "not found"). */
 export class FileTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
+  /** The write in progress (and those queued behind it) per task id. */
+  private readonly writes = new Map<string, Promise<void>>();
   private readonly taskRoot: string;
 
   constructor(readonly root: string) {
@@ -61,8 +67,20 @@ export class FileTaskStore implements TaskStore {
     const copy = structuredClone(task);
     this.entries.set(task.id, { owner, task: copy });
     if (!SAFE_ID.test(task.id) || !SAFE_ID.test(owner)) return;
-    mkdirSync(join(this.taskRoot, owner), { recursive: true });
-    writeFileAtomic(join(this.taskRoot, owner, `${task.id}.json`), `${JSON.stringify({ owner, task: Task.toJSON(copy) })}\n`);
+    const text = `${JSON.stringify({ owner, task: Task.toJSON(copy) })}\n`;
+    const path = join(this.taskRoot, owner, `${task.id}.json`);
+    const write = (this.writes.get(task.id) ?? Promise.resolve()).catch(() => undefined).then(() => writeAtomically(path, text));
+    this.writes.set(task.id, write);
+    const forget = () => {
+      if (this.writes.get(task.id) === write) this.writes.delete(task.id);
+    };
+    write.then(forget, forget);
+    return write;
+  }
+
+  /** Resolves when every save made so far is on disk (a server closing waits for it). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.writes.values()]);
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
@@ -107,6 +125,14 @@ export class FileTaskStore implements TaskStore {
       .sort((a, b) => (b.task.status?.timestamp ?? "").localeCompare(a.task.status?.timestamp ?? ""))
       .map((entry) => entry.task.id);
   }
+}
+
+/** A temporary file in the same folder, then a rename: a reader (or a restart after a kill) never sees half a task. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  await writeFile(temporary, text);
+  await rename(temporary, path);
 }
 
 /** A JSON file of an evaluation's folder, or undefined when it is not there. */
