@@ -49,10 +49,11 @@ function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, 
 const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
 
 async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
-  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { reportRowLabels }] = await Promise.all([
+  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { reportRowLabels }, { protocolSummary, protocolSummaryText }] = await Promise.all([
     import("../report/leaderboard.ts"),
     import("../run/run-status.ts"),
     import("../report/labels.ts"),
+    import("../report/protocol-summary.ts"),
   ]);
   // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.
   const paths = givenPaths.filter((path) => !isRunStatusPath(path));
@@ -77,8 +78,11 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   // Rows are named by what differs between the files; what they share is said once, above the table.
   const { labels, shared } = reportRowLabels(files);
   const reports = files.map((file, index) => buildReport(labels[index], file.summaries, file.completeness ?? undefined, { metrics: file.metrics, notes: file.notes }));
+  // A remote agent's exchanges (A2A), when the episodes kept them: latency percentiles and errors by code.
+  const protocols = files.map((file) => protocolSummary(file.records()));
   if (options.format === "json") {
-    printJson(reports.length === 1 ? reportJson(reports[0]) : reports.map(reportJson));
+    const json = reports.map((report, index) => ({ ...reportJson(report), ...(protocols[index] ? { protocol: protocols[index] } : {}) }));
+    printJson(json.length === 1 ? json[0] : json);
     return;
   }
   const format = options.format === "markdown" ? "markdown" : "text";
@@ -88,6 +92,8 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
     // With several files, each footer names the row and the file it belongs to.
     if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
     process.stdout.write(`${detailsText(report)}\n`);
+    const protocol = protocols[index];
+    if (protocol) process.stdout.write(`${protocolSummaryText(protocol)}\n`);
     if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
   }
 }
