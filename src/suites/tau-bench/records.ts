@@ -4,7 +4,7 @@
  * usage, errors) and the original's (which carry only `task_id`, `reward`, `info`, `traj`, `trial`:
  * the tool calls are read from the trajectory, and what it does not say is null).
  */
-import type { EpisodeRecord, RecordMessage, RecordStep } from "../../core/episode-record.ts";
+import type { EpisodeRecord, RecordExpectations, RecordMessage, RecordStep } from "../../core/episode-record.ts";
 import { RESPOND_ACTION_NAME, type RoleUsage, type TerminationReason } from "../../core/types.ts";
 import { toJs } from "../../value/index.ts";
 import type { LoadedResultEntry } from "./codec.ts";
@@ -126,6 +126,35 @@ function errorOf(block: Plain, info: Plain): EpisodeRecord["error"] {
   return typeof info.error === "string" ? { kind: "error", message: info.error } : null;
 }
 
+/**
+ * What the entry's task expected (`info.task`: its actions and outputs) with the verdicts its reward
+ * info records: per output said or not (`r_outputs`), the database check (`r_actions`). τ-bench
+ * does not record which action matched: `matched` stays null for failure analysis to work out.
+ */
+function expectedOf(info: Plain): RecordExpectations | null {
+  const task = plain(info.task);
+  if (!Array.isArray(task.actions)) return null;
+  const rewardInfo = plain(info.reward_info);
+  const detail = plain(rewardInfo.info);
+  const saidOutputs = plain(detail.outputs);
+  const outputs = Array.isArray(task.outputs) ? (task.outputs as unknown[]).map(String) : [];
+  return {
+    instruction: typeof task.instruction === "string" ? task.instruction : null,
+    actions: (task.actions as Plain[]).map((action) => ({
+      name: String(action.name ?? ""),
+      arguments: action.kwargs ?? {},
+      requestor: "agent" as const,
+      compareArgs: null,
+      matched: null,
+      toolType: null,
+    })),
+    outputs: outputs.map((text) => ({ text, met: typeof saidOutputs[text] === "boolean" ? (saidOutputs[text] as boolean) : null })),
+    assertions: [],
+    databaseMatch: typeof detail.r_actions === "number" ? detail.r_actions >= 1 - 1e-6 : null,
+    rewardBasis: null,
+  };
+}
+
 /** One entry as a canonical record. */
 export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null): EpisodeRecord {
   const raw = entry.plain as unknown as Plain;
@@ -135,7 +164,7 @@ export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null):
   const usage = (entry.usage ?? { agent: null, user: null }) as { agent: RoleUsage | null; user: RoleUsage | null };
   const userCost = usage.user ? usage.user.cost : typeof info.user_cost === "number" ? info.user_cost : null;
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     suite: "tau-bench",
     domain,
     taskId: String(entry.taskId),
@@ -152,6 +181,8 @@ export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null):
     cost: { agent: usage.agent ? usage.agent.cost : null, user: userCost },
     error: errorOf(block, info),
     durationSeconds: typeof block.durationMs === "number" ? block.durationMs / 1000 : null,
+    expected: expectedOf(info),
+    review: null,
     native: raw,
   };
 }

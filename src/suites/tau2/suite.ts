@@ -153,6 +153,11 @@ function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
   return lines;
 }
 
+/** A results file's tasks by id. */
+function tasksById(tasks: readonly PyDict[]): Map<string, PyDict> {
+  return new Map(tasks.filter((task) => task instanceof Map).map((task) => [String(task.get("id")), task]));
+}
+
 /** A results file's own pieces a report reads: its summaries in file order, metrics, domain, agent, notes. */
 function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResults, "completeness"> {
   const info = results.info;
@@ -172,7 +177,10 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
     notes: [judgeLine(judgeUsage), ...flagLines(flags)],
-    records: () => results.simulations.map((simulation) => tau2Record(simulation, domain)),
+    records: () => {
+      const tasks = tasksById(results.tasks);
+      return results.simulations.map((simulation) => tau2Record(simulation, domain, tasks.get(simulation.task_id)));
+    },
   };
 }
 
@@ -217,7 +225,10 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     summaries: result.simulations.map(tau2Summary),
     notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
-    records: () => result.simulations.map((simulation) => tau2Record(simulation, options.domain)),
+    records: () => {
+      const tasks = tasksById(built.document.tasks);
+      return result.simulations.map((simulation) => tau2Record(simulation, options.domain, tasks.get(simulation.task_id)));
+    },
     checkpointPath: `${built.outputPath}.checkpoint.jsonl`,
     statusPath: runStatusPath(built.outputPath),
     ranEpisodes: result.ran,
