@@ -15,6 +15,7 @@ import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } fro
 import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { registerResultsCommands } from "./results-commands.ts";
+import { registerAnalysisCommands } from "./analysis-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
 
@@ -34,6 +35,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .exitOverride();
   registerRunCommands(program, loadRegistries);
   registerResultsCommands(program, loadRegistries);
+  registerAnalysisCommands(program, loadRegistries);
   registerCliExtensions(program);
   oneLineUsageErrors(program);
   return program;

@@ -13,7 +13,7 @@ import { readUtf8File } from "../data/data-files.ts";
 import { datasetOfDirectory } from "../data/locations.ts";
 
 /** The suite whose results file `path` is; an unreadable file or one of no suite's shape is a one-line error. */
-function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
+export function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
   const head = readUtf8File(path).slice(0, 4096);
   for (const name of registries.suites.names()) {
     const suite = registries.suites.get(name);
@@ -27,7 +27,7 @@ function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
  * given τ-bench's data directory (or a τ-bench domain), and the reverse, would otherwise fail on a
  * data file the other layout does not have. The line names the file's suite.
  */
-function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, path: string, options: { env?: string; dataDir?: string }): void {
+export function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, path: string, options: { env?: string; dataDir?: string }): void {
   const others = registries.suites
     .names()
     .filter((name) => name !== suite.name)
@@ -55,7 +55,7 @@ function rowLabels(files: readonly SuiteResults[], pathLabels: readonly string[]
 }
 
 /** Loads every registry (report and rescore may meet files of either suite). */
-const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
+export const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
 
 async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
   const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { resultsLabels }] = await Promise.all([

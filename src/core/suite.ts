@@ -5,6 +5,7 @@
  * composition root (`app/`); nothing shared imports a suite.
  */
 import type { EpisodeRecord } from "./episode-record.ts";
+import type { RunManifest } from "./run-manifest.ts";
 import type { EpisodeSummary, TaskSourceFactory } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
 
@@ -60,6 +61,8 @@ export interface SuiteResults {
   notes: string[];
   /** The canonical episode records of the file (ours or the original's), read on demand. */
   records(): EpisodeRecord[];
+  /** The run manifest the file records (taubridge's files from results schema 2 on); null for others. */
+  manifest?: RunManifest | null;
 }
 
 /** A finished run: its results as a report reads them, where they went, and how it ended. */

@@ -49,14 +49,22 @@ function messagesOf(traj: readonly Plain[]): RecordMessage[] {
   });
 }
 
-/** The observation a trajectory's tool message gives for a call id. */
-function resultsById(traj: readonly Plain[]): Map<string, string> {
-  const results = new Map<string, string>();
-  for (const message of traj) if (message.role === "tool" && typeof message.tool_call_id === "string") results.set(message.tool_call_id, String(message.content ?? ""));
-  return results;
+/**
+ * The observations of a trajectory's tool messages by call id, in order: a model may reuse a call
+ * id (the published gpt-4o trajectories do), so each step takes the next unread observation of its id.
+ */
+function resultsById(traj: readonly Plain[]): { next(id: string): string | null } {
+  const results = new Map<string, string[]>();
+  for (const message of traj) {
+    if (message.role !== "tool" || typeof message.tool_call_id !== "string") continue;
+    const queue = results.get(message.tool_call_id) ?? [];
+    queue.push(String(message.content ?? ""));
+    results.set(message.tool_call_id, queue);
+  }
+  return { next: (id) => results.get(id)?.shift() ?? null };
 }
 
-function stepOf(step: Plain, results: Map<string, string>, origin?: string): RecordStep {
+function stepOf(step: Plain, results: { next(id: string): string | null }, origin?: string): RecordStep {
   const action = plain(step.action);
   const id = typeof step.toolCallId === "string" ? step.toolCallId : null;
   return {
@@ -66,7 +74,7 @@ function stepOf(step: Plain, results: Map<string, string>, origin?: string): Rec
     origin: origin ?? String(step.origin ?? "agent"),
     toolCallId: id,
     frameworkToolName: typeof step.frameworkToolName === "string" ? step.frameworkToolName : null,
-    result: id !== null ? (results.get(id) ?? null) : null,
+    result: id !== null ? results.next(id) : null,
     error: null,
   };
 }
@@ -175,7 +183,7 @@ export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null):
     rewardBreakdown: breakdownOf(block, info),
     messages: messagesOf(traj),
     steps: stepsOf(entry, block, traj),
-    planned: Array.isArray(block.plannedOnly) ? (block.plannedOnly as Plain[]).map((step) => stepOf(step, new Map(), "dry-run")) : [],
+    planned: Array.isArray(block.plannedOnly) ? (block.plannedOnly as Plain[]).map((step) => stepOf(step, { next: () => null }, "dry-run")) : [],
     unmappedTools: entry.unmappedTools ?? [],
     usage,
     cost: { agent: usage.agent ? usage.agent.cost : null, user: userCost },
