@@ -8,7 +8,7 @@ import { ConfigError, DataError } from "../errors/error-tree.ts";
 import type { Suite, SuiteResults } from "../core/suite.ts";
 import type { Registries } from "../run/registries.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
-import { formatOption, printJson } from "./usage.ts";
+import { collect, formatOption, printJson } from "./usage.ts";
 import { readUtf8File } from "../data/data-files.ts";
 import { datasetOfDirectory } from "../data/locations.ts";
 
@@ -57,7 +57,7 @@ function rowLabels(files: readonly SuiteResults[], pathLabels: readonly string[]
 /** Loads every registry (report and rescore may meet files of either suite). */
 export const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
 
-async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
+async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | string[] | undefined>): Promise<void> {
   const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { resultsLabels }] = await Promise.all([
     import("../report/leaderboard.ts"),
     import("../run/run-status.ts"),
@@ -85,17 +85,28 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   if (new Set(files.map((file) => file.suite)).size > 1) throw new ConfigError("report takes τ-bench or τ²-bench results files, not both at once (their metrics are defined differently)");
   const labels = rowLabels(files, resultsLabels(paths));
   const reports = files.map((file, index) => buildReport(labels[index], file.summaries, file.completeness ?? undefined, { metrics: file.metrics, notes: file.notes }));
+  // Policy adherence, intervals, breakdowns, JUnit, --min-pass (src/analysis): only when asked for.
+  const { reportExtras, wantsExtras } = await import("./report-extras.ts");
+  const extras = wantsExtras(options) ? await reportExtras(files, labels, options) : null;
   if (options.format === "json") {
-    printJson(reports.length === 1 ? reportJson(reports[0]) : reports.map(reportJson));
-    return;
+    const json = reports.map((report, index) => ({ ...reportJson(report), ...(extras?.json[index] ?? {}) }));
+    printJson(json.length === 1 ? json[0] : json);
+  } else {
+    const format = options.format === "markdown" ? "markdown" : "text";
+    process.stdout.write(`${leaderboardText(reports, format, { columns: extras?.columns })}\n`);
+    for (const [index, report] of reports.entries()) {
+      // With several files, each footer names the row and the file it belongs to.
+      if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
+      process.stdout.write(`${detailsText(report)}\n`);
+      if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
+      for (const section of extras?.sections[index] ?? []) process.stdout.write(`${section}\n`);
+    }
+    for (const line of extras?.footer ?? []) process.stdout.write(`${line}\n`);
   }
-  const format = options.format === "markdown" ? "markdown" : "text";
-  process.stdout.write(`${leaderboardText(reports, format)}\n`);
-  for (const [index, report] of reports.entries()) {
-    // With several files, each footer names the row and the file it belongs to.
-    if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
-    process.stdout.write(`${detailsText(report)}\n`);
-    if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
+  if (extras && extras.gateFailures.length > 0) {
+    const { EXIT_CODES } = await import("./exit-codes.ts");
+    for (const failure of extras.gateFailures) process.stderr.write(`taubridge: gate failed: ${failure}\n`);
+    process.exitCode = EXIT_CODES.gate;
   }
 }
 
@@ -244,6 +255,24 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .option("--data-dir <dir>", "data directory (with --env)")
     .option("--task-split <split>", "split the task ids refer to, with --env (default: the domain's default split)")
     .option("--task-file <path>", "the task file the runs used instead of a split, with --env")
+    .option("--breakdown", "also print τ²'s breakdowns: reward by component, ground-truth actions by tool, read/write action correctness, DB matches, terminations", false)
+    .option("--statistics", "also print bootstrap confidence intervals of the average reward and pass^k (over tasks and trials), the flip rate and the per-trial spread", false)
+    .option("--overall-score", "add the overall score column (mean of pass^1…pass^4)", false)
+    .addOption(new Option("--pass-k-convention <name>", "pass^k estimator of --statistics and --overall-score: per task C(c,k)/C(n,k) averaged (combinatorial), or (c/n)^k (power)").choices(["combinatorial", "power"]).default("combinatorial"))
+    .option("--seed <n>", "seed of the bootstrap", "0")
+    .option("--resamples <n>", "bootstrap resamples", "2000")
+    .option("--policy <file>", "check every trajectory against a policy rule file (YAML or JSON) and add a Policy (adherence) column; --per-task lists each hit")
+    .addOption(new Option("--policy-strictness <level>", "which severities the adherence score counts: low (critical only), medium (high and critical), high (all)").choices(["low", "medium", "high"]).default("medium"))
+    .option("--embedder-model <model>", "--policy: embeddings model for semantic rules")
+    .option("--embedder-base-url <url>", "--policy: the embeddings endpoint (OpenAI-compatible)")
+    .option("--embedder-provider <name>", "--policy: the embedder's provider (default: openai-compatible with --embedder-base-url, else openai)")
+    .option("--embedder-api-key-env <var>", "--policy: environment variable holding the embedder's API key")
+    .option("--judge-model <model>", "--policy: judge model for llm rules")
+    .option("--judge-base-url <url>", "--policy: the judge's OpenAI-compatible endpoint")
+    .option("--judge-provider <name>", "--policy: the judge's provider (default: openai-compatible with --judge-base-url, else openai)")
+    .option("--judge-api-key-env <var>", "--policy: environment variable holding the judge's API key")
+    .option("--junit <file>", "write JUnit XML: one test case per task (failing when a trial failed)")
+    .option("--min-pass <k=value...>", "exit 4 when a run's pass^k is below value (e.g. --min-pass 1=0.8)", collect)
     .action((paths: string[], options) => reportAction(loadRegistries, paths, options));
 
   program
