@@ -232,10 +232,38 @@ function summaryTables(analysis: Analysis, format: "text" | "markdown"): string[
     ),
   );
   const terminations = Object.entries(summary.byTermination);
-  if (terminations.length > 0) out.push(renderTable(["Ended by", "Failed episodes"], terminations.map(([reason, n]) => [reason, String(n)]), format));
-  if (summary.missingActionsByTool.length > 0) out.push(renderTable(["Missed tool", "Times"], summary.missingActionsByTool.slice(0, 15).map((row) => [row.name, String(row.count)]), format));
-  if (summary.byFault) out.push(renderTable(["Fault", "Episodes", "%"], summary.byFault.map((row) => [row.fault, String(row.count), row.percent.toFixed(2)]), format));
-  if (summary.byFaultType) out.push(renderTable(["Agent fault type", "Episodes", "%"], summary.byFaultType.map((row) => [row.faultType, String(row.count), row.percent.toFixed(2)]), format));
+  if (terminations.length > 0)
+    out.push(
+      renderTable(
+        ["Ended by", "Failed episodes"],
+        terminations.map(([reason, n]) => [reason, String(n)]),
+        format,
+      ),
+    );
+  if (summary.missingActionsByTool.length > 0)
+    out.push(
+      renderTable(
+        ["Missed tool", "Times"],
+        summary.missingActionsByTool.slice(0, 15).map((row) => [row.name, String(row.count)]),
+        format,
+      ),
+    );
+  if (summary.byFault)
+    out.push(
+      renderTable(
+        ["Fault", "Episodes", "%"],
+        summary.byFault.map((row) => [row.fault, String(row.count), row.percent.toFixed(2)]),
+        format,
+      ),
+    );
+  if (summary.byFaultType)
+    out.push(
+      renderTable(
+        ["Agent fault type", "Episodes", "%"],
+        summary.byFaultType.map((row) => [row.faultType, String(row.count), row.percent.toFixed(2)]),
+        format,
+      ),
+    );
   if (summary.reviewErrors) {
     const rows = Object.entries(summary.reviewErrors).flatMap(([source, bySeverity]) => Object.entries(bySeverity).map(([severity, n]) => [source, severity, String(n)]));
     out.push(renderTable(["Review: source", "Severity", "Errors"], rows, format));
@@ -248,7 +276,9 @@ export function analysisText(analysis: Analysis, format: "text" | "markdown" = "
   const parts = summaryTables(analysis, format);
   if (analysis.judge) {
     const usage = analysis.judge.usage;
-    parts.push(`Judge${analysis.judge.model ? ` ${analysis.judge.model}` : ""}: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, cost ${usage.cost === null ? "unknown" : `$${usage.cost.toFixed(4)}`}`);
+    parts.push(
+      `Judge${analysis.judge.model ? ` ${analysis.judge.model}` : ""}: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, cost ${usage.cost === null ? "unknown" : `$${usage.cost.toFixed(4)}`}`,
+    );
   } else if (analysis.episodes.length > 0) parts.push(`Needs a judge model (--judge-model), not computed: ${analysis.needsJudge.join("; ")}.`);
   const episodes = analysis.episodes.map((episode) => episodeLines(episode).join("\n"));
   if (format === "markdown") parts.push(episodes.map((text) => `\`\`\`\n${text}\n\`\`\``).join("\n\n"));

@@ -74,7 +74,14 @@ export function breakdownOf(records: readonly EpisodeRecord[]): Breakdown {
 /** `report --breakdown` as text or Markdown. */
 export function breakdownText(breakdown: Breakdown, format: "text" | "markdown"): string {
   const parts: string[] = [];
-  if (breakdown.byComponent.length > 0) parts.push(renderTable(["Reward component", "Mean", "Episodes"], breakdown.byComponent.map((row) => [row.component, formatNumber(row.mean), String(row.episodes)]), format));
+  if (breakdown.byComponent.length > 0)
+    parts.push(
+      renderTable(
+        ["Reward component", "Mean", "Episodes"],
+        breakdown.byComponent.map((row) => [row.component, formatNumber(row.mean), String(row.episodes)]),
+        format,
+      ),
+    );
   const ratio = (value: { total: number; correct: number } | null) => (value === null ? "n/a" : `${value.correct}/${value.total}`);
   parts.push(
     renderTable(
@@ -83,7 +90,20 @@ export function breakdownText(breakdown: Breakdown, format: "text" | "markdown")
       format,
     ),
   );
-  if (breakdown.byTool.length > 0) parts.push(renderTable(["Tool (ground truth)", "Expected", "Performed", "Share"], breakdown.byTool.map((row) => [row.tool, String(row.expected), String(row.performed), formatNumber(row.performed / row.expected)]), format));
-  parts.push(renderTable(["Ended by", "Episodes"], Object.entries(breakdown.terminations).map(([reason, n]) => [reason, String(n)]), format));
+  if (breakdown.byTool.length > 0)
+    parts.push(
+      renderTable(
+        ["Tool (ground truth)", "Expected", "Performed", "Share"],
+        breakdown.byTool.map((row) => [row.tool, String(row.expected), String(row.performed), formatNumber(row.performed / row.expected)]),
+        format,
+      ),
+    );
+  parts.push(
+    renderTable(
+      ["Ended by", "Episodes"],
+      Object.entries(breakdown.terminations).map(([reason, n]) => [reason, String(n)]),
+      format,
+    ),
+  );
   return parts.join("\n\n");
 }

@@ -51,10 +51,7 @@ const ci = (low: number | null, high: number | null) => (low === null || high ==
 /** The verdict line of one candidate. */
 function verdictLine(baseline: string, candidate: Comparison["candidates"][number]): string {
   const c = candidate.comparison;
-  const what =
-    c.verdict === "within noise"
-      ? "the difference is within the noise"
-      : `${candidate.label} is ${c.verdict} than ${baseline} beyond the noise`;
+  const what = c.verdict === "within noise" ? "the difference is within the noise" : `${candidate.label} is ${c.verdict} than ${baseline} beyond the noise`;
   return `${what}: pass rate ${formatNumber(c.baselinePassRate)} → ${formatNumber(c.candidatePassRate)} (${signed(c.difference)}, ${Math.round((1 - c.alpha) * 100)}% CI ${ci(c.low, c.high)}, paired sign-flip p = ${c.pValue === null ? "n/a" : c.pValue.toPrecision(3)}) over ${c.pairedTasks} paired task(s)`;
 }
 
@@ -72,11 +69,15 @@ export function comparisonText(comparison: Comparison, format: "text" | "markdow
     formatNumber(run.statistics.flipRate),
     String(run.statistics.episodes),
   ]);
-  const parts = [renderTable(head, rows, format), `(${Math.round(comparison.baseline.statistics.confidence * 100)}% bootstrap intervals over tasks and trials, ${comparison.baseline.statistics.resamples} resamples, seed ${comparison.baseline.statistics.seed})`];
+  const parts = [
+    renderTable(head, rows, format),
+    `(${Math.round(comparison.baseline.statistics.confidence * 100)}% bootstrap intervals over tasks and trials, ${comparison.baseline.statistics.resamples} resamples, seed ${comparison.baseline.statistics.seed})`,
+  ];
   for (const candidate of comparison.candidates) {
     const c = candidate.comparison;
     parts.push(`${format === "markdown" ? "**" : ""}${verdictLine(comparison.baseline.label, candidate)}${format === "markdown" ? "**" : ""}`);
-    if (c.onlyBaseline.length + c.onlyCandidate.length > 0) parts.push(`not paired (left out): ${c.onlyBaseline.length} task(s) only in the baseline, ${c.onlyCandidate.length} only in ${candidate.label}`);
+    if (c.onlyBaseline.length + c.onlyCandidate.length > 0)
+      parts.push(`not paired (left out): ${c.onlyBaseline.length} task(s) only in the baseline, ${c.onlyCandidate.length} only in ${candidate.label}`);
     if (candidate.differences && candidate.differences.length > 0) {
       parts.push(`⚠ the runs differ in more than the agent: ${candidate.differences.map((difference) => `${difference.field} (${difference.baseline} → ${difference.candidate})`).join("; ")}`);
     }
@@ -85,7 +86,12 @@ export function comparisonText(comparison: Comparison, format: "text" | "markdow
       parts.push(
         renderTable(
           ["Task", "Baseline", candidate.label, "Δ"],
-          moved.map((task) => [`${task.domain ? `${task.domain}/` : ""}${task.taskId}`, `${task.baseline.toFixed(2)} (${task.baselineTrials})`, `${task.candidate.toFixed(2)} (${task.candidateTrials})`, signed(task.difference)]),
+          moved.map((task) => [
+            `${task.domain ? `${task.domain}/` : ""}${task.taskId}`,
+            `${task.baseline.toFixed(2)} (${task.baselineTrials})`,
+            `${task.candidate.toFixed(2)} (${task.candidateTrials})`,
+            signed(task.difference),
+          ]),
           format,
         ),
       );
@@ -98,6 +104,12 @@ export function comparisonText(comparison: Comparison, format: "text" | "markdow
 export function comparisonJson(comparison: Comparison): Record<string, unknown> {
   return {
     baseline: { label: comparison.baseline.label, path: comparison.baseline.path, statistics: comparison.baseline.statistics },
-    candidates: comparison.candidates.map((candidate) => ({ label: candidate.label, path: candidate.path, statistics: candidate.statistics, comparison: candidate.comparison, manifestDifferences: candidate.differences })),
+    candidates: comparison.candidates.map((candidate) => ({
+      label: candidate.label,
+      path: candidate.path,
+      statistics: candidate.statistics,
+      comparison: candidate.comparison,
+      manifestDifferences: candidate.differences,
+    })),
   };
 }

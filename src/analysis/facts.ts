@@ -108,7 +108,9 @@ function differingFields(expected: RecordExpectedAction, step: RecordStep, exact
   const actual = argumentsObject(step.arguments);
   const wanted = argumentsObject(expected.arguments);
   const fields = comparedFields(expected, exact) ?? [...new Set([...Object.keys(wanted), ...Object.keys(actual)])];
-  return fields.filter((field) => !(Object.hasOwn(actual, field) === Object.hasOwn(wanted, field) && sameValue(actual[field], wanted[field]))).map((field) => ({ field, expected: wanted[field], actual: actual[field] }));
+  return fields
+    .filter((field) => !(Object.hasOwn(actual, field) === Object.hasOwn(wanted, field) && sameValue(actual[field], wanted[field])))
+    .map((field) => ({ field, expected: wanted[field], actual: actual[field] }));
 }
 
 /**

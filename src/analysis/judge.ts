@@ -81,7 +81,15 @@ export function judgeContext(record: EpisodeRecord, facts: EpisodeFacts): string
     : "The episode is graded on the final database state: the agent must perform the expected actions (the same writes with the same arguments).";
   blocks.push(`${grading} The episode failed (reward ${record.reward}, ended by ${record.termination ?? "an unrecorded reason"}).`);
   if (expected?.instruction) block("user instruction", expected.instruction);
-  if (expected) block("expected actions", JSON.stringify(expected.actions.map(({ name, arguments: args, requestor }) => ({ name, arguments: args, requestor })), null, 4));
+  if (expected)
+    block(
+      "expected actions",
+      JSON.stringify(
+        expected.actions.map(({ name, arguments: args, requestor }) => ({ name, arguments: args, requestor })),
+        null,
+        4,
+      ),
+    );
   if (expected?.outputs.length) block("required outputs", expected.outputs.map((output) => output.text).join("\n"));
   block(
     "facts found by comparison",
@@ -174,7 +182,11 @@ export class FailureJudge {
     let faultTypeDescription: string | null = null;
     if (fault === "agent") {
       faultType = await this.classify("What kind of mistake made the agent fail this episode?", context, TYPE_CHOICES, `${namespace}:type`);
-      faultTypeDescription = await this.describe(`In two or three sentences, explain the agent's mistake (${faultType.replaceAll("_", " ")}) in the episode below.`, context, `${namespace}:type-description`);
+      faultTypeDescription = await this.describe(
+        `In two or three sentences, explain the agent's mistake (${faultType.replaceAll("_", " ")}) in the episode below.`,
+        context,
+        `${namespace}:type-description`,
+      );
     }
     const review = this.options.review ? await this.review(context, namespace) : null;
     return { fault, faultDescription, faultType, faultTypeDescription, review };

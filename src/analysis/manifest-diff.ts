@@ -41,6 +41,7 @@ export function manifestDifferences(baseline: RunManifest, candidate: RunManifes
   }
   const shared = Object.keys(baseline.taskDefinitions).filter((id) => Object.hasOwn(candidate.taskDefinitions, id));
   const changed = shared.filter((id) => baseline.taskDefinitions[id] !== candidate.taskDefinitions[id]);
-  if (changed.length > 0) out.push({ field: "taskDefinitions", baseline: `${shared.length} shared task(s)`, candidate: `${changed.length} changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}` });
+  if (changed.length > 0)
+    out.push({ field: "taskDefinitions", baseline: `${shared.length} shared task(s)`, candidate: `${changed.length} changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}` });
   return out;
 }

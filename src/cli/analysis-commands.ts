@@ -90,7 +90,8 @@ async function compareAction(loadRegistries: LoadRegistries, paths: string[], op
   else process.stdout.write(`${comparisonText(comparisons, options.format === "markdown" ? "markdown" : "text")}\n`);
   if (options.junit) writeFileSync(options.junit as string, junitXml(comparisons.candidates.map((candidate) => compareJUnitSuite(candidate.label, candidate.comparison))));
   const failures: string[] = [];
-  if (options.failIfWorse) for (const candidate of comparisons.candidates) if (candidate.comparison.verdict === "worse") failures.push(`${candidate.label} is worse than ${comparisons.baseline.label} beyond the noise`);
+  if (options.failIfWorse)
+    for (const candidate of comparisons.candidates) if (candidate.comparison.verdict === "worse") failures.push(`${candidate.label} is worse than ${comparisons.baseline.label} beyond the noise`);
   for (const run of [comparisons.baseline, ...comparisons.candidates]) failures.push(...minPassFailures(run.label, run.passK, thresholds));
   if (failures.length > 0) {
     for (const failure of failures) process.stderr.write(`taubridge: gate failed: ${failure}\n`);
@@ -122,9 +123,7 @@ export function registerAnalysisCommands(program: Command, loadRegistries: LoadR
 
   program
     .command("compare")
-    .description(
-      "Compare runs task by task: the first file is the baseline, each other file a candidate; a paired test says whether a difference exceeds the noise. A CI gate with --fail-if-worse",
-    )
+    .description("Compare runs task by task: the first file is the baseline, each other file a candidate; a paired test says whether a difference exceeds the noise. A CI gate with --fail-if-worse")
     .argument("<results...>", "a baseline and one or more candidate results files (either suite)")
     .addOption(formatOption(["text", "json", "markdown"], "text"))
     .option("--fail-if-worse", `exit ${EXIT_CODES.gate} when a candidate is worse than the baseline beyond the noise (paired bootstrap interval below 0 and sign-flip p < --alpha)`, false)

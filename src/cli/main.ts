@@ -16,6 +16,7 @@ import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { registerResultsCommands } from "./results-commands.ts";
 import { registerAnalysisCommands } from "./analysis-commands.ts";
+import { registerSubmitCommands } from "./submit-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
 
@@ -36,6 +37,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
   registerRunCommands(program, loadRegistries);
   registerResultsCommands(program, loadRegistries);
   registerAnalysisCommands(program, loadRegistries);
+  registerSubmitCommands(program, loadRegistries);
   registerCliExtensions(program);
   oneLineUsageErrors(program);
   return program;

@@ -258,11 +258,19 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .option("--breakdown", "also print τ²'s breakdowns: reward by component, ground-truth actions by tool, read/write action correctness, DB matches, terminations", false)
     .option("--statistics", "also print bootstrap confidence intervals of the average reward and pass^k (over tasks and trials), the flip rate and the per-trial spread", false)
     .option("--overall-score", "add the overall score column (mean of pass^1…pass^4)", false)
-    .addOption(new Option("--pass-k-convention <name>", "pass^k estimator of --statistics and --overall-score: per task C(c,k)/C(n,k) averaged (combinatorial), or (c/n)^k (power)").choices(["combinatorial", "power"]).default("combinatorial"))
+    .addOption(
+      new Option("--pass-k-convention <name>", "pass^k estimator of --statistics and --overall-score: per task C(c,k)/C(n,k) averaged (combinatorial), or (c/n)^k (power)")
+        .choices(["combinatorial", "power"])
+        .default("combinatorial"),
+    )
     .option("--seed <n>", "seed of the bootstrap", "0")
     .option("--resamples <n>", "bootstrap resamples", "2000")
     .option("--policy <file>", "check every trajectory against a policy rule file (YAML or JSON) and add a Policy (adherence) column; --per-task lists each hit")
-    .addOption(new Option("--policy-strictness <level>", "which severities the adherence score counts: low (critical only), medium (high and critical), high (all)").choices(["low", "medium", "high"]).default("medium"))
+    .addOption(
+      new Option("--policy-strictness <level>", "which severities the adherence score counts: low (critical only), medium (high and critical), high (all)")
+        .choices(["low", "medium", "high"])
+        .default("medium"),
+    )
     .option("--embedder-model <model>", "--policy: embeddings model for semantic rules")
     .option("--embedder-base-url <url>", "--policy: the embeddings endpoint (OpenAI-compatible)")
     .option("--embedder-provider <name>", "--policy: the embedder's provider (default: openai-compatible with --embedder-base-url, else openai)")

@@ -6,6 +6,7 @@
  */
 import type { EpisodeRecord } from "./episode-record.ts";
 import type { RunManifest } from "./run-manifest.ts";
+import type { LeaderboardSupport } from "./leaderboard.ts";
 import type { EpisodeSummary, TaskSourceFactory } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
 
@@ -145,6 +146,8 @@ export interface Suite<Registries = unknown> {
   readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
   rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;
   replay(request: ReplayRequest<Registries>): Promise<ReplayOutcome>;
+  /** Leaderboard submissions (τ²'s `submit prepare|validate`); absent for suites without a leaderboard format. */
+  readonly leaderboard?: LeaderboardSupport;
   /** The names the suite resolves, for `taubridge strategies`. */
   describe(registries: Registries): { domains: Array<[string, string]>; agents: Array<[string, string]>; users: Array<[string, string]> };
 }

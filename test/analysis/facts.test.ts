@@ -109,7 +109,13 @@ function tau2File(): string {
       { role: "user", content: "Mark task_1 done.", turn_idx: 1, timestamp: t(2) },
       { role: "assistant", content: null, tool_calls: [{ id: "c1", name: "get_user", arguments: { user_id: "user_1" }, requestor: "assistant" }], turn_idx: 2, timestamp: t(3) },
       { role: "tool", id: "c1", content: "{}", requestor: "assistant", error: false, turn_idx: 3, timestamp: t(4) },
-      { role: "assistant", content: null, tool_calls: [{ id: "c2", name: "update_task", arguments: { task_id: "task_1", status: "pending", note: "y" }, requestor: "assistant" }], turn_idx: 4, timestamp: t(5) },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c2", name: "update_task", arguments: { task_id: "task_1", status: "pending", note: "y" }, requestor: "assistant" }],
+        turn_idx: 4,
+        timestamp: t(5),
+      },
       { role: "tool", id: "c2", content: "Error: bad status", requestor: "assistant", error: true, turn_idx: 5, timestamp: t(6) },
       { role: "assistant", content: "Updated.", turn_idx: 6, timestamp: t(7) },
       { role: "user", content: "###STOP###", turn_idx: 7, timestamp: t(8) },
@@ -154,7 +160,7 @@ describe("facts of a hand-built failing τ-bench episode (the original's results
     expect(analysis.episodes.map((episode) => [episode.taskId, episode.trial])).toEqual([["7", 0]]);
     expect(analysis.summary).toMatchObject({ episodes: 2, failed: 1, episodesWithMissingActions: 1, episodesWithArgumentDiffs: 1, episodesWithMissingOutputs: 1, byFault: null });
     expect(analysis.needsJudge.length).toBeGreaterThan(0);
-    expect(analysisText(analysis)).toContain("different arguments: cancel_order at message 4: order_id expected \"#W1\", got \"#W2\"");
+    expect(analysisText(analysis)).toContain('different arguments: cancel_order at message 4: order_id expected "#W1", got "#W2"');
   });
 });
 
@@ -207,7 +213,13 @@ describe.skipIf(!tauBenchDirectory)(`the published gpt-4o airline trajectories${
   const path = join(tauBenchDirectory ?? "", "historical_trajectories", "gpt-4o-airline.json");
 
   it("every failed episode is listed, with exactly the ground-truth actions it misses", async () => {
-    const raw = JSON.parse(readFileSync(path, "utf8")) as Array<{ task_id: number; trial: number; reward: number; info: { task: { actions: Array<{ name: string; kwargs: unknown }> } }; traj: Array<Record<string, unknown>> }>;
+    const raw = JSON.parse(readFileSync(path, "utf8")) as Array<{
+      task_id: number;
+      trial: number;
+      reward: number;
+      info: { task: { actions: Array<{ name: string; kwargs: unknown }> } };
+      traj: Array<Record<string, unknown>>;
+    }>;
     const analysis = await analyzeRecords(tauBenchRecords(path, loadResultsFile(path), "airline"));
     const failed = raw.filter((entry) => entry.reward < 1 - 1e-6);
     expect(failed).toHaveLength(116);
@@ -215,7 +227,9 @@ describe.skipIf(!tauBenchDirectory)(`the published gpt-4o airline trajectories${
     // Independently: a gold action is missed when no call of the trajectory (each used once) has its name and arguments.
     for (const [index, entry] of failed.entries()) {
       const calls = entry.traj.flatMap((message) =>
-        Array.isArray(message.tool_calls) ? (message.tool_calls as Array<{ function: { name: string; arguments: string } }>).map((item) => ({ name: item.function.name, kwargs: JSON.parse(item.function.arguments) as unknown })) : [],
+        Array.isArray(message.tool_calls)
+          ? (message.tool_calls as Array<{ function: { name: string; arguments: string } }>).map((item) => ({ name: item.function.name, kwargs: JSON.parse(item.function.arguments) as unknown }))
+          : [],
       );
       const used = new Set<number>();
       const missed = entry.info.task.actions.filter((action) => {
@@ -223,7 +237,10 @@ describe.skipIf(!tauBenchDirectory)(`the published gpt-4o airline trajectories${
         if (at >= 0) used.add(at);
         return at < 0;
       });
-      expect(analysis.episodes[index].facts.missingActions.map(({ name, arguments: args }) => ({ name, kwargs: args })), `task ${entry.task_id} trial ${entry.trial}`).toEqual(missed);
+      expect(
+        analysis.episodes[index].facts.missingActions.map(({ name, arguments: args }) => ({ name, kwargs: args })),
+        `task ${entry.task_id} trial ${entry.trial}`,
+      ).toEqual(missed);
     }
     // Two read by hand: task 1 trial 0 never cancels Z7GOZK; task 5 trial 0 changes the flights but not the passengers or bags.
     const episode = (task: string, trial: number) => analysis.episodes.find((item) => item.taskId === task && item.trial === trial);

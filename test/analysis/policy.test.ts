@@ -26,9 +26,22 @@ function record(domain: string, turns: Turn[]): EpisodeRecord {
   let id = 0;
   for (const turn of turns) {
     const calls = (turn.calls ?? []).map((call) => ({ ...call, id: `c${id++}` }));
-    messages.push({ role: turn.role, content: turn.content ?? null, ...(calls.length ? { toolCalls: calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments ?? {}, requestor: "agent" as const })) } : {}) });
+    messages.push({
+      role: turn.role,
+      content: turn.content ?? null,
+      ...(calls.length ? { toolCalls: calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments ?? {}, requestor: "agent" as const })) } : {}),
+    });
     for (const call of calls) {
-      steps.push({ name: call.name, arguments: call.arguments ?? {}, requestor: "agent", origin: "agent", toolCallId: call.id, frameworkToolName: null, result: call.result ?? "{}", error: call.error ?? false });
+      steps.push({
+        name: call.name,
+        arguments: call.arguments ?? {},
+        requestor: "agent",
+        origin: "agent",
+        toolCallId: call.id,
+        frameworkToolName: null,
+        result: call.result ?? "{}",
+        error: call.error ?? false,
+      });
       messages.push({ role: "tool", content: call.result ?? "{}", toolCallId: call.id, requestor: "agent", error: call.error ?? false });
     }
   }
@@ -63,8 +76,18 @@ describe("built-in rules, each on a passing and a failing trajectory", () => {
   const authenticate: Turn = { role: "assistant", calls: [{ name: "find_user_id_by_email", arguments: { email: "a@b.c" }, result: "u1" }] };
 
   it("write-without-confirmation: the previous user turn must confirm", () => {
-    const passing = record("retail", [{ role: "user", content: "cancel #W1" }, authenticate, { role: "user", content: "Yes, please go ahead." }, { role: "assistant", calls: [{ name: "cancel_pending_order" }] }]);
-    const failing = record("retail", [{ role: "user", content: "cancel #W1" }, authenticate, { role: "user", content: "What would that cost?" }, { role: "assistant", calls: [{ name: "cancel_pending_order" }] }]);
+    const passing = record("retail", [
+      { role: "user", content: "cancel #W1" },
+      authenticate,
+      { role: "user", content: "Yes, please go ahead." },
+      { role: "assistant", calls: [{ name: "cancel_pending_order" }] },
+    ]);
+    const failing = record("retail", [
+      { role: "user", content: "cancel #W1" },
+      authenticate,
+      { role: "user", content: "What would that cost?" },
+      { role: "assistant", calls: [{ name: "cancel_pending_order" }] },
+    ]);
     expect(ids(builtinHits(passing, retail, ["write-without-confirmation"]))).toEqual([]);
     expect(ids(builtinHits(failing, retail, ["write-without-confirmation"]))).toEqual([["write-without-confirmation", 4]]);
   });
@@ -85,14 +108,24 @@ describe("built-in rules, each on a passing and a failing trajectory", () => {
 
   it("act-before-authentication: account tools wait for a successful lookup; generic tools do not", () => {
     const passing = record("retail", [{ role: "assistant", calls: [{ name: "list_all_product_types" }] }, authenticate, { role: "assistant", calls: [{ name: "get_order_details" }] }]);
-    const failedLookup = record("retail", [{ role: "assistant", calls: [{ name: "find_user_id_by_email", result: "Error: user not found", error: true }] }, { role: "assistant", calls: [{ name: "get_order_details" }] }]);
+    const failedLookup = record("retail", [
+      { role: "assistant", calls: [{ name: "find_user_id_by_email", result: "Error: user not found", error: true }] },
+      { role: "assistant", calls: [{ name: "get_order_details" }] },
+    ]);
     expect(builtinHits(passing, retail, ["act-before-authentication"])).toEqual([]);
     expect(builtinHits(failedLookup, retail, ["act-before-authentication"])).toMatchObject([{ ruleId: "act-before-authentication", messageIndex: 2, stepIndex: 1, severity: "critical" }]);
   });
 
   it("transfer-without-message: a message must follow the transfer (and match the file's pattern when given)", () => {
-    const passing = record("airline", [{ role: "assistant", calls: [{ name: "transfer_to_human_agents" }] }, { role: "assistant", content: "You are being transferred." }, { role: "user", content: "###TRANSFER###" }]);
-    const failing = record("airline", [{ role: "assistant", calls: [{ name: "transfer_to_human_agents" }] }, { role: "user", content: "hello?" }]);
+    const passing = record("airline", [
+      { role: "assistant", calls: [{ name: "transfer_to_human_agents" }] },
+      { role: "assistant", content: "You are being transferred." },
+      { role: "user", content: "###TRANSFER###" },
+    ]);
+    const failing = record("airline", [
+      { role: "assistant", calls: [{ name: "transfer_to_human_agents" }] },
+      { role: "user", content: "hello?" },
+    ]);
     const profile = BUILTIN_PROFILES.airline;
     expect(builtinHits(passing, profile, ["transfer-without-message"])).toEqual([]);
     expect(ids(builtinHits(failing, profile, ["transfer-without-message"]))).toEqual([["transfer-without-message", 0]]);
@@ -137,8 +170,18 @@ describe("regex and sequence rules", () => {
     const hits = policy.rules.flatMap((rule) => deterministicHits(episode, rule));
     expect(adherenceScore(hits, "high")).toBe(0);
     expect(adherenceScore(hits, "low")).toBe(0); // the critical hit alone
-    expect(adherenceScore(hits.filter((hit) => hit.severity !== "critical"), "medium")).toBe(0.5);
-    expect(adherenceScore(hits.filter((hit) => hit.severity === "low"), "high")).toBe(0.75);
+    expect(
+      adherenceScore(
+        hits.filter((hit) => hit.severity !== "critical"),
+        "medium",
+      ),
+    ).toBe(0.5);
+    expect(
+      adherenceScore(
+        hits.filter((hit) => hit.severity === "low"),
+        "high",
+      ),
+    ).toBe(0.75);
     expect(adherenceScore([], "high")).toBe(1);
   });
 });

@@ -30,7 +30,7 @@ describe("run statistics, hand-computed", () => {
     expect(stats.passK[2].value).toBeCloseTo((1 + 1 / 6) / 3, 15);
     expect(stats.passK[3].value).toBeCloseTo(1 / 3, 15);
     expect(stats.passK[4].value).toBeCloseTo(1 / 3, 15);
-    expect(stats.overallScore.value).toBeCloseTo(((1.5 + 7 / 6 + 1 + 1) / 3) / 4, 15);
+    expect(stats.overallScore.value).toBeCloseTo((1.5 + 7 / 6 + 1 + 1) / 3 / 4, 15);
     expect(stats.averageReward.value).toBeCloseTo(6 / 12, 15);
   });
 
@@ -91,7 +91,7 @@ describe("the paired sign-flip test", () => {
     const run = (passing: (task: number, trial: number) => boolean): Outcome[] =>
       Array.from({ length: 30 }, (_, task) => [0, 1, 2, 3].map((trial) => ({ taskId: `t${task}`, trial, reward: passing(task, trial) ? 1 : 0 }))).flat();
     const baseline = run((task, trial) => task < 24 || trial === 0);
-    const noise = run((task, trial) => (task < 24 ? trial !== (task % 4) || task % 3 !== 0 : trial === 1 || (task === 25 && trial === 0)));
+    const noise = run((task, trial) => (task < 24 ? trial !== task % 4 || task % 3 !== 0 : trial === 1 || (task === 25 && trial === 0)));
     const regression = run((task) => task < 12);
     expect(comparePaired(baseline, regression).verdict).toBe("worse");
     expect(comparePaired(baseline, noise).verdict).toBe("within noise");
@@ -119,9 +119,7 @@ describe("taubridge compare --fail-if-worse on results files", () => {
   const directory = mkdtempSync(join(tmpdir(), "taubridge-compare-"));
   /** A τ-bench-shaped results file (the original's format): 20 tasks × 4 trials passing where `passing` says. */
   const file = (name: string, passing: (task: number, trial: number) => boolean) => {
-    const entries = Array.from({ length: 20 }, (_, task) =>
-      [0, 1, 2, 3].map((trial) => ({ task_id: task, reward: passing(task, trial) ? 1.0 : 0.0, info: {}, traj: [], trial })),
-    ).flat();
+    const entries = Array.from({ length: 20 }, (_, task) => [0, 1, 2, 3].map((trial) => ({ task_id: task, reward: passing(task, trial) ? 1.0 : 0.0, info: {}, traj: [], trial }))).flat();
     const path = join(directory, `${name}.json`);
     writeFileSync(path, JSON.stringify(entries));
     return path;

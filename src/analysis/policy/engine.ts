@@ -69,7 +69,15 @@ export const BUILTIN_PROFILES: Record<string, PolicyProfile> = {
     noTextWithToolCall: true,
   },
   retail: {
-    writeTools: ["cancel_pending_order", "exchange_delivered_order_items", "modify_pending_order_address", "modify_pending_order_items", "modify_pending_order_payment", "modify_user_address", "return_delivered_order_items"],
+    writeTools: [
+      "cancel_pending_order",
+      "exchange_delivered_order_items",
+      "modify_pending_order_address",
+      "modify_pending_order_items",
+      "modify_pending_order_payment",
+      "modify_user_address",
+      "return_delivered_order_items",
+    ],
     authenticationTools: ["find_user_id_by_email", "find_user_id_by_name_zip"],
     freeTools: ["calculate", "think", "transfer_to_human_agents", "list_all_product_types", "get_product_details", "get_item_details"],
     transferTool: "transfer_to_human_agents",
@@ -161,7 +169,8 @@ export function builtinHits(record: EpisodeRecord, profile: PolicyProfile, rules
           break;
         }
       }
-      if (!userTurn || !confirmation.test(userTurn.content as string)) hit("write-without-confirmation", messageIndex, stepIndex, `${step.name} without an explicit confirmation in the previous user turn`);
+      if (!userTurn || !confirmation.test(userTurn.content as string))
+        hit("write-without-confirmation", messageIndex, stepIndex, `${step.name} without an explicit confirmation in the previous user turn`);
     }
     if (enabled.has("act-before-authentication")) {
       if (authentication.has(step.name)) {
@@ -177,7 +186,8 @@ export function builtinHits(record: EpisodeRecord, profile: PolicyProfile, rules
       const next = after.find((message) => message.role === "assistant" && hasText(message));
       const wanted = profile.transferMessage ? new RegExp(profile.transferMessage, "i") : null;
       // τ-bench ends the episode at the transfer itself: nothing follows it, so there is nothing to check.
-      if (after.length > 0 && (!next || (wanted && !wanted.test(next.content as string)))) hit("transfer-without-message", messageIndex, stepIndex, wanted ? "the transfer is not followed by the required message" : "the transfer is not followed by a message to the user");
+      if (after.length > 0 && (!next || (wanted && !wanted.test(next.content as string))))
+        hit("transfer-without-message", messageIndex, stepIndex, wanted ? "the transfer is not followed by the required message" : "the transfer is not followed by a message to the user");
     }
   });
   return hits;
@@ -260,7 +270,11 @@ export interface PolicyModels {
 const agentMessages = (record: EpisodeRecord) => record.messages.flatMap((message, index) => (message.role === "assistant" && hasText(message) ? [{ index, text: message.content as string }] : []));
 
 /** `semantic` rules: one embeddings pass over every distinct agent message and every example. */
-async function semanticHits(records: readonly EpisodeRecord[], rules: ReadonlyArray<Extract<PolicyRule, { type: "semantic" }>>, embed: NonNullable<PolicyModels["embed"]>): Promise<Map<EpisodeRecord, PolicyHit[]>> {
+async function semanticHits(
+  records: readonly EpisodeRecord[],
+  rules: ReadonlyArray<Extract<PolicyRule, { type: "semantic" }>>,
+  embed: NonNullable<PolicyModels["embed"]>,
+): Promise<Map<EpisodeRecord, PolicyHit[]>> {
   const out = new Map<EpisodeRecord, PolicyHit[]>();
   if (rules.length === 0) return out;
   const texts = [...new Set([...rules.flatMap((rule) => rule.examples), ...records.flatMap((record) => agentMessages(record).map((message) => message.text))])];
@@ -281,7 +295,8 @@ async function semanticHits(records: readonly EpisodeRecord[], rules: ReadonlyAr
             closest = example;
           }
         }
-        if (best >= rule.threshold) hits.push({ ruleId: rule.id, type: "semantic", severity: rule.severity, messageIndex: message.index, stepIndex: null, detail: `similarity ${best.toFixed(3)} to "${closest}"` });
+        if (best >= rule.threshold)
+          hits.push({ ruleId: rule.id, type: "semantic", severity: rule.severity, messageIndex: message.index, stepIndex: null, detail: `similarity ${best.toFixed(3)} to "${closest}"` });
       }
     }
     out.set(record, hits);
@@ -301,7 +316,8 @@ async function llmHits(record: EpisodeRecord, rule: Extract<PolicyRule, { type: 
       temperature: 0,
       cacheNamespace: `policy:${rule.id}`,
     });
-    if (/^\W*yes\b/i.test(result.message.content ?? "")) hits.push({ ruleId: rule.id, type: "llm", severity: rule.severity, messageIndex: message.index, stepIndex: null, detail: `the judge answered yes to "${rule.question}"` });
+    if (/^\W*yes\b/i.test(result.message.content ?? ""))
+      hits.push({ ruleId: rule.id, type: "llm", severity: rule.severity, messageIndex: message.index, stepIndex: null, detail: `the judge answered yes to "${rule.question}"` });
   }
   return hits;
 }
@@ -338,7 +354,11 @@ export async function checkPolicy(records: readonly EpisodeRecord[], policy: Pol
       continue;
     }
     const profile = { ...(BUILTIN_PROFILES[record.domain ?? ""] ?? {}), ...policy.profile };
-    const hits = [...builtinHits(record, profile, applicableBuiltins(profile, policy.builtins), policy.builtinSeverity), ...policy.rules.flatMap((rule) => deterministicHits(record, rule)), ...(semantic.get(record) ?? [])];
+    const hits = [
+      ...builtinHits(record, profile, applicableBuiltins(profile, policy.builtins), policy.builtinSeverity),
+      ...policy.rules.flatMap((rule) => deterministicHits(record, rule)),
+      ...(semantic.get(record) ?? []),
+    ];
     if (models.judge) for (const rule of llmRules) hits.push(...(await llmHits(record, rule, models.judge)));
     hits.sort((a, b) => (a.messageIndex ?? Number.MAX_SAFE_INTEGER) - (b.messageIndex ?? Number.MAX_SAFE_INTEGER));
     episodes.push({ ...base, hits, adherence: adherenceScore(hits, strictness) });

@@ -10,12 +10,26 @@ export function policyText(report: PolicyReport, format: "text" | "markdown", op
   const parts: string[] = [];
   const title = `Policy ${report.file}${options.label ? ` — ${options.label}` : ""}: adherence ${formatNumber(report.adherence)} (strictness ${report.strictness})`;
   parts.push(title);
-  if (report.hitsByRule.length > 0) parts.push(renderTable(["Rule", "Severity", "Hits", "Episodes"], report.hitsByRule.map((row) => [row.ruleId, row.severity, String(row.hits), String(row.episodes)]), format));
+  if (report.hitsByRule.length > 0)
+    parts.push(
+      renderTable(
+        ["Rule", "Severity", "Hits", "Episodes"],
+        report.hitsByRule.map((row) => [row.ruleId, row.severity, String(row.hits), String(row.episodes)]),
+        format,
+      ),
+    );
   else parts.push("no rule was broken");
   for (const skipped of report.skipped) parts.push(`skipped ${skipped.ruleId}: ${skipped.reason}`);
   if (options.details) {
     const rows = report.episodes.flatMap((episode) =>
-      episode.hits.map((hit) => [`${episode.domain ?? episode.suite}/${episode.taskId}`, String(episode.trial), hit.messageIndex === null ? "-" : String(hit.messageIndex), hit.ruleId, hit.severity, hit.detail]),
+      episode.hits.map((hit) => [
+        `${episode.domain ?? episode.suite}/${episode.taskId}`,
+        String(episode.trial),
+        hit.messageIndex === null ? "-" : String(hit.messageIndex),
+        hit.ruleId,
+        hit.severity,
+        hit.detail,
+      ]),
     );
     if (rows.length > 0) parts.push(renderTable(["Task", "Trial", "Message", "Rule", "Severity", "What"], rows, format));
   }

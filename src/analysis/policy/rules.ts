@@ -28,7 +28,10 @@ export const policyRuleSchema = z.discriminatedUnion("type", [
     /** `agent_messages` (what the agent says) or `tool_arguments` (the JSON of each call's arguments). */
     target: z.enum(["agent_messages", "tool_arguments"]).default("agent_messages"),
     pattern: z.string(),
-    flags: z.string().regex(/^[imsu]*$/, "flags may be i, m, s, u").default("i"),
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/, "flags may be i, m, s, u")
+      .default("i"),
     /** With `tool_arguments`: only these tools' calls. */
     tools: z.array(z.string()).optional(),
   }),

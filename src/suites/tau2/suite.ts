@@ -23,6 +23,7 @@ import { parsePythonJsonText } from "../../data/data-files.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { tau2Record } from "./records.ts";
+import { tau2Leaderboard } from "./leaderboard.ts";
 import { parseTau2ActionsFile, replayTau2 } from "./replay.ts";
 import { rescoreTau2Results } from "./rescore.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
@@ -331,7 +332,7 @@ function replayDomainConfig(options: Record<string, unknown>): Tau2DomainConfig 
 
 /** τ²-bench's suite plug-in over its parts (created per run or server by the composition root). */
 export function createTau2Suite(parts: Tau2Parts): Tau2Suite {
-  return { ...TAU2_SUITE, parts };
+  return { ...TAU2_SUITE, parts, leaderboard: tau2Leaderboard(parts.domains) };
 }
 
 const TAU2_SUITE: Suite<Registries> = {
