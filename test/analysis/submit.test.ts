@@ -36,7 +36,31 @@ describeWithTau2Data("leaderboard submissions of our own runs of airline, retail
 
   beforeAll(async () => {
     runs = await leaderboardRuns(data, join(root, "runs"));
-    const answers = ["", "", "Taubridge Tests", "", "ci@example.com", "Test Bot", "", "n", "custom", "high", "2026-01-02", "", "made by a test", "n", "n", "y", "A paper", "https://example.com/p", "paper", "n", "2025-12-01", "https://example.com/a", "Launch"];
+    const answers = [
+      "",
+      "",
+      "Taubridge Tests",
+      "",
+      "ci@example.com",
+      "Test Bot",
+      "",
+      "n",
+      "custom",
+      "high",
+      "2026-01-02",
+      "",
+      "made by a test",
+      "n",
+      "n",
+      "y",
+      "A paper",
+      "https://example.com/p",
+      "paper",
+      "n",
+      "2025-12-01",
+      "https://example.com/a",
+      "Launch",
+    ];
     const result = await runCli(["tau2", "submit", "prepare", join(root, "runs"), "--output", join(root, "out"), "--data-dir", data, "--today", "2026-01-03"], { input: `${answers.join("\n")}\n` });
     expect(result.stderr).not.toMatch(/taubridge: (?!warning)/);
     expect(result.exitCode).toBe(0);
@@ -73,7 +97,13 @@ describeWithTau2Data("leaderboard submissions of our own runs of airline, retail
       contact_info: { email: "ci@example.com", name: "Test Bot" },
       is_new: false,
       references: [{ title: "A paper", url: "https://example.com/p", type: "paper" }],
-      methodology: { evaluation_date: "2026-01-02", tau2_bench_version: "1.0.1", user_simulator: "gpt-4.1-2025-04-14", notes: "made by a test", verification: { modified_prompts: false, omitted_questions: false } },
+      methodology: {
+        evaluation_date: "2026-01-02",
+        tau2_bench_version: "1.0.1",
+        user_simulator: "gpt-4.1-2025-04-14",
+        notes: "made by a test",
+        verification: { modified_prompts: false, omitted_questions: false },
+      },
       model_release: { release_date: "2025-12-01", announcement_url: "https://example.com/a", announcement_title: "Launch" },
       reasoning_effort: "high",
     });

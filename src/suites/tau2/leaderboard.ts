@@ -16,6 +16,8 @@ import type { Registry } from "../../core/registry.ts";
 import { DataError } from "../../errors/error-tree.ts";
 import { type PyDict, type PyValue, pyJsonDumpsSortedKeys } from "../../value/index.ts";
 import { readTau2Results, rewardOf } from "./codec.ts";
+import { parsePythonJsonText, readUtf8File } from "../../data/data-files.ts";
+import { TAU2_TERMINATION_REASONS } from "./simulation.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import type { Tau2DomainDefinition } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
@@ -235,9 +237,64 @@ export function tau2TaskActionCount(task: PyDict): number {
 const text = (value: PyValue | undefined) => (typeof value === "string" ? value : null);
 const dict = (value: PyValue | undefined): PyDict => (value instanceof Map ? value : new Map());
 
+/**
+ * What a submission needs of a results file, read fast: `info` and `tasks` losslessly (the hashes
+ * need Python's spelling of every number) from the text before the top-level `simulations` key
+ * (τ²'s and our files write it last but for the index, indented by 2), the simulations' few fields
+ * with the native JSON parser, each checked. A file laid out otherwise is read whole, losslessly.
+ */
 function readResults(path: string): LeaderboardResultsFile {
-  const results = readTau2Results(path);
-  const info = results.info;
+  const text = readUtf8File(path, "results file");
+  const marker = text.indexOf('\n  "simulations": ');
+  let plain: { simulations?: unknown };
+  try {
+    plain = JSON.parse(text) as { simulations?: unknown };
+  } catch (error) {
+    throw new DataError(`${path}: not valid JSON: ${(error as Error).message}`);
+  }
+  const head = marker > 0 ? parsePythonJsonText(`${text.slice(0, marker).replace(/,\s*$/, "")}\n}`, path) : null;
+  if (head === null || !(head instanceof Map) || !Array.isArray(plain.simulations)) return fromLoaded(path, readTau2Results(path));
+  const simulations = (plain.simulations as Array<Record<string, unknown>>).map((simulation, index) => {
+    const where = `${path}: simulations[${index}]`;
+    if (!simulation || typeof simulation !== "object") throw new DataError(`${where}: expected an object`);
+    const { task_id: taskId, trial, termination_reason: termination, agent_cost: agentCost, reward_info: rewardInfo } = simulation as Record<string, unknown>;
+    const reward = rewardInfo && typeof rewardInfo === "object" ? (rewardInfo as { reward?: unknown }).reward : null;
+    if (typeof taskId !== "string") throw new DataError(`${where}: field task_id: expected a string`);
+    if (!TAU2_TERMINATION_REASONS.includes(termination as never)) throw new DataError(`${where}: field termination_reason: not one of τ²'s termination reasons`);
+    if (reward !== null && (typeof reward !== "number" || reward < 0 || reward > 1)) throw new DataError(`${where}: field reward_info.reward: expected a number in [0, 1]`);
+    if (agentCost !== null && agentCost !== undefined && typeof agentCost !== "number") throw new DataError(`${where}: field agent_cost: expected a number or null`);
+    if (trial !== undefined && trial !== null && !Number.isInteger(trial)) throw new DataError(`${where}: field trial: expected an integer`);
+    return {
+      taskId,
+      trial: (trial as number | null | undefined) ?? 0,
+      reward: reward as number | null,
+      infrastructureError: termination === "infrastructure_error",
+      agentCost: (agentCost as number | null | undefined) ?? null,
+    };
+  });
+  const tasks = head.get("tasks");
+  const info = head.get("info");
+  if (!Array.isArray(tasks) || !(info instanceof Map)) throw new DataError(`${path}: not a τ²-bench results file (expected the keys info, tasks, simulations)`);
+  return describe(path, info, tasks as PyDict[], simulations);
+}
+
+/** From a file read whole by the suite's reader. */
+function fromLoaded(path: string, results: ReturnType<typeof readTau2Results>): LeaderboardResultsFile {
+  return describe(
+    path,
+    results.info,
+    results.tasks,
+    results.simulations.map((simulation) => ({
+      taskId: simulation.task_id,
+      trial: simulation.trial,
+      reward: simulation.reward_info === null ? null : rewardOf(simulation.reward_info),
+      infrastructureError: simulation.termination_reason === "infrastructure_error",
+      agentCost: simulation.agent_cost,
+    })),
+  );
+}
+
+function describe(path: string, info: PyDict, tasks: readonly PyDict[], simulations: LeaderboardResultsFile["simulations"]): LeaderboardResultsFile {
   const agent = dict(info.get("agent_info"));
   const user = dict(info.get("user_info"));
   const configuration: PyDict = new Map<string, PyValue>([
@@ -259,14 +316,11 @@ function readResults(path: string): LeaderboardResultsFile {
     agentUserDescription: `agent ${text(agent.get("llm")) ?? "(none)"} ${pyJsonDumpsSortedKeys(agent.get("llm_args") ?? null)}, user ${text(user.get("llm")) ?? "(none)"} ${pyJsonDumpsSortedKeys(user.get("llm_args") ?? null)}`,
     retrievalConfig: text(info.get("retrieval_config")),
     voice: info.get("audio_native_config") !== undefined && info.get("audio_native_config") !== null,
-    tasks: results.tasks.map((task) => ({ id: String(task.get("id")), hash: tau2TaskHash(task), numActions: tau2TaskActionCount(task) })),
-    simulations: results.simulations.map((simulation) => ({
-      taskId: simulation.task_id,
-      trial: simulation.trial,
-      reward: simulation.reward_info === null ? null : rewardOf(simulation.reward_info),
-      infrastructureError: simulation.termination_reason === "infrastructure_error",
-      agentCost: simulation.agent_cost,
-    })),
+    tasks: tasks.map((task) => {
+      if (!(task instanceof Map) || typeof task.get("id") !== "string") throw new DataError(`${path}: a task without an id`);
+      return { id: task.get("id") as string, hash: tau2TaskHash(task), numActions: tau2TaskActionCount(task) };
+    }),
+    simulations,
   };
 }
 
