@@ -196,7 +196,7 @@ describe("rule files", () => {
     writeFileSync(json, JSON.stringify({ rules: [{ id: "b", type: "semantic", severity: "urgent", examples: ["x"] }] }));
     expect(() => loadPolicyFile(json)).toThrow(`${json}: rule "b": field severity:`);
     writeFileSync(json, JSON.stringify({ rules: [{ id: "c", type: "regex", severity: "low", pattern: "(" }] }));
-    expect(() => loadPolicyFile(json)).toThrow(new RegExp(`rule "c": field pattern: `));
+    expect(() => loadPolicyFile(json)).toThrow(/rule "c": field pattern: /);
     writeFileSync(json, JSON.stringify({ rules: [{ type: "llm", severity: "low" }] }));
     expect(() => loadPolicyFile(json)).toThrow("rules[0]:");
     writeFileSync(yaml, "rules: [\n");
