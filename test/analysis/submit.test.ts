@@ -172,11 +172,11 @@ describeWithTau2Data("leaderboard submissions of our own runs of airline, retail
   });
 
   it("refuses a changed task (definition hash) and a task left out of the base split", async () => {
-    const changed = tampered("changed-task", (dir) =>
-      editJson(join(dir, "trajectories", "telecom_results.json"), (document) => {
-        document.tasks[0].user_scenario.persona = "someone else";
-      }),
-    );
+    // Edited as text: rewriting the file through JSON.parse would also respell 0.0 as 0 everywhere.
+    const changed = tampered("changed-task", (dir) => {
+      const path = join(dir, "trajectories", "telecom_results.json");
+      writeFileSync(path, readFileSync(path, "utf8").replace('"reason_for_call": "', '"reason_for_call": "(changed) '));
+    });
     expect(await refusal(changed)).toMatch(/taubridge: telecom: 1 task\(s\) differ from the current task definitions/);
     const missing = tampered("missing-task", (dir) =>
       editJson(join(dir, "trajectories", "airline_results.json"), (document) => {
