@@ -15,11 +15,18 @@ export interface LeaderboardSimulation {
   agentCost: number | null;
 }
 
-/** A task of a results file: its id, definition hash, and action count (the order pass^k is summed in). */
-export interface LeaderboardTask {
+/** A task with its definition hash (a results file's copy, or the current task of the base split). */
+export interface LeaderboardTaskDefinition {
   id: string;
-  /** SHA-256 of the task's full definition, as the original's `get_pydantic_hash(task)`. */
-  hash: string;
+  /**
+   * SHA-256 of the task's full definition, as the original's `get_pydantic_hash(task)`. A suite may
+   * compute it when first read: a check that finds two definitions equal never needs it.
+   */
+  readonly hash: string;
+}
+
+/** A task of a results file: its id, definition hash, and action count (the order pass^k is summed in). */
+export interface LeaderboardTask extends LeaderboardTaskDefinition {
   /** τ²'s `task_num_actions`: agent plus user gold actions, −1 for a task whose one action is a transfer. */
   numActions: number;
 }
@@ -51,7 +58,13 @@ export interface LeaderboardSupport {
   /** Reads a results file (an unreadable one throws a one-line DataError naming it). */
   readResults(path: string): LeaderboardResultsFile;
   /** The current tasks of the domain's base split, with their definition hashes. */
-  baseTasks(domain: string, dataDir?: string): Array<{ id: string; hash: string }>;
+  baseTasks(domain: string, dataDir?: string): LeaderboardTaskDefinition[];
+  /**
+   * Whether a results file's task has the current definition: the original compares the two
+   * hashes; a suite that holds both definitions may answer from their equality first (equal
+   * definitions hash alike), hashing only the ones that differ. Absent: the hashes are compared.
+   */
+  sameDefinition?(task: LeaderboardTaskDefinition, current: LeaderboardTaskDefinition): boolean;
   /** The benchmark version the submission names by default (`Tau-bench version` question). */
   readonly benchmarkVersion: string;
 }

@@ -3,7 +3,7 @@
  * `check_num_trials`; `prepare_submission.py`: `validate_submission_traj_set`), each defect named
  * with its domain and file. Unlike the original, a defect is an error for the caller to act on.
  */
-import type { LeaderboardResultsFile } from "../core/leaderboard.ts";
+import type { LeaderboardResultsFile, LeaderboardTaskDefinition } from "../core/leaderboard.ts";
 
 /** One failed check. */
 export interface Defect {
@@ -14,10 +14,15 @@ export interface Defect {
 
 const sample = (ids: readonly string[]) => `${ids.slice(0, 8).join(", ")}${ids.length > 8 ? `, … (${ids.length})` : ""}`;
 
-/** `check_tasks`: the file's tasks are the base split's, each with the current definition's hash. */
-export function checkTasks(file: LeaderboardResultsFile, base: ReadonlyArray<{ id: string; hash: string }>): Defect[] {
-  const wanted = new Map(base.map((task) => [task.id, task.hash]));
-  const have = new Map(file.tasks.map((task) => [task.id, task.hash]));
+const sameHash = (task: LeaderboardTaskDefinition, current: LeaderboardTaskDefinition) => task.hash === current.hash;
+
+/**
+ * `check_tasks`: the file's tasks are the base split's, each with the current definition's hash
+ * (`same`: the suite's comparison, which may spare the hashing of equal definitions).
+ */
+export function checkTasks(file: LeaderboardResultsFile, base: readonly LeaderboardTaskDefinition[], same: (task: LeaderboardTaskDefinition, current: LeaderboardTaskDefinition) => boolean = sameHash): Defect[] {
+  const wanted = new Map(base.map((task) => [task.id, task]));
+  const have = new Map(file.tasks.map((task) => [task.id, task]));
   const missing = [...wanted.keys()].filter((id) => !have.has(id));
   const extra = [...have.keys()].filter((id) => !wanted.has(id));
   const at = { domain: file.domain, file: file.path };
@@ -25,7 +30,7 @@ export function checkTasks(file: LeaderboardResultsFile, base: ReadonlyArray<{ i
     const parts = [...(missing.length > 0 ? [`missing tasks of the base split: ${sample(missing)}`] : []), ...(extra.length > 0 ? [`tasks not in the base split: ${sample(extra)}`] : [])];
     return [{ ...at, defect: parts.join("; ") }];
   }
-  const changed = [...wanted].filter(([id, hash]) => have.get(id) !== hash).map(([id]) => id);
+  const changed = [...wanted].filter(([id, current]) => !same(have.get(id) as LeaderboardTaskDefinition, current)).map(([id]) => id);
   return changed.length > 0 ? [{ ...at, defect: `${changed.length} task(s) differ from the current task definitions: ${sample(changed)}` }] : [];
 }
 

@@ -36,8 +36,9 @@ export function leaderboardMetrics(file: LeaderboardResultsFile, order: "numpy" 
   let maxK = file.numTrials ?? Number.POSITIVE_INFINITY;
   const minK = Math.min(...[...byTask.values()].map((task) => task.n));
   if (minK < maxK) maxK = minK;
+  const tasksById = new Map(file.tasks.map((task) => [task.id, task]));
   const actionCounts = ids.map((id) => {
-    const task = file.tasks.find((candidate) => candidate.id === id);
+    const task = tasksById.get(id);
     if (!task) throw new DataError(`${file.path}: simulations of task ${id}, which the file's tasks do not hold`);
     return task.numActions;
   });

@@ -51,7 +51,7 @@ export function verifyFiles(files: readonly LeaderboardResultsFile[], support: L
       defects.push({ domain: file.domain, file: file.path, defect: `not a leaderboard domain (${support.domains.join(", ")})` });
       continue;
     }
-    defects.push(...checkTasks(file, support.baseTasks(file.domain, dataDir)), ...checkNumTrials(file));
+    defects.push(...checkTasks(file, support.baseTasks(file.domain, dataDir), support.sameDefinition?.bind(support)), ...checkNumTrials(file));
   }
   return defects;
 }

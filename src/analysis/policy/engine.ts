@@ -106,23 +106,62 @@ const BUILTIN_SEVERITY: Record<BuiltinRuleId, Severity> = {
   "transfer-without-message": "medium",
 };
 
-/** Each step's message index (the n-th step of an id belongs to the n-th call of that id). */
-function stepMessageIndexes(record: EpisodeRecord): Array<number | null> {
-  const byId = new Map<string, number[]>();
-  record.messages.forEach((message, index) => {
-    for (const call of message.toolCalls ?? []) {
-      if (!call.id) continue;
-      const key = `${call.requestor}\0${call.id}`;
-      const list = byId.get(key);
-      if (list) list.push(index);
-      else byId.set(key, [index]);
-    }
-  });
-  return record.steps.map((step) => (step.toolCallId !== null ? (byId.get(`${step.requestor}\0${step.toolCallId}`)?.shift() ?? null) : null));
+/**
+ * What every deterministic rule reads of one record, computed once per record: each step's message
+ * index (the n-th step of an id belongs to the n-th call of that id), the agent's steps in order,
+ * and (on first use) each step's arguments as JSON text. Rules used to recompute these per rule.
+ */
+interface RecordView {
+  messageOf: Array<number | null>;
+  agentSteps: number[];
+  argumentsText?: string[];
 }
 
-const isError = (step: RecordStep) => (step.error !== null ? step.error : typeof step.result === "string" && /^error\b/i.test(step.result.trim()));
-const hasText = (message: RecordMessage) => typeof message.content === "string" && message.content.trim() !== "";
+/** The record's view (see {@link RecordView}): one pass over its messages and one over its steps. */
+function viewOf(record: EpisodeRecord): RecordView {
+  // Message indexes of each call id, per requestor (ids are unique but τ-bench's readers pair reused ones in order).
+  const agentCalls = new Map<string, number | number[]>();
+  const userCalls = new Map<string, number | number[]>();
+  const messages = record.messages;
+  for (let index = 0; index < messages.length; index++) {
+    const calls = messages[index].toolCalls;
+    if (calls === undefined) continue;
+    for (const call of calls) {
+      if (!call.id) continue;
+      const byId = call.requestor === "user" ? userCalls : agentCalls;
+      const earlier = byId.get(call.id);
+      if (earlier === undefined) byId.set(call.id, index);
+      else if (typeof earlier === "number") byId.set(call.id, [earlier, index]);
+      else earlier.push(index);
+    }
+  }
+  const steps = record.steps;
+  const messageOf: Array<number | null> = new Array(steps.length);
+  const agentSteps: number[] = [];
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index];
+    if (step.requestor === "agent") agentSteps.push(index);
+    messageOf[index] = null;
+    if (step.toolCallId === null) continue;
+    const byId = step.requestor === "user" ? userCalls : agentCalls;
+    const found = byId.get(step.toolCallId);
+    if (typeof found === "number") {
+      messageOf[index] = found;
+      byId.delete(step.toolCallId);
+    } else if (found !== undefined && found.length > 0) messageOf[index] = found.shift() as number;
+  }
+  return { messageOf, agentSteps };
+}
+
+/** Each step's arguments as JSON text (what `tool_arguments` regex rules read), made once per record. */
+function argumentsText(record: EpisodeRecord, view: RecordView): string[] {
+  view.argumentsText ??= record.steps.map((step) => JSON.stringify(step.arguments) ?? "");
+  return view.argumentsText;
+}
+
+const isError = (step: RecordStep) => (step.error !== null ? step.error : typeof step.result === "string" && /^\s*error\b/i.test(step.result));
+const NOT_BLANK = /\S/;
+const hasText = (message: RecordMessage) => typeof message.content === "string" && NOT_BLANK.test(message.content);
 
 /** The built-in rules that apply under a profile (each needs something the profile says). */
 function applicableBuiltins(profile: PolicyProfile, chosen: BuiltinRuleId[] | "all"): BuiltinRuleId[] {
@@ -136,43 +175,82 @@ function applicableBuiltins(profile: PolicyProfile, chosen: BuiltinRuleId[] | "a
   return chosen === "all" ? BUILTIN_RULE_IDS.filter((id) => supported[id]) : chosen;
 }
 
+/** A profile's tool sets and patterns, made once per profile rather than per record. */
+interface CompiledProfile {
+  writes: ReadonlySet<string>;
+  authentication: ReadonlySet<string>;
+  free: ReadonlySet<string>;
+  confirmation: RegExp;
+  transferMessage: RegExp | null;
+}
+
+const compiledProfiles = new WeakMap<PolicyProfile, CompiledProfile>();
+
+function compiledProfile(profile: PolicyProfile): CompiledProfile {
+  let compiled = compiledProfiles.get(profile);
+  if (compiled === undefined) {
+    compiled = {
+      writes: new Set(profile.writeTools ?? []),
+      authentication: new Set(profile.authenticationTools ?? []),
+      free: new Set([...(profile.freeTools ?? []), ...(profile.transferTool ? [profile.transferTool] : []), "think", "calculate"]),
+      confirmation: new RegExp(profile.confirmationPattern ?? DEFAULT_CONFIRMATION, "i"),
+      transferMessage: profile.transferMessage ? new RegExp(profile.transferMessage, "i") : null,
+    };
+    compiledProfiles.set(profile, compiled);
+  }
+  return compiled;
+}
+
+/** The last user message with text before each message index (−1: none), for the confirmation rule. */
+function previousUserTurns(messages: readonly RecordMessage[]): Int32Array {
+  const previous = new Int32Array(messages.length + 1);
+  let last = -1;
+  for (let index = 0; index <= messages.length; index++) {
+    previous[index] = last;
+    if (index < messages.length && messages[index].role === "user" && hasText(messages[index])) last = index;
+  }
+  return previous;
+}
+
 /** The built-in deterministic rules over one record. */
 export function builtinHits(record: EpisodeRecord, profile: PolicyProfile, rules: readonly BuiltinRuleId[], severities: Partial<Record<BuiltinRuleId, Severity>> = {}): PolicyHit[] {
+  return builtinHitsIn(record, viewOf(record), profile, rules, severities);
+}
+
+function builtinHitsIn(record: EpisodeRecord, view: RecordView, profile: PolicyProfile, rules: readonly BuiltinRuleId[], severities: Partial<Record<BuiltinRuleId, Severity>>): PolicyHit[] {
   const hits: PolicyHit[] = [];
-  const messageOf = stepMessageIndexes(record);
+  const { messageOf } = view;
   const hit = (ruleId: BuiltinRuleId, messageIndex: number | null, stepIndex: number | null, detail: string) =>
     hits.push({ ruleId, type: "builtin", severity: severities[ruleId] ?? BUILTIN_SEVERITY[ruleId], messageIndex, stepIndex, detail });
-  const enabled = new Set(rules);
-  const writes = new Set(profile.writeTools ?? []);
-  const confirmation = new RegExp(profile.confirmationPattern ?? DEFAULT_CONFIRMATION, "i");
-  if (enabled.has("multiple-tool-calls") || enabled.has("text-and-tool-call")) {
-    record.messages.forEach((message, index) => {
-      if (message.role !== "assistant") return;
-      const calls = message.toolCalls ?? [];
-      if (enabled.has("multiple-tool-calls") && calls.length > 1) hit("multiple-tool-calls", index, null, `${calls.length} tool calls in one turn: ${calls.map((call) => call.name).join(", ")}`);
-      if (enabled.has("text-and-tool-call") && calls.length > 0 && hasText(message)) hit("text-and-tool-call", index, null, `text and a call of ${calls[0].name} in one turn`);
-    });
+  const multipleCalls = rules.includes("multiple-tool-calls");
+  const textAndCall = rules.includes("text-and-tool-call");
+  const confirmationRule = rules.includes("write-without-confirmation");
+  const authenticationRule = rules.includes("act-before-authentication");
+  const transferRule = rules.includes("transfer-without-message");
+  const { writes, authentication, free, confirmation, transferMessage } = compiledProfile(profile);
+  const messages = record.messages;
+  if (multipleCalls || textAndCall) {
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index];
+      if (message.role !== "assistant" || message.toolCalls === undefined) continue;
+      const calls = message.toolCalls;
+      if (multipleCalls && calls.length > 1) hit("multiple-tool-calls", index, null, `${calls.length} tool calls in one turn: ${calls.map((call) => call.name).join(", ")}`);
+      if (textAndCall && calls.length > 0 && hasText(message)) hit("text-and-tool-call", index, null, `text and a call of ${calls[0].name} in one turn`);
+    }
   }
   let authenticated = false;
-  const authentication = new Set(profile.authenticationTools ?? []);
-  const free = new Set([...(profile.freeTools ?? []), ...(profile.transferTool ? [profile.transferTool] : []), "think", "calculate"]);
   let reportedAuthentication = false;
-  record.steps.forEach((step, stepIndex) => {
-    if (step.requestor !== "agent") return;
+  let previousUser: Int32Array | undefined;
+  for (const stepIndex of view.agentSteps) {
+    const step = record.steps[stepIndex];
     const messageIndex = messageOf[stepIndex];
-    if (enabled.has("write-without-confirmation") && writes.has(step.name)) {
-      const before = messageIndex ?? record.messages.length;
-      let userTurn: RecordMessage | undefined;
-      for (let index = before - 1; index >= 0; index--) {
-        if (record.messages[index].role === "user" && hasText(record.messages[index])) {
-          userTurn = record.messages[index];
-          break;
-        }
-      }
-      if (!userTurn || !confirmation.test(userTurn.content as string))
+    if (confirmationRule && writes.has(step.name)) {
+      previousUser ??= previousUserTurns(messages);
+      const userTurn = previousUser[messageIndex ?? messages.length];
+      if (userTurn < 0 || !confirmation.test(messages[userTurn].content as string))
         hit("write-without-confirmation", messageIndex, stepIndex, `${step.name} without an explicit confirmation in the previous user turn`);
     }
-    if (enabled.has("act-before-authentication")) {
+    if (authenticationRule) {
       if (authentication.has(step.name)) {
         if (!isError(step)) authenticated = true;
       } else if (!authenticated && !free.has(step.name) && !reportedAuthentication) {
@@ -180,26 +258,46 @@ export function builtinHits(record: EpisodeRecord, profile: PolicyProfile, rules
         hit("act-before-authentication", messageIndex, stepIndex, `${step.name} before the user was authenticated (${[...authentication].join(" or ")})`);
       }
     }
-    if (enabled.has("transfer-without-message") && step.name === profile.transferTool) {
-      const from = (messageIndex ?? -1) + 1;
-      const after = record.messages.slice(from).filter((message) => message.role !== "tool");
-      const next = after.find((message) => message.role === "assistant" && hasText(message));
-      const wanted = profile.transferMessage ? new RegExp(profile.transferMessage, "i") : null;
+    if (transferRule && step.name === profile.transferTool) {
+      let followed = false;
+      let next: RecordMessage | undefined;
+      for (let index = (messageIndex ?? -1) + 1; index < messages.length && next === undefined; index++) {
+        if (messages[index].role === "tool") continue;
+        followed = true;
+        if (messages[index].role === "assistant" && hasText(messages[index])) next = messages[index];
+      }
       // τ-bench ends the episode at the transfer itself: nothing follows it, so there is nothing to check.
-      if (after.length > 0 && (!next || (wanted && !wanted.test(next.content as string))))
-        hit("transfer-without-message", messageIndex, stepIndex, wanted ? "the transfer is not followed by the required message" : "the transfer is not followed by a message to the user");
+      if (followed && (!next || (transferMessage && !transferMessage.test(next.content as string))))
+        hit("transfer-without-message", messageIndex, stepIndex, transferMessage ? "the transfer is not followed by the required message" : "the transfer is not followed by a message to the user");
     }
-  });
+  }
   return hits;
+}
+
+/** Each regex rule's compiled pattern, made once per rule (not per record). */
+const compiledPatterns = new WeakMap<PolicyRule, RegExp>();
+
+function patternOf(rule: Extract<PolicyRule, { type: "regex" }>): RegExp {
+  let pattern = compiledPatterns.get(rule);
+  if (pattern === undefined) {
+    pattern = new RegExp(rule.pattern, rule.flags);
+    compiledPatterns.set(rule, pattern);
+  }
+  return pattern;
 }
 
 /** A regex or sequence rule over one record. */
 export function deterministicHits(record: EpisodeRecord, rule: PolicyRule): PolicyHit[] {
+  return deterministicHitsIn(record, viewOf(record), rule);
+}
+
+function deterministicHitsIn(record: EpisodeRecord, view: RecordView, rule: PolicyRule): PolicyHit[] {
   const hits: PolicyHit[] = [];
-  const messageOf = stepMessageIndexes(record);
+  const { messageOf, agentSteps } = view;
+  const steps = record.steps;
   const hit = (messageIndex: number | null, stepIndex: number | null, detail: string) => hits.push({ ruleId: rule.id, type: rule.type, severity: rule.severity, messageIndex, stepIndex, detail });
   if (rule.type === "regex") {
-    const pattern = new RegExp(rule.pattern, rule.flags);
+    const pattern = patternOf(rule);
     if (rule.target === "agent_messages") {
       record.messages.forEach((message, index) => {
         if (message.role !== "assistant" || !hasText(message)) return;
@@ -207,27 +305,29 @@ export function deterministicHits(record: EpisodeRecord, rule: PolicyRule): Poli
         if (match) hit(index, null, `says "${match[0]}"`);
       });
     } else {
-      record.steps.forEach((step, index) => {
-        if (step.requestor !== "agent" || (rule.tools && !rule.tools.includes(step.name))) return;
-        const match = pattern.exec(JSON.stringify(step.arguments));
+      const texts = argumentsText(record, view);
+      for (const index of agentSteps) {
+        const step = steps[index];
+        if (rule.tools && !rule.tools.includes(step.name)) continue;
+        const match = pattern.exec(texts[index]);
         if (match) hit(messageOf[index], index, `${step.name} arguments match "${match[0]}"`);
-      });
+      }
     }
     return hits;
   }
   if (rule.type !== "sequence") return hits;
   const condition = rule.condition;
-  const agentSteps = record.steps.map((step, index) => ({ step, index })).filter(({ step }) => step.requestor === "agent");
   if ("requireBefore" in condition) {
     const { tool, before } = condition.requireBefore;
     let seen = false;
-    for (const { step, index } of agentSteps) {
-      if (step.name === tool) seen = true;
-      else if (step.name === before && !seen) hit(messageOf[index], index, `${before} without ${tool} before it`);
+    for (const index of agentSteps) {
+      if (steps[index].name === tool) seen = true;
+      else if (steps[index].name === before && !seen) hit(messageOf[index], index, `${before} without ${tool} before it`);
     }
   } else if ("forbid" in condition) {
     const { tool, arguments: args } = condition.forbid;
-    for (const { step, index } of agentSteps) {
+    for (const index of agentSteps) {
+      const step = steps[index];
       if (step.name !== tool) continue;
       const actual = (step.arguments ?? {}) as Record<string, unknown>;
       if (!args || Object.entries(args).every(([key, value]) => JSON.stringify(actual[key]) === JSON.stringify(value))) hit(messageOf[index], index, `${tool} is forbidden`);
@@ -235,13 +335,13 @@ export function deterministicHits(record: EpisodeRecord, rule: PolicyRule): Poli
   } else if ("maxCalls" in condition) {
     const { tool, count } = condition.maxCalls;
     let calls = 0;
-    for (const { step, index } of agentSteps) if (step.name === tool && ++calls === count + 1) hit(messageOf[index], index, `${tool} called more than ${count} time(s)`);
+    for (const index of agentSteps) if (steps[index].name === tool && ++calls === count + 1) hit(messageOf[index], index, `${tool} called more than ${count} time(s)`);
   } else if ("forbidAfter" in condition) {
     const { tool, after } = condition.forbidAfter;
     let seen = false;
-    for (const { step, index } of agentSteps) {
-      if (step.name === after) seen = true;
-      else if (step.name === tool && seen) hit(messageOf[index], index, `${tool} after ${after}`);
+    for (const index of agentSteps) {
+      if (steps[index].name === after) seen = true;
+      else if (steps[index].name === tool && seen) hit(messageOf[index], index, `${tool} after ${after}`);
     }
   }
   return hits;
@@ -347,18 +447,28 @@ export async function checkPolicy(records: readonly EpisodeRecord[], policy: Pol
   ];
   const semantic = models.embed ? await semanticHits(applicable, semanticRules, models.embed) : new Map<EpisodeRecord, PolicyHit[]>();
   const episodes: EpisodePolicy[] = [];
+  // A domain's profile and built-ins, made once per domain (their tool sets and patterns are compiled once per profile).
+  const profiles = new Map<string, { profile: PolicyProfile; builtins: BuiltinRuleId[] }>();
+  const profileOf = (domain: string | null) => {
+    let entry = profiles.get(domain ?? "");
+    if (entry === undefined) {
+      const profile = { ...(BUILTIN_PROFILES[domain ?? ""] ?? {}), ...policy.profile };
+      entry = { profile, builtins: applicableBuiltins(profile, policy.builtins) };
+      profiles.set(domain ?? "", entry);
+    }
+    return entry;
+  };
   for (const record of records) {
     const base = { suite: record.suite, domain: record.domain, taskId: record.taskId, trial: record.trial, reward: record.reward };
     if (!appliesTo(policy, record)) {
       episodes.push({ ...base, hits: [], adherence: null });
       continue;
     }
-    const profile = { ...(BUILTIN_PROFILES[record.domain ?? ""] ?? {}), ...policy.profile };
-    const hits = [
-      ...builtinHits(record, profile, applicableBuiltins(profile, policy.builtins), policy.builtinSeverity),
-      ...policy.rules.flatMap((rule) => deterministicHits(record, rule)),
-      ...(semantic.get(record) ?? []),
-    ];
+    const { profile, builtins } = profileOf(record.domain);
+    const view = viewOf(record);
+    const hits = builtinHitsIn(record, view, profile, builtins, policy.builtinSeverity);
+    for (const rule of policy.rules) if (rule.type === "regex" || rule.type === "sequence") hits.push(...deterministicHitsIn(record, view, rule));
+    hits.push(...(semantic.get(record) ?? []));
     if (models.judge) for (const rule of llmRules) hits.push(...(await llmHits(record, rule, models.judge)));
     hits.sort((a, b) => (a.messageIndex ?? Number.MAX_SAFE_INTEGER) - (b.messageIndex ?? Number.MAX_SAFE_INTEGER));
     episodes.push({ ...base, hits, adherence: adherenceScore(hits, strictness) });

@@ -10,11 +10,13 @@
  * a task's message history get their defaults too, except `timestamp`, whose default is the time of
  * loading in the original (its own check cannot match such a task either; no leaderboard task has one).
  */
+import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
-import type { LeaderboardResultsFile, LeaderboardSupport } from "../../core/leaderboard.ts";
+import { readFileSync } from "node:fs";
+import type { LeaderboardResultsFile, LeaderboardSupport, LeaderboardTaskDefinition } from "../../core/leaderboard.ts";
 import type { Registry } from "../../core/registry.ts";
-import { DataError } from "../../errors/error-tree.ts";
-import { type PyDict, type PyValue, pyJsonDumpsSortedKeys } from "../../value/index.ts";
+import { DataError, fileErrorText } from "../../errors/error-tree.ts";
+import { PyFloat, type PyDict, type PyValue, pyJsonDumpsSortedKeys } from "../../value/index.ts";
 import { readTau2Results, rewardOf } from "./codec.ts";
 import { parsePythonJsonText, readUtf8File } from "../../data/data-files.ts";
 import { TAU2_TERMINATION_REASONS } from "./simulation.ts";
@@ -225,6 +227,46 @@ export function tau2TaskHash(task: PyDict): string {
     .digest("hex");
 }
 
+/** The definitions behind task objects, for {@link sameTaskValue}. */
+const definitions = new WeakMap<LeaderboardTaskDefinition, PyDict>();
+
+/** A task with its definition hash computed when first read (equal definitions are compared without it). */
+function taskDefinition<Extra extends object>(id: string, raw: PyDict, extra: Extra): LeaderboardTaskDefinition & Extra {
+  let hash: string | undefined;
+  const task = {
+    id,
+    ...extra,
+    get hash(): string {
+      hash ??= tau2TaskHash(raw);
+      return hash;
+    },
+  };
+  definitions.set(task, raw);
+  return task;
+}
+
+/**
+ * Whether two values print the same JSON text (key order aside): strings, booleans, ints (normalised:
+ * a number when safe, else a bigint, so `===` compares them) and null alike, floats as floats (`1`
+ * and `1.0` print differently), containers
+ * element by element. Stricter than Python's `==`, so two tasks it finds equal dump and hash alike.
+ */
+function sameTaskValue(left: PyValue | undefined, right: PyValue | undefined): boolean {
+  if (left === right) return true;
+  if (left instanceof PyFloat) return right instanceof PyFloat && Object.is(left.value, right.value);
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++) if (!sameTaskValue(left[index], right[index])) return false;
+    return true;
+  }
+  if (left instanceof Map) {
+    if (!(right instanceof Map) || left.size !== right.size) return false;
+    for (const [key, value] of left) if (!right.has(key) || !sameTaskValue(value, right.get(key))) return false;
+    return true;
+  }
+  return false;
+}
+
 /** τ²'s `task_num_actions`: the gold actions of both sides, −1 when the only one is a transfer. */
 export function tau2TaskActionCount(task: PyDict): number {
   const criteria = task.get("evaluation_criteria");
@@ -238,44 +280,144 @@ const text = (value: PyValue | undefined) => (typeof value === "string" ? value 
 const dict = (value: PyValue | undefined): PyDict => (value instanceof Map ? value : new Map());
 
 /**
- * What a submission needs of a results file, read fast: `info` and `tasks` losslessly (the hashes
- * need Python's spelling of every number) from the text before the top-level `simulations` key
- * (τ²'s and our files write it last but for the index, indented by 2), the simulations' few fields
- * with the native JSON parser, each checked. A file laid out otherwise is read whole, losslessly.
+ * What a submission needs of a results file, read fast from its bytes: `info` and `tasks`
+ * losslessly (the hashes need Python's spelling of every number) from the text before the
+ * top-level `simulations` key, and of each simulation only the fields the checks and numbers read
+ * (`task_id`, `trial`, `termination_reason`, `agent_cost`, `reward_info`), each parsed as JSON.
+ * The messages — nearly all of a file's bytes — are neither decoded nor parsed: no check reads
+ * them (decoding and parsing them was most of `submit validate`'s time, and their garbage most of
+ * the rest). The whole file is still checked to be UTF-8, and each simulation's layout (its field
+ * lines, commas and closing brace). This needs the layout τ²'s and our files have (`indent=2`,
+ * `simulations` last but for the index); a file laid out otherwise is read whole.
  */
 function readResults(path: string): LeaderboardResultsFile {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new DataError(`cannot read results file ${path}: ${fileErrorText(error)}`, { cause: error });
+  }
+  const marker = bytes.indexOf(SIMULATIONS_KEY);
+  if (marker > 0 && isUtf8(bytes)) {
+    const head = parsePythonJsonText(`${bytes.toString("utf8", 0, marker).replace(/,\s*$/, "")}\n}`, path);
+    const simulations = head instanceof Map ? simulationsOfIndented(bytes, marker + SIMULATIONS_KEY.length) : null;
+    if (head instanceof Map && simulations !== null) return fromHead(path, head, simulations);
+  }
   const text = readUtf8File(path, "results file");
-  const marker = text.indexOf('\n  "simulations": ');
   let plain: { simulations?: unknown };
   try {
     plain = JSON.parse(text) as { simulations?: unknown };
   } catch (error) {
     throw new DataError(`${path}: not valid JSON: ${(error as Error).message}`);
   }
-  const head = marker > 0 ? parsePythonJsonText(`${text.slice(0, marker).replace(/,\s*$/, "")}\n}`, path) : null;
-  if (head === null || !(head instanceof Map) || !Array.isArray(plain.simulations)) return fromLoaded(path, readTau2Results(path));
-  const simulations = (plain.simulations as Array<Record<string, unknown>>).map((simulation, index) => {
-    const where = `${path}: simulations[${index}]`;
-    if (!simulation || typeof simulation !== "object") throw new DataError(`${where}: expected an object`);
-    const { task_id: taskId, trial, termination_reason: termination, agent_cost: agentCost, reward_info: rewardInfo } = simulation as Record<string, unknown>;
-    const reward = rewardInfo && typeof rewardInfo === "object" ? (rewardInfo as { reward?: unknown }).reward : null;
-    if (typeof taskId !== "string") throw new DataError(`${where}: field task_id: expected a string`);
-    if (!TAU2_TERMINATION_REASONS.includes(termination as never)) throw new DataError(`${where}: field termination_reason: not one of τ²'s termination reasons`);
-    if (reward !== null && (typeof reward !== "number" || reward < 0 || reward > 1)) throw new DataError(`${where}: field reward_info.reward: expected a number in [0, 1]`);
-    if (agentCost !== null && agentCost !== undefined && typeof agentCost !== "number") throw new DataError(`${where}: field agent_cost: expected a number or null`);
-    if (trial !== undefined && trial !== null && !Number.isInteger(trial)) throw new DataError(`${where}: field trial: expected an integer`);
-    return {
-      taskId,
-      trial: (trial as number | null | undefined) ?? 0,
-      reward: reward as number | null,
-      infrastructureError: termination === "infrastructure_error",
-      agentCost: (agentCost as number | null | undefined) ?? null,
-    };
-  });
+  const split = text.indexOf(SIMULATIONS_KEY);
+  const head = split > 0 ? parsePythonJsonText(`${text.slice(0, split).replace(/,\s*$/, "")}\n}`, path) : null;
+  if (!(head instanceof Map) || !Array.isArray(plain.simulations)) return fromLoaded(path, readTau2Results(path));
+  return fromHead(path, head, plain.simulations as Array<Record<string, unknown>>);
+}
+
+/** From the lossless head (`info`, `tasks`) and the simulations' fields. */
+function fromHead(path: string, head: PyDict, simulations: ReadonlyArray<Record<string, unknown>>): LeaderboardResultsFile {
   const tasks = head.get("tasks");
   const info = head.get("info");
   if (!Array.isArray(tasks) || !(info instanceof Map)) throw new DataError(`${path}: not a τ²-bench results file (expected the keys info, tasks, simulations)`);
-  return describe(path, info, tasks as PyDict[], simulations);
+  return describe(path, info, tasks as PyDict[], simulations.map((simulation, index) => leaderboardSimulation(simulation, `${path}: simulations[${index}]`)));
+}
+
+/** The top-level key, as τ²'s and our files write it (ASCII: its bytes are its characters). */
+const SIMULATIONS_KEY = '\n  "simulations": [';
+/** A simulation's lines in an `indent=2` file: it opens and closes at 4 spaces, its fields start at 6. */
+const OPEN = "\n    {";
+const CLOSE = "\n    }";
+const FIELD = '\n      "';
+/** The fields of a simulation a submission reads. */
+const WANTED = new Set(["task_id", "trial", "termination_reason", "agent_cost", "reward_info"]);
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether `text` (ASCII) is at `at` in the bytes. */
+function bytesAt(bytes: Buffer, at: number, text: string): boolean {
+  if (at + text.length > bytes.length) return false;
+  for (let index = 0; index < text.length; index++) if (bytes[at + index] !== text.charCodeAt(index)) return false;
+  return true;
+}
+
+/**
+ * The wanted fields of each simulation of an `indent=2` results file, from `start` (just after
+ * `"simulations": [`). JSON strings hold no raw newline, so a line that starts with exactly 4
+ * spaces and `}` closes a simulation, and one with exactly 6 spaces and `"` starts one of its
+ * fields; the fields in between (messages) are skipped. Null when the bytes are not laid out so or
+ * a wanted field does not parse: the caller then reads the whole file, whose errors name the field.
+ */
+function simulationsOfIndented(bytes: Buffer, start: number): Array<Record<string, unknown>> | null {
+  const out: Array<Record<string, unknown>> = [];
+  let at = start;
+  try {
+    if (bytes[at] === 0x5d /* ] */) at += 1;
+    else
+      for (;;) {
+        if (!bytesAt(bytes, at, OPEN)) return null;
+        const end = bytes.indexOf(CLOSE, at);
+        if (end < 0) return null;
+        const fields = simulationFields(bytes, at + OPEN.length, end);
+        if (fields === null) return null;
+        out.push(fields);
+        at = end + CLOSE.length;
+        if (bytes[at] === COMMA) at += 1;
+        else if (bytesAt(bytes, at, "\n  ]")) {
+          at += 4;
+          break;
+        } else return null;
+      }
+    // The rest (`"simulation_index"`, our block) closes the top-level object.
+    const rest = bytes.toString("utf8", at).trimEnd();
+    JSON.parse(rest.startsWith(",") ? `{${rest.slice(1)}` : `{${rest}`);
+  } catch {
+    return null;
+  }
+  return out;
+}
+
+/** One simulation's wanted fields, from its first field line to its closing line (`end`); null when its layout is not the expected one. */
+function simulationFields(bytes: Buffer, from: number, end: number): Record<string, unknown> | null {
+  const fields: Record<string, unknown> = {};
+  // The first field line starts right after the opening brace's line.
+  if (!bytesAt(bytes, from, FIELD)) return null;
+  let line = from;
+  while (line >= 0) {
+    const keyStart = line + FIELD.length;
+    const keyEnd = bytes.indexOf(QUOTE, keyStart);
+    if (keyEnd < 0 || keyEnd > end || !bytesAt(bytes, keyEnd, '": ') || bytes.subarray(keyStart, keyEnd).includes(BACKSLASH)) return null;
+    const next = bytes.indexOf(FIELD, keyEnd);
+    const stop = next < 0 || next > end ? end : next;
+    // Every field but the last ends with a comma; the last does not.
+    const comma = bytes[stop - 1] === COMMA;
+    if (comma !== (stop !== end)) return null;
+    const key = bytes.toString("latin1", keyStart, keyEnd);
+    if (WANTED.has(key)) fields[key] = JSON.parse(bytes.toString("utf8", keyEnd + 3, comma ? stop - 1 : stop));
+    line = stop === end ? -1 : stop;
+  }
+  return fields;
+}
+
+/** One simulation's fields a submission reads, checked. */
+function leaderboardSimulation(simulation: Record<string, unknown>, where: string): LeaderboardResultsFile["simulations"][number] {
+  if (!simulation || typeof simulation !== "object") throw new DataError(`${where}: expected an object`);
+  const { task_id: taskId, trial, termination_reason: termination, agent_cost: agentCost, reward_info: rewardInfo } = simulation;
+  const reward = rewardInfo && typeof rewardInfo === "object" ? (rewardInfo as { reward?: unknown }).reward : null;
+  if (typeof taskId !== "string") throw new DataError(`${where}: field task_id: expected a string`);
+  if (!TAU2_TERMINATION_REASONS.includes(termination as never)) throw new DataError(`${where}: field termination_reason: not one of τ²'s termination reasons`);
+  if (reward !== null && (typeof reward !== "number" || reward < 0 || reward > 1)) throw new DataError(`${where}: field reward_info.reward: expected a number in [0, 1]`);
+  if (agentCost !== null && agentCost !== undefined && typeof agentCost !== "number") throw new DataError(`${where}: field agent_cost: expected a number or null`);
+  if (trial !== undefined && trial !== null && !Number.isInteger(trial)) throw new DataError(`${where}: field trial: expected an integer`);
+  return {
+    taskId,
+    trial: (trial as number | null | undefined) ?? 0,
+    reward: reward as number | null,
+    infrastructureError: termination === "infrastructure_error",
+    agentCost: (agentCost as number | null | undefined) ?? null,
+  };
 }
 
 /** From a file read whole by the suite's reader. */
@@ -318,7 +460,7 @@ function describe(path: string, info: PyDict, tasks: readonly PyDict[], simulati
     voice: info.get("audio_native_config") !== undefined && info.get("audio_native_config") !== null,
     tasks: tasks.map((task) => {
       if (!(task instanceof Map) || typeof task.get("id") !== "string") throw new DataError(`${path}: a task without an id`);
-      return { id: task.get("id") as string, hash: tau2TaskHash(task), numActions: tau2TaskActionCount(task) };
+      return taskDefinition(task.get("id") as string, task, { numActions: tau2TaskActionCount(task) });
     }),
     simulations,
   };
@@ -336,8 +478,14 @@ export function tau2Leaderboard(domains: Registry<Tau2DomainDefinition>): Leader
       return taskSet.tasks.map((task) => {
         const raw = rawTau2Task(task);
         if (!raw) throw new DataError(`${domain}: task ${task.id} has no source dictionary to hash`);
-        return { id: task.id, hash: tau2TaskHash(raw) };
+        return taskDefinition(task.id, raw, {});
       });
+    },
+    // A results file's copy of a task is usually the task file's own: equal values need no hashing.
+    sameDefinition(task, current) {
+      const left = definitions.get(task);
+      const right = definitions.get(current);
+      return (left !== undefined && right !== undefined && sameTaskValue(left, right)) || task.hash === current.hash;
     },
   };
 }
