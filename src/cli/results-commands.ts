@@ -5,7 +5,9 @@
  */
 import { type Command, Option } from "commander";
 import { ConfigError, DataError } from "../errors/error-tree.ts";
-import type { Suite, SuiteResults } from "../core/suite.ts";
+import { mkdirSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import type { RescoreOutcome, Suite, SuiteResults } from "../core/suite.ts";
 import type { Registries } from "../run/registries.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { collect, formatOption, printJson } from "./usage.ts";
@@ -110,7 +112,13 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   }
 }
 
-async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
+async function rescoreAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
+  // Directories stand for the results files under them (as `tau2 submit prepare` reads them).
+  const { expandResultsPaths } = await import("../submit/submit.ts");
+  const paths = expandResultsPaths(givenPaths);
+  if (paths.length === 0) throw new ConfigError(`no results file under ${givenPaths.join(", ")}`);
+  const output = options.output as string | undefined;
+  if (output !== undefined) checkRescoreOutput(paths, output);
   const registries = await allSuites(loadRegistries);
   const outcomes = [];
   for (const path of paths) {
@@ -130,8 +138,10 @@ async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], op
       }),
     );
   }
+  const written = output !== undefined ? await writeRescored(outcomes, output) : [];
   if (options.format === "json") {
-    printJson(outcomes.length === 1 ? outcomes[0].json : outcomes.map((outcome) => ({ path: outcome.path, ...outcome.json })));
+    const withOutput = (outcome: RescoreOutcome, index: number) => (output !== undefined ? { ...outcome.json, output: written[index] } : outcome.json);
+    printJson(outcomes.length === 1 ? withOutput(outcomes[0], 0) : outcomes.map((outcome, index) => ({ path: outcome.path, ...withOutput(outcome, index) })));
     return;
   }
   for (const outcome of outcomes) {
@@ -146,6 +156,34 @@ async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], op
       }
     }
   }
+}
+
+/**
+ * `rescore -o <dir>`: each re-scored file goes to `<dir>/<its name>` (two inputs of one name would
+ * overwrite each other, and an input must not be overwritten: both refused before anything runs).
+ */
+function checkRescoreOutput(paths: readonly string[], output: string): void {
+  const names = new Map<string, string>();
+  for (const path of paths) {
+    const name = basename(path);
+    const earlier = names.get(name);
+    if (earlier !== undefined) throw new ConfigError(`rescore -o: ${earlier} and ${path} would both be written to ${join(output, name)}; re-score them with separate -o directories`);
+    if (resolve(output, name) === resolve(path)) throw new ConfigError(`rescore -o: ${path} would be overwritten; choose another output directory`);
+    names.set(name, path);
+  }
+}
+
+/** Writes each outcome's re-scored file atomically into `output` (created); returns the paths written. */
+async function writeRescored(outcomes: readonly RescoreOutcome[], output: string): Promise<string[]> {
+  const { writeFileAtomic } = await import("../run/atomic-file.ts");
+  mkdirSync(output, { recursive: true });
+  return outcomes.map((outcome) => {
+    if (!outcome.rescoredText) throw new ConfigError(`rescore -o: the suite of ${outcome.path} cannot write re-scored files`);
+    const target = join(output, basename(outcome.path));
+    writeFileAtomic(target, outcome.rescoredText());
+    process.stderr.write(`taubridge: wrote ${target}\n`);
+    return target;
+  });
 }
 
 /** An action file of the other suite's shape gets a hint instead of a field error. */
@@ -228,7 +266,8 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
   program
     .command("rescore")
     .description("Re-score each trajectory of one or more results files (ours, τ-bench's or τ²-bench's) with our environment and evaluator, and compare with the recorded rewards")
-    .argument("<results...>", "results JSON files (a shell glob works)")
+    .argument("<results...>", "results JSON files or directories of them (a shell glob works)")
+    .option("-o, --output <dir>", "write each re-scored results file (rewards and reward info replaced, the rest as recorded) to <dir>/<its name>, as τ²'s evaluate-trajs -o")
     .option("--env <domain>", "check the files were recorded on this domain (τ-bench files: required); τ² files: default, the file's domain")
     .option("--judge-model <model>", "τ² files: judge NL assertions again with this model (default: reuse the recorded verdicts)")
     .option("--judge-base-url <url>", "τ² files: the judge's OpenAI-compatible endpoint (no key needed for a local one)")

@@ -107,6 +107,11 @@ export interface RescoreOutcome {
   disagreements: Array<{ taskId: number | string; trial: number; recordedReward: number; reward: number | null; note?: string }>;
   /** The JSON `--format json` prints. */
   json: Record<string, unknown>;
+  /**
+   * The re-scored results file's text (`rescore -o <dir>`, as τ²'s `evaluate-trajs -o`): the file as
+   * recorded with each re-scored reward (and its reward info) replaced, in the file's own format.
+   */
+  rescoredText?(): string;
 }
 
 /** A replay of a fixed action list on fresh data. */

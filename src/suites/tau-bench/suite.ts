@@ -12,6 +12,7 @@ import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import type { RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { pyJsonDumpsIndented } from "../../value/index.ts";
 import { runBatch } from "./batch.ts";
 import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
@@ -124,6 +125,7 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     agree: report.agree,
     lines,
     disagreements,
+    rescoredText: () => pyJsonDumpsIndented(report.entries, 2),
     json: {
       total: report.total,
       agree: report.agree,

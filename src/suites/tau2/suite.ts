@@ -12,14 +12,14 @@ import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
-import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
+import { fromJs, isPyDict, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
 import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
-import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
+import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results, type Tau2SimulationRecord } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { parsePythonJsonText, readPythonJsonFile } from "../../data/data-files.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { tau2Record } from "./records.ts";
@@ -283,7 +283,20 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     lines,
     disagreements,
     json: { total: report.total, agree: report.agree, judge: report.judge, metrics: report.metrics, disagreements },
+    rescoredText: () => rescoredTau2Text(request.path, report.simulations),
   };
+}
+
+/**
+ * The results file as recorded (read again losslessly, so fields our reader does not model — reviews,
+ * ticks — stay) with each simulation's `reward_info` replaced by the re-scored one.
+ */
+function rescoredTau2Text(path: string, simulations: readonly Tau2SimulationRecord[]): string {
+  const document = readPythonJsonFile(path);
+  const recorded = isPyDict(document) ? document.get("simulations") : undefined;
+  if (!isPyDict(document) || !Array.isArray(recorded) || recorded.length !== simulations.length) throw new DataError(`${path}: changed while it was re-scored`);
+  const rescored = recorded.map((simulation, index) => (isPyDict(simulation) ? new Map(simulation).set("reward_info", simulations[index].reward_info as PyValue) : simulation));
+  return `${pyJsonDumpsIndented(new Map(document).set("simulations", rescored))}\n`;
 }
 
 async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Promise<ReplayOutcome> {
