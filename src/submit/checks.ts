@@ -20,7 +20,11 @@ const sameHash = (task: LeaderboardTaskDefinition, current: LeaderboardTaskDefin
  * `check_tasks`: the file's tasks are the base split's, each with the current definition's hash
  * (`same`: the suite's comparison, which may spare the hashing of equal definitions).
  */
-export function checkTasks(file: LeaderboardResultsFile, base: readonly LeaderboardTaskDefinition[], same: (task: LeaderboardTaskDefinition, current: LeaderboardTaskDefinition) => boolean = sameHash): Defect[] {
+export function checkTasks(
+  file: LeaderboardResultsFile,
+  base: readonly LeaderboardTaskDefinition[],
+  same: (task: LeaderboardTaskDefinition, current: LeaderboardTaskDefinition) => boolean = sameHash,
+): Defect[] {
   const wanted = new Map(base.map((task) => [task.id, task]));
   const have = new Map(file.tasks.map((task) => [task.id, task]));
   const missing = [...wanted.keys()].filter((id) => !have.has(id));

@@ -31,7 +31,9 @@ describe("run --policy (library domain, oracle agent, scripted user)", () => {
     const policy = report.policy;
     expect(policy.strictness).toBe("medium");
     expect(policy.hitsByRule).toEqual([{ ruleId: "no-renewals", severity: "critical", hits: 4, episodes: 4 }]);
-    const hit = (policy.episodes as Array<{ taskId: string; reward: number; adherence: number; hits: Array<{ ruleId: string; messageIndex: number | null }> }>).filter((episode) => episode.hits.length > 0);
+    const hit = (policy.episodes as Array<{ taskId: string; reward: number; adherence: number; hits: Array<{ ruleId: string; messageIndex: number | null }> }>).filter(
+      (episode) => episode.hits.length > 0,
+    );
     expect(hit.map((episode) => episode.taskId).sort()).toEqual(["10", "2", "3", "8"]);
     for (const episode of hit) {
       expect(episode.reward).toBe(1);

@@ -321,7 +321,12 @@ function fromHead(path: string, head: PyDict, simulations: ReadonlyArray<Record<
   const tasks = head.get("tasks");
   const info = head.get("info");
   if (!Array.isArray(tasks) || !(info instanceof Map)) throw new DataError(`${path}: not a τ²-bench results file (expected the keys info, tasks, simulations)`);
-  return describe(path, info, tasks as PyDict[], simulations.map((simulation, index) => leaderboardSimulation(simulation, `${path}: simulations[${index}]`)));
+  return describe(
+    path,
+    info,
+    tasks as PyDict[],
+    simulations.map((simulation, index) => leaderboardSimulation(simulation, `${path}: simulations[${index}]`)),
+  );
 }
 
 /** The top-level key, as τ²'s and our files write it (ASCII: its bytes are its characters). */
