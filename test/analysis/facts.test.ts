@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeRecords, analysisText } from "../../src/analysis/analyze.ts";
+import { breakdownOf, breakdownText } from "../../src/analysis/breakdown.ts";
 import { episodeFacts, sameValue } from "../../src/analysis/facts.ts";
 import { loadResultsFile } from "../../src/suites/tau-bench/codec.ts";
 import { tauBenchRecords } from "../../src/suites/tau-bench/records.ts";
@@ -198,6 +199,27 @@ describe("facts of a hand-built failing τ² simulation (results.json)", () => {
     expect(facts.firstDivergence).toMatchObject({ expectedIndex: 1, actual: { name: "update_task" } });
   });
 
+  it("report --breakdown's numbers: components, read/write action correctness, DB match, gold actions by tool", () => {
+    const breakdown = breakdownOf([record]);
+    expect(breakdown).toEqual({
+      episodes: 1,
+      byComponent: [
+        { component: "DB", mean: 0, episodes: 1 },
+        { component: "ACTION", mean: 0, episodes: 1 },
+      ],
+      byTool: [
+        { tool: "toggle_airplane_mode", expected: 1, performed: 0 },
+        { tool: "update_task", expected: 1, performed: 0 },
+        { tool: "get_user", expected: 1, performed: 1 },
+      ],
+      readActions: { total: 1, correct: 1 },
+      writeActions: { total: 2, correct: 0 },
+      database: { match: 0, mismatch: 1, notChecked: 0 },
+      terminations: { user_stop: 1 },
+    });
+    expect(breakdownText(breakdown, "text")).toMatch(/Write actions correct[\s\S]*0\/2/);
+  });
+
   it("taubridge analyze reads it from the command line, as JSON", async () => {
     const result = await runCli(["analyze", path, "--format", "json"]);
     expect(result.stderr).toBe("");
@@ -207,6 +229,30 @@ describe("facts of a hand-built failing τ² simulation (results.json)", () => {
     expect(json.episodes[0].taskId).toBe("t1");
     expect(json.episodes[0].facts.missingActions).toHaveLength(2);
   });
+});
+
+describe("report --breakdown on a τ-bench results file (frozen schema-1 run: a pass, an infrastructure error, a fail)", () => {
+  it("leaves the infrastructure error out of the numbers but counts its termination", async () => {
+    const file = join(import.meta.dirname, "..", "fixtures", "results", "v1", "library-test-tool-calling-agent-model-0.0_ids_0-1-2_user-user-model-llm.json");
+    const result = await runCli(["report", file, "--breakdown", "--format", "json"]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { breakdown } = JSON.parse(result.stdout);
+    // Task 0 passed (r_outputs 1) performing its 3 gold actions; task 2 failed (r_outputs 0) performing none of its 6.
+    expect(breakdown.episodes).toBe(2);
+    expect(breakdown.byComponent).toEqual([{ component: "outputs", mean: 0.5, episodes: 2 }]);
+    const byTool = Object.fromEntries((breakdown.byTool as Array<{ tool: string; expected: number; performed: number }>).map((row) => [row.tool, [row.expected, row.performed]]));
+    expect(byTool).toEqual({
+      find_member_id_by_name_zip: [1, 1],
+      search_catalog: [1, 1],
+      get_book_details: [1, 1],
+      find_member_id_by_email: [1, 0],
+      get_member_details: [1, 0],
+      get_loan_details: [2, 0],
+      renew_loan: [2, 0],
+    });
+    expect(breakdown.readActions).toBeNull();
+    expect(breakdown.terminations).toEqual({ user_stop: 2, infra_error: 1 });
+  }, 300_000);
 });
 
 describe.skipIf(!tauBenchDirectory)(`the published gpt-4o airline trajectories${tauBenchDirectory ? "" : ` (${missingSharedReason})`}`, () => {
