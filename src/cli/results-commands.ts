@@ -5,7 +5,7 @@
  */
 import { type Command, Option } from "commander";
 import { ConfigError, DataError } from "../errors/error-tree.ts";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { RescoreOutcome, Suite, SuiteResults } from "../core/suite.ts";
 import type { Registries } from "../run/registries.ts";
@@ -105,9 +105,9 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
 }
 
 async function rescoreAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
-  // Directories stand for the results files under them (as `tau2 submit prepare` reads them).
+  // A directory stands for the results files under it (as `tau2 submit prepare` reads them); any other path goes to its suite as given (a missing file is refused there).
   const { expandResultsPaths } = await import("../submit/submit.ts");
-  const paths = expandResultsPaths(givenPaths);
+  const paths = givenPaths.flatMap((path) => (existsSync(path) && statSync(path).isDirectory() ? expandResultsPaths([path]) : [path]));
   if (paths.length === 0) throw new ConfigError(`no results file under ${givenPaths.join(", ")}`);
   const output = options.output as string | undefined;
   if (output !== undefined) checkRescoreOutput(paths, output);
