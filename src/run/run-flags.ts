@@ -482,6 +482,23 @@ const OUTPUT_FLAGS = [
     cliOnly: true,
   },
   { flag: "--format", type: "string", placeholder: "<format>", help: "output: text, json or markdown", default: "text", check: oneOf("text", "json", "markdown"), cliOnly: true },
+  {
+    flag: "--policy",
+    type: "string",
+    placeholder: "<file>",
+    help: "check the run's episodes against a policy rule file (YAML or JSON; read before the run starts): a Policy (adherence) column, the hits, and `policy` in the JSON; never changes the reward (semantic and llm rules need models: `taubridge report --policy` with --embedder-model/--judge-model)",
+    defaultHelp: "no policy check",
+    cliOnly: true,
+  },
+  {
+    flag: "--policy-strictness",
+    type: "string",
+    placeholder: "<level>",
+    help: "with --policy: which severities the adherence score counts: low (critical only), medium (high and critical), high (all)",
+    default: "medium",
+    check: oneOf("low", "medium", "high"),
+    cliOnly: true,
+  },
   { flag: "--quiet", type: "boolean", help: "no progress output", default: false },
 ] as const satisfies readonly RunFlag[];
 
