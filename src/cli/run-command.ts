@@ -114,8 +114,15 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   // Everything the settings hold that is secret (endpoints' credentials, LLM arguments' keys and headers, the key variables' values): never printed.
   const secrets = runSecrets(values);
   const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
-  const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
-  await report(outcome, settings, interrupted, secrets);
+  // --workers: the worker processes start now and build the run while this process builds its own.
+  const workers = values.workers ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({ settings, raw, surface: "cli", registries, warn: progress.warn }) : undefined;
+  let ran: Awaited<ReturnType<typeof withInterrupts<SuiteRunOutcome>>>;
+  try {
+    ran = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn, taskSource: workers?.source })).finally(() => progress.stop());
+  } finally {
+    await workers?.close();
+  }
+  await report(ran.value, settings, ran.interrupted, secrets);
 }
 
 /** Adds `run` and `tau2 run` to the program. */

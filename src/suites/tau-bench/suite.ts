@@ -3,7 +3,7 @@
  * or the original's), `rescore` through the same loop and evaluator as a live run, and `replay` of
  * an action list. The CLI and the API reach τ-bench only through this.
  */
-import type { ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type { ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { computePassK } from "../../metrics/pass-k.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
@@ -12,7 +12,7 @@ import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import type { RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
-import { runBatch } from "./batch.ts";
+import { runBatch, tauBenchUnitRunner } from "./batch.ts";
 import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
@@ -88,6 +88,14 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   };
 }
 
+/** A run's episodes in a worker process (`--workers`): built from the same settings as the coordinator's run, without its files. */
+async function unitRunner(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner> {
+  const registries = request.registries;
+  const input = runConfigFromSettings(request.settings as RunSettings, tauBenchParts(registries).defaultDomain);
+  await ensureTypeScriptModules(input.agentOptions);
+  return tauBenchUnitRunner(buildRun(input, { registries }), request.warn);
+}
+
 async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
   const { entries } = checkedEntries(request);
   const summaries = summariesOf(entries);
@@ -153,6 +161,7 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
   actionFileShape: 'a JSON array of {"name", "kwargs"} (τ-bench actions)',
   recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "name" in item && !("requestor" in item) && !("arguments" in item)),
   run,
+  unitRunner,
   readResults,
   rescore,
   async replay(request): Promise<ReplayOutcome> {

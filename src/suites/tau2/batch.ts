@@ -10,13 +10,27 @@ import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
-import { unitKey, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
-import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
+import { z } from "zod";
+import { unitKey, type ResultSink, type TaskSourceFactory, type RoleUsageDelta, type WorkUnit } from "../../core/run.ts";
+import type { SuiteUnitRunner } from "../../core/suite.ts";
+import { ConfigError } from "../../errors/error-tree.ts";
+import { type ResultWire, runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
-import type { BuiltTau2Run } from "./build.ts";
+import type { BuiltTau2Run, Tau2EpisodeParts } from "./build.ts";
 import { simulationKey } from "./build.ts";
-import { checkpointEntry, removeTau2Checkpoint, simulationMetrics, tau2CheckpointPath, tau2CheckpointWriter, tau2Summary, type Tau2SimulationRecord, writeTau2Results } from "./codec.ts";
+import {
+  checkpointEntry,
+  printedSimulationText,
+  removeTau2Checkpoint,
+  simulationFromPrinted,
+  simulationMetrics,
+  tau2CheckpointPath,
+  tau2CheckpointWriter,
+  tau2Summary,
+  type Tau2SimulationRecord,
+  writeTau2Results,
+} from "./codec.ts";
 import { evaluateTau2Simulation } from "./evaluator.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
@@ -38,7 +52,7 @@ function sideCost(messages: readonly Tau2SimulationMessage[], role: "assistant" 
 }
 
 /** One simulation with τ²'s evaluation attached (`run_simulation`). Throws for the retry loop. */
-async function simulate(run: BuiltTau2Run, unit: Tau2Unit, signal: AbortSignal): Promise<Tau2SimulationRecord> {
+async function simulate(run: Tau2EpisodeParts, unit: Tau2Unit, signal: AbortSignal): Promise<Tau2SimulationRecord> {
   const timestamp = new Date().toISOString();
   const outcome = await runTau2Episode({
     domain: run.domain,
@@ -131,13 +145,30 @@ function writtenSimulation(record: Tau2SimulationRecord, secrets: readonly strin
 /** How often the whole results file is rewritten during a run (the checkpoint lines are written at once). */
 const RESULTS_REWRITE_MS = 5_000;
 
+/** Two usages added; the cost is unknown (null) when either is. */
+function addJudgeUsage(left: Tau2JudgeUsage, right: Tau2JudgeUsage): Tau2JudgeUsage {
+  return {
+    calls: left.calls + right.calls,
+    promptTokens: left.promptTokens + right.promptTokens,
+    completionTokens: left.completionTokens + right.completionTokens,
+    cost: left.cost === null || right.cost === null ? null : left.cost + right.cost,
+  };
+}
+
 /**
  * τ²'s results file as a result sink: each simulation joins the document (replacing the
  * infrastructure error it re-runs) and is a checkpoint line at once; the document is rewritten
- * atomically every few seconds (the checkpoint then starts afresh) and at the end.
+ * atomically every few seconds (the checkpoint then starts afresh) and at the end. The file lists
+ * the run's simulations in report order (trial-major, task-list order) after any it holds for
+ * other tasks, whatever order they finished in, so a run writes the same file at any
+ * concurrency, in one process or in workers.
  */
 class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   private readonly checkpoint;
+  /** Each unit's place in report order, by `(task, trial)` key. */
+  private readonly order: Map<string, number>;
+  /** The NL judge's usage in worker processes (`--workers`), reported with their results. */
+  private remoteJudge: Tau2JudgeUsage | null = null;
   private lastWrite = performance.now();
   /** Whether the results file was there before this run (a resumed or extended run). */
   private readonly existed: boolean;
@@ -149,7 +180,20 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     this.existed = existsSync(run.outputPath);
     this.createdDirectory = missingDirectory(dirname(run.outputPath));
     this.checkpoint = tau2CheckpointWriter(run.outputPath);
+    this.order = new Map(run.units.map((unit, index) => [simulationKey({ task_id: unit.task.id, trial: unit.trial }), index]));
     this.flush();
+  }
+
+  /** Judge usage a worker spent (`--workers`). */
+  addJudgeUsage(usage: Tau2JudgeUsage): void {
+    this.remoteJudge = this.remoteJudge ? addJudgeUsage(this.remoteJudge, usage) : usage;
+  }
+
+  /** The judge's usage in this run: its calls here and in the workers. */
+  judgeUsage(): Tau2JudgeUsage | null {
+    const local = this.run.judge?.usage?.() ?? null;
+    if (!this.remoteJudge) return local;
+    return local ? addJudgeUsage(local, this.remoteJudge) : this.remoteJudge;
   }
 
   append(record: Tau2SimulationRecord): void {
@@ -158,12 +202,13 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     const replaced = document.simulations.findIndex((simulation) => simulationKey(simulation) === simulationKey(record));
     if (replaced >= 0) document.simulations.splice(replaced, 1);
     document.simulations.push(record);
-    if (judge?.usage) document.taubridge.judgeUsage = judge.usage();
+    if (judge?.usage) document.taubridge.judgeUsage = this.judgeUsage();
     this.checkpoint.append(checkpointEntry(record));
     if (performance.now() - this.lastWrite > RESULTS_REWRITE_MS) this.flush();
   }
 
   flush(): void {
+    this.sort();
     writeTau2Results(this.run.outputPath, this.run.document);
     this.status(false);
     this.checkpoint.close();
@@ -173,10 +218,20 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   }
 
   close({ interrupted }: { interrupted: boolean }): void {
+    this.sort();
     writeTau2Results(this.run.outputPath, this.run.document);
     this.checkpoint.close();
     removeTau2Checkpoint(this.run.outputPath);
     this.status(interrupted);
+  }
+
+  /** The document's simulations in the file's order: those of other tasks first (as they were), then the run's in report order. */
+  private sort(): void {
+    const { document } = this.run;
+    const place = (simulation: Tau2SimulationRecord) => this.order.get(simulationKey(simulation)) ?? -1;
+    const others = document.simulations.filter((simulation) => place(simulation) < 0);
+    const ours = document.simulations.filter((simulation) => place(simulation) >= 0).sort((left, right) => place(left) - place(right));
+    document.simulations = [...others, ...ours];
   }
 
   /** The run's status (and identity, for the next resume) beside the results file. */
@@ -218,6 +273,62 @@ export interface Tau2BatchResult {
   resumed: number;
   /** Simulations this run ran. */
   ran: number;
+}
+
+/** What crosses from a worker: the simulation as printed there (its place in the results file). */
+const wireSchema = z.object({ simulation: z.string() });
+
+/** A simulation made by a worker, read back as the resume path reads one; the judge usage it reports joins the run's. */
+function resultWire(sink: Tau2ResultsSink): ResultWire<Tau2SimulationRecord> {
+  return {
+    decode: (wire) => simulationFromPrinted(wireSchema.parse(wire).simulation, "a worker's simulation"),
+    usage: (usage) => {
+      if (usage.judge) sink.addJudgeUsage(usage.judge);
+    },
+  };
+}
+
+/** The judge's usage since `since`, as a usage delta (none when it made no call). */
+function judgeDelta(now: Tau2JudgeUsage, since: Tau2JudgeUsage): RoleUsageDelta {
+  if (now.calls === since.calls) return {};
+  return {
+    judge: {
+      calls: now.calls - since.calls,
+      promptTokens: now.promptTokens - since.promptTokens,
+      completionTokens: now.completionTokens - since.completionTokens,
+      cost: now.cost === null || since.cost === null ? null : now.cost - since.cost,
+    },
+  };
+}
+
+/**
+ * A run's simulations in a worker process (`--workers`): the same participants, judge and loop as
+ * a local run, each unit's simulation in its wire form, the judge's usage reported as it grows.
+ * The coordinator reads and writes the run's files; nothing here touches them.
+ */
+export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
+  const tasks = new Map(parts.taskSet.tasks.map((task) => [task.id, task]));
+  let reported: Tau2JudgeUsage = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+  return {
+    secrets: parts.secrets,
+    execute: async (unit, signal) => {
+      const task = tasks.get(unit.taskId);
+      if (!task || unit.seed === null) throw new ConfigError(`the worker's task set has no task "${unit.taskId}" (or the unit has no seed): the coordinator and its workers read different data`);
+      const record = writtenSimulation(await simulate(parts, { task, trial: unit.trial, seed: unit.seed }, signal), parts.secrets);
+      return { simulation: printedSimulationText(record) };
+    },
+    usage: () => {
+      const now = parts.judge?.usage?.();
+      if (!now) return {};
+      const delta = judgeDelta(now, reported);
+      reported = now;
+      return delta;
+    },
+    unreachable: () => parts.models.unreachable?.() ?? parts.agent.unreachable?.() ?? parts.user.unreachable?.(),
+    close: async () => {
+      await Promise.allSettled([parts.agent.close?.(), parts.user.close?.()]);
+    },
+  };
 }
 
 /** The run's units as the run layer's work units. */
@@ -263,6 +374,7 @@ export async function runTau2Batch(
     execute: async (unit, signal) => writtenSimulation(await simulate(run, byKey.get(unitKey(unit))!, signal), run.secrets),
     unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
     ...(options.taskSource ? { source: options.taskSource } : {}),
+    wire: resultWire(sink),
     summary: tau2Summary,
     sink,
     close: async () => {
@@ -290,7 +402,7 @@ export async function runTau2Batch(
   const simulations = run.document.simulations;
   return {
     outputPath: run.outputPath,
-    judgeUsage: run.judge?.usage?.() ?? null,
+    judgeUsage: sink.judgeUsage(),
     simulations,
     metrics: simulationMetrics(simulations),
     flags: run.flags,

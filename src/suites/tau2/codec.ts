@@ -15,7 +15,7 @@ import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
 import { parsePythonJsonText, readPythonJsonFile, readUtf8Lines } from "../../data/data-files.ts";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
 import { plainView, tau2Schemas } from "./tasks.ts";
-import { PyFloat, type PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
+import { PyFloat, PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
 
 /** Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested. */
@@ -156,6 +156,23 @@ function printedSimulation(record: Tau2SimulationRecord): PrintedJson {
     printedSimulations.set(record, printed);
   }
   return printed;
+}
+
+/** A simulation's text as the results file holds it (`simulations[]`, level 2): what a worker sends (`--workers`). */
+export function printedSimulationText(record: Tau2SimulationRecord): string {
+  return printedSimulation(record).indented;
+}
+
+/**
+ * A simulation printed elsewhere (a worker process), read back as the resume path reads one; its
+ * text is kept as it was printed, for the checkpoint line and the results file.
+ */
+export function simulationFromPrinted(text: string, source: string): Tau2SimulationRecord {
+  const value = parsePythonJsonText(text, source) as PyDict;
+  if (!(value instanceof Map)) throw new DataError(`${source}: a simulation is a JSON object`);
+  const record = readSimulation(value, source, 0);
+  printedSimulations.set(record, new PrintedJson(value, 2, 2, text));
+  return record;
 }
 
 /** The simulations of a checkpoint (a line cut short by a kill is ignored); none when there is no checkpoint. */

@@ -5,7 +5,7 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
@@ -13,8 +13,8 @@ import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
 import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
-import { runTau2Batch } from "./batch.ts";
-import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { runTau2Batch, tau2UnitRunner } from "./batch.ts";
+import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain, type Tau2DomainConfig } from "./engine/domain.ts";
@@ -186,14 +186,27 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
   return { results, domain: domain ?? request.env ?? null };
 }
 
-async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
-  const settings = request.settings as RunSettings;
+/** A run's options, names and model clients from its settings, the same in the coordinator and in a worker process. */
+async function runInputs(settings: RunSettings, registries: Registries, warn: ((message: string) => void) | undefined, inProcessModels: unknown) {
   // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
-  const options = await withRetrievalBackends(tau2OptionsFromSettings(settings), settings.values, request.progress?.warn ?? request.warn);
+  const options = await withRetrievalBackends(tau2OptionsFromSettings(settings), settings.values, warn);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const parts = tau2Of(request.registries);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
+  const parts = tau2Of(registries);
+  const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, registries, parts));
+  return { options, parts, models };
+}
+
+/** A run's simulations in a worker process (`--workers`): built from the same settings as the coordinator's run, without its files. */
+async function unitRunner(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.warn, undefined);
+  return tau2UnitRunner(await buildTau2EpisodeParts(options, parts, models, runSecrets(settings.values)));
+}
+
+async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.progress?.warn ?? request.warn, request.models);
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
@@ -332,6 +345,7 @@ const TAU2_SUITE: Suite<Registries> = {
   actionFileShape: 'a JSON array of {"requestor", "name", "arguments"} (τ² tool calls)',
   recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "arguments" in item),
   run,
+  unitRunner,
   readResults,
   rescore,
   replay,
