@@ -11,7 +11,7 @@ import { startScriptedModelServer, type Responder } from "../../src/testing/inde
 import { runCli } from "../support/cli.ts";
 import { sharedDirectory, tau2BenchDirectory, tauBenchDirectory } from "../support/shared-data.ts";
 import { maskText, type MaskPlaces } from "./mask.ts";
-import { REPOSITORY, scenarioContext, type Needs, type Scenario } from "./scenarios.ts";
+import { REPOSITORY, scenarioContext, type Needs, type Scenario, type ScenarioContext } from "./scenarios.ts";
 
 /** Colour codes (presentation, not content). */
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
@@ -45,14 +45,30 @@ function section(title: string, text: string, whole: boolean, results = false): 
   return `### ${title} (digest)\nsha256 ${digest} bytes ${Buffer.byteLength(text)}\n${lines}`;
 }
 
+/** The masking of a scenario's output: its temporary directories, the repository and the shared data replaced by fixed words. */
+export function scenarioMask(context: ScenarioContext): (text: string) => string {
+  const places: MaskPlaces = { temporary: [context.out, context.scratch, join(context.out, "..")], repository: REPOSITORY, ...(sharedDirectory ? { shared: sharedDirectory } : {}) };
+  return (text: string) => maskText(text.replace(ANSI, ""), places);
+}
+
+/** Every file a scenario wrote into its output directory (checkpoints left out: the run layer's own business), whole and masked. */
+export function scenarioFiles(context: ScenarioContext): string {
+  const mask = scenarioMask(context);
+  return readdirSync(context.out, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.endsWith(".checkpoint.jsonl"))
+    .map((entry) => relative(context.out, join(entry.parentPath, entry.name)))
+    .sort()
+    .map((name) => section(name, mask(readFileSync(join(context.out, name), "utf8")), true))
+    .join("");
+}
+
 /** Runs a scenario and renders what it printed and wrote, masked. */
 export async function runScenario(scenario: Scenario): Promise<{ stored: string; whole: string }> {
   const answer: { responder: Responder } = { responder: () => undefined };
   const server = scenario.responder ? await startScriptedModelServer({ responder: (request) => answer.responder(request) }) : undefined;
   const context = scenarioContext(sharedDirectory, server?.baseURL ?? "http://127.0.0.1:9/v1");
   if (scenario.responder) answer.responder = scenario.responder(context);
-  const places: MaskPlaces = { temporary: [context.out, context.scratch, join(context.out, "..")], repository: REPOSITORY, ...(sharedDirectory ? { shared: sharedDirectory } : {}) };
-  const mask = (text: string) => maskText(text.replace(ANSI, ""), places);
+  const mask = scenarioMask(context);
   try {
     scenario.prepare?.(context);
     // Upstream data never enters the repository: where it shows (τ-bench / τ² data), sections are stored as digests.
