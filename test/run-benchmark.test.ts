@@ -3,7 +3,7 @@
  * on the bundled library domain, its option validation (the flag table, the CLI's errors), and the
  * flag table as the one source of the CLI's options, help and defaults.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -90,8 +90,36 @@ describe("the run layer's task source is a plug-in", () => {
       { taskSource: source.factory },
     );
     expect(source.leased).toEqual(["tau2:update_task_1:0:1", "tau2:create_task_1:0:1"]);
-    // τ² keeps simulations in the order they finished, as τ²'s own results files do.
-    expect(result.episodes.map((episode) => episode.taskId)).toEqual(["update_task_1", "create_task_1"]);
+    // τ² lists the simulations in report order (task-list order), whatever order they ran and finished in.
+    expect(result.episodes.map((episode) => episode.taskId)).toEqual(["create_task_1", "update_task_1"]);
+  });
+});
+
+describe("runBenchmark({ workers })", () => {
+  const withoutDurations = (text: string) => text.replace(/"durationMs": [\d.e+-]+/g, '"durationMs": 0');
+
+  it("runs the episodes in worker processes: the results file one process writes, the same episodes, onEpisode for each", async () => {
+    const options = { env: "library", agentStrategy: "oracle", userStrategy: "scripted", numTrials: 2, maxConcurrency: 3 };
+    const [alone, spread] = [logDir(), logDir()];
+    const one = await runBenchmark({ ...options, logDir: alone });
+    const seen: EpisodeResult[] = [];
+    const workers = await runBenchmark({ ...options, logDir: spread, workers: 2 }, { onEpisode: (episode) => seen.push(episode) });
+    expect(seen).toHaveLength(one.episodes.length);
+    expect(seen.every((episode) => episode.reward === 1 && episode.traj.length > 0 && episode.steps.length > 0)).toBe(true);
+    expect(workers.episodes).toEqual(one.episodes);
+    expect(workers.metrics).toEqual(one.metrics);
+    expect(withoutDurations(readFileSync(workers.resultsPath, "utf8"))).toBe(withoutDurations(readFileSync(one.resultsPath, "utf8")));
+  }, 300_000);
+
+  it("refuses what cannot cross to another process, in one line", async () => {
+    await expect(runBenchmark({ logDir: logDir(), workers: 2 }, { models: { agent: () => undefined } })).rejects.toThrow(
+      /--workers runs episodes in other processes, which cannot use in-process model clients/,
+    );
+    await expect(
+      runBenchmark({ logDir: logDir(), workers: 2 }, { taskSource: (pending) => ({ lease: async () => pending[0] ?? null, complete: async () => undefined, fail: async () => undefined }) }),
+    ).rejects.toThrow(/--workers and a task source/);
+    await expect(runBenchmark({ logDir: logDir(), workers: -1 })).rejects.toThrow("--workers: must be auto or between 0 and 256, got -1");
+    await expect(runBenchmark({ logDir: logDir(), workers: "many" as never })).rejects.toThrow('--workers: expected an integer or "auto", got "many"');
   });
 });
 

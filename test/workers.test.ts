@@ -82,12 +82,16 @@ describe("--workers 2 prints and writes what one process does", () => {
   ];
   for (const [title, scenario] of cases) {
     const reason = missing(scenario.needs);
-    it.skipIf(reason !== undefined)(`${title}${reason ? ` (skipped: ${reason})` : ""}`, async () => {
-      const one = await runScenario(scenario);
-      const workers = await runScenario(withArgs(scenario, WORKERS));
-      expect(one.whole).toMatch(/^exit 0$/m);
-      expect(firstDifference(withoutHeadings(one.whole), withoutHeadings(workers.whole))).toBeUndefined();
-    }, TIMEOUT);
+    it.skipIf(reason !== undefined)(
+      `${title}${reason ? ` (skipped: ${reason})` : ""}`,
+      async () => {
+        const one = await runScenario(scenario);
+        const workers = await runScenario(withArgs(scenario, WORKERS));
+        expect(one.whole).toMatch(/^exit 0$/m);
+        expect(firstDifference(withoutHeadings(one.whole), withoutHeadings(workers.whole))).toBeUndefined();
+      },
+      TIMEOUT,
+    );
   }
 });
 
@@ -154,7 +158,10 @@ async function gatedScenario(name: string, closed: (request: ScriptedRequest, lo
   const scenario = scenarioNamed(name);
   const log = join(mkdtempSync(join(tmpdir(), "taubridge-worker-log-")), "protocol.jsonl");
   const answer: { responder: Responder } = { responder: () => undefined };
-  const gate = gated((request) => answer.responder(request), (request) => closed(request, log));
+  const gate = gated(
+    (request) => answer.responder(request),
+    (request) => closed(request, log),
+  );
   const server = await startScriptedModelServer({ responder: gate.responder });
   const context: ScenarioContext = scenarioContext(sharedDirectory, server.baseURL);
   answer.responder = (scenario.responder as (context: ScenarioContext) => Responder)(context);
@@ -165,38 +172,42 @@ async function gatedScenario(name: string, closed: (request: ScriptedRequest, lo
 describe("a --workers run interrupted with Ctrl-C", () => {
   const scenario = scenarioNamed("tau2-mock-llm-agent-user-simulator");
   const reason = missing(scenario.needs);
-  it.skipIf(reason !== undefined)(`exits 130 without recording the cut episodes; the same command finishes it as one process would${reason ? ` (skipped: ${reason})` : ""}`, async () => {
-    const baseline = await runScenario(scenario);
-    // Once one simulation is recorded, every model call waits: the episodes in flight are cut by the interrupt.
-    const run = await gatedScenario(scenario.name, (_request, log) => results(log).length >= 1);
-    try {
-      const args = [...run.args, "--workers", "2", "--max-concurrency", "2"];
-      const first = startRun(args, run.log);
-      await until(() => run.gate.held.length >= 2, "two episodes waiting at the model");
-      process.kill(-(first.pid as number), "SIGINT"); // the terminal's Ctrl-C: coordinator and workers alike
-      const interrupted = await first;
-      expect(interrupted.exitCode).toBe(130);
-      const partial = JSON.parse(readFileSync(join(run.context.out, "results.json"), "utf8")) as { simulations: Array<{ termination_reason: string }> };
-      expect(partial.simulations.length).toBeGreaterThanOrEqual(1);
-      expect(partial.simulations.length).toBeLessThan(10);
-      // The episodes the interrupt cut are not recorded (as failures or otherwise).
-      expect(partial.simulations.filter((simulation) => simulation.termination_reason !== "user_stop" && simulation.termination_reason !== "agent_stop")).toEqual([]);
-      const status = JSON.parse(readFileSync(join(run.context.out, "results.meta.json"), "utf8")) as { interrupted: boolean };
-      expect(status.interrupted).toBe(true);
-      // Each held episode was told to stop and answered that it did.
-      const cancelled = logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "cancelled");
-      expect(cancelled.length).toBeGreaterThanOrEqual(2);
-      expect(logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "failed")).toEqual([]);
+  it.skipIf(reason !== undefined)(
+    `exits 130 without recording the cut episodes; the same command finishes it as one process would${reason ? ` (skipped: ${reason})` : ""}`,
+    async () => {
+      const baseline = await runScenario(scenario);
+      // Once one simulation is recorded, every model call waits: the episodes in flight are cut by the interrupt.
+      const run = await gatedScenario(scenario.name, (_request, log) => results(log).length >= 1);
+      try {
+        const args = [...run.args, "--workers", "2", "--max-concurrency", "2"];
+        const first = startRun(args, run.log);
+        await until(() => run.gate.held.length >= 2, "two episodes waiting at the model");
+        process.kill(-(first.pid as number), "SIGINT"); // the terminal's Ctrl-C: coordinator and workers alike
+        const interrupted = await first;
+        expect(interrupted.exitCode).toBe(130);
+        const partial = JSON.parse(readFileSync(join(run.context.out, "results.json"), "utf8")) as { simulations: Array<{ termination_reason: string }> };
+        expect(partial.simulations.length).toBeGreaterThanOrEqual(1);
+        expect(partial.simulations.length).toBeLessThan(10);
+        // The episodes the interrupt cut are not recorded (as failures or otherwise).
+        expect(partial.simulations.filter((simulation) => simulation.termination_reason !== "user_stop" && simulation.termination_reason !== "agent_stop")).toEqual([]);
+        const status = JSON.parse(readFileSync(join(run.context.out, "results.meta.json"), "utf8")) as { interrupted: boolean };
+        expect(status.interrupted).toBe(true);
+        // Each held episode was told to stop and answered that it did.
+        const cancelled = logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "cancelled");
+        expect(cancelled.length).toBeGreaterThanOrEqual(2);
+        expect(logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "failed")).toEqual([]);
 
-      run.gate.open();
-      const second = await startRun(args, run.log);
-      expect(second.exitCode).toBe(0);
-      expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
-    } finally {
-      run.gate.open();
-      await run.server.close();
-    }
-  }, TIMEOUT);
+        run.gate.open();
+        const second = await startRun(args, run.log);
+        expect(second.exitCode).toBe(0);
+        expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
+      } finally {
+        run.gate.open();
+        await run.server.close();
+      }
+    },
+    TIMEOUT,
+  );
 });
 
 describe("a worker process killed mid-episode", () => {
@@ -224,92 +235,128 @@ describe("a worker process killed mid-episode", () => {
 
   const tau2 = scenarioNamed("tau2-mock-llm-agent-user-simulator");
   const tau2Reason = missing(tau2.needs);
-  it.skipIf(tau2Reason !== undefined)(`τ²: its episode runs again on a replacement and the results are one process's${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`, async () => {
-    const baseline = await runScenario(tau2);
-    const run = await gatedScenario(tau2.name, holdOne());
-    try {
-      const finished = startRun([...run.args, "--workers", "2", "--max-concurrency", "2", "--retry-delay", "0"], run.log);
-      const key = await killHolder(run, 10);
-      const done = await finished;
-      expect(done.exitCode).toBe(0);
-      const attempts = logLines(run.log).filter((line) => line.direction === "to" && line.message.type === "unit" && `${line.message.unit?.taskId}\u0000${line.message.unit?.trial}` === key);
-      expect(attempts.map((line) => line.message.unit?.attempt)).toEqual([1, 2]);
-      // Every (task, trial) recorded once, as one process records it.
-      expect(new Set(results(run.log).map((line) => line.message.key)).size).toBe(10);
-      expect(results(run.log)).toHaveLength(10);
-      expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
-    } finally {
-      run.gate.open();
-      await run.server.close();
-    }
-  }, TIMEOUT);
+  it.skipIf(tau2Reason !== undefined)(
+    `τ²: its episode runs again on a replacement and the results are one process's${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
+    async () => {
+      const baseline = await runScenario(tau2);
+      const run = await gatedScenario(tau2.name, holdOne());
+      try {
+        const finished = startRun([...run.args, "--workers", "2", "--max-concurrency", "2", "--retry-delay", "0"], run.log);
+        const key = await killHolder(run, 10);
+        const done = await finished;
+        expect(done.exitCode).toBe(0);
+        const attempts = logLines(run.log).filter((line) => line.direction === "to" && line.message.type === "unit" && `${line.message.unit?.taskId}\u0000${line.message.unit?.trial}` === key);
+        expect(attempts.map((line) => line.message.unit?.attempt)).toEqual([1, 2]);
+        // Every (task, trial) recorded once, as one process records it.
+        expect(new Set(results(run.log).map((line) => line.message.key)).size).toBe(10);
+        expect(results(run.log)).toHaveLength(10);
+        expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
+      } finally {
+        run.gate.open();
+        await run.server.close();
+      }
+    },
+    TIMEOUT,
+  );
 
   const tau = scenarioNamed("tau-library-tool-calling-llm-user");
-  it(`τ-bench without episode retries: recorded once as an infrastructure error (exit 3), re-run by the next run`, async () => {
-    const baseline = await runScenario(tau);
-    const run = await gatedScenario(tau.name, holdOne());
-    try {
-      const first = startRun([...run.args, "--workers", "2", "--max-concurrency", "2"], run.log);
-      const key = await killHolder(run, 11);
-      const lost = await first;
-      expect(lost.exitCode).toBe(3);
-      expect(lost.stderr).toContain("1 episode(s) ended in infrastructure errors");
-      const resultsFile = join(run.context.out, (await import("node:fs")).readdirSync(run.context.out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json")) as string);
-      const entries = JSON.parse(readFileSync(resultsFile, "utf8")) as Array<{ task_id: number; trial: number; info: { error?: string }; taubridge: { termination: string } }>;
-      expect(entries).toHaveLength(11);
-      const failed = entries.filter((entry) => entry.taubridge.termination === "infra_error");
-      expect(failed.map((entry) => `${entry.task_id}\u0000${entry.trial}`)).toEqual([key]);
-      expect(failed[0].info.error).toMatch(/^worker \d \(pid \d+\) was killed by SIGKILL while it ran this episode$/);
-      // The next run (one process) re-runs it: the results are one process's.
-      const second = await runCli(run.args);
-      expect(second.exitCode).toBe(0);
-      expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
-    } finally {
-      run.gate.open();
-      await run.server.close();
-    }
-  }, TIMEOUT);
+  it(
+    `τ-bench without episode retries: recorded once as an infrastructure error (exit 3), re-run by the next run`,
+    async () => {
+      const baseline = await runScenario(tau);
+      const run = await gatedScenario(tau.name, holdOne());
+      try {
+        const first = startRun([...run.args, "--workers", "2", "--max-concurrency", "2"], run.log);
+        const key = await killHolder(run, 11);
+        const lost = await first;
+        expect(lost.exitCode).toBe(3);
+        expect(lost.stderr).toContain("1 episode(s) ended in infrastructure errors");
+        const resultsFile = join(run.context.out, (await import("node:fs")).readdirSync(run.context.out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json")) as string);
+        const entries = JSON.parse(readFileSync(resultsFile, "utf8")) as Array<{ task_id: number; trial: number; info: { error?: string }; taubridge: { termination: string } }>;
+        expect(entries).toHaveLength(11);
+        const failed = entries.filter((entry) => entry.taubridge.termination === "infra_error");
+        expect(failed.map((entry) => `${entry.task_id}\u0000${entry.trial}`)).toEqual([key]);
+        expect(failed[0].info.error).toMatch(/^worker \d \(pid \d+\) was killed by SIGKILL while it ran this episode$/);
+        // The next run (one process) re-runs it: the results are one process's.
+        const second = await runCli(run.args);
+        expect(second.exitCode).toBe(0);
+        expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
+      } finally {
+        run.gate.open();
+        await run.server.close();
+      }
+    },
+    TIMEOUT,
+  );
 });
 
 describe("what crosses the pipe, and runs --workers refuses", () => {
   const scenario = scenarioNamed("tau2-mock-llm-agent-user-simulator");
   const reason = missing(scenario.needs);
-  it.skipIf(reason !== undefined)(`keys stay in the environment: every worker reads its own, none is on the pipe${reason ? ` (skipped: ${reason})` : ""}`, async () => {
-    const secret = `sk-workers-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-    const run = await gatedScenario(scenario.name, () => false);
-    try {
-      const args = [...run.args, "--workers", "2", "--max-concurrency", "2", "--agent-api-key-env", "WORKERS_TEST_AGENT_KEY", "--user-api-key-env", "WORKERS_TEST_USER_KEY"];
-      const done = await startRun(args, run.log, { WORKERS_TEST_AGENT_KEY: secret, WORKERS_TEST_USER_KEY: `${secret}-user` });
-      expect(done.exitCode).toBe(0);
-      const pipe = readFileSync(run.log, "utf8");
-      expect(pipe).toContain('"type":"configure"');
-      expect(pipe).toContain("WORKERS_TEST_AGENT_KEY"); // the variable's name travels…
-      expect(pipe).not.toContain(secret); // …its value never does
-      expect(results(run.log)).toHaveLength(10);
-      // The workers called the model with the key from their own environment.
-      const calls = run.server.requests.filter((request) => request.path.endsWith("/chat/completions"));
-      expect(calls.length).toBeGreaterThan(0);
-      expect(calls.every((request) => request.hadAuthorization)).toBe(true);
-      expect(readFileSync(join(run.context.out, "results.json"), "utf8")).not.toContain(secret);
-    } finally {
-      await run.server.close();
-    }
-  }, TIMEOUT);
+  it.skipIf(reason !== undefined)(
+    `keys stay in the environment: every worker reads its own, none is on the pipe${reason ? ` (skipped: ${reason})` : ""}`,
+    async () => {
+      const secret = `sk-workers-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+      const run = await gatedScenario(scenario.name, () => false);
+      try {
+        const args = [...run.args, "--workers", "2", "--max-concurrency", "2", "--agent-api-key-env", "WORKERS_TEST_AGENT_KEY", "--user-api-key-env", "WORKERS_TEST_USER_KEY"];
+        const done = await startRun(args, run.log, { WORKERS_TEST_AGENT_KEY: secret, WORKERS_TEST_USER_KEY: `${secret}-user` });
+        expect(done.exitCode).toBe(0);
+        const pipe = readFileSync(run.log, "utf8");
+        expect(pipe).toContain('"type":"configure"');
+        expect(pipe).toContain("WORKERS_TEST_AGENT_KEY"); // the variable's name travels…
+        expect(pipe).not.toContain(secret); // …its value never does
+        expect(results(run.log)).toHaveLength(10);
+        // The workers called the model with the key from their own environment.
+        const calls = run.server.requests.filter((request) => request.path.endsWith("/chat/completions"));
+        expect(calls.length).toBeGreaterThan(0);
+        expect(calls.every((request) => request.hadAuthorization)).toBe(true);
+        expect(readFileSync(join(run.context.out, "results.json"), "utf8")).not.toContain(secret);
+      } finally {
+        await run.server.close();
+      }
+    },
+    TIMEOUT,
+  );
 
-  it("a run whose flags hold a key is refused before any worker starts (exit 2, one line)", async () => {
-    const logDir = mkdtempSync(join(tmpdir(), "taubridge-workers-refused-"));
-    const result = await runCli(["run", "--log-dir", logDir, "--workers", "2", "--base-url", "https://user:sw0rdfish-pass@models.example/v1", "--model", "m", "--agent-strategy", "tool-calling"]);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(result.stderr).toMatch(/--workers: --base-url holds a secret/);
-    expect(result.stderr).not.toContain("sw0rdfish-pass");
-  }, TIMEOUT);
+  it(
+    "a run whose flags hold a key is refused before any worker starts (exit 2, one line)",
+    async () => {
+      const logDir = mkdtempSync(join(tmpdir(), "taubridge-workers-refused-"));
+      const result = await runCli(["run", "--log-dir", logDir, "--workers", "2", "--base-url", "https://user:sw0rdfish-pass@models.example/v1", "--model", "m", "--agent-strategy", "tool-calling"]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toMatch(/--workers: --base-url holds a secret/);
+      expect(result.stderr).not.toContain("sw0rdfish-pass");
+    },
+    TIMEOUT,
+  );
 
-  it("a model endpoint that refuses the first call stops the run (exit 2), leaving no checkpoint", async () => {
-    const logDir = join(mkdtempSync(join(tmpdir(), "taubridge-workers-dead-")), "out");
-    const result = await runCli(["run", "--log-dir", logDir, "--workers", "2", "--max-concurrency", "2", "--agent-strategy", "tool-calling", "--model", "m", "--model-provider", "openai-compatible", "--base-url", "http://127.0.0.1:9/v1"]);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("http://127.0.0.1:9/v1");
-    expect(existsSync(logDir) ? (await import("node:fs")).readdirSync(logDir) : []).toEqual([]);
-  }, TIMEOUT);
+  it(
+    "a model endpoint that refuses the first call stops the run (exit 2), leaving no checkpoint",
+    async () => {
+      const logDir = join(mkdtempSync(join(tmpdir(), "taubridge-workers-dead-")), "out");
+      const result = await runCli([
+        "run",
+        "--log-dir",
+        logDir,
+        "--workers",
+        "2",
+        "--max-concurrency",
+        "2",
+        "--agent-strategy",
+        "tool-calling",
+        "--model",
+        "m",
+        "--model-provider",
+        "openai-compatible",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+      ]);
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain("http://127.0.0.1:9/v1");
+      expect(existsSync(logDir) ? (await import("node:fs")).readdirSync(logDir) : []).toEqual([]);
+    },
+    TIMEOUT,
+  );
 });

@@ -24,7 +24,7 @@ import { runDataWarning, runIdentity } from "./run-identity.ts";
 import { acquireResultsLock } from "../../run/results-lock.ts";
 import { writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
-import { PrintedJson, printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
+import { PrintedJson, printedJson, pyJsonDumpsIndented, toJs } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
 import { missingDirectory, removeIfEmpty, writeFileAtomic } from "../../run/atomic-file.ts";
@@ -192,6 +192,32 @@ function encodeResult(result: TauBenchResult): unknown {
   return { entry: (result.entry as PrintedJson).indented, summary: result.summary };
 }
 
+/**
+ * An episode a worker ran, as its results-file entry holds it: what `onEpisode` gets for it. The
+ * entry keeps everything but each step's observation and reward (the transcript has the
+ * observations); those read "" and 0.
+ */
+function episodeFromEntry(entry: PrintedJson): EpisodeResult {
+  const plain = toJs(entry.value as never) as Record<string, unknown>;
+  const block = (plain.taubridge ?? {}) as Record<string, unknown>;
+  const steps = (list: unknown) => ((list ?? []) as Array<Record<string, unknown>>).map((step) => ({ observation: "", reward: 0, done: false, ...step }) as unknown as EpisodeResult["steps"][number]);
+  return {
+    taskId: plain.task_id as number,
+    trial: plain.trial as number,
+    reward: plain.reward as number,
+    rewardBreakdown: (block.rewardBreakdown ?? {}) as Record<string, number>,
+    termination: block.termination as EpisodeResult["termination"],
+    info: plain.info as Record<string, unknown>,
+    traj: plain.traj as EpisodeResult["traj"],
+    steps: steps(block.steps),
+    plannedOnly: steps(block.plannedOnly),
+    usage: (block.usage ?? { agent: null, user: null }) as EpisodeResult["usage"],
+    durationMs: (block.durationMs ?? 0) as number,
+    ...(block.error ? { error: block.error as EpisodeResult["error"] } : {}),
+    ...(block.extra ? { extra: block.extra as EpisodeResult["extra"] } : {}),
+  };
+}
+
 /** A result made by a worker, read back: its entry is placed as the worker printed it. */
 const RESULT_WIRE: ResultWire<TauBenchResult> = {
   decode: (wire) => {
@@ -321,7 +347,8 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
       observer.start?.({ ...info, checkpointPath, resumed: previous.header !== null }),
     episode: (result: TauBenchResult) => {
       ran++;
-      if (result.episode) observer.episode?.(result.episode);
+      // An episode a worker process ran (`--workers`) is read back from its entry, only when someone asks.
+      observer.episode?.(result.episode ?? episodeFromEntry(result.entry as PrintedJson));
     },
     episodeDone: observer.episodeDone,
   };
