@@ -111,6 +111,26 @@ describe("runBenchmark({ workers })", () => {
     expect(withoutDurations(readFileSync(workers.resultsPath, "utf8"))).toBe(withoutDurations(readFileSync(one.resultsPath, "utf8")));
   }, 300_000);
 
+  it.skipIf(!process.env.TAUBRIDGE_SHARED)(
+    "τ²: the same simulations, whole when asked for (onEpisode, details), the same results file",
+    async () => {
+      const dataDir = join(process.env.TAUBRIDGE_SHARED as string, "tau2-bench");
+      const options = { suite: "tau2", domain: "mock", agent: "oracle", user: "scripted", maxConcurrency: 3, dataDir };
+      const one = await runBenchmark({ ...options, saveTo: join(logDir(), "results.json") });
+      const seen: Array<{ task_id: string; messages: unknown[]; reward_info: unknown }> = [];
+      const workers = await runBenchmark({ ...options, saveTo: join(logDir(), "results.json"), workers: 2 }, { onEpisode: (simulation) => seen.push(simulation) });
+      expect(workers.episodes).toEqual(one.episodes);
+      expect(seen.map((simulation) => simulation.task_id).sort()).toEqual(one.episodes.map((episode) => String(episode.taskId)).sort());
+      type Simulations = { simulations: Array<{ task_id: string; messages: unknown[]; reward_info: unknown }> };
+      const [mine, theirs] = [(one.details as Simulations).simulations, (workers.details as Simulations).simulations];
+      expect(theirs.map((simulation) => [simulation.task_id, simulation.messages.length])).toEqual(mine.map((simulation) => [simulation.task_id, simulation.messages.length]));
+      expect(seen.every((simulation) => simulation.messages.length > 0 && simulation.reward_info !== null)).toBe(true);
+      const masked = (path: string) => readFileSync(path, "utf8").replace(/"(timestamp|start_time|end_time|id)": "[^"]*"|"duration": [\d.e+-]+/g, "");
+      expect(masked(workers.resultsPath)).toBe(masked(one.resultsPath));
+    },
+    300_000,
+  );
+
   it("refuses what cannot cross to another process, in one line", async () => {
     await expect(runBenchmark({ logDir: logDir(), workers: 2 }, { models: { agent: () => undefined } })).rejects.toThrow(
       /--workers runs episodes in other processes, which cannot use in-process model clients/,

@@ -18,6 +18,7 @@ import { ModelEndpointUnreachableError } from "../../model/errors.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { type ResultWire, runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
+import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
 import { runDataWarning, runIdentity } from "./run-identity.ts";
@@ -169,23 +170,7 @@ function retryPolicy(built: BuiltRun): SuiteBatch<TauBenchResult>["retry"] {
 }
 
 /** What crosses from a worker: the entry as printed there (its place in the results file) and its summary. */
-const wireSchema = z.object({
-  entry: z.string(),
-  summary: z.object({
-    taskId: z.union([z.number(), z.string()]),
-    trial: z.number().int().nonnegative(),
-    reward: z.number().min(0).max(1),
-    termination: z.string().nullable(),
-    usage: z
-      .object({
-        agent: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() }).nullable(),
-        user: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() }).nullable(),
-      })
-      .nullable(),
-    error: z.string().nullable().optional(),
-    unmappedTools: z.array(z.string()).optional(),
-  }),
-});
+const wireSchema = z.object({ entry: z.string(), summary: episodeSummarySchema });
 
 /** A result in its wire form (`--workers`, a queue): plain JSON, the entry's text as printed. */
 function encodeResult(result: TauBenchResult): unknown {
@@ -222,7 +207,7 @@ function episodeFromEntry(entry: PrintedJson): EpisodeResult {
 const RESULT_WIRE: ResultWire<TauBenchResult> = {
   decode: (wire) => {
     const { entry, summary } = wireSchema.parse(wire);
-    return { entry: PrintedJson.fromText(entry, 2, 1), summary: summary as EpisodeSummary };
+    return { entry: PrintedJson.fromText(entry, 2, 1), summary };
   },
 };
 

@@ -15,6 +15,7 @@ import { unitKey, type ResultSink, type TaskSourceFactory, type RoleUsageDelta, 
 import type { SuiteUnitRunner } from "../../core/suite.ts";
 import { ConfigError } from "../../errors/error-tree.ts";
 import { type ResultWire, runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
+import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
 import type { BuiltTau2Run, Tau2EpisodeParts } from "./build.ts";
@@ -23,7 +24,8 @@ import {
   checkpointEntry,
   printedSimulationText,
   removeTau2Checkpoint,
-  simulationFromPrinted,
+  simulationFromWorker,
+  simulationHead,
   simulationMetrics,
   tau2CheckpointPath,
   tau2CheckpointWriter,
@@ -35,7 +37,7 @@ import { evaluateTau2Simulation } from "./evaluator.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
 import type { Tau2Metrics } from "./metrics.ts";
-import type { Tau2SimulationMessage } from "./simulation.ts";
+import { TAU2_TERMINATION_REASONS, type Tau2SimulationMessage } from "./simulation.ts";
 import type { Tau2TaskFlag } from "./task-flags.ts";
 
 /** One unit of a τ² run: a task in a trial, with the trial's seed. */
@@ -275,13 +277,32 @@ export interface Tau2BatchResult {
   ran: number;
 }
 
-/** What crosses from a worker: the simulation as printed there (its place in the results file). */
-const wireSchema = z.object({ simulation: z.string() });
+/** What crosses from a worker: the simulation as printed there (its place in the results file), its scalar fields and its summary. */
+const wireSchema = z.object({
+  simulation: z.string(),
+  head: z.object({
+    id: z.string(),
+    task_id: z.string(),
+    timestamp: z.string(),
+    start_time: z.string(),
+    end_time: z.string(),
+    duration: z.number(),
+    termination_reason: z.enum(TAU2_TERMINATION_REASONS),
+    agent_cost: z.number().nullable(),
+    user_cost: z.number().nullable(),
+    trial: z.number().int().nonnegative(),
+    seed: z.number().int().nullable(),
+  }),
+  summary: episodeSummarySchema,
+});
 
-/** A simulation made by a worker, read back as the resume path reads one; the judge usage it reports joins the run's. */
+/** A simulation made by a worker, read back (its text placed as printed; the rest read only when asked for); the judge usage it reports joins the run's. */
 function resultWire(sink: Tau2ResultsSink): ResultWire<Tau2SimulationRecord> {
   return {
-    decode: (wire) => simulationFromPrinted(wireSchema.parse(wire).simulation, "a worker's simulation"),
+    decode: (wire) => {
+      const { simulation, head, summary } = wireSchema.parse(wire);
+      return simulationFromWorker(simulation, head, summary, "a worker's simulation");
+    },
     usage: (usage) => {
       if (usage.judge) sink.addJudgeUsage(usage.judge);
     },
@@ -315,7 +336,7 @@ export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
       const task = tasks.get(unit.taskId);
       if (!task || unit.seed === null) throw new ConfigError(`the worker's task set has no task "${unit.taskId}" (or the unit has no seed): the coordinator and its workers read different data`);
       const record = writtenSimulation(await simulate(parts, { task, trial: unit.trial, seed: unit.seed }, signal), parts.secrets);
-      return { simulation: printedSimulationText(record) };
+      return { simulation: printedSimulationText(record), head: simulationHead(record), summary: tau2Summary(record) };
     },
     usage: () => {
       const now = parts.judge?.usage?.();

@@ -54,7 +54,7 @@ export function simulationMetrics(simulations: readonly Tau2SimulationRecord[]):
   return computeTau2Metrics(
     simulations.map((simulation) => ({
       taskId: simulation.task_id,
-      reward: rewardOf(simulation.reward_info),
+      reward: tau2Summary(simulation).reward,
       termination: simulation.termination_reason,
       agentCost: simulation.agent_cost,
       userCost: simulation.user_cost,
@@ -163,15 +163,42 @@ export function printedSimulationText(record: Tau2SimulationRecord): string {
   return printedSimulation(record).indented;
 }
 
+/** A simulation's scalar fields: what a worker sends beside its printed text (`--workers`). */
+export type Tau2SimulationHead = Pick<
+  Tau2SimulationRecord,
+  "id" | "task_id" | "timestamp" | "start_time" | "end_time" | "duration" | "termination_reason" | "agent_cost" | "user_cost" | "trial" | "seed"
+>;
+
+/** The fields a simulation's head holds. */
+export function simulationHead(record: Tau2SimulationRecord): Tau2SimulationHead {
+  const { id, task_id, timestamp, start_time, end_time, duration, termination_reason, agent_cost, user_cost, trial, seed } = record;
+  return { id, task_id, timestamp, start_time, end_time, duration, termination_reason, agent_cost, user_cost, trial, seed };
+}
+
 /**
- * A simulation printed elsewhere (a worker process), read back as the resume path reads one; its
- * text is kept as it was printed, for the checkpoint line and the results file.
+ * A simulation a worker process made, from its printed text, its head and its summary: the text
+ * is placed in the checkpoint and the results file as printed; the head and the summary serve the
+ * progress, the report and the metrics; the rest (messages, reward info, policy, info) is read
+ * from the text, as the resume path reads a simulation, only when something asks for it (the
+ * API's `onEpisode` or `details`). Reading 50 KB back per simulation would cost the coordinator
+ * more than the episode cost its worker.
  */
-export function simulationFromPrinted(text: string, source: string): Tau2SimulationRecord {
-  const value = parsePythonJsonText(text, source) as PyDict;
-  if (!(value instanceof Map)) throw new DataError(`${source}: a simulation is a JSON object`);
-  const record = readSimulation(value, source, 0);
-  printedSimulations.set(record, new PrintedJson(value, 2, 2, text));
+export function simulationFromWorker(text: string, head: Tau2SimulationHead, summary: EpisodeSummary, source: string): Tau2SimulationRecord {
+  let full: Tau2SimulationRecord | undefined;
+  const read = (): Tau2SimulationRecord => {
+    if (!full) {
+      const value = parsePythonJsonText(text, source) as PyDict;
+      if (!(value instanceof Map)) throw new DataError(`${source}: a simulation is a JSON object`);
+      full = readSimulation(value, source, 0);
+    }
+    return full;
+  };
+  const record = { ...head } as Tau2SimulationRecord;
+  for (const field of ["reward_info", "messages", "policy", "info"] as const) {
+    Object.defineProperty(record, field, { enumerable: true, configurable: true, get: () => read()[field] });
+  }
+  printedSimulations.set(record, PrintedJson.fromText(text, 2, 2));
+  summaries.set(record, summary);
   return record;
 }
 
@@ -333,6 +360,18 @@ export function canonicalTermination(reason: Tau2TerminationReason): Termination
 
 /** The run layer's summary of a simulation: its reward, termination, spend per side (from its messages) and error. */
 export function tau2Summary(record: Tau2SimulationRecord): EpisodeSummary {
+  let summary = summaries.get(record);
+  if (summary === undefined) {
+    summary = summaryOf(record);
+    summaries.set(record, summary);
+  }
+  return summary;
+}
+
+/** Summaries of simulations (which do not change once made), computed once. */
+const summaries = new WeakMap<Tau2SimulationRecord, EpisodeSummary>();
+
+function summaryOf(record: Tau2SimulationRecord): EpisodeSummary {
   const usage = (role: "assistant" | "user", cost: number | null) => {
     let calls = 0;
     let promptTokens = 0;
