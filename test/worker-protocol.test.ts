@@ -4,13 +4,14 @@
  * `UnitWorker` answering every unit once — what a queue transport will drive unchanged.
  */
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBundledRegistries } from "../app/registries.ts";
 import { unitKey, type WorkUnit } from "../src/core/run.ts";
 import { ConfigError, InfraError } from "../src/errors/error-tree.ts";
 import { ModelEndpointUnreachableError } from "../src/model/errors.ts";
+import { workerCount } from "../src/local-workers/local-workers.ts";
 import { runConfiguration } from "../src/worker/configuration.ts";
 import { restoreError, serializeError, WorkerLostError, WorkerProtocolError } from "../src/worker/errors.ts";
 import { parseCoordinatorMessage, parseWorkerMessage, type RunConfiguration } from "../src/worker/protocol.ts";
@@ -57,6 +58,15 @@ describe("worker protocol messages", () => {
     const serialized = serializeError(new Error(`calling with ${secret} failed`), [secret]);
     expect(JSON.stringify(serialized)).not.toContain(secret);
     expect(serialized.message).toContain("[REDACTED]");
+  });
+});
+
+describe("workerCount", () => {
+  it("is the number asked for, none for 0, and one per core for auto", () => {
+    expect(workerCount(2)).toBe(2);
+    expect(workerCount(0)).toBe(0);
+    expect(workerCount(undefined)).toBe(0);
+    expect(workerCount("auto")).toBe(availableParallelism());
   });
 });
 

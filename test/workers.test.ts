@@ -16,7 +16,7 @@
  *
  * Episodes are held at a scripted model server's gate, never timed.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -271,7 +271,7 @@ describe("a worker process killed mid-episode", () => {
         const lost = await first;
         expect(lost.exitCode).toBe(3);
         expect(lost.stderr).toContain("1 episode(s) ended in infrastructure errors");
-        const resultsFile = join(run.context.out, (await import("node:fs")).readdirSync(run.context.out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json")) as string);
+        const resultsFile = join(run.context.out, readdirSync(run.context.out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json")) as string);
         const entries = JSON.parse(readFileSync(resultsFile, "utf8")) as Array<{ task_id: number; trial: number; info: { error?: string }; taubridge: { termination: string } }>;
         expect(entries).toHaveLength(11);
         const failed = entries.filter((entry) => entry.taubridge.termination === "infra_error");
@@ -288,6 +288,31 @@ describe("a worker process killed mid-episode", () => {
     },
     TIMEOUT,
   );
+});
+
+describe("the response cache, shared by the worker processes", () => {
+  const scenario = scenarioNamed("tau-library-tool-calling-llm-user");
+  it("is filled by every worker (entries written whole) and answers a second run entirely, with the same results", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "taubridge-workers-cache-"));
+    const run = await gatedScenario(scenario.name, () => false);
+    try {
+      const args = [...run.args, "--workers", "2", "--max-concurrency", "4", "--cache-dir", cache];
+      const first = await startRun(args, run.log);
+      expect(first.exitCode).toBe(0);
+      const calls = run.server.requests.length;
+      expect(calls).toBeGreaterThan(0);
+      const filled = scenarioFiles(run.context);
+      const entries = readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".json"));
+      expect(entries).toHaveLength(new Set(run.server.requests.map((request) => JSON.stringify(request.body))).size);
+      expect(readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".tmp"))).toEqual([]);
+      const second = await startRun([...args, "--no-resume"], run.log);
+      expect(second.exitCode).toBe(0);
+      expect(run.server.requests.length).toBe(calls); // every call answered from the cache
+      expect(scenarioFiles(run.context)).toBe(filled);
+    } finally {
+      await run.server.close();
+    }
+  }, TIMEOUT);
 });
 
 describe("what crosses the pipe, and runs --workers refuses", () => {
@@ -355,7 +380,7 @@ describe("what crosses the pipe, and runs --workers refuses", () => {
       ]);
       expect(result.exitCode).toBe(2);
       expect(result.stderr).toContain("http://127.0.0.1:9/v1");
-      expect(existsSync(logDir) ? (await import("node:fs")).readdirSync(logDir) : []).toEqual([]);
+      expect(existsSync(logDir) ? readdirSync(logDir) : []).toEqual([]);
     },
     TIMEOUT,
   );
