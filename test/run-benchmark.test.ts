@@ -122,7 +122,7 @@ describe("runBenchmark({ workers })", () => {
       expect(workers.episodes).toEqual(one.episodes);
       expect(seen.map((simulation) => simulation.task_id).sort()).toEqual(one.episodes.map((episode) => String(episode.taskId)).sort());
       type Simulations = { simulations: Array<{ task_id: string; messages: unknown[]; reward_info: unknown }> };
-      const [mine, theirs] = [(one.details as Simulations).simulations, (workers.details as Simulations).simulations];
+      const [mine, theirs] = [(one.details as unknown as Simulations).simulations, (workers.details as unknown as Simulations).simulations];
       expect(theirs.map((simulation) => [simulation.task_id, simulation.messages.length])).toEqual(mine.map((simulation) => [simulation.task_id, simulation.messages.length]));
       expect(seen.every((simulation) => simulation.messages.length > 0 && simulation.reward_info !== null)).toBe(true);
       const masked = (path: string) => readFileSync(path, "utf8").replace(/"(timestamp|start_time|end_time|id)": "[^"]*"|"duration": [\d.e+-]+/g, "");

@@ -292,27 +292,31 @@ describe("a worker process killed mid-episode", () => {
 
 describe("the response cache, shared by the worker processes", () => {
   const scenario = scenarioNamed("tau-library-tool-calling-llm-user");
-  it("is filled by every worker (entries written whole) and answers a second run entirely, with the same results", async () => {
-    const cache = mkdtempSync(join(tmpdir(), "taubridge-workers-cache-"));
-    const run = await gatedScenario(scenario.name, () => false);
-    try {
-      const args = [...run.args, "--workers", "2", "--max-concurrency", "4", "--cache-dir", cache];
-      const first = await startRun(args, run.log);
-      expect(first.exitCode).toBe(0);
-      const calls = run.server.requests.length;
-      expect(calls).toBeGreaterThan(0);
-      const filled = scenarioFiles(run.context);
-      const entries = readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".json"));
-      expect(entries).toHaveLength(new Set(run.server.requests.map((request) => JSON.stringify(request.body))).size);
-      expect(readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".tmp"))).toEqual([]);
-      const second = await startRun([...args, "--no-resume"], run.log);
-      expect(second.exitCode).toBe(0);
-      expect(run.server.requests.length).toBe(calls); // every call answered from the cache
-      expect(scenarioFiles(run.context)).toBe(filled);
-    } finally {
-      await run.server.close();
-    }
-  }, TIMEOUT);
+  it(
+    "is filled by every worker (entries written whole) and answers a second run entirely, with the same results",
+    async () => {
+      const cache = mkdtempSync(join(tmpdir(), "taubridge-workers-cache-"));
+      const run = await gatedScenario(scenario.name, () => false);
+      try {
+        const args = [...run.args, "--workers", "2", "--max-concurrency", "4", "--cache-dir", cache];
+        const first = await startRun(args, run.log);
+        expect(first.exitCode).toBe(0);
+        const calls = run.server.requests.length;
+        expect(calls).toBeGreaterThan(0);
+        const filled = scenarioFiles(run.context);
+        const entries = readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".json"));
+        expect(entries).toHaveLength(new Set(run.server.requests.map((request) => JSON.stringify(request.body))).size);
+        expect(readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".tmp"))).toEqual([]);
+        const second = await startRun([...args, "--no-resume"], run.log);
+        expect(second.exitCode).toBe(0);
+        expect(run.server.requests.length).toBe(calls); // every call answered from the cache
+        expect(scenarioFiles(run.context)).toBe(filled);
+      } finally {
+        await run.server.close();
+      }
+    },
+    TIMEOUT,
+  );
 });
 
 describe("what crosses the pipe, and runs --workers refuses", () => {
