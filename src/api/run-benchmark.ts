@@ -132,22 +132,39 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
   checkRunPaths(settings, hooks.warn);
   const suite = suiteOf(registries, settings.suite);
   const ranNow = new Set<string>();
-  const outcome = await suite.run({
-    settings,
-    registries,
-    signal: hooks.signal,
-    warn: hooks.warn,
-    models: hooks.models,
-    taskSource: hooks.taskSource,
-    onEpisode: hooks.onEpisode as ((result: unknown) => void) | undefined,
-    progress: {
-      episodeDone: ({ result }) => {
-        ranNow.add(`${result.taskId}:${result.trial}`);
-        void hooks.sink?.append(episodeOf(result, false));
-      },
+  // `workers`: the worker processes start now and build the run while this process builds its own.
+  const workers = settings.values.workers
+    ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({
+        settings,
+        raw: options as Record<string, unknown>,
+        surface: "api",
+        registries,
+        warn: hooks.warn ?? (() => undefined),
+        models: hooks.models,
+        taskSource: hooks.taskSource,
+      })
+    : undefined;
+  let outcome: Awaited<ReturnType<typeof suite.run>>;
+  try {
+    outcome = await suite.run({
+      settings,
+      registries,
+      signal: hooks.signal,
       warn: hooks.warn,
-    },
-  });
+      models: hooks.models,
+      taskSource: workers?.source ?? hooks.taskSource,
+      onEpisode: hooks.onEpisode as ((result: unknown) => void) | undefined,
+      progress: {
+        episodeDone: ({ result }) => {
+          ranNow.add(`${result.taskId}:${result.trial}`);
+          void hooks.sink?.append(episodeOf(result, false));
+        },
+        warn: hooks.warn,
+      },
+    });
+  } finally {
+    await workers?.close();
+  }
   await hooks.sink?.flush();
   return {
     suite: outcome.suite,

@@ -166,8 +166,15 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
   // Every path the run is given, before the first episode (one line naming the flag, exit 2).
   checkRunPaths(settings, progress.warn);
-  const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
-  await report(outcome, settings, interrupted, secrets, policy);
+  // --workers: the worker processes start now and build the run while this process builds its own.
+  const workers = values.workers ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({ settings, raw, surface: "cli", registries, warn: progress.warn }) : undefined;
+  let ran: Awaited<ReturnType<typeof withInterrupts<SuiteRunOutcome>>>;
+  try {
+    ran = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn, taskSource: workers?.source })).finally(() => progress.stop());
+  } finally {
+    await workers?.close();
+  }
+  await report(ran.value, settings, ran.interrupted, secrets, policy);
 }
 
 /** Adds `run` and `tau2 run` to the program. */

@@ -15,12 +15,14 @@ export const SUITE_NAMES = ["tau-bench", "tau2"] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** How a flag's value is read: the CLI gives strings, the API gives typed values (strings are parsed the CLI way). */
-export type RunFlagType = "string" | "integer" | "number" | "boolean" | "list" | "key-value" | "json-object";
+export type RunFlagType = "string" | "integer" | "count" | "number" | "boolean" | "list" | "key-value" | "json-object";
 
 /** The TypeScript type of a flag's value in the API. */
 export interface RunFlagValueTypes {
   string: string;
   integer: number;
+  /** An integer, or `"auto"` (the machine's cores). */
+  count: number | "auto";
   number: number;
   boolean: boolean;
   list: Array<string | number>;
@@ -67,6 +69,9 @@ export type RunPathKind = "file" | "folder" | "cache-folder";
 
 /** More trials than this is a typo, not an evaluation (pass^k is reported for k up to the trials). */
 export const MAX_TRIALS = 10_000;
+
+/** More worker processes than this is a typo (each one loads the whole run). */
+export const MAX_WORKERS = 256;
 
 /** More episodes than this in one run is a typo too: it would not fit in memory, and would run for weeks. */
 export const MAX_EPISODES = 1_000_000;
@@ -309,6 +314,14 @@ const SELECTION_FLAGS = [
   { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: between(1, MAX_TRIALS) },
   { flag: "--max-concurrency", type: "integer", placeholder: "<n>", help: "episodes running at once", default: { "tau-bench": 1, tau2: 3 }, check: atLeast(1) },
   {
+    flag: "--workers",
+    type: "count",
+    placeholder: "<n|auto>",
+    help: "run the episodes in N local worker processes (auto: one per core); --max-concurrency stays the number running at once, spread over them; results as with one process",
+    default: 0,
+    check: (value: number | "auto") => (value === "auto" || (value >= 0 && value <= MAX_WORKERS) ? undefined : `must be auto or between 0 and ${MAX_WORKERS}, got ${value}`),
+  },
+  {
     flag: "--max-steps",
     type: "integer",
     placeholder: "<n>",
@@ -507,7 +520,6 @@ export const RUN_FLAGS = [...PARTICIPANT_FLAGS, ...SELECTION_FLAGS, ...RUN_LAYER
 
 /** τ²'s flags for features taubridge does not have, refused by name with the reason (never silently ignored). */
 export const REFUSED_TAU2_FLAGS: ReadonlyArray<readonly [string, string]> = [
-  ["--workers <n>", "worker processes: taubridge runs simulations concurrently in one process (--max-concurrency)"],
   ["--provider-limit <limits>", "per-provider caps: use --max-concurrency"],
   ["--log-level <level>", "taubridge prints progress on stderr (--quiet to silence)"],
   ["--verbose-logs", "no per-call log files"],

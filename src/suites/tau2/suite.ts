@@ -5,7 +5,20 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { EpisodeActions, RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type {
+  EpisodeActions,
+  RunFacets,
+  SuiteMetrics,
+  ReplayOutcome,
+  RescoreOutcome,
+  ResultsRequest,
+  Suite,
+  SuiteResults,
+  SuiteRunOutcome,
+  SuiteRunRequest,
+  SuiteUnitRunner,
+  UnitRunnerRequest,
+} from "../../core/suite.ts";
 import { isToolCallMessage } from "./simulation.ts";
 import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
@@ -15,8 +28,8 @@ import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
 import { fromJs, isPyDict, pyJsonDumps, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
-import { runTau2Batch } from "./batch.ts";
-import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { runTau2Batch, tau2UnitRunner } from "./batch.ts";
+import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results, type Tau2SimulationRecord } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
@@ -237,9 +250,9 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
   return { results, domain: domain ?? request.env ?? null };
 }
 
-async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
-  const settings = request.settings as RunSettings;
-  const parts = tau2Of(request.registries);
+/** A run's options, names and model clients from its settings, the same in the coordinator and in a worker process. */
+async function runInputs(settings: RunSettings, registries: Registries, warn: ((message: string) => void) | undefined, inProcessModels: unknown) {
+  const parts = tau2Of(registries);
   const unprepared = tau2OptionsFromSettings(settings);
   // An agent that cannot run here is refused before any model client is made for it.
   tau2AgentFactory(parts, unprepared.agent);
@@ -247,10 +260,23 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
   // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them.
   const defaultRetrievalConfig = parts.domains.has(unprepared.domain) ? parts.domains.get(unprepared.domain).defaultRetrievalConfig : undefined;
-  const options = await withRetrievalBackends(unprepared, settings.values, request.progress?.warn ?? request.warn, process.env, defaultRetrievalConfig);
+  const options = await withRetrievalBackends(unprepared, settings.values, warn, process.env, defaultRetrievalConfig);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts, request.progress?.warn ?? request.warn));
+  const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, registries, parts, warn));
+  return { options, parts, models };
+}
+
+/** A run's simulations in a worker process (`--workers`): built from the same settings as the coordinator's run, without its files. */
+async function unitRunner(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.warn, undefined);
+  return tau2UnitRunner(await buildTau2EpisodeParts(options, parts, models, runSecrets(settings.values)));
+}
+
+async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.progress?.warn ?? request.warn, request.models);
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
@@ -441,6 +467,7 @@ const TAU2_SUITE: Suite<Registries> = {
   replayStartsFromTask: true,
   episodeActions,
   run,
+  unitRunner,
   readResults,
   rescore,
   replay,
