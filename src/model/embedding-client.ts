@@ -25,8 +25,9 @@ import { z } from "zod";
 import { ConfigError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError } from "./errors.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
-import { getProvider, PLACEHOLDER_API_KEY } from "./providers.ts";
-import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
+import { getProvider } from "./providers.ts";
+import { resolveEndpoint } from "./endpoint.ts";
+import { redactText, redactValue } from "../secrets/redact.ts";
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries } from "./retry.ts";
 import { endpointConfigFields } from "./endpoint-schema.ts";
 
@@ -100,6 +101,8 @@ class MalformedEmbeddings extends TaubridgeError {
 interface EmbeddingCore {
   options: z.output<typeof embeddingClientConfigSchema>;
   openai: OpenAI;
+  /** The model name as sent. */
+  wireModel: string;
   secrets: string[];
   displayURL: string;
   prefix: string;
@@ -111,32 +114,25 @@ interface EmbeddingCore {
  * variable and reads the key, all before any request (a missing key is a {@link ConfigError}).
  */
 export function createEmbeddingClient(config: EmbeddingClientConfig, dependencies: EmbeddingClientDependencies = {}): EmbeddingClient {
-  const provider = getProvider(config.provider ?? "openai");
+  getProvider(config.provider ?? "openai");
   const parsed = embeddingClientConfigSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`Invalid embeddings model config:\n${z.prettifyError(parsed.error)}`);
   const options = parsed.data;
-  const baseURL = options.baseURL ?? provider.defaultBaseURL;
-  if (!baseURL) throw new ConfigError(`The embeddings model uses provider ${provider.name}, which has no default base URL: set its base URL`);
-  const variable = options.apiKeyEnv ?? provider.defaultApiKeyEnv;
-  const value = variable ? (dependencies.env ?? process.env)[variable]?.trim() : undefined;
-  if (variable && !value && (options.apiKeyEnv || provider.requiresApiKey)) {
-    throw new ConfigError(
-      `The embeddings model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`,
-    );
-  }
-  const apiKey = value || PLACEHOLDER_API_KEY;
-  // The key, and a base URL's credentials (its password, an `api-key` query value): never in a message or the cache's identity.
-  const secrets = [apiKey, ...secretsIn({ baseURL })];
-  const displayURL = redactUrl(baseURL, secrets);
-  const openai = new OpenAI({
-    apiKey,
-    baseURL,
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-    fetch: dependencies.fetch ?? keepAliveFetch,
-    ...(provider.name === "openai" ? {} : { organization: null, project: null }),
-  });
-  const core: EmbeddingCore = { options, openai, secrets, displayURL, prefix: `embeddings model "${options.model}" (${provider.name} at ${displayURL})`, answered: false };
+  const endpoint = resolveEndpoint(
+    { role: "embeddings", provider: options.provider, model: options.model, baseURL: options.baseURL, apiKeyEnv: options.apiKeyEnv, apiVersion: options.apiVersion, timeoutMs: options.timeoutMs },
+    dependencies.env ?? process.env,
+    dependencies.fetch ?? keepAliveFetch,
+  );
+  const { secrets, displayURL } = endpoint;
+  const core: EmbeddingCore = {
+    options,
+    openai: endpoint.sdk,
+    wireModel: endpoint.wireModel,
+    secrets,
+    displayURL,
+    prefix: `embeddings model "${options.model}" (${endpoint.provider.name} at ${displayURL})`,
+    answered: false,
+  };
   return {
     identity: { model: options.model, endpoint: endpointIdentity(displayURL), encodingFormat: options.encodingFormat },
     embed: (texts, embedOptions = {}) => embedAll(core, texts, embedOptions.signal),
@@ -183,7 +179,8 @@ async function embedBatch(core: EmbeddingCore, texts: readonly string[], signal:
 }
 
 async function attemptOnce(core: EmbeddingCore, texts: readonly string[], signal: AbortSignal | undefined): Promise<number[][]> {
-  const { timeoutMs, model, encodingFormat } = core.options;
+  const { timeoutMs, encodingFormat } = core.options;
+  const model = core.wireModel;
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(timeoutMs)), timeoutMs);
   try {

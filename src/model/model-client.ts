@@ -19,8 +19,9 @@ import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
-import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName } from "./providers.ts";
-import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
+import { getProvider, type ProviderInfo, type ProviderName } from "./providers.ts";
+import { resolveEndpoint } from "./endpoint.ts";
+import { redactText, redactValue, secretsIn } from "../secrets/redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
 import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
 import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
@@ -105,20 +106,6 @@ function parseConfig(config: ModelClientConfig) {
   return parsed.data;
 }
 
-function resolveApiKey(provider: ProviderInfo, apiKeyEnv: string | undefined, env: Record<string, string | undefined>, role: string): { key: string; variable: string | null } {
-  const variable = apiKeyEnv ?? provider.defaultApiKeyEnv;
-  if (variable) {
-    const value = env[variable];
-    if (value && value.trim() !== "") return { key: value.trim(), variable };
-    if (apiKeyEnv || provider.requiresApiKey) {
-      throw new ConfigError(
-        `The ${role} model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`,
-      );
-    }
-  }
-  return { key: PLACEHOLDER_API_KEY, variable: null };
-}
-
 function toAssistantMessage(message: OpenAI.Chat.Completions.ChatCompletionMessage): AssistantMessage {
   const result: AssistantMessage = { role: "assistant", content: message.content ?? null };
   const toolCalls: ToolCallRecord[] = [];
@@ -151,6 +138,8 @@ interface ClientCore {
   displayURL: string;
   secrets: string[];
   openai: OpenAI;
+  /** The model name as sent (the provider's spelling, e.g. Fireworks' account path). */
+  wireModel: string;
   backoff: BackoffOptions;
   cache: ResponseCache | undefined;
   usage: UsageTotals;
@@ -224,7 +213,7 @@ function requestParts(core: ClientCore, request: CompletionRequest) {
   const params = options.params || request.params ? { ...(options.params ?? {}), ...(request.params ?? {}) } : undefined;
   const body = {
     ...(params ?? {}),
-    model: options.model,
+    model: core.wireModel,
     messages: request.messages,
     ...(tools ? { tools } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
@@ -249,7 +238,15 @@ function requestParts(core: ClientCore, request: CompletionRequest) {
 
 function priceOf(core: ClientCore, recorded: ModelUsage) {
   const { provider, options } = core;
-  return computeCost({ provider: provider.name, model: options.model, baseURL: core.baseURL, catalogue: provider.catalogue, usage: recorded, prices: options.prices as PriceTable | undefined });
+  return computeCost({
+    provider: provider.name,
+    model: options.model,
+    ...(core.wireModel !== options.model ? { catalogueModel: core.wireModel } : {}),
+    baseURL: core.baseURL,
+    catalogue: provider.catalogue,
+    usage: recorded,
+    prices: options.prices as PriceTable | undefined,
+  });
 }
 
 /** The cached answer to an identical request, priced now, or undefined. */
@@ -299,40 +296,25 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   return result;
 }
 
-/** A base URL without its query, and the query's parameters (undefined when there are none). */
-function withoutQuery(baseURL: string): { url: string; query?: Record<string, string> } {
-  const cut = baseURL.indexOf("?");
-  if (cut < 0) return { url: baseURL };
-  const [rest, fragment = ""] = baseURL.slice(cut + 1).split("#", 2);
-  const query = Object.fromEntries(new URLSearchParams(rest));
-  return { url: baseURL.slice(0, cut) + (fragment ? `#${fragment}` : ""), ...(Object.keys(query).length > 0 ? { query } : {}) };
-}
-
 /** The shared state of one client, with its provider's defaults and the API key read from the environment. */
 function clientCore(config: ModelClientConfig, dependencies: ModelClientDependencies): { core: ClientCore; apiKeyVariable: string | null } {
   const options = parseConfig(config);
-  const provider = getProvider(options.provider);
   const role = options.role;
-  const configuredURL = options.baseURL ?? provider.defaultBaseURL;
-  if (!configuredURL) throw new ConfigError(`The ${role} model uses provider ${provider.name}, which has no default base URL: set baseURL`);
-  const baseURL: string = configuredURL;
-  const { key: apiKey, variable: apiKeyVariable } = resolveApiKey(provider, options.apiKeyEnv, dependencies.env ?? process.env, role);
-  // The key, and whatever the base URL and the configured parameters hold in secret places (a URL's password, an `api-key` query value, an `Authorization` header).
-  const secrets = [apiKey, ...secretsIn({ baseURL, params: options.params })];
-  const displayURL = redactUrl(baseURL, secrets);
-  // The SDK instance holds the key: it stays in the client's closure and is never a field of the returned object.
-  const { url: sdkBaseURL, query } = withoutQuery(baseURL);
-  const openai = new OpenAI({
-    apiKey,
-    baseURL: sdkBaseURL,
-    // A query in the base URL (`?api-key=…`, `?api-version=…`) goes on every request, as the URL's own: the SDK appends paths to the base URL as text.
-    ...(query ? { defaultQuery: query } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-    fetch: dependencies.fetch ?? keepAliveFetch,
-    // Do not forward OPENAI_ORG_ID / OPENAI_PROJECT_ID headers to other providers.
-    ...(provider.name === "openai" ? {} : { organization: null, project: null }),
-  });
+  const endpoint = resolveEndpoint(
+    {
+      role,
+      provider: options.provider,
+      model: options.model,
+      baseURL: options.baseURL,
+      apiKeyEnv: options.apiKeyEnv,
+      apiVersion: options.apiVersion,
+      timeoutMs: options.timeoutMs,
+      params: options.params,
+    },
+    dependencies.env ?? process.env,
+    dependencies.fetch ?? keepAliveFetch,
+  );
+  const { provider, baseURL, displayURL, secrets } = endpoint;
   const cache = typeof options.cache === "string" ? new ResponseCache(options.cache) : options.cache;
   const core: ClientCore = {
     options,
@@ -340,14 +322,15 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
     baseURL,
     displayURL,
     secrets,
-    openai,
+    openai: endpoint.sdk,
+    wireModel: endpoint.wireModel,
     backoff: options.retry ?? DEFAULT_BACKOFF,
     cache,
     usage: new UsageTotals(),
     prefix: `${role} model "${options.model}" (${provider.name} at ${displayURL})`,
     answered: false,
   };
-  return { core, apiKeyVariable };
+  return { core, apiKeyVariable: endpoint.apiKeyVariable };
 }
 
 /**

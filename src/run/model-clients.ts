@@ -56,10 +56,13 @@ export interface ModelSettings {
   modelProvider?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  /** Azure's `api-version` for the agent's model (τ²: `api_version` in its LLM arguments). */
+  apiVersion?: string;
   userModel?: string;
   userModelProvider?: string;
   userBaseUrl?: string;
   userApiKeyEnv?: string;
+  userApiVersion?: string;
   /** τ²'s NL-assertion judge. */
   judgeModel?: string;
   judgeProvider?: string;
@@ -119,9 +122,23 @@ export function createRunModels(config: ModelSettings): RunModels {
 /** One role's client settings from the run's model settings (a role without a model is a one-line error naming the flag). */
 function roleConfig(config: ModelSettings, role: ModelRoleName) {
   const byRole = {
-    agent: { model: config.model, provider: config.modelProvider, baseURL: config.baseUrl, apiKeyEnv: config.apiKeyEnv, missing: "this agent strategy needs --model" },
-    user: { model: config.userModel, provider: config.userModelProvider, baseURL: config.userBaseUrl, apiKeyEnv: config.userApiKeyEnv, missing: "this user strategy needs --user-model" },
-    judge: { model: config.judgeModel, provider: config.judgeProvider, baseURL: config.judgeBaseUrl, apiKeyEnv: config.judgeApiKeyEnv, missing: "the NL-assertion judge needs --judge-model" },
+    agent: { model: config.model, provider: config.modelProvider, baseURL: config.baseUrl, apiKeyEnv: config.apiKeyEnv, apiVersion: config.apiVersion, missing: "this agent strategy needs --model" },
+    user: {
+      model: config.userModel,
+      provider: config.userModelProvider,
+      baseURL: config.userBaseUrl,
+      apiKeyEnv: config.userApiKeyEnv,
+      apiVersion: config.userApiVersion,
+      missing: "this user strategy needs --user-model",
+    },
+    judge: {
+      model: config.judgeModel,
+      provider: config.judgeProvider,
+      baseURL: config.judgeBaseUrl,
+      apiKeyEnv: config.judgeApiKeyEnv,
+      apiVersion: undefined,
+      missing: "the NL-assertion judge needs --judge-model",
+    },
   }[role];
   if (!byRole.model) throw new ConfigError(byRole.missing);
   return {
@@ -130,6 +147,7 @@ function roleConfig(config: ModelSettings, role: ModelRoleName) {
     provider: byRole.provider ?? "openai",
     baseURL: byRole.baseURL,
     apiKeyEnv: byRole.apiKeyEnv,
+    ...(byRole.apiVersion !== undefined ? { apiVersion: byRole.apiVersion } : {}),
     ...(role === "agent" ? { temperature: config.temperature } : {}),
   };
 }

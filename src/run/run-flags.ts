@@ -126,8 +126,8 @@ const PARTICIPANT_FLAGS = [
     aliases: ["--agent-provider"],
     type: "string",
     placeholder: "<name>",
-    help: "agent model provider (openai, or an OpenAI-compatible server)",
-    defaultHelp: "openai; τ²: from the litellm prefix, openai-compatible with a base URL",
+    help: "agent model provider: openai, anthropic, gemini, azure, deepseek, mistral, groq, together_ai, fireworks_ai, xai, openrouter, bedrock, vllm, ollama, llamacpp, lmstudio, or openai-compatible (any server)",
+    defaultHelp: "openai; τ²: from the litellm prefix or model name, openai-compatible with a base URL",
   },
   {
     flag: "--base-url",

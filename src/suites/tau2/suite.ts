@@ -111,18 +111,18 @@ function modelNeeds(parts: Tau2Registries, options: Tau2RunOptions): { agent: bo
  * oracle run never loads it; the judge's default model is τ²'s, read from its config.py.
  */
 async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries): Promise<Tau2RunModels> {
-  const { tau2ModelSettings } = await import("./models.ts");
-  const modelSettings = tau2ModelSettings({ ...options, values: settings.values });
+  const { tau2ModelSettings, tau2JudgeSettings } = await import("./models.ts");
+  const needs = modelNeeds(parts, options);
+  const modelSettings = tau2ModelSettings({ ...options, values: settings.values }, needs);
   let layer: RunModels | undefined;
   const load = async (): Promise<RunModels> => {
     if (layer) return layer;
     const createModels = registries.createModels ?? (await import("../../run/model-clients.ts")).createRunModels;
-    const judgeModel = modelSettings.judgeModel ?? (await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel;
+    const judge = modelSettings.judgeModel ? {} : tau2JudgeSettings((await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel, settings.values);
     // The cache is told everything the run's settings hold that is secret (the LLM arguments' keys and headers, not only the endpoints').
-    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values) });
+    layer = createModels({ ...modelSettings, ...judge, secrets: runSecrets(settings.values) });
     return layer;
   };
-  const needs = modelNeeds(parts, options);
   const loaded = needs.agent || needs.user ? await load() : undefined;
   return {
     ...(loaded ? { agent: () => loaded.agent(), user: () => loaded.user() } : {}),
