@@ -28,7 +28,7 @@ import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider } from "./providers.ts";
 import { resolveEndpoint } from "./endpoint.ts";
 import { redactText, redactValue } from "../secrets/redact.ts";
-import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries } from "./retry.ts";
+import { AttemptTimeoutError, attemptSignal, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries } from "./retry.ts";
 import { endpointConfigFields } from "./endpoint-schema.ts";
 
 /** Validates an embeddings-client config (defaults: provider `openai`, base64 float32 answers, one request for all texts). */
@@ -181,19 +181,17 @@ async function embedBatch(core: EmbeddingCore, texts: readonly string[], signal:
 async function attemptOnce(core: EmbeddingCore, texts: readonly string[], signal: AbortSignal | undefined): Promise<number[][]> {
   const { timeoutMs, encodingFormat } = core.options;
   const model = core.wireModel;
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(timeoutMs)), timeoutMs);
+  const attempt = attemptSignal(signal, timeoutMs);
   try {
-    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
-    const body = await core.openai.embeddings.create({ model, input: [...texts], encoding_format: encodingFormat }, { signal: combined, timeout: timeoutMs, maxRetries: 0 });
+    const body = await core.openai.embeddings.create({ model, input: [...texts], encoding_format: encodingFormat }, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
     core.answered = true;
     return vectorsOf(body, texts.length);
   } catch (error) {
     if (errorStatus(error) !== undefined) core.answered = true;
-    if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
+    if (attempt.timedOut() && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
     throw error;
   } finally {
-    clearTimeout(timer);
+    attempt.dispose();
   }
 }
 

@@ -23,7 +23,7 @@ import { getProvider, type ProviderInfo, type ProviderName } from "./providers.t
 import { resolveEndpoint } from "./endpoint.ts";
 import { redactText, redactValue, secretsIn } from "../secrets/redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
-import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
+import { AttemptTimeoutError, attemptSignal, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
 import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
 import { UsageTotals } from "./usage.ts";
 import { endpointConfigFields } from "./endpoint-schema.ts";
@@ -185,21 +185,19 @@ function toModelError(core: ClientCore, error: unknown, attempts: number, secret
 /** One HTTP attempt with its own timeout; notes whether the endpoint answered at all. */
 async function attemptOnce(core: ClientCore, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, signal: AbortSignal | undefined) {
   const { timeoutMs } = core.options;
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(timeoutMs)), timeoutMs);
+  const attempt = attemptSignal(signal, timeoutMs);
   try {
-    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
-    const response = await core.openai.chat.completions.create(body, { signal: combined, timeout: timeoutMs, maxRetries: 0 });
+    const response = await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
     core.answered = true;
     const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
     if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
     return { choice, usage: response.usage };
   } catch (error) {
     if (errorStatus(error) !== undefined) core.answered = true;
-    if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
+    if (attempt.timedOut() && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
     throw error;
   } finally {
-    clearTimeout(timer);
+    attempt.dispose();
   }
 }
 

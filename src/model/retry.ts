@@ -30,6 +30,34 @@ export class AttemptTimeoutError extends TaubridgeError {
   }
 }
 
+/**
+ * The signal of one attempt: aborted by the caller's signal or by the attempt's own timeout
+ * (rejecting with {@link AttemptTimeoutError}). Unlike `AbortSignal.any`, which on Node 20 and 22
+ * leaves a listener on the caller's signal until the composite signal is collected (an episode's
+ * signal passed to every model call collected eleven of them and Node printed
+ * `MaxListenersExceededWarning`), the one listener added here is removed by `dispose()` when the
+ * attempt ends, so a long-lived signal carries one listener per call in flight.
+ */
+export function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new AttemptTimeoutError(timeoutMs));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
 /** HTTP status of an SDK error, if the server answered. */
 export function errorStatus(error: unknown): number | undefined {
   return error instanceof APIError && typeof error.status === "number" ? error.status : undefined;
