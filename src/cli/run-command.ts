@@ -113,7 +113,9 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   const { createProgressObserver } = await import("./progress.ts");
   // Everything the settings hold that is secret (endpoints' credentials, LLM arguments' keys and headers, the key variables' values): never printed.
   const secrets = runSecrets(values);
-  const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
+  // Log lines (--log-level below ERROR) would tear a redrawn bar: the progress is then status lines too.
+  const logging = typeof values.logLevel === "string" && values.logLevel.trim().toUpperCase() !== "ERROR" && values.logLevel.trim().toUpperCase() !== "CRITICAL";
+  const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets, lines: logging });
   const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
   await report(outcome, settings, interrupted, secrets);
 }

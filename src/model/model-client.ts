@@ -64,6 +64,8 @@ export interface ModelClientDependencies {
   env?: Record<string, string | undefined>;
   /** The HTTP `fetch` under the SDK; defaults to {@link keepAliveFetch} (a pooled undici transport). */
   fetch?: FetchFunction;
+  /** Told before each retry's wait (the run layer logs it at `--log-level WARNING`); receives no secret beyond a redacted error. */
+  onRetry?: (info: { attempt: number; error: unknown; delayMs: number }) => void;
 }
 
 /** A redacted, JSON-safe description of a client, for run manifests and logs. */
@@ -147,6 +149,7 @@ interface ClientCore {
   prefix: string;
   /** Whether the endpoint has ever answered over HTTP (any status): a refusal before that means it was never up. */
   answered: boolean;
+  onRetry: ModelClientDependencies["onRetry"];
 }
 
 function errorDetails(core: ClientCore, extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails {
@@ -270,7 +273,12 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   let outcome: Awaited<ReturnType<typeof attemptOnce>>;
   let attempts: number;
   try {
-    ({ value: outcome, attempts } = await withRetries(() => attemptOnce(core, body, request.signal), { maxAttempts: core.options.maxAttempts, backoff: core.backoff, signal: request.signal }));
+    ({ value: outcome, attempts } = await withRetries(() => attemptOnce(core, body, request.signal), {
+      maxAttempts: core.options.maxAttempts,
+      backoff: core.backoff,
+      signal: request.signal,
+      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, secrets) }) } : {}),
+    }));
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
@@ -327,6 +335,7 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
     usage: new UsageTotals(),
     prefix: `${role} model "${options.model}" (${provider.name} at ${displayURL})`,
     answered: false,
+    onRetry: dependencies.onRetry,
   };
   return { core, apiKeyVariable: endpoint.apiKeyVariable };
 }

@@ -8,6 +8,7 @@ import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
 import { ResponseCache } from "../model/response-cache.ts";
 import { runSecrets } from "../secrets/redact.ts";
 import type { CompletionRequest, CompletionResult } from "../model/types.ts";
+import { callLogActive, recordModelCall, recordRetry } from "./call-log.ts";
 
 /** Which flag sets each role's endpoint, for the run-stopping message (a suite may name its own). */
 const BASE_URL_FLAGS: Record<ModelRoleName, string> = { agent: "--base-url", user: "--user-base-url", judge: "--judge-base-url" };
@@ -31,13 +32,27 @@ function loadPrices(path: string | undefined): PriceTable | undefined {
 
 /**
  * Limits concurrent calls per model endpoint (base URL + model): agent and user calls to the same
- * server share one queue, so `--max-concurrency` bounds the load each server sees.
+ * server share one queue, so `--max-concurrency` bounds the load each server sees. A call made
+ * inside a logging episode (`call-log.ts`: `--log-level DEBUG`, `--verbose-logs`) is logged when it ends.
  */
 function limited(client: ModelClient, queue: PQueue, onRefused: (error: ModelEndpointRefusedError) => void): ModelClient {
+  const endpoint = { provider: client.provider, model: client.model, baseURL: client.describe().baseURL };
+  const logged = (request: CompletionRequest, startedAt: number, outcome: { result: CompletionResult } | { error: unknown }) =>
+    recordModelCall({
+      role: client.role,
+      endpoint,
+      request: { messages: request.messages, tools: request.tools, toolChoice: request.toolChoice, temperature: request.temperature, params: request.params },
+      ...outcome,
+      startedAt,
+    });
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
+    const startedAt = callLogActive() ? Date.now() : 0;
     try {
-      return (await queue.add(() => client.complete(request))) as CompletionResult;
+      const result = (await queue.add(() => client.complete(request))) as CompletionResult;
+      if (startedAt) logged(request, startedAt, { result });
+      return result;
     } catch (error) {
+      if (startedAt) logged(request, startedAt, { error });
       if (ModelEndpointRefusedError.isInstance(error)) onRefused(error);
       throw error;
     }
@@ -99,13 +114,17 @@ export function createRunModels(config: ModelSettings): RunModels {
   const make = (role: ModelRoleName): ModelClient => {
     const cached = clients.get(role);
     if (cached) return cached;
-    const client = createModelClient({
-      ...roleConfig(config, role),
-      timeoutMs: config.modelTimeoutMs,
-      maxAttempts: config.modelMaxAttempts,
-      ...(cache ? { cache } : {}),
-      ...(prices ? { prices } : {}),
-    });
+    const settings = roleConfig(config, role);
+    const client = createModelClient(
+      {
+        ...settings,
+        timeoutMs: config.modelTimeoutMs,
+        maxAttempts: config.modelMaxAttempts,
+        ...(cache ? { cache } : {}),
+        ...(prices ? { prices } : {}),
+      },
+      { onRetry: (info) => recordRetry(role, settings.model, info) },
+    );
     const endpoint = `${client.baseURL}\0${client.model}`;
     let queue = queues.get(endpoint);
     if (!queue) {

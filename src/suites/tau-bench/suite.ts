@@ -22,6 +22,7 @@ import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check
 import { tauBenchParts, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
 import { TAU_BENCH_RULES } from "./rules.ts";
 import { runConfigFromSettings } from "./run-config.ts";
+import { runLogSettings } from "../../run/call-log.ts";
 
 function domainOf(registries: Registries, name: string, dataDir: string | undefined): LoadedDomain {
   const definition = tauBenchParts(registries).domains.get(name);
@@ -65,7 +66,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   await ensureTypeScriptModules(input.agentOptions);
   const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}) });
   const observer = { ...request.progress, warn: request.progress?.warn ?? request.warn, episode: request.onEpisode };
-  const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource });
+  const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource, log: runLogSettings((request.settings as RunSettings).values) });
   const { config } = built;
   return {
     suite: "tau-bench",

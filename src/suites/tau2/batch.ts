@@ -8,11 +8,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
 import { unitKey, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
 import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
+import { createRunLog, inEpisodeLog, inRunLog, type RunLogSettings } from "../../run/call-log.ts";
 import { redact } from "../../secrets/redact.ts";
 import type { BuiltTau2Run } from "./build.ts";
 import { simulationKey } from "./build.ts";
@@ -243,9 +244,11 @@ function workUnits(run: BuiltTau2Run): { units: WorkUnit[]; byKey: Map<string, T
 /** Runs the units (bounded concurrency, τ²'s retries, a checkpoint line after every simulation). */
 export async function runTau2Batch(
   run: BuiltTau2Run,
-  options: { signal?: AbortSignal; onProgress?: Tau2Progress; observer?: BatchProgress<Tau2SimulationRecord>; taskSource?: TaskSourceFactory } = {},
+  options: { signal?: AbortSignal; onProgress?: Tau2Progress; observer?: BatchProgress<Tau2SimulationRecord>; taskSource?: TaskSourceFactory; log?: RunLogSettings } = {},
 ): Promise<Tau2BatchResult> {
   const { units, byKey } = workUnits(run);
+  // τ²'s place for a simulation's logs: `artifacts/` beside results.json.
+  const log = options.log ? createRunLog({ ...options.log, artifactsDirectory: join(dirname(run.outputPath), "artifacts"), secrets: run.secrets }) : undefined;
   const resumed = new Map([...run.resumed].map(([, record]) => [unitKey({ taskId: record.task_id, trial: record.trial }), record] as const).filter(([key]) => byKey.has(key)));
   const rerun = new Set([...resumed].filter(([, record]) => record.termination_reason === "infrastructure_error").map(([key]) => key));
   const sink = new Tau2ResultsSink(run);
@@ -260,7 +263,16 @@ export async function runTau2Batch(
       classify: (outcome) => ("error" in outcome ? "retry" : "done"),
       exhausted: (unit, last, attempts) => writtenSimulation(placeholder(byKey.get(unitKey(unit))!, "error" in last ? last.error : undefined, attempts), run.secrets),
     },
-    execute: async (unit, signal) => writtenSimulation(await simulate(run, byKey.get(unitKey(unit))!, signal), run.secrets),
+    execute: (unit, signal) =>
+      inEpisodeLog(
+        log,
+        unit,
+        async () => writtenSimulation(await simulate(run, byKey.get(unitKey(unit))!, signal), run.secrets),
+        (record) => {
+          const summary = tau2Summary(record);
+          return `${summary.termination}, reward ${summary.reward ?? "none"}`;
+        },
+      ),
     unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
     ...(options.taskSource ? { source: options.taskSource } : {}),
     summary: tau2Summary,
@@ -280,7 +292,7 @@ export async function runTau2Batch(
   };
   let outcome: Awaited<ReturnType<typeof runSuiteBatch<Tau2SimulationRecord>>>;
   try {
-    outcome = await runSuiteBatch(batch, progress, options.signal);
+    outcome = await inRunLog(log, () => runSuiteBatch(batch, progress, options.signal));
   } catch (error) {
     sink.abandon();
     throw error;

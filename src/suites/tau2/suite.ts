@@ -14,6 +14,7 @@ import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
 import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
+import { runLogSettings } from "../../run/call-log.ts";
 import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
@@ -203,6 +204,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     result = await runTau2Batch(built, {
       signal: request.signal,
       taskSource: request.taskSource,
+      log: runLogSettings(settings.values),
       observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
     });
   } finally {
