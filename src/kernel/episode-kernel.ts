@@ -7,6 +7,7 @@
  * suite's loop policy over them. The policy (`src/suites/<suite>/loop.ts`) reads like the original
  * loop it reproduces and decides, through this kernel, when a step counts and when the episode ends.
  */
+import { onAbort } from "../model/abort-relay.ts";
 import type { ParticipantContext, ParticipantRole, ParticipantSession, StepRequest, Transcript, TurnUsage, UsageMeter } from "../core/contracts.ts";
 import { InfraError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import type { ChatMessage, RoleUsage, StepEvent, TerminationReason } from "../core/types.ts";
@@ -103,37 +104,6 @@ function meter(totals: UsageTotals, spend: TurnSpend): UsageMeter {
   };
 }
 
-/** The episodes listening to each run signal (see {@link onOuterAbort}). */
-const outerListeners = new WeakMap<AbortSignal, Set<() => void>>();
-
-/**
- * Calls `listener` when the run's signal aborts; returns what removes it. Every episode running
- * at once listens to the same run signal, so a run of more than ten concurrent episodes gave that
- * signal more than ten listeners and Node printed `MaxListenersExceededWarning`: the signal gets
- * one listener, which calls each running episode's.
- */
-function onOuterAbort(outer: AbortSignal, listener: () => void): () => void {
-  let listeners = outerListeners.get(outer);
-  if (!listeners) {
-    const set = new Set<() => void>();
-    listeners = set;
-    outerListeners.set(outer, set);
-    outer.addEventListener(
-      "abort",
-      () => {
-        for (const each of [...set]) each();
-        set.clear();
-      },
-      { once: true },
-    );
-  }
-  listeners.add(listener);
-  const own = listeners;
-  return () => {
-    own.delete(listener);
-  };
-}
-
 /** One episode's state and its one step path. Create one per episode. */
 export class EpisodeKernel {
   /** Every executed step, in order (tool calls of both sides; τ-bench's responds too). */
@@ -169,7 +139,8 @@ export class EpisodeKernel {
   constructor(private readonly options: EpisodeKernelOptions) {
     const outer = options.signal;
     if (outer?.aborted) this.cancel.abort(outer.reason);
-    else if (outer) this.detach = onOuterAbort(outer, () => this.cancel.abort(outer.reason));
+    // Every running episode listens to the run's signal: through one relay listener (`abort-relay.ts`), not one each.
+    else if (outer) this.detach = onAbort(outer, () => this.cancel.abort(outer.reason));
     this.signal = this.cancel.signal;
     this.turnSignal = AbortSignal.any([this.cancel.signal, this.stopper.signal]);
   }

@@ -21,6 +21,7 @@ import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, type ProviderInfo, type ProviderName } from "./providers.ts";
 import { resolveEndpoint } from "./endpoint.ts";
+import { ChatBodyWriter, chatTarget, postChat, type ChatTarget } from "./chat-transport.ts";
 import { redactText, redactValue, secretsIn } from "../secrets/redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
 import { AttemptTimeoutError, attemptSignal, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
@@ -64,6 +65,12 @@ export interface ModelClientDependencies {
   env?: Record<string, string | undefined>;
   /** The HTTP `fetch` under the SDK; defaults to {@link keepAliveFetch} (a pooled undici transport). */
   fetch?: FetchFunction;
+  /**
+   * `pool` (the default without `fetch`): chat completions over the client's own undici `Pool` path
+   * with the SDK's URL, headers and body; `sdk`: through `chat.completions.create` (the default when
+   * `fetch` is given). Embeddings always go through the SDK.
+   */
+  transport?: "pool" | "sdk";
   /** Told before each retry's wait (the run layer logs it at `--log-level WARNING`); receives no secret beyond a redacted error. */
   onRetry?: (info: { attempt: number; error: unknown; delayMs: number }) => void;
 }
@@ -150,6 +157,10 @@ interface ClientCore {
   /** Whether the endpoint has ever answered over HTTP (any status): a refusal before that means it was never up. */
   answered: boolean;
   onRetry: ModelClientDependencies["onRetry"];
+  /** The client's own chat-completions path (`chat-transport.ts`), unless the SDK's `fetch` was asked for: its body writer … */
+  writer: ChatBodyWriter | undefined;
+  /** … and the URL and headers the SDK builds for the model, made on the first call. */
+  target: Promise<ChatTarget> | undefined;
 }
 
 function errorDetails(core: ClientCore, extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails {
@@ -185,16 +196,25 @@ function toModelError(core: ClientCore, error: unknown, attempts: number, secret
   return new ModelCallError(`${prefix}: failed after ${attempts} ${plural}: ${message}`, errorDetails(core, { attempts, retryable }), { cause });
 }
 
-/** One HTTP attempt with its own timeout; notes whether the endpoint answered at all. */
-async function attemptOnce(core: ClientCore, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, signal: AbortSignal | undefined) {
+type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+type ChatAnswer = { choices?: OpenAI.Chat.Completions.ChatCompletion["choices"]; usage?: OpenAI.Completions.CompletionUsage } | null | undefined;
+
+/** One HTTP attempt with its own timeout, through the SDK or the client's own path; notes whether the endpoint answered at all. */
+async function attemptOnce(core: ClientCore, body: ChatBody | string, signal: AbortSignal | undefined) {
   const { timeoutMs } = core.options;
   const attempt = attemptSignal(signal, timeoutMs);
   try {
-    const response = await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
+    let response: ChatAnswer;
+    if (typeof body === "string") {
+      core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs);
+      response = (await postChat(await core.target, body, attempt.signal)) as ChatAnswer;
+    } else {
+      response = await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
+    }
     core.answered = true;
     const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
     if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
-    return { choice, usage: response.usage };
+    return { choice, usage: response?.usage };
   } catch (error) {
     if (errorStatus(error) !== undefined) core.answered = true;
     if (attempt.timedOut() && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
@@ -204,28 +224,51 @@ async function attemptOnce(core: ClientCore, body: OpenAI.Chat.Completions.ChatC
   }
 }
 
-/** A request as the body sent and the cache key's parts (the client's settings applied). */
-function requestParts(core: ClientCore, request: CompletionRequest) {
+/** A request's settings with the client's applied: what the body and the cache key are made of. */
+interface RequestParts {
+  temperature: number | undefined;
+  tools: CompletionRequest["tools"] | undefined;
+  params: Record<string, unknown> | undefined;
+}
+
+function requestParts(core: ClientCore, request: CompletionRequest): RequestParts {
   const { options } = core;
   const temperature = request.temperature ?? options.temperature;
   const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
   const reserved = request.params ? RESERVED_PARAMS.find((name) => Object.hasOwn(request.params as object, name)) : undefined;
   if (reserved) throw new ConfigError(`a request's params may not set ${reserved} (the client sets it)`);
-  const params = options.params || request.params ? { ...(options.params ?? {}), ...(request.params ?? {}) } : undefined;
-  const body = {
+  const params = options.params && request.params ? { ...options.params, ...request.params } : (request.params ?? options.params);
+  return { temperature, tools, params };
+}
+
+/**
+ * The body sent: the text the client's own path posts (built by its {@link ChatBodyWriter}, the
+ * history serialised once), or the object the SDK serialises — the same bytes either way:
+ * `{ ...params, model, messages, tools?, temperature?, tool_choice? }`.
+ */
+function requestBody(core: ClientCore, request: CompletionRequest, parts: RequestParts): ChatBody | string {
+  const { params, tools, temperature } = parts;
+  if (core.writer) return core.writer.write({ params, model: core.wireModel, messages: request.messages, tools, temperature, toolChoice: request.toolChoice });
+  return {
     ...(params ?? {}),
     model: core.wireModel,
     messages: request.messages,
     ...(tools ? { tools } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
-  } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
-  // The cache key and the stored request hold no secret: the base URL without credentials, the
-  // parameters redacted (a changed key or header does not change the answer, and a hash of a
-  // secret is not written either).
-  const keyInput: CacheKeyInput = {
+  } as unknown as ChatBody;
+}
+
+/**
+ * The cache key's parts. They hold no secret: the base URL without credentials, the parameters
+ * redacted (a changed key or header does not change the answer, and a hash of a secret is not
+ * written either).
+ */
+function cacheKeyInput(core: ClientCore, request: CompletionRequest, parts: RequestParts): CacheKeyInput {
+  const { params, tools, temperature } = parts;
+  return {
     provider: core.provider.name,
-    model: options.model,
+    model: core.options.model,
     baseURL: core.displayURL,
     messages: request.messages,
     ...(tools ? { tools } : {}),
@@ -234,7 +277,6 @@ function requestParts(core: ClientCore, request: CompletionRequest) {
     ...(params ? { params: redactValue(params, core.secrets) } : {}),
     ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
   };
-  return { body, keyInput };
 }
 
 function priceOf(core: ClientCore, recorded: ModelUsage) {
@@ -263,13 +305,15 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   // The client's secrets and those of this request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry.
   const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
   const started = performance.now();
-  const { body, keyInput } = requestParts(core, request);
-  const key = core.cache ? cacheKey(keyInput) : undefined;
+  const parts = requestParts(core, request);
+  const keyInput = core.cache ? cacheKeyInput(core, request, parts) : undefined;
+  const key = keyInput ? cacheKey(keyInput) : undefined;
   const cached = key ? await fromCache(core, key, started) : undefined;
   if (cached) {
     core.usage.add(cached);
     return cached;
   }
+  const body = requestBody(core, request, parts);
   let outcome: Awaited<ReturnType<typeof attemptOnce>>;
   let attempts: number;
   try {
@@ -290,7 +334,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const { cost, source } = priceOf(core, recordedUsage);
   const latencyMs = performance.now() - started;
   const finishReason = outcome.choice.finish_reason ?? null;
-  if (core.cache && key) {
+  if (core.cache && key && keyInput) {
     try {
       await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets);
     } catch {
@@ -300,6 +344,18 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const result: CompletionResult = { message, usage: recordedUsage, cost, costSource: source, latencyMs, cached: false, attempts, finishReason };
   core.usage.add(result);
   return result;
+}
+
+/**
+ * Whether chat completions go through the client's own path over an undici `Pool`
+ * (`chat-transport.ts`, the SDK's wire behaviour at a fraction of its CPU), or through the SDK's
+ * `chat.completions.create`: when a `fetch` is given (the caller wants to see the SDK's requests),
+ * when `transport: "sdk"` is asked for, or with `TAUBRIDGE_MODEL_TRANSPORT=sdk` in the environment.
+ */
+function usesOwnPath(dependencies: ModelClientDependencies): boolean {
+  const transport = dependencies.transport ?? ((dependencies.env ?? process.env).TAUBRIDGE_MODEL_TRANSPORT === "sdk" ? "sdk" : undefined);
+  if (transport) return transport === "pool";
+  return dependencies.fetch === undefined;
 }
 
 /** The shared state of one client, with its provider's defaults and the API key read from the environment. */
@@ -336,6 +392,8 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
     prefix: `${role} model "${options.model}" (${provider.name} at ${displayURL})`,
     answered: false,
     onRetry: dependencies.onRetry,
+    writer: usesOwnPath(dependencies) ? new ChatBodyWriter() : undefined,
+    target: undefined,
   };
   return { core, apiKeyVariable: endpoint.apiKeyVariable };
 }

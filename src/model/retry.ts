@@ -8,6 +8,7 @@
 import pRetry from "p-retry";
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { TaubridgeError, errorMarker } from "../errors/error-tree.ts";
+import { onAbort } from "./abort-relay.ts";
 
 /** Largest server-requested wait we honour; longer requests fall back to our own backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -32,11 +33,10 @@ export class AttemptTimeoutError extends TaubridgeError {
 
 /**
  * The signal of one attempt: aborted by the caller's signal or by the attempt's own timeout
- * (rejecting with {@link AttemptTimeoutError}). Unlike `AbortSignal.any`, which on Node 20 and 22
- * leaves a listener on the caller's signal until the composite signal is collected (an episode's
- * signal passed to every model call collected eleven of them and Node printed
- * `MaxListenersExceededWarning`), the one listener added here is removed by `dispose()` when the
- * attempt ends, so a long-lived signal carries one listener per call in flight.
+ * (rejecting with {@link AttemptTimeoutError}). The caller's signal is listened to through
+ * {@link onAbort} (one listener per signal, however many calls wait on it: a dozen calls in flight
+ * on one episode's signal made Node print `MaxListenersExceededWarning`), and `dispose()` stops
+ * listening when the attempt ends.
  */
 export function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
   const controller = new AbortController();
@@ -45,15 +45,13 @@ export function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number)
     timedOut = true;
     controller.abort(new AttemptTimeoutError(timeoutMs));
   }, timeoutMs);
-  const onAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) controller.abort(outer.reason);
-  else outer?.addEventListener("abort", onAbort, { once: true });
+  const detach = outer ? onAbort(outer, () => controller.abort(outer.reason)) : undefined;
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose: () => {
       clearTimeout(timer);
-      outer?.removeEventListener("abort", onAbort);
+      detach?.();
     },
   };
 }
@@ -139,14 +137,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      detach?.();
       resolve();
     }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const detach = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        })
+      : undefined;
   });
 }
 
@@ -177,7 +176,8 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
         // its retry-after header) is known.
         minTimeout: 0,
         factor: 1,
-        signal: options.signal,
+        // The signal is not p-retry's: its waits would add a listener per call to a signal many calls
+        // share; the attempt (through `attemptSignal`) and the wait below (`sleep`) listen through one relay.
         shouldRetry: async ({ error, retriesConsumed }) => {
           if (options.signal?.aborted || !isRetryableError(error)) return false;
           const requested = error instanceof APIError ? parseRetryAfter(error.headers) : undefined;
