@@ -160,32 +160,45 @@ export interface RetryOptions {
 
 /**
  * Runs `attempt` until it succeeds, fails with a non-retryable error, or `maxAttempts` are used.
- * Rejects with the last error annotated with the number of attempts made.
+ * Rejects with the last error annotated with the number of attempts made. The first attempt is
+ * made directly (most calls succeed at once, and p-retry's bookkeeping is per call); p-retry takes
+ * over from the second, with the same waits and decisions.
  */
 export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<{ value: T; attempts: number }> {
-  let attempts = 0;
+  let attempts = 1;
+  // Whether to retry after a failure, waiting first (the server's retry-after, else backoff): p-retry's own wait is disabled.
+  const retryAfter = async (error: unknown, retryIndex: number): Promise<boolean> => {
+    if (options.signal?.aborted || !isRetryableError(error)) return false;
+    const requested = error instanceof APIError ? parseRetryAfter(error.headers) : undefined;
+    const delayMs = requested ?? backoffDelay(retryIndex, options.backoff);
+    options.onRetry?.({ attempt: attempts, error, delayMs });
+    await sleep(delayMs, options.signal);
+    return true;
+  };
+  try {
+    return { value: await attempt(1), attempts: 1 };
+  } catch (error) {
+    let retry: boolean;
+    try {
+      retry = options.maxAttempts > 1 && (await retryAfter(error, 0));
+    } catch (waitError) {
+      throw new RetriesFailed(waitError, attempts);
+    }
+    if (!retry) throw new RetriesFailed(error, attempts);
+  }
   try {
     const value = await pRetry(
       async (attemptNumber) => {
-        attempts = attemptNumber;
-        return attempt(attemptNumber);
+        attempts = attemptNumber + 1;
+        return attempt(attempts);
       },
       {
-        retries: options.maxAttempts - 1,
-        // p-retry's own wait is disabled: the wait happens in shouldRetry, where the error (and so
-        // its retry-after header) is known.
+        retries: options.maxAttempts - 2,
         minTimeout: 0,
         factor: 1,
         // The signal is not p-retry's: its waits would add a listener per call to a signal many calls
-        // share; the attempt (through `attemptSignal`) and the wait below (`sleep`) listen through one relay.
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          if (options.signal?.aborted || !isRetryableError(error)) return false;
-          const requested = error instanceof APIError ? parseRetryAfter(error.headers) : undefined;
-          const delayMs = requested ?? backoffDelay(retriesConsumed, options.backoff);
-          options.onRetry?.({ attempt: attempts, error, delayMs });
-          await sleep(delayMs, options.signal);
-          return true;
-        },
+        // share; the attempt (through `attemptSignal`) and the wait (`sleep`) listen through one relay.
+        shouldRetry: ({ error, retriesConsumed }) => retryAfter(error, retriesConsumed + 1),
       },
     );
     return { value, attempts };

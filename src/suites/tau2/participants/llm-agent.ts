@@ -105,6 +105,7 @@ export function requestArguments(llmArgs: Record<string, unknown>, seed: number 
 export function tau2LlmAgent(name: string, model: () => ChatModel, llmArgs: Record<string, unknown>, setupFor: (context: ParticipantContext<Tau2Task>) => Tau2AgentSetup): Participant<Tau2Task> {
   return {
     name,
+    trusted: true,
     start: (context) => {
       const { temperature, params } = requestArguments(llmArgs, context.seed);
       return new Tau2LlmAgentSession(model(), setupFor(context), params, temperature, context);

@@ -67,5 +67,6 @@ class OracleSession implements ParticipantSession {
 /** `--agent oracle`: replays the task's ground truth. */
 export const tau2OracleAgent: Participant<Tau2Task> = {
   name: "oracle",
+  trusted: true,
   start: (context) => new OracleSession(context.task, tau2OraclePlan(context.task)),
 };
