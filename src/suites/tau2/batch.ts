@@ -20,6 +20,8 @@ import { simulationKey } from "./build.ts";
 import { checkpointEntry, removeTau2Checkpoint, simulationMetrics, tau2CheckpointPath, tau2CheckpointWriter, tau2Summary, type Tau2SimulationRecord, writeTau2Results } from "./codec.ts";
 import { evaluateTau2Simulation } from "./evaluator.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
+import type { RoleUsage } from "../../core/types.ts";
+import type { Tau2RunModels } from "./run-options.ts";
 import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import type { Tau2SimulationMessage } from "./simulation.ts";
@@ -160,6 +162,9 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     if (replaced >= 0) document.simulations.splice(replaced, 1);
     document.simulations.push(record);
     if (judge?.usage) document.taubridge.judgeUsage = judge.usage();
+    // The reranker's and the embedder's calls (τ³ retrieval), when the run has them: what the report's notes show.
+    const roleUsage = roleUsageOf(this.run.models);
+    if (roleUsage) document.taubridge.roleUsage = roleUsage;
     this.checkpoint.append(checkpointEntry(record));
     if (performance.now() - this.lastWrite > RESULTS_REWRITE_MS) this.flush();
   }
@@ -211,6 +216,8 @@ export interface Tau2BatchResult {
   outputPath: string;
   /** The NL judge's usage in this run (null when no task needed it). */
   judgeUsage: Tau2JudgeUsage | null;
+  /** The reranker's and the embedder's usage (τ³ retrieval through the run layer), by role; null when the run had neither. */
+  roleUsage: Record<string, RoleUsage> | null;
   simulations: Tau2SimulationRecord[];
   metrics: Tau2Metrics;
   flags: Tau2TaskFlag[];
@@ -303,6 +310,7 @@ export async function runTau2Batch(
   return {
     outputPath: run.outputPath,
     judgeUsage: run.judge?.usage?.() ?? null,
+    roleUsage: roleUsageOf(run.models),
     simulations,
     metrics: simulationMetrics(simulations),
     flags: run.flags,
@@ -310,4 +318,10 @@ export async function runTau2Batch(
     resumed: outcome.resumedEpisodes,
     ran: outcome.ranEpisodes,
   };
+}
+
+/** The run's reranker and embedder usage, by role; null when it has neither. */
+function roleUsageOf(models: Tau2RunModels): Record<string, RoleUsage> | null {
+  const usage = models.roleUsage?.();
+  return usage && Object.keys(usage).length > 0 ? usage : null;
 }

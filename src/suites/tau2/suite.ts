@@ -8,6 +8,7 @@ import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
+import type { RoleUsage } from "../../core/types.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
@@ -29,7 +30,8 @@ import { rescoreTau2Results } from "./rescore.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
 import { validateTau2Tasks } from "./tasks.ts";
-import { withRetrievalBackends } from "./retrieval-setup.ts";
+import { retrievalPlan, withRetrievalBackends, type RetrievalPlan } from "./retrieval-setup.ts";
+import type { ModelSettings } from "../../run/model-clients.ts";
 
 /** What τ² resolves names in: its domains and its own agents and users (the shared strategies come from the run's registries). */
 export type Tau2Parts = Omit<Tau2Registries, "strategies">;
@@ -111,10 +113,10 @@ function modelNeeds(parts: Tau2Registries, options: Tau2RunOptions): { agent: bo
  * loaded only when a participant calls a model or a selected task needs the NL judge, so an offline
  * oracle run never loads it; the judge's default model is τ²'s, read from its config.py.
  */
-async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries): Promise<Tau2RunModels> {
+async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries, retrieval: RetrievalPlan): Promise<Tau2RunModels> {
   const { tau2ModelSettings, tau2JudgeSettings } = await import("./models.ts");
   const needs = modelNeeds(parts, options);
-  const modelSettings = tau2ModelSettings({ ...options, values: settings.values }, needs);
+  const modelSettings = { ...tau2ModelSettings({ ...options, values: settings.values }, needs), ...(await retrievalRoles(retrieval)) };
   let layer: RunModels | undefined;
   const load = async (): Promise<RunModels> => {
     if (layer) return layer;
@@ -124,11 +126,47 @@ async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registr
     layer = createModels({ ...modelSettings, ...judge, secrets: runSecrets(settings.values) });
     return layer;
   };
-  const loaded = needs.agent || needs.user ? await load() : undefined;
+  const loaded = needs.agent || needs.user || retrieval.embedder || retrieval.reranker ? await load() : undefined;
   return {
-    ...(loaded ? { agent: () => loaded.agent(), user: () => loaded.user() } : {}),
+    ...(loaded && (needs.agent || needs.user) ? { agent: () => loaded.agent(), user: () => loaded.user() } : {}),
+    ...(loaded?.reranker ? { reranker: loaded.reranker } : {}),
+    ...(loaded?.embedder ? { embedder: loaded.embedder } : {}),
+    roleUsage: () => layer?.roleUsage?.() ?? {},
+    ...(loaded?.preflight ? { preflight: loaded.preflight } : {}),
     judge: async () => ((await load()).judge as () => ChatModel)(),
     unreachable: () => layer?.unreachable?.(),
+  };
+}
+
+/** The run layer's settings of τ³ retrieval's reranker and embedder, as the variant and the flags name them. */
+async function retrievalRoles(plan: RetrievalPlan): Promise<Pick<ModelSettings, "reranker" | "embedder">> {
+  if (!plan.embedder && !plan.reranker) return {};
+  const { embedderEndpoint, UPSTREAM_RERANKER_MODEL } = await import("./retrieval-backends.ts");
+  const reranker = plan.reranker;
+  const embedder = plan.embedder ? embedderEndpoint(plan.embedder) : undefined;
+  return {
+    ...(reranker
+      ? {
+          reranker: {
+            model: reranker.model ?? UPSTREAM_RERANKER_MODEL,
+            provider: reranker.provider ?? "openai",
+            ...(reranker.baseUrl ? { baseUrl: reranker.baseUrl } : {}),
+            ...(reranker.apiKeyVariable ? { apiKeyEnv: reranker.apiKeyVariable } : {}),
+          },
+        }
+      : {}),
+    ...(embedder
+      ? {
+          embedder: {
+            model: embedder.model,
+            provider: embedder.provider,
+            encodingFormat: embedder.encodingFormat,
+            ...(embedder.baseUrl ? { baseUrl: embedder.baseUrl } : {}),
+            ...(embedder.apiKeyEnv ? { apiKeyEnv: embedder.apiKeyEnv } : {}),
+            ...(embedder.batchSize ? { batchSize: embedder.batchSize } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -142,6 +180,16 @@ function judgeLine(usage: Tau2JudgeUsage | null): string {
   if (usage === null) return "NL judge: not needed by these tasks";
   const cost = usage.cost === null ? "cost unknown" : `$${usage.cost.toFixed(4)}`;
   return `NL judge: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ${cost}`;
+}
+
+/** The reranker's and the embedder's lines (τ³ retrieval): calls, tokens, cost (unknown when a price is). */
+function roleLines(usage: Readonly<Record<string, RoleUsage>> | null | undefined): string[] {
+  if (!usage) return [];
+  return Object.entries(usage).map(([role, totals]) => {
+    const cost = totals.cost === null ? "cost unknown" : `$${totals.cost.toFixed(4)}`;
+    const tokens = role === "embedder" ? `${totals.promptTokens} input tokens` : `${totals.promptTokens} prompt + ${totals.completionTokens} completion tokens`;
+    return `${role === "embedder" ? "Embedder" : "Reranker"}: ${totals.calls} call(s), ${tokens}, ${cost}`;
+  });
 }
 
 /** The tasks whose score checks less than it seems, grouped by reason. */
@@ -163,6 +211,8 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
   const implementation = agent instanceof Map ? String(agent.get("implementation")) : "agent";
   const judge = results.taubridge?.get("judgeUsage");
   const judgeUsage = judge instanceof Map ? (toJs(judge) as Tau2JudgeUsage) : null;
+  const roles = results.taubridge?.get("roleUsage");
+  const roleUsage = roles instanceof Map ? (toJs(roles) as Record<string, RoleUsage>) : null;
   const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
   const summaries = results.simulations.map(tau2Summary);
   return {
@@ -172,7 +222,7 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
     domain,
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
-    notes: [judgeLine(judgeUsage), ...flagLines(flags)],
+    notes: [judgeLine(judgeUsage), ...roleLines(roleUsage), ...flagLines(flags)],
     records: () => results.simulations.map((simulation) => tau2Record(simulation, domain)),
   };
 }
@@ -189,12 +239,19 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 
 async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
   const settings = request.settings as RunSettings;
-  // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
-  const options = await withRetrievalBackends(tau2OptionsFromSettings(settings), settings.values, request.progress?.warn ?? request.warn);
+  const base = tau2OptionsFromSettings(settings);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
-  await ensureTypeScriptModules(options.agentOptions);
+  await ensureTypeScriptModules(base.agentOptions);
   const parts = tau2Of(request.registries);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
+  const plan = base.retrievalBackends ? {} : retrievalPlan(base.retrievalConfig, settings.values);
+  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, base, request.registries, parts, plan));
+  // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them, over the run's model clients.
+  const options = await withRetrievalBackends(base, settings.values, request.progress?.warn ?? request.warn, process.env, {
+    ...(models.embedder ? { embedder: models.embedder } : {}),
+    ...(models.reranker ? { reranker: models.reranker } : {}),
+  });
+  // A dead reranker or embeddings endpoint stops the run here, in one line naming the URL (exit 2).
+  await models.preflight?.();
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
@@ -217,7 +274,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     title: `${options.agent} on ${options.domain}`,
     domain: options.domain,
     summaries: result.simulations.map(tau2Summary),
-    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags)],
+    notes: [judgeLine(result.judgeUsage), ...roleLines(result.roleUsage), ...flagLines(result.flags)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
     records: () => result.simulations.map((simulation) => tau2Record(simulation, options.domain)),
     checkpointPath: `${built.outputPath}.checkpoint.jsonl`,
