@@ -23,11 +23,20 @@ if (typeof module.enableCompileCache === "function") {
   }
 }
 
-const built = new URL("../dist/app/cli.js", import.meta.url);
-if (existsSync(built)) {
-  await import(built.href);
+// `taubridge --version` alone is answered here, from package.json, without loading the CLI's
+// modules: it then costs about a bare `node -e 0` (what `npm run bench startup` compares it with),
+// and prints what commander's `.version()` prints.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  const { readFileSync } = await import("node:fs");
+  process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
 } else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import(new URL("../app/cli.ts", import.meta.url).href);
+  const built = new URL("../dist/app/cli.js", import.meta.url);
+  if (existsSync(built)) {
+    await import(built.href);
+  } else {
+    const { register } = await import("tsx/esm/api");
+    register();
+    await import(new URL("../app/cli.ts", import.meta.url).href);
+  }
 }

@@ -24,4 +24,13 @@ describe("Node.js version check", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(manifest.version);
   });
+
+  it("answers --version without loading the CLI, exactly as the full CLI (commander) does", async () => {
+    const fast = await execa("node", [join(import.meta.dirname, "..", "bin", "taubridge.js"), "-V"], { reject: false });
+    const full = await execa("node", ["--import", "tsx", join(import.meta.dirname, "..", "app", "cli.ts"), "--version"], { reject: false });
+    expect(full.exitCode, full.stderr).toBe(0);
+    expect(fast.exitCode).toBe(0);
+    expect(fast.stdout).toBe(full.stdout);
+    expect(fast.stderr).toBe("");
+  }, 60_000);
 });
