@@ -183,6 +183,8 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   if (agentFactory?.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
   const judge = await runJudge(options, taskSet.tasks, models);
   checkRunSize(taskSet.tasks.length, options.numTrials);
+  // A dead reranker or embeddings endpoint stops the run here, in one line naming the URL (exit 2), once the variant is known to be runnable.
+  await models.preflight?.();
   await prepareDomain(domain);
   const outputPath = tau2OutputPath(options);
   checkOutputPath(outputPath, "--save-to", "file");

@@ -250,8 +250,6 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     ...(models.embedder ? { embedder: models.embedder } : {}),
     ...(models.reranker ? { reranker: models.reranker } : {}),
   });
-  // A dead reranker or embeddings endpoint stops the run here, in one line naming the URL (exit 2).
-  await models.preflight?.();
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
