@@ -1,6 +1,6 @@
 /**
  * End to end: `--agent-strategy fastworkflow` against taubridge's FastWorkflow STAND-IN (a contract
- * test: `adapters/fastworkflow/test-fixtures/standin` mirrors the documented module layout and
+ * test: `test/fixtures/fastworkflow/standin` mirrors the documented module layout and
  * signatures of FastWorkflow 2.24.1 with a scripted, deterministic "agent"; it is not FastWorkflow).
  * The real environment runs in this process; the agent runs in a Python child per episode.
  *
@@ -42,7 +42,7 @@ const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
 const pythonAvailable = spawnSync(python, ["-c", "import sys; assert sys.version_info >= (3, 8)"]).status === 0;
 if (!pythonAvailable) console.warn(`skipped: no usable Python 3.8+ interpreter (${python}); set TAUBRIDGE_PYTHON`);
 
-const FIXTURES = fileURLToPath(new URL("../adapters/fastworkflow/test-fixtures", import.meta.url));
+const FIXTURES = fileURLToPath(new URL("./fixtures/fastworkflow", import.meta.url));
 const STANDIN = join(FIXTURES, "standin");
 const RETAIL_WORKFLOW = join(FIXTURES, "retail_workflow");
 const LIBRARY_WORKFLOW = join(FIXTURES, "library_workflow");

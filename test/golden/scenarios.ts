@@ -14,7 +14,7 @@ import { byModel, tau2AgentResponder, tau2JudgeResponder, tau2PlanTasks, tau2Use
 
 export const REPOSITORY = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const LIBRARY_TASKS = join(REPOSITORY, "domains", "library", "data", "tasks_test.json");
-const FASTWORKFLOW_FIXTURES = join(REPOSITORY, "adapters", "fastworkflow", "test-fixtures");
+const FASTWORKFLOW_FIXTURES = join(REPOSITORY, "test", "fixtures", "fastworkflow");
 
 /** What a scenario needs besides the repository. */
 export type Needs = "tau-bench" | "tau2-bench" | "python";

@@ -230,7 +230,7 @@ if (!pythonAvailable) console.warn(`skipped: no usable Python 3.8+ interpreter (
 
 describe.skipIf(!data || !pythonAvailable)("the Python bridge on τ²", () => {
   it("python-bridge: an unchanged Python agent's tool functions are bridged into τ² retail (1.0); its non-benchmark tool runs natively", async () => {
-    const agentDir = fileURLToPath(new URL("../../adapters/fastworkflow/test-fixtures/generic_agent", import.meta.url));
+    const agentDir = fileURLToPath(new URL("../fixtures/fastworkflow/generic_agent", import.meta.url));
     const targets = [
       "toy_retail_tools:find_user_id_by_name_zip",
       "toy_retail_tools:get_user_details",

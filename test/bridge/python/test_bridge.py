@@ -17,10 +17,10 @@ import textwrap
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BRIDGE_DIR = os.path.dirname(HERE)
-REPO = os.path.dirname(os.path.dirname(BRIDGE_DIR))
-STANDIN = os.path.join(REPO, "adapters", "fastworkflow", "test-fixtures", "standin")
-RETAIL_WORKFLOW = os.path.join(REPO, "adapters", "fastworkflow", "test-fixtures", "retail_workflow")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+BRIDGE_DIR = os.path.join(REPO, "bridge", "python")
+STANDIN = os.path.join(REPO, "test", "fixtures", "fastworkflow", "standin")
+RETAIL_WORKFLOW = os.path.join(REPO, "test", "fixtures", "fastworkflow", "retail_workflow")
 
 for path in (BRIDGE_DIR, STANDIN):
     if path not in sys.path:

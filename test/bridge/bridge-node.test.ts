@@ -6,10 +6,10 @@
 import { describe, expect, it } from "vitest";
 import type { StepOutcome, StepRequest, StepTarget } from "../../src/core/contracts.ts";
 import type { Action } from "../../src/core/types.ts";
-import { BridgeSession, NameMapping } from "../session.ts";
-import { createBridgeScope, currentBridgeScope, runInBridgeScope, setProcessBridgeScope } from "./context.ts";
-import { interceptToolCall, rawArgumentsIfUnchanged } from "./intercept.ts";
-import { ORIGINAL, isBridgeWrapper, originalOf, unwrapProperty, wrapProperty } from "./marks.ts";
+import { BridgeSession, NameMapping } from "../../bridge/session.ts";
+import { createBridgeScope, currentBridgeScope, runInBridgeScope, setProcessBridgeScope } from "../../bridge/node/context.ts";
+import { interceptToolCall, rawArgumentsIfUnchanged } from "../../bridge/node/intercept.ts";
+import { ORIGINAL, isBridgeWrapper, originalOf, unwrapProperty, wrapProperty } from "../../bridge/node/marks.ts";
 
 /** A stand-in for the episode kernel's step path: records requests and answers `<label>:<tool>:<kwargs>`. */
 function fakeSteps(label: string, delayMs = 0) {

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const entry = fileURLToPath(new URL("./fixtures/preload-entry.ts", import.meta.url));
+const entry = fileURLToPath(new URL("../fixtures/bridge/preload-entry.ts", import.meta.url));
 
 async function report(args: string[], env: Record<string, string> = {}) {
   const { stdout } = await run(process.execPath, [...args, entry], { cwd: root, env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 1 << 24 });
