@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getEventListeners } from "node:events";
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, InfraError, UnknownNameError } from "../src/errors/error-tree.ts";
@@ -267,6 +268,26 @@ describe("model client: retries, errors and timeouts", () => {
     setTimeout(() => controller.abort(new Error("run cancelled")), 100);
     await expect(client.complete({ messages, signal: controller.signal })).rejects.toThrow("run cancelled");
     expect(target.requests).toHaveLength(1);
+  });
+
+  it("leaves no listener on a long-lived signal: no MaxListenersExceededWarning however many calls share it", async () => {
+    const target = await start({ steps: [{ content: "ok", times: "unlimited" }] });
+    const client = clientFor(target);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      // One episode's signal, passed to every call of the episode (the user simulator's and the agent's).
+      const episode = new AbortController();
+      for (let call = 0; call < 15; call++) await client.complete({ messages, signal: episode.signal });
+      expect(getEventListeners(episode.signal, "abort")).toHaveLength(0);
+      await Promise.all(Array.from({ length: 12 }, () => client.complete({ messages, signal: episode.signal })));
+      expect(getEventListeners(episode.signal, "abort")).toHaveLength(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 
   it("parses retry-after headers within 0–60 s only", () => {

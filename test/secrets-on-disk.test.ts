@@ -129,6 +129,8 @@ describe("secrets on disk: τ-bench (library domain, tool-calling agent, llm use
       ...["--user-model", "user-model", "--user-model-provider", "openai-compatible", "--user-base-url", secretURL(server), "--user-api-key-env", KEY_VARIABLE],
       ...["--task-ids", "0", "1", "--max-concurrency", "1", "--model-max-attempts", "1", "--episode-retries", "0"],
       ...["--log-dir", join(root, "results"), "--cache-dir", join(root, "response-cache")],
+      // Every model request and response in a file, and a line per call: scanned like the rest.
+      ...["--verbose-logs", "--llm-log-mode", "all", "--log-level", "DEBUG"],
     ]);
     await server.close();
   }, 120_000);
@@ -143,7 +145,7 @@ describe("secrets on disk: τ-bench (library domain, tool-calling agent, llm use
   });
 
   it("the placeholder stands where the secrets were: checkpoint identity, trajectory, error text, run status, cache", () => {
-    const [results] = file(run, /^results\/.*(?<!\.meta)\.json$/);
+    const [results] = file(run, /^results\/[^/]*(?<!\.meta)\.json$/);
     const entries = JSON.parse(results.text) as Array<Record<string, any>>;
     const answered = entries.find((entry) => entry.taubridge.error === null || entry.taubridge.error === undefined)!;
     expect(JSON.stringify(answered.traj)).toContain(`my password is ${REDACTED}.`);
@@ -156,6 +158,10 @@ describe("secrets on disk: τ-bench (library domain, tool-calling agent, llm use
     const cacheEntries = file(run, /^response-cache\//).map((entry) => JSON.parse(entry.text));
     expect(cacheEntries.map((entry) => entry.request.baseURL)).toContain(redactedURL(run.server));
     file(run, /\.meta\.json$/);
+    const callLogs = file(run, /\.artifacts\/task_\d+\/trial_0\/llm_debug\/.*\.json$/).map((entry) => JSON.parse(entry.text));
+    expect(callLogs.map((entry) => entry.endpoint.base_url)).toContain(redactedURL(run.server));
+    expect(callLogs.some((entry) => JSON.stringify(entry.response).includes(`Your key ${REDACTED} works`))).toBe(true);
+    expect(callLogs.some((entry) => entry.error?.message.includes(`Incorrect API key provided: ${REDACTED}`))).toBe(true);
   });
 });
 
@@ -181,6 +187,7 @@ describe.skipIf(!data)("secrets on disk: τ² (mock domain, llm_agent_solo)", ()
       ...["--agent-llm", "solo", "--agent-llm-args", agentArgs, "--agent-api-key-env", KEY_VARIABLE, "--user-llm-args", userArgs],
       ...["--max-concurrency", "1", "--model-max-attempts", "1", "--max-retries", "0", "--retry-delay", "0"],
       ...["--data-dir", data as string, "--save-to", join(root, "results", "results.json"), "--cache-dir", join(root, "response-cache")],
+      ...["--verbose-logs", "--llm-log-mode", "all", "--log-level", "DEBUG"],
     ]);
     await server.close();
   }, 120_000);
@@ -211,5 +218,8 @@ describe.skipIf(!data)("secrets on disk: τ² (mock domain, llm_agent_solo)", ()
     const cacheEntries = file(run, /^response-cache\//).map((entry) => JSON.parse(entry.text));
     expect(cacheEntries[0].request.params.extra_headers).toEqual({ Authorization: REDACTED, "X-Api-Key": REDACTED });
     file(run, /^derived-cache\//);
+    const callLogs = file(run, /^results\/artifacts\/task_.*\/llm_debug\/.*\.json$/).map((entry) => JSON.parse(entry.text));
+    expect(callLogs.some((entry) => JSON.stringify(entry.request.messages).includes("Important Meeting") || JSON.stringify(entry.response).includes(`Important Meeting ${REDACTED}`))).toBe(true);
+    expect(callLogs[0].request.params.extra_headers).toEqual({ Authorization: REDACTED, "X-Api-Key": REDACTED });
   });
 });

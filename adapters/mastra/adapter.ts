@@ -4,6 +4,7 @@
  * an AI SDK v5 model); `result.text` becomes the `respond` action and `result.response.messages`
  * extends the history. No Mastra memory is used by the adapter: the history is passed each turn.
  */
+import { EventEmitter } from "node:events";
 import { ConfigError } from "../../src/errors/error-tree.ts";
 import type { ConversationContext, FrameworkAdapter, FrameworkConversation, TurnOutcome } from "../common/driver.ts";
 import type { UserAgentSource } from "../../src/participants/user-module.ts";
@@ -34,6 +35,30 @@ function isMastraAgent(value: unknown): value is MastraAgentLike {
   return !!value && typeof value === "object" && typeof (value as MastraAgentLike).generate === "function" && typeof (value as MastraAgentLike).getTools === "function";
 }
 
+/**
+ * Mastra's agentic loop (`Workflow.execute` in @mastra/core 0.24) adds an abort listener to its
+ * run's own signal for every step and removes none until the run ends, so a turn of more than ten
+ * steps made Node print `MaxListenersExceededWarning` on the user's terminal — not a leak of ours,
+ * nor one the user can act on. Node gives an `AbortSignal` the default limit in force when the
+ * signal is made, so while a Mastra turn runs the default is raised (counted, restored when the
+ * last concurrent turn ends): the signals Mastra makes then take up to {@link STEP_LISTENERS}.
+ */
+const STEP_LISTENERS = 1000;
+let turnsRunning = 0;
+let savedDefault = EventEmitter.defaultMaxListeners;
+
+async function withListenerHeadroom<T>(turn: () => Promise<T>): Promise<T> {
+  if (turnsRunning++ === 0) {
+    savedDefault = EventEmitter.defaultMaxListeners;
+    EventEmitter.defaultMaxListeners = Math.max(savedDefault, STEP_LISTENERS);
+  }
+  try {
+    return await turn();
+  } finally {
+    if (--turnsRunning === 0) EventEmitter.defaultMaxListeners = savedDefault;
+  }
+}
+
 class MastraConversation implements FrameworkConversation {
   system?: string;
   private readonly history: ModelMessage[] = [];
@@ -55,7 +80,7 @@ class MastraConversation implements FrameworkConversation {
 
   async turn(userMessage: string, signal: AbortSignal): Promise<TurnOutcome> {
     this.history.push({ role: "user", content: userMessage });
-    const result = await this.agent.generate([...this.history], { maxSteps: this.maxSteps, abortSignal: signal });
+    const result = await withListenerHeadroom(() => this.agent.generate([...this.history], { maxSteps: this.maxSteps, abortSignal: signal }));
     // Mastra reports model failures in the result instead of throwing.
     if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
     const added = result.response?.messages ?? [];

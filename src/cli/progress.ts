@@ -25,7 +25,15 @@ function formatCost(cost: number | null): string {
  * line every `intervalMs` otherwise (CI logs), both with done/total, pass rate, cost so far and ETA.
  * A warning is printed without secrets (`secrets`: what the run knows to be secret; `src/secrets`).
  */
-export function createProgressObserver(options: { stream?: NodeJS.WriteStream; intervalMs?: number; quiet?: boolean; secrets?: readonly string[] } = {}): Required<SuiteProgress> & { stop(): void } {
+export function createProgressObserver(
+  options: {
+    stream?: NodeJS.WriteStream;
+    intervalMs?: number;
+    quiet?: boolean;
+    secrets?: readonly string[] /** Status lines even on a terminal (other lines are printed between them). */;
+    lines?: boolean;
+  } = {},
+): Required<SuiteProgress> & { stop(): void } {
   const stream = options.stream ?? process.stderr;
   const interval = options.intervalMs ?? 10_000;
   let startedAt = 0;
@@ -59,7 +67,7 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
       if (resumed) stream.write(`[taubridge] resumed ${alreadyDone} finished episodes, running ${total - alreadyDone} (checkpoint ${checkpointPath})\n`);
       if (options.quiet) return;
       if (rerunInfraErrors > 0) stream.write(`[taubridge] re-running ${rerunInfraErrors} episode(s) that ended in infrastructure errors\n`);
-      if (stream.isTTY) {
+      if (stream.isTTY && !options.lines) {
         const cliProgress = loadCliProgress();
         bar = new cliProgress.SingleBar(
           { format: "{bar} {value}/{total} | pass {passRate} | cost {cost} | ETA {etaText}", hideCursor: true, stream, clearOnComplete: false },

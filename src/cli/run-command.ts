@@ -163,7 +163,9 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   const { createProgressObserver } = await import("./progress.ts");
   // Everything the settings hold that is secret (endpoints' credentials, LLM arguments' keys and headers, the key variables' values): never printed.
   const secrets = runSecrets(values);
-  const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
+  // Log lines (--log-level below ERROR) would tear a redrawn bar: the progress is then status lines too.
+  const logging = typeof values.logLevel === "string" && values.logLevel.trim().toUpperCase() !== "ERROR" && values.logLevel.trim().toUpperCase() !== "CRITICAL";
+  const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets, lines: logging });
   // Every path the run is given, before the first episode (one line naming the flag, exit 2).
   checkRunPaths(settings, progress.warn);
   // --workers: the worker processes start now and build the run while this process builds its own.

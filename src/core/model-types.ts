@@ -75,3 +75,12 @@ export interface CompletionResult {
   attempts: number;
   finishReason: string | null;
 }
+
+/**
+ * An embeddings endpoint as a run hands it to what retrieves by meaning (τ³ banking's dense
+ * retrieval): its space, without secrets (caches key on it), and one vector per text, in order.
+ */
+export interface EmbeddingModel {
+  readonly identity: { readonly model: string; readonly endpoint: string; readonly encodingFormat: "base64" | "float" };
+  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
+}

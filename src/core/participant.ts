@@ -171,6 +171,13 @@ export interface Participant<Task = unknown> {
    * with this error (exit 2) instead of recording each as an infrastructure error.
    */
   unreachable?(): Error | undefined;
+  /**
+   * taubridge's own participants (the oracles, the model-driven strategies) set this: their turns
+   * neither end the process nor wait on nothing, so the loop runs them without the agent guard
+   * (`src/kernel/agent-guard.ts`), whose async context makes every promise of the process slower
+   * on Node 20. A user's module or a framework adapter leaves it unset and is guarded.
+   */
+  readonly trusted?: boolean;
 }
 
 /** The text of an incoming message (tool results joined), for participants that only read words. */

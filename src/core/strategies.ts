@@ -4,6 +4,8 @@
  */
 import { Registry } from "./registry.ts";
 import type { ChatModel, DomainView, Participant } from "./contracts.ts";
+import type { EmbeddingModel } from "./model-types.ts";
+import type { RoleUsage } from "./types.ts";
 
 /** The model clients of a run, one per role, created on first use. */
 export interface RunModels {
@@ -11,6 +13,18 @@ export interface RunModels {
   user(): ChatModel;
   /** τ²'s NL-assertion judge (a run without `judgeModel` has none: asking is a one-line error). */
   judge?(): ChatModel;
+  /** τ³ retrieval's pointwise reranker, a chat model of the `reranker` role (when the run's variant needs one). */
+  reranker?(): ChatModel;
+  /** τ³ retrieval's embeddings endpoint (when the run's variant needs one). */
+  embedder?(): EmbeddingModel;
+  /** Usage of the roles that are not an episode's agent or user (the reranker, the embedder), by role, for the report. */
+  roleUsage?(): Record<string, RoleUsage>;
+  /**
+   * Checks, without a request, that something listens at the endpoints of the roles an episode
+   * calls only deep inside (the reranker, the embedder); throws the run-stopping error (exit 2,
+   * naming the URL and the setting) when not.
+   */
+  preflight?(): Promise<void>;
   /**
    * Set once a role's endpoint refused a call before it had ever answered (wrong `--base-url`, server
    * not started): the batch layer stops the run with this error instead of failing every episode.

@@ -7,6 +7,7 @@
  * suite's loop policy over them. The policy (`src/suites/<suite>/loop.ts`) reads like the original
  * loop it reproduces and decides, through this kernel, when a step counts and when the episode ends.
  */
+import { onAbort } from "../model/abort-relay.ts";
 import type { ParticipantContext, ParticipantRole, ParticipantSession, StepRequest, Transcript, TurnUsage, UsageMeter } from "../core/contracts.ts";
 import { EpisodeEndingError, InfraError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import type { ChatMessage, RoleUsage, StepEvent, TerminationReason } from "../core/types.ts";
@@ -139,11 +140,8 @@ export class EpisodeKernel {
   constructor(private readonly options: EpisodeKernelOptions) {
     const outer = options.signal;
     if (outer?.aborted) this.cancel.abort(outer.reason);
-    else if (outer) {
-      const onAbort = () => this.cancel.abort(outer.reason);
-      outer.addEventListener("abort", onAbort, { once: true });
-      this.detach = () => outer.removeEventListener("abort", onAbort);
-    }
+    // Every running episode listens to the run's signal: through one relay listener (`abort-relay.ts`), not one each.
+    else if (outer) this.detach = onAbort(outer, () => this.cancel.abort(outer.reason));
     this.signal = this.cancel.signal;
     this.turnSignal = AbortSignal.any([this.cancel.signal, this.stopper.signal]);
   }

@@ -25,9 +25,13 @@ import { z } from "zod";
 import { ConfigError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError } from "./errors.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
-import { getProvider, PLACEHOLDER_API_KEY } from "./providers.ts";
-import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
-import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries } from "./retry.ts";
+import { getProvider, type ProviderInfo } from "./providers.ts";
+import { computeCost, priceTableSchema } from "./pricing.ts";
+import { UsageTotals } from "./usage.ts";
+import type { ModelUsage } from "./types.ts";
+import { resolveEndpoint } from "./endpoint.ts";
+import { redactText, redactValue } from "../secrets/redact.ts";
+import { AttemptTimeoutError, attemptSignal, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries } from "./retry.ts";
 import { endpointConfigFields } from "./endpoint-schema.ts";
 
 /** Validates an embeddings-client config (defaults: provider `openai`, base64 float32 answers, one request for all texts). */
@@ -38,6 +42,8 @@ export const embeddingClientConfigSchema = z.strictObject({
   /** Texts per request; none = all texts in one request, as the original's `EmbeddingIndexer` (batch_size None). */
   batchSize: z.number().int().positive().optional(),
   retry: z.strictObject({ initialDelayMs: z.number().nonnegative(), maxDelayMs: z.number().nonnegative() }).optional(),
+  /** User prices (from `loadPriceFile`), consulted before the genai-prices catalogue. */
+  prices: priceTableSchema.optional(),
 });
 
 /** What callers pass to {@link createEmbeddingClient}. */
@@ -47,6 +53,8 @@ export type EmbeddingClientConfig = z.input<typeof embeddingClientConfigSchema>;
 export interface EmbeddingClientDependencies {
   env?: Record<string, string | undefined>;
   fetch?: FetchFunction;
+  /** Told before each retry's wait (the run layer logs it). */
+  onRetry?: (info: { attempt: number; error: unknown; delayMs: number }) => void;
 }
 
 /**
@@ -62,6 +70,13 @@ export interface EmbeddingIdentity {
 /** An embeddings endpoint. */
 export interface EmbeddingClient {
   readonly identity: EmbeddingIdentity;
+  /** The provider's name (`openai`, `openrouter`, …). */
+  readonly provider: string;
+  /** Base URL as configured (may hold credentials: for connecting only), and its copy for display. */
+  readonly baseURL: string;
+  readonly displayURL: string;
+  /** Running totals of every request (tokens as the endpoint reports them; cost from the price file or the catalogue, `null` when unknown). */
+  readonly usage: UsageTotals;
   /** One vector per text, in order (several requests when `batchSize` is set). An empty list is an error. */
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
 }
@@ -69,6 +84,7 @@ export interface EmbeddingClient {
 /** `data[i].embedding`: a base64 string of float32s or an array of numbers. */
 const embeddingResponseSchema = z.object({
   data: z.array(z.object({ embedding: z.union([z.string(), z.array(z.number())]) }).loose()),
+  usage: z.object({ prompt_tokens: z.number().optional() }).loose().nullish(),
 });
 
 /** Little-endian float32s of a base64 string, as float64 numbers (what numpy's frombuffer(..., "float32").tolist() gives). */
@@ -82,14 +98,14 @@ function decodeFloat32(base64: string): number[] {
 }
 
 /** The vectors of a parsed answer, checked against the number of texts asked for. */
-function vectorsOf(body: unknown, expected: number): number[][] {
+function vectorsOf(body: unknown, expected: number): { vectors: number[][]; promptTokens: number | undefined } {
   const parsed = embeddingResponseSchema.safeParse(body);
   if (!parsed.success) throw new MalformedEmbeddings(`not an embeddings answer: ${z.prettifyError(parsed.error)}`);
   const vectors = parsed.data.data.map(({ embedding }) => (typeof embedding === "string" ? decodeFloat32(embedding) : embedding));
   if (vectors.length !== expected) throw new MalformedEmbeddings(`${vectors.length} embeddings for ${expected} texts`);
   const dimensions = vectors[0]?.length ?? 0;
   if (dimensions === 0 || vectors.some((vector) => vector.length !== dimensions)) throw new MalformedEmbeddings("the embeddings are empty or of different lengths");
-  return vectors;
+  return { vectors, promptTokens: parsed.data.usage?.prompt_tokens };
 }
 
 /** A 2xx answer that is not usable; never retried. */
@@ -100,10 +116,16 @@ class MalformedEmbeddings extends TaubridgeError {
 interface EmbeddingCore {
   options: z.output<typeof embeddingClientConfigSchema>;
   openai: OpenAI;
+  /** The model name as sent. */
+  wireModel: string;
   secrets: string[];
   displayURL: string;
   prefix: string;
   answered: boolean;
+  provider: ProviderInfo;
+  baseURL: string;
+  usage: UsageTotals;
+  onRetry: EmbeddingClientDependencies["onRetry"];
 }
 
 /**
@@ -111,34 +133,35 @@ interface EmbeddingCore {
  * variable and reads the key, all before any request (a missing key is a {@link ConfigError}).
  */
 export function createEmbeddingClient(config: EmbeddingClientConfig, dependencies: EmbeddingClientDependencies = {}): EmbeddingClient {
-  const provider = getProvider(config.provider ?? "openai");
+  getProvider(config.provider ?? "openai");
   const parsed = embeddingClientConfigSchema.safeParse(config);
   if (!parsed.success) throw new ConfigError(`Invalid embeddings model config:\n${z.prettifyError(parsed.error)}`);
   const options = parsed.data;
-  const baseURL = options.baseURL ?? provider.defaultBaseURL;
-  if (!baseURL) throw new ConfigError(`The embeddings model uses provider ${provider.name}, which has no default base URL: set its base URL`);
-  const variable = options.apiKeyEnv ?? provider.defaultApiKeyEnv;
-  const value = variable ? (dependencies.env ?? process.env)[variable]?.trim() : undefined;
-  if (variable && !value && (options.apiKeyEnv || provider.requiresApiKey)) {
-    throw new ConfigError(
-      `The embeddings model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`,
-    );
-  }
-  const apiKey = value || PLACEHOLDER_API_KEY;
-  // The key, and a base URL's credentials (its password, an `api-key` query value): never in a message or the cache's identity.
-  const secrets = [apiKey, ...secretsIn({ baseURL })];
-  const displayURL = redactUrl(baseURL, secrets);
-  const openai = new OpenAI({
-    apiKey,
-    baseURL,
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-    fetch: dependencies.fetch ?? keepAliveFetch,
-    ...(provider.name === "openai" ? {} : { organization: null, project: null }),
-  });
-  const core: EmbeddingCore = { options, openai, secrets, displayURL, prefix: `embeddings model "${options.model}" (${provider.name} at ${displayURL})`, answered: false };
+  const endpoint = resolveEndpoint(
+    { role: "embeddings", provider: options.provider, model: options.model, baseURL: options.baseURL, apiKeyEnv: options.apiKeyEnv, apiVersion: options.apiVersion, timeoutMs: options.timeoutMs },
+    dependencies.env ?? process.env,
+    dependencies.fetch ?? keepAliveFetch,
+  );
+  const { secrets, displayURL } = endpoint;
+  const core: EmbeddingCore = {
+    options,
+    openai: endpoint.sdk,
+    wireModel: endpoint.wireModel,
+    secrets,
+    displayURL,
+    prefix: `embeddings model "${options.model}" (${endpoint.provider.name} at ${displayURL})`,
+    answered: false,
+    provider: endpoint.provider,
+    baseURL: endpoint.baseURL,
+    usage: new UsageTotals(),
+    onRetry: dependencies.onRetry,
+  };
   return {
     identity: { model: options.model, endpoint: endpointIdentity(displayURL), encodingFormat: options.encodingFormat },
+    provider: endpoint.provider.name,
+    baseURL: endpoint.baseURL,
+    displayURL,
+    usage: core.usage,
     embed: (texts, embedOptions = {}) => embedAll(core, texts, embedOptions.signal),
   };
 }
@@ -173,30 +196,42 @@ async function embedBatch(core: EmbeddingCore, texts: readonly string[], signal:
       maxAttempts: core.options.maxAttempts,
       backoff: core.options.retry ?? DEFAULT_BACKOFF,
       signal,
+      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toError(core, info.error, info.attempt) }) } : {}),
     });
-    return value;
+    const usage: ModelUsage = value.promptTokens === undefined ? { promptTokens: 0, completionTokens: 0, reported: false } : { promptTokens: value.promptTokens, completionTokens: 0 };
+    const { cost } = computeCost({
+      provider: core.provider.name,
+      model: core.options.model,
+      ...(core.wireModel !== core.options.model ? { catalogueModel: core.wireModel } : {}),
+      baseURL: core.baseURL,
+      catalogue: core.provider.catalogue,
+      usage,
+      prices: core.options.prices,
+    });
+    core.usage.add({ usage, cost, cached: false });
+    return value.vectors;
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
+    core.usage.addFailure();
     if (RetriesFailed.isInstance(error)) throw toError(core, error.lastError, Math.max(1, error.attempts));
     throw toError(core, error, 1);
   }
 }
 
-async function attemptOnce(core: EmbeddingCore, texts: readonly string[], signal: AbortSignal | undefined): Promise<number[][]> {
-  const { timeoutMs, model, encodingFormat } = core.options;
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(timeoutMs)), timeoutMs);
+async function attemptOnce(core: EmbeddingCore, texts: readonly string[], signal: AbortSignal | undefined): Promise<{ vectors: number[][]; promptTokens: number | undefined }> {
+  const { timeoutMs, encodingFormat } = core.options;
+  const model = core.wireModel;
+  const attempt = attemptSignal(signal, timeoutMs);
   try {
-    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
-    const body = await core.openai.embeddings.create({ model, input: [...texts], encoding_format: encodingFormat }, { signal: combined, timeout: timeoutMs, maxRetries: 0 });
+    const body = await core.openai.embeddings.create({ model, input: [...texts], encoding_format: encodingFormat }, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
     core.answered = true;
     return vectorsOf(body, texts.length);
   } catch (error) {
     if (errorStatus(error) !== undefined) core.answered = true;
-    if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
+    if (attempt.timedOut() && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
     throw error;
   } finally {
-    clearTimeout(timer);
+    attempt.dispose();
   }
 }
 

@@ -20,4 +20,6 @@ export const endpointConfigFields = {
     .positive()
     .default(DEFAULT_MODEL_TIMEOUT_SECONDS * 1000),
   maxAttempts: z.number().int().min(1).max(20).default(DEFAULT_MODEL_MAX_ATTEMPTS),
+  /** Azure OpenAI's `api-version` (default: `AZURE_API_VERSION`, `OPENAI_API_VERSION`, then litellm's default). */
+  apiVersion: z.string().min(1).optional(),
 };

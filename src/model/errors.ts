@@ -112,12 +112,13 @@ export class ModelEndpointUnreachableError extends ConfigError {
   readonly baseURL: string;
 
   /** `setting`: what the user changes to point the role elsewhere (a flag such as `--base-url`). */
-  constructor(refused: ModelEndpointRefusedError, setting: string) {
+  /** `when`: at what point it was found (default: on the run's first call; a probe says before the first episode). */
+  constructor(refused: ModelEndpointRefusedError, setting: string, when = "on the run's first call") {
     const [what, hint] =
       refused.code === "ECONNREFUSED"
         ? ["refused the connection (nothing is listening there)", `start the server there or fix ${setting}`]
         : ["has a host name that does not resolve", `fix ${setting} (or this machine's network)`];
-    super(`the ${refused.role} model endpoint ${refused.baseURL} ${what} on the run's first call (${refused.code}); ${hint}; no episode was recorded`, {
+    super(`the ${refused.role} model endpoint ${refused.baseURL} ${what} ${when} (${refused.code}); ${hint}; no episode was recorded`, {
       cause: refused,
     });
     this.role = refused.role;

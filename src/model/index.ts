@@ -24,7 +24,20 @@ export {
   type PriceEntry,
   type PriceTable,
 } from "./pricing.ts";
-export { getProvider, PLACEHOLDER_API_KEY, PROVIDER_NAMES, type CatalogueLookup, type ProviderInfo, type ProviderName } from "./providers.ts";
+export {
+  getProvider,
+  knownLitellmPrefixes,
+  LITELLM_PREFIXES,
+  PLACEHOLDER_API_KEY,
+  PROVIDER_NAMES,
+  resolveLitellmModel,
+  type CatalogueLookup,
+  type LitellmModelOptions,
+  type ProviderClient,
+  type ProviderInfo,
+  type ProviderName,
+} from "./providers.ts";
+export { AZURE_DEFAULT_API_VERSION } from "./endpoint.ts";
 export { cacheKey, canonicalJson, CACHE_SCHEMA_VERSION, ResponseCache, type CachedResponse, type CacheKeyInput, type CacheStats } from "./response-cache.ts";
 export { backoffDelay, DEFAULT_BACKOFF, isRetryableError, MAX_RETRY_AFTER_MS, parseRetryAfter, type BackoffOptions } from "./retry.ts";
 export {

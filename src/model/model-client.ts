@@ -19,10 +19,12 @@ import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
 import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
-import { getProvider, PLACEHOLDER_API_KEY, type ProviderInfo, type ProviderName } from "./providers.ts";
-import { redactText, redactUrl, redactValue, secretsIn } from "../secrets/redact.ts";
+import { getProvider, type ProviderInfo, type ProviderName } from "./providers.ts";
+import { resolveEndpoint } from "./endpoint.ts";
+import { ChatBodyWriter, chatTarget, postChat, type ChatTarget } from "./chat-transport.ts";
+import { redactText, redactValue, secretsIn } from "../secrets/redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
-import { AttemptTimeoutError, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
+import { AttemptTimeoutError, attemptSignal, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
 import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
 import { UsageTotals } from "./usage.ts";
 import { endpointConfigFields } from "./endpoint-schema.ts";
@@ -63,6 +65,14 @@ export interface ModelClientDependencies {
   env?: Record<string, string | undefined>;
   /** The HTTP `fetch` under the SDK; defaults to {@link keepAliveFetch} (a pooled undici transport). */
   fetch?: FetchFunction;
+  /**
+   * `pool` (the default without `fetch`): chat completions over the client's own undici `Pool` path
+   * with the SDK's URL, headers and body; `sdk`: through `chat.completions.create` (the default when
+   * `fetch` is given). Embeddings always go through the SDK.
+   */
+  transport?: "pool" | "sdk";
+  /** Told before each retry's wait (the run layer logs it at `--log-level WARNING`); receives no secret beyond a redacted error. */
+  onRetry?: (info: { attempt: number; error: unknown; delayMs: number }) => void;
 }
 
 /** A redacted, JSON-safe description of a client, for run manifests and logs. */
@@ -105,20 +115,6 @@ function parseConfig(config: ModelClientConfig) {
   return parsed.data;
 }
 
-function resolveApiKey(provider: ProviderInfo, apiKeyEnv: string | undefined, env: Record<string, string | undefined>, role: string): { key: string; variable: string | null } {
-  const variable = apiKeyEnv ?? provider.defaultApiKeyEnv;
-  if (variable) {
-    const value = env[variable];
-    if (value && value.trim() !== "") return { key: value.trim(), variable };
-    if (apiKeyEnv || provider.requiresApiKey) {
-      throw new ConfigError(
-        `The ${role} model (provider ${provider.name}) needs an API key in the environment variable ${variable} (set it, or give the role an OpenAI-compatible base URL that needs none)`,
-      );
-    }
-  }
-  return { key: PLACEHOLDER_API_KEY, variable: null };
-}
-
 function toAssistantMessage(message: OpenAI.Chat.Completions.ChatCompletionMessage): AssistantMessage {
   const result: AssistantMessage = { role: "assistant", content: message.content ?? null };
   const toolCalls: ToolCallRecord[] = [];
@@ -151,6 +147,8 @@ interface ClientCore {
   displayURL: string;
   secrets: string[];
   openai: OpenAI;
+  /** The model name as sent (the provider's spelling, e.g. Fireworks' account path). */
+  wireModel: string;
   backoff: BackoffOptions;
   cache: ResponseCache | undefined;
   usage: UsageTotals;
@@ -158,6 +156,11 @@ interface ClientCore {
   prefix: string;
   /** Whether the endpoint has ever answered over HTTP (any status): a refusal before that means it was never up. */
   answered: boolean;
+  onRetry: ModelClientDependencies["onRetry"];
+  /** The client's own chat-completions path (`chat-transport.ts`), unless the SDK's `fetch` was asked for: its body writer … */
+  writer: ChatBodyWriter | undefined;
+  /** … and the URL and headers the SDK builds for the model, made on the first call. */
+  target: Promise<ChatTarget> | undefined;
 }
 
 function errorDetails(core: ClientCore, extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails {
@@ -193,49 +196,79 @@ function toModelError(core: ClientCore, error: unknown, attempts: number, secret
   return new ModelCallError(`${prefix}: failed after ${attempts} ${plural}: ${message}`, errorDetails(core, { attempts, retryable }), { cause });
 }
 
-/** One HTTP attempt with its own timeout; notes whether the endpoint answered at all. */
-async function attemptOnce(core: ClientCore, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, signal: AbortSignal | undefined) {
+type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+type ChatAnswer = { choices?: OpenAI.Chat.Completions.ChatCompletion["choices"]; usage?: OpenAI.Completions.CompletionUsage } | null | undefined;
+
+/** One HTTP attempt with its own timeout, through the SDK or the client's own path; notes whether the endpoint answered at all. */
+async function attemptOnce(core: ClientCore, body: ChatBody | string, signal: AbortSignal | undefined) {
   const { timeoutMs } = core.options;
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new AttemptTimeoutError(timeoutMs)), timeoutMs);
+  const attempt = attemptSignal(signal, timeoutMs);
   try {
-    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
-    const response = await core.openai.chat.completions.create(body, { signal: combined, timeout: timeoutMs, maxRetries: 0 });
+    let response: ChatAnswer;
+    if (typeof body === "string") {
+      core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs);
+      response = (await postChat(await core.target, body, attempt.signal)) as ChatAnswer;
+    } else {
+      response = await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
+    }
     core.answered = true;
     const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
     if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
-    return { choice, usage: response.usage };
+    return { choice, usage: response?.usage };
   } catch (error) {
     if (errorStatus(error) !== undefined) core.answered = true;
-    if (timeout.signal.aborted && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
+    if (attempt.timedOut() && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
     throw error;
   } finally {
-    clearTimeout(timer);
+    attempt.dispose();
   }
 }
 
-/** A request as the body sent and the cache key's parts (the client's settings applied). */
-function requestParts(core: ClientCore, request: CompletionRequest) {
+/** A request's settings with the client's applied: what the body and the cache key are made of. */
+interface RequestParts {
+  temperature: number | undefined;
+  tools: CompletionRequest["tools"] | undefined;
+  params: Record<string, unknown> | undefined;
+}
+
+function requestParts(core: ClientCore, request: CompletionRequest): RequestParts {
   const { options } = core;
   const temperature = request.temperature ?? options.temperature;
   const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
   const reserved = request.params ? RESERVED_PARAMS.find((name) => Object.hasOwn(request.params as object, name)) : undefined;
   if (reserved) throw new ConfigError(`a request's params may not set ${reserved} (the client sets it)`);
-  const params = options.params || request.params ? { ...(options.params ?? {}), ...(request.params ?? {}) } : undefined;
-  const body = {
+  const params = options.params && request.params ? { ...options.params, ...request.params } : (request.params ?? options.params);
+  return { temperature, tools, params };
+}
+
+/**
+ * The body sent: the text the client's own path posts (built by its {@link ChatBodyWriter}, the
+ * history serialised once), or the object the SDK serialises — the same bytes either way:
+ * `{ ...params, model, messages, tools?, temperature?, tool_choice? }`.
+ */
+function requestBody(core: ClientCore, request: CompletionRequest, parts: RequestParts): ChatBody | string {
+  const { params, tools, temperature } = parts;
+  if (core.writer) return core.writer.write({ params, model: core.wireModel, messages: request.messages, tools, temperature, toolChoice: request.toolChoice });
+  return {
     ...(params ?? {}),
-    model: options.model,
+    model: core.wireModel,
     messages: request.messages,
     ...(tools ? { tools } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(request.toolChoice !== undefined ? { tool_choice: request.toolChoice } : {}),
-  } as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
-  // The cache key and the stored request hold no secret: the base URL without credentials, the
-  // parameters redacted (a changed key or header does not change the answer, and a hash of a
-  // secret is not written either).
-  const keyInput: CacheKeyInput = {
+  } as unknown as ChatBody;
+}
+
+/**
+ * The cache key's parts. They hold no secret: the base URL without credentials, the parameters
+ * redacted (a changed key or header does not change the answer, and a hash of a secret is not
+ * written either).
+ */
+function cacheKeyInput(core: ClientCore, request: CompletionRequest, parts: RequestParts): CacheKeyInput {
+  const { params, tools, temperature } = parts;
+  return {
     provider: core.provider.name,
-    model: options.model,
+    model: core.options.model,
     baseURL: core.displayURL,
     messages: request.messages,
     ...(tools ? { tools } : {}),
@@ -244,12 +277,19 @@ function requestParts(core: ClientCore, request: CompletionRequest) {
     ...(params ? { params: redactValue(params, core.secrets) } : {}),
     ...(request.cacheNamespace !== undefined ? { namespace: request.cacheNamespace } : {}),
   };
-  return { body, keyInput };
 }
 
 function priceOf(core: ClientCore, recorded: ModelUsage) {
   const { provider, options } = core;
-  return computeCost({ provider: provider.name, model: options.model, baseURL: core.baseURL, catalogue: provider.catalogue, usage: recorded, prices: options.prices as PriceTable | undefined });
+  return computeCost({
+    provider: provider.name,
+    model: options.model,
+    ...(core.wireModel !== options.model ? { catalogueModel: core.wireModel } : {}),
+    baseURL: core.baseURL,
+    catalogue: provider.catalogue,
+    usage: recorded,
+    prices: options.prices as PriceTable | undefined,
+  });
 }
 
 /** The cached answer to an identical request, priced now, or undefined. */
@@ -265,17 +305,24 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   // The client's secrets and those of this request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry.
   const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
   const started = performance.now();
-  const { body, keyInput } = requestParts(core, request);
-  const key = core.cache ? cacheKey(keyInput) : undefined;
+  const parts = requestParts(core, request);
+  const keyInput = core.cache ? cacheKeyInput(core, request, parts) : undefined;
+  const key = keyInput ? cacheKey(keyInput) : undefined;
   const cached = key ? await fromCache(core, key, started) : undefined;
   if (cached) {
     core.usage.add(cached);
     return cached;
   }
+  const body = requestBody(core, request, parts);
   let outcome: Awaited<ReturnType<typeof attemptOnce>>;
   let attempts: number;
   try {
-    ({ value: outcome, attempts } = await withRetries(() => attemptOnce(core, body, request.signal), { maxAttempts: core.options.maxAttempts, backoff: core.backoff, signal: request.signal }));
+    ({ value: outcome, attempts } = await withRetries(() => attemptOnce(core, body, request.signal), {
+      maxAttempts: core.options.maxAttempts,
+      backoff: core.backoff,
+      signal: request.signal,
+      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, secrets) }) } : {}),
+    }));
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
@@ -287,7 +334,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const { cost, source } = priceOf(core, recordedUsage);
   const latencyMs = performance.now() - started;
   const finishReason = outcome.choice.finish_reason ?? null;
-  if (core.cache && key) {
+  if (core.cache && key && keyInput) {
     try {
       await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets);
     } catch {
@@ -299,40 +346,37 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   return result;
 }
 
-/** A base URL without its query, and the query's parameters (undefined when there are none). */
-function withoutQuery(baseURL: string): { url: string; query?: Record<string, string> } {
-  const cut = baseURL.indexOf("?");
-  if (cut < 0) return { url: baseURL };
-  const [rest, fragment = ""] = baseURL.slice(cut + 1).split("#", 2);
-  const query = Object.fromEntries(new URLSearchParams(rest));
-  return { url: baseURL.slice(0, cut) + (fragment ? `#${fragment}` : ""), ...(Object.keys(query).length > 0 ? { query } : {}) };
+/**
+ * Whether chat completions go through the client's own path over an undici `Pool`
+ * (`chat-transport.ts`, the SDK's wire behaviour at a fraction of its CPU), or through the SDK's
+ * `chat.completions.create`: when a `fetch` is given (the caller wants to see the SDK's requests),
+ * when `transport: "sdk"` is asked for, or with `TAUBRIDGE_MODEL_TRANSPORT=sdk` in the environment.
+ */
+function usesOwnPath(dependencies: ModelClientDependencies): boolean {
+  const transport = dependencies.transport ?? ((dependencies.env ?? process.env).TAUBRIDGE_MODEL_TRANSPORT === "sdk" ? "sdk" : undefined);
+  if (transport) return transport === "pool";
+  return dependencies.fetch === undefined;
 }
 
 /** The shared state of one client, with its provider's defaults and the API key read from the environment. */
 function clientCore(config: ModelClientConfig, dependencies: ModelClientDependencies): { core: ClientCore; apiKeyVariable: string | null } {
   const options = parseConfig(config);
-  const provider = getProvider(options.provider);
   const role = options.role;
-  const configuredURL = options.baseURL ?? provider.defaultBaseURL;
-  if (!configuredURL) throw new ConfigError(`The ${role} model uses provider ${provider.name}, which has no default base URL: set baseURL`);
-  const baseURL: string = configuredURL;
-  const { key: apiKey, variable: apiKeyVariable } = resolveApiKey(provider, options.apiKeyEnv, dependencies.env ?? process.env, role);
-  // The key, and whatever the base URL and the configured parameters hold in secret places (a URL's password, an `api-key` query value, an `Authorization` header).
-  const secrets = [apiKey, ...secretsIn({ baseURL, params: options.params })];
-  const displayURL = redactUrl(baseURL, secrets);
-  // The SDK instance holds the key: it stays in the client's closure and is never a field of the returned object.
-  const { url: sdkBaseURL, query } = withoutQuery(baseURL);
-  const openai = new OpenAI({
-    apiKey,
-    baseURL: sdkBaseURL,
-    // A query in the base URL (`?api-key=…`, `?api-version=…`) goes on every request, as the URL's own: the SDK appends paths to the base URL as text.
-    ...(query ? { defaultQuery: query } : {}),
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-    fetch: dependencies.fetch ?? keepAliveFetch,
-    // Do not forward OPENAI_ORG_ID / OPENAI_PROJECT_ID headers to other providers.
-    ...(provider.name === "openai" ? {} : { organization: null, project: null }),
-  });
+  const endpoint = resolveEndpoint(
+    {
+      role,
+      provider: options.provider,
+      model: options.model,
+      baseURL: options.baseURL,
+      apiKeyEnv: options.apiKeyEnv,
+      apiVersion: options.apiVersion,
+      timeoutMs: options.timeoutMs,
+      params: options.params,
+    },
+    dependencies.env ?? process.env,
+    dependencies.fetch ?? keepAliveFetch,
+  );
+  const { provider, baseURL, displayURL, secrets } = endpoint;
   const cache = typeof options.cache === "string" ? new ResponseCache(options.cache) : options.cache;
   const core: ClientCore = {
     options,
@@ -340,14 +384,18 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
     baseURL,
     displayURL,
     secrets,
-    openai,
+    openai: endpoint.sdk,
+    wireModel: endpoint.wireModel,
     backoff: options.retry ?? DEFAULT_BACKOFF,
     cache,
     usage: new UsageTotals(),
     prefix: `${role} model "${options.model}" (${provider.name} at ${displayURL})`,
     answered: false,
+    onRetry: dependencies.onRetry,
+    writer: usesOwnPath(dependencies) ? new ChatBodyWriter() : undefined,
+    target: undefined,
   };
-  return { core, apiKeyVariable };
+  return { core, apiKeyVariable: endpoint.apiKeyVariable };
 }
 
 /**

@@ -54,6 +54,8 @@ export async function loadPriceFile(path: string): Promise<PriceTable> {
 export interface CostInput {
   provider: string;
   model: string;
+  /** The model as the catalogue names it, when the name sent differs from the configured one (Fireworks' `accounts/fireworks/models/<name>`). */
+  catalogueModel?: string;
   /** The endpoint actually called, used for `by-base-url` catalogue matching. */
   baseURL: string | undefined;
   catalogue: CatalogueLookup;
@@ -95,7 +97,8 @@ export function computeCost(input: CostInput): CostResult {
   if (input.catalogue === "none") return { cost: null, source: null };
   const lookup = catalogueLookupKey(input);
   if (lookup === undefined) return { cost: null, source: null };
-  const unknownKey = `${lookup}\u0000${input.model}`;
+  const catalogueModel = input.catalogueModel ?? input.model;
+  const unknownKey = `${lookup}\u0000${catalogueModel}`;
   if (unknownInCatalogue.has(unknownKey)) return { cost: null, source: null };
   const providerId = input.catalogue === "by-base-url" ? providerByBaseURL.get(input.baseURL!) : input.catalogue.providerId;
   const options = providerId !== undefined ? { providerId } : { providerApiUrl: input.baseURL! };
@@ -106,7 +109,7 @@ export function computeCost(input: CostInput): CostResult {
         output_tokens: usage.completionTokens,
         ...(usage.cachedPromptTokens ? { cache_read_tokens: Math.min(usage.cachedPromptTokens, usage.promptTokens) } : {}),
       },
-      input.model,
+      catalogueModel,
       options,
     );
     if (!result || !Number.isFinite(result.total_price)) {

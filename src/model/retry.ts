@@ -8,6 +8,7 @@
 import pRetry from "p-retry";
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { TaubridgeError, errorMarker } from "../errors/error-tree.ts";
+import { onAbort } from "./abort-relay.ts";
 
 /** Largest server-requested wait we honour; longer requests fall back to our own backoff. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -28,6 +29,31 @@ export class AttemptTimeoutError extends TaubridgeError {
   constructor(readonly timeoutMs: number) {
     super(`Request timed out after ${timeoutMs} ms`);
   }
+}
+
+/**
+ * The signal of one attempt: aborted by the caller's signal or by the attempt's own timeout
+ * (rejecting with {@link AttemptTimeoutError}). The caller's signal is listened to through
+ * {@link onAbort} (one listener per signal, however many calls wait on it: a dozen calls in flight
+ * on one episode's signal made Node print `MaxListenersExceededWarning`), and `dispose()` stops
+ * listening when the attempt ends.
+ */
+export function attemptSignal(outer: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new AttemptTimeoutError(timeoutMs));
+  }, timeoutMs);
+  const detach = outer ? onAbort(outer, () => controller.abort(outer.reason)) : undefined;
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      detach?.();
+    },
+  };
 }
 
 /** HTTP status of an SDK error, if the server answered. */
@@ -111,14 +137,15 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      detach?.();
       resolve();
     }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const detach = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        })
+      : undefined;
   });
 }
 
@@ -133,31 +160,45 @@ export interface RetryOptions {
 
 /**
  * Runs `attempt` until it succeeds, fails with a non-retryable error, or `maxAttempts` are used.
- * Rejects with the last error annotated with the number of attempts made.
+ * Rejects with the last error annotated with the number of attempts made. The first attempt is
+ * made directly (most calls succeed at once, and p-retry's bookkeeping is per call); p-retry takes
+ * over from the second, with the same waits and decisions.
  */
 export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<{ value: T; attempts: number }> {
-  let attempts = 0;
+  let attempts = 1;
+  // Whether to retry after a failure, waiting first (the server's retry-after, else backoff): p-retry's own wait is disabled.
+  const retryAfter = async (error: unknown, retryIndex: number): Promise<boolean> => {
+    if (options.signal?.aborted || !isRetryableError(error)) return false;
+    const requested = error instanceof APIError ? parseRetryAfter(error.headers) : undefined;
+    const delayMs = requested ?? backoffDelay(retryIndex, options.backoff);
+    options.onRetry?.({ attempt: attempts, error, delayMs });
+    await sleep(delayMs, options.signal);
+    return true;
+  };
+  try {
+    return { value: await attempt(1), attempts: 1 };
+  } catch (error) {
+    let retry: boolean;
+    try {
+      retry = options.maxAttempts > 1 && (await retryAfter(error, 0));
+    } catch (waitError) {
+      throw new RetriesFailed(waitError, attempts);
+    }
+    if (!retry) throw new RetriesFailed(error, attempts);
+  }
   try {
     const value = await pRetry(
       async (attemptNumber) => {
-        attempts = attemptNumber;
-        return attempt(attemptNumber);
+        attempts = attemptNumber + 1;
+        return attempt(attempts);
       },
       {
-        retries: options.maxAttempts - 1,
-        // p-retry's own wait is disabled: the wait happens in shouldRetry, where the error (and so
-        // its retry-after header) is known.
+        retries: options.maxAttempts - 2,
         minTimeout: 0,
         factor: 1,
-        signal: options.signal,
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          if (options.signal?.aborted || !isRetryableError(error)) return false;
-          const requested = error instanceof APIError ? parseRetryAfter(error.headers) : undefined;
-          const delayMs = requested ?? backoffDelay(retriesConsumed, options.backoff);
-          options.onRetry?.({ attempt: attempts, error, delayMs });
-          await sleep(delayMs, options.signal);
-          return true;
-        },
+        // The signal is not p-retry's: its waits would add a listener per call to a signal many calls
+        // share; the attempt (through `attemptSignal`) and the wait (`sleep`) listen through one relay.
+        shouldRetry: ({ error, retriesConsumed }) => retryAfter(error, retriesConsumed + 1),
       },
     );
     return { value, attempts };

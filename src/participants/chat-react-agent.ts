@@ -79,6 +79,9 @@ export class ChatReActAgent implements Participant {
     return this.prompt;
   }
 
+  /** taubridge's own code: run without the agent guard (see `Participant.trusted`). */
+  readonly trusted = true;
+
   start(context: ParticipantContext): ParticipantSession {
     return new ChatReActSession(this.options.client, this.prompt, context);
   }

@@ -29,14 +29,15 @@
  * TypeScript: Node 20's workers ignore tsx's `--import` hook in `execArgv` (tsx registers itself
  * only on the main thread), so the worker starts from a small ES module that registers tsx's ESM
  * and CommonJS hooks itself (as `ensureTypeScriptModules` does on the main thread) when the
- * worker file (running from the sources) or the user's module is TypeScript, and then imports
+ * worker file (running from the sources) or the user's module is TypeScript this Node cannot load
+ * itself (`typeScriptLoader`: Node 22.18+ and 24 strip the types of most modules), and then imports
  * the worker file: `function-agent-worker.ts` next to this file in the sources,
  * `function-agent-worker.js` in `dist/`.
  */
 import { Worker } from "node:worker_threads";
 import { AgentProtocolError, ConfigError, errorMarker } from "../errors/error-tree.ts";
 import type { SerializedError, WorkerReply, WorkerRequest, WorkerSetup } from "./function-agent-worker.ts";
-import { isTypeScriptFile } from "./typescript-modules.ts";
+import { isTypeScriptFile, typeScriptLoader } from "./typescript-modules.ts";
 
 /** How long an aborted turn may take to stop on its own before its worker is terminated. */
 export const ABORT_GRACE_MS = 500;
@@ -180,7 +181,7 @@ class AgentWorker {
   static start(options: FunctionAgentPoolOptions, onGone: () => void): Promise<AgentWorker> {
     const exitState = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
     const entry = WORKER_URL.href;
-    const needsTsx = entry.endsWith(".ts") || isTypeScriptFile(options.modulePath);
+    const needsTsx = entry.endsWith(".ts") || (isTypeScriptFile(options.modulePath) && typeScriptLoader(options.modulePath) === "tsx");
     const tsx = needsTsx ? { esm: import.meta.resolve("tsx/esm/api"), commonJs: import.meta.resolve("tsx/cjs/api") } : null;
     const setup: WorkerSetup & { boot: unknown } = { modulePath: options.modulePath, exportName: options.exportName, exitState, boot: { tsx, entry } };
     const worker = new Worker(BOOTSTRAP, { workerData: setup });

@@ -88,6 +88,9 @@ export class ToolCallingAgent implements Participant {
     return { content: renderTemplate(this.options.template ?? TOOL_CALLING_TEMPLATE, { ...domainPromptValues(this.options.domain) }, "agent prompt") };
   }
 
+  /** taubridge's own code: run without the agent guard (see `Participant.trusted`). */
+  readonly trusted = true;
+
   start(context: ParticipantContext): ParticipantSession {
     return new ToolCallingSession(this.options.client, this.tools, this.systemPrompt(context.episode), context);
   }

@@ -1,18 +1,36 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import PQueue from "p-queue";
 import type { RunModels } from "../core/strategies.ts";
+import type { EmbeddingModel } from "../core/model-types.ts";
+import type { RoleUsage } from "../core/types.ts";
+import { createEmbeddingClient, type EmbeddingClient } from "../model/embedding-client.ts";
+import { writeFileAtomic } from "./atomic-file.ts";
 import { ConfigError, fileErrorText } from "../errors/error-tree.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../model/errors.ts";
 import { createModelClient, type ModelClient } from "../model/model-client.ts";
+import { unreachableEndpoint } from "../model/endpoint-probe.ts";
 import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
 import { ResponseCache } from "../model/response-cache.ts";
 import { runSecrets } from "../secrets/redact.ts";
 import type { CompletionRequest, CompletionResult } from "../model/types.ts";
+import { callLogActive, recordModelCall, recordRetry } from "./call-log.ts";
 
 /** Which flag sets each role's endpoint, for the run-stopping message (a suite may name its own). */
-const BASE_URL_FLAGS: Record<ModelRoleName, string> = { agent: "--base-url", user: "--user-base-url", judge: "--judge-base-url" };
+const BASE_URL_FLAGS: Record<EndpointRole, string> = {
+  agent: "--base-url",
+  user: "--user-base-url",
+  judge: "--judge-base-url",
+  reranker: "--reranker-base-url",
+  embedder: "--embedder-base-url",
+};
 
-type ModelRoleName = "agent" | "user" | "judge";
+type ModelRoleName = "agent" | "user" | "judge" | "reranker";
+type EndpointRole = ModelRoleName | "embedder";
+
+/** The pointwise reranker rates up to 20 documents at once per search (the original's thread pool): its queue takes that many per running episode. */
+const RERANKER_CALLS_PER_SEARCH = 20;
 
 function loadPrices(path: string | undefined): PriceTable | undefined {
   if (!path) return undefined;
@@ -31,13 +49,27 @@ function loadPrices(path: string | undefined): PriceTable | undefined {
 
 /**
  * Limits concurrent calls per model endpoint (base URL + model): agent and user calls to the same
- * server share one queue, so `--max-concurrency` bounds the load each server sees.
+ * server share one queue, so `--max-concurrency` bounds the load each server sees. A call made
+ * inside a logging episode (`call-log.ts`: `--log-level DEBUG`, `--verbose-logs`) is logged when it ends.
  */
 function limited(client: ModelClient, queue: PQueue, onRefused: (error: ModelEndpointRefusedError) => void): ModelClient {
+  const endpoint = { provider: client.provider, model: client.model, baseURL: client.describe().baseURL };
+  const logged = (request: CompletionRequest, startedAt: number, outcome: { result: CompletionResult } | { error: unknown }) =>
+    recordModelCall({
+      role: client.role,
+      endpoint,
+      request: { messages: request.messages, tools: request.tools, toolChoice: request.toolChoice, temperature: request.temperature, params: request.params },
+      ...outcome,
+      startedAt,
+    });
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
+    const startedAt = callLogActive() ? Date.now() : 0;
     try {
-      return (await queue.add(() => client.complete(request))) as CompletionResult;
+      const result = (await queue.add(() => client.complete(request))) as CompletionResult;
+      if (startedAt) logged(request, startedAt, { result });
+      return result;
     } catch (error) {
+      if (startedAt) logged(request, startedAt, { error });
       if (ModelEndpointRefusedError.isInstance(error)) onRefused(error);
       throw error;
     }
@@ -56,17 +88,24 @@ export interface ModelSettings {
   modelProvider?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  /** Azure's `api-version` for the agent's model (τ²: `api_version` in its LLM arguments). */
+  apiVersion?: string;
   userModel?: string;
   userModelProvider?: string;
   userBaseUrl?: string;
   userApiKeyEnv?: string;
+  userApiVersion?: string;
   /** τ²'s NL-assertion judge. */
   judgeModel?: string;
   judgeProvider?: string;
   judgeBaseUrl?: string;
   judgeApiKeyEnv?: string;
+  /** τ³ retrieval's pointwise reranker (a chat model of the `reranker` role), when the run's variant needs one. */
+  reranker?: { model: string; provider: string; baseUrl?: string; apiKeyEnv?: string };
+  /** τ³ retrieval's embeddings endpoint, when the run's variant needs one (the model as sent, its number format, texts per request). */
+  embedder?: { model: string; provider: string; baseUrl?: string; apiKeyEnv?: string; encodingFormat: "base64" | "float"; batchSize?: number };
   /** What the user changes to point a role elsewhere, when the suite spells it differently (τ²: `api_base` in `--agent-llm-args`). */
-  endpointSettings?: Partial<Record<ModelRoleName, string>>;
+  endpointSettings?: Partial<Record<EndpointRole, string>>;
   /** The agent's sampling temperature (τ-bench's `--temperature`; τ²'s is in its LLM arguments). */
   temperature?: number;
   modelTimeoutMs: number;
@@ -91,39 +130,209 @@ export function createRunModels(config: ModelSettings): RunModels {
   let unreachable: ModelEndpointUnreachableError | undefined;
   const onRefused = (error: ModelEndpointRefusedError) => {
     if (unreachable || !error.neverAnswered) return;
-    const role = error.role as ModelRoleName;
+    const role = error.role as EndpointRole;
     const setting = config.endpointSettings?.[role] ?? (BASE_URL_FLAGS[role] as string | undefined);
     unreachable = new ModelEndpointUnreachableError(error, setting ?? `the ${error.role} model's base URL`);
   };
   const make = (role: ModelRoleName): ModelClient => {
     const cached = clients.get(role);
     if (cached) return cached;
-    const client = createModelClient({
-      ...roleConfig(config, role),
-      timeoutMs: config.modelTimeoutMs,
-      maxAttempts: config.modelMaxAttempts,
-      ...(cache ? { cache } : {}),
-      ...(prices ? { prices } : {}),
-    });
-    const endpoint = `${client.baseURL}\0${client.model}`;
-    let queue = queues.get(endpoint);
-    if (!queue) {
-      queue = new PQueue({ concurrency: config.maxConcurrency });
-      queues.set(endpoint, queue);
-    }
-    const wrapped = limited(client, queue, onRefused);
+    const settings = roleConfig(config, role);
+    const client = createModelClient(
+      {
+        ...settings,
+        timeoutMs: config.modelTimeoutMs,
+        maxAttempts: config.modelMaxAttempts,
+        ...(cache ? { cache } : {}),
+        ...(prices ? { prices } : {}),
+      },
+      { onRetry: (info) => recordRetry(role, settings.model, info) },
+    );
+    const wrapped = limited(client, queueFor(`${client.baseURL}\0${client.model}`, role === "reranker" ? config.maxConcurrency * RERANKER_CALLS_PER_SEARCH : config.maxConcurrency), onRefused);
     clients.set(role, wrapped);
     return wrapped;
   };
-  return { agent: () => make("agent"), user: () => make("user"), judge: () => make("judge"), unreachable: () => unreachable };
+  const queueFor = (endpoint: string, concurrency: number): PQueue => {
+    let queue = queues.get(endpoint);
+    if (!queue) {
+      queue = new PQueue({ concurrency });
+      queues.set(endpoint, queue);
+    }
+    return queue;
+  };
+  let embedder: { model: EmbeddingModel; client: EmbeddingClient } | undefined;
+  const makeEmbedder = (): EmbeddingModel => {
+    if (embedder) return embedder.model;
+    const settings = config.embedder;
+    if (!settings) throw new ConfigError("this run's retrieval variant has no embedder (--embedder-base-url, --embedder-api-key-env)");
+    const client = createEmbeddingClient(
+      {
+        model: settings.model,
+        provider: settings.provider,
+        encodingFormat: settings.encodingFormat,
+        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+        ...(settings.apiKeyEnv ? { apiKeyEnv: settings.apiKeyEnv } : {}),
+        ...(settings.batchSize ? { batchSize: settings.batchSize } : {}),
+        timeoutMs: config.modelTimeoutMs,
+        maxAttempts: config.modelMaxAttempts,
+        ...(prices ? { prices } : {}),
+      },
+      { onRetry: (info) => recordRetry("embedder", settings.model, info) },
+    );
+    const queue = queueFor(`${client.identity.endpoint}\0${settings.model}\0embeddings`, config.maxConcurrency);
+    const queries = config.cacheDir ? new EmbeddingQueryCache(join(config.cacheDir, "embeddings", "queries"), client.identity) : undefined;
+    embedder = { client, model: limitedEmbedder(client, queue, onRefused, queries) };
+    return embedder.model;
+  };
+  return {
+    agent: () => make("agent"),
+    user: () => make("user"),
+    judge: () => make("judge"),
+    ...(config.reranker ? { reranker: () => make("reranker") } : {}),
+    ...(config.embedder ? { embedder: makeEmbedder } : {}),
+    roleUsage: () => {
+      const usage: Record<string, RoleUsage> = {};
+      const reranker = clients.get("reranker");
+      if (reranker) usage.reranker = roleUsageOf(reranker.usage.toJSON());
+      if (embedder) usage.embedder = roleUsageOf(embedder.client.usage.toJSON());
+      return usage;
+    },
+    preflight: async () => {
+      // The retrieval roles are called deep inside an episode, if at all: their endpoints are probed before the first one.
+      const probes: Array<{ role: EndpointRole; provider: string; model: string; baseURL: string; displayURL: string }> = [];
+      const reranker = config.reranker ? make("reranker") : undefined;
+      if (reranker) probes.push({ role: "reranker", provider: reranker.provider, model: reranker.model, baseURL: reranker.baseURL, displayURL: reranker.describe().baseURL });
+      if (config.embedder) {
+        makeEmbedder();
+        const client = (embedder as { client: EmbeddingClient }).client;
+        probes.push({ role: "embedder", provider: client.provider, model: client.identity.model, baseURL: client.baseURL, displayURL: client.displayURL });
+      }
+      const codes = await Promise.all(probes.map((probe) => unreachableEndpoint(probe.baseURL)));
+      for (const [index, code] of codes.entries()) {
+        if (!code || unreachable) continue;
+        const probe = probes[index];
+        const what = code === "ECONNREFUSED" ? "connection refused (nothing is listening there)" : "the host name does not resolve";
+        const details = { role: probe.role, provider: probe.provider, model: probe.model, baseURL: probe.displayURL, attempts: 0, retryable: false };
+        const refused = new ModelEndpointRefusedError(`${probe.role} model "${probe.model}" (${probe.provider} at ${probe.displayURL}): ${what} (${code})`, details, code, true);
+        unreachable = new ModelEndpointUnreachableError(refused, config.endpointSettings?.[probe.role] ?? BASE_URL_FLAGS[probe.role], "before the first episode");
+      }
+      if (unreachable) throw unreachable;
+    },
+    unreachable: () => unreachable,
+  };
+}
+
+function roleUsageOf(totals: { calls: number; promptTokens: number; completionTokens: number; cost: number | null }): RoleUsage {
+  return { calls: totals.calls, promptTokens: totals.promptTokens, completionTokens: totals.completionTokens, cost: totals.cost };
+}
+
+/**
+ * An embeddings client as the run hands it out: its requests share the endpoint's queue, a refusal
+ * before any answer stops the run (exit 2, naming the URL and the flag), each request is logged like
+ * a chat call (`--log-level DEBUG`, `--verbose-logs`), and small requests (a search's query) are
+ * answered from `--cache-dir` when asked before. Document sets are cached by the retrieval layer.
+ */
+function limitedEmbedder(client: EmbeddingClient, queue: PQueue, onRefused: (error: ModelEndpointRefusedError) => void, queries: EmbeddingQueryCache | undefined): EmbeddingModel {
+  const endpoint = { provider: client.provider, model: client.identity.model, baseURL: client.identity.endpoint };
+  return {
+    identity: client.identity,
+    embed: async (texts, options = {}) => {
+      const hit = queries?.read(texts);
+      if (hit) return hit;
+      const startedAt = callLogActive() ? Date.now() : 0;
+      try {
+        const vectors = (await queue.add(() => client.embed(texts, options))) as number[][];
+        if (startedAt) {
+          const summary = { role: "assistant", content: `${vectors.length} vector(s) of ${vectors[0]?.length ?? 0} dimensions` };
+          recordModelCall({
+            role: "embedder",
+            endpoint,
+            request: { messages: texts },
+            result: { message: summary, usage: { promptTokens: 0, completionTokens: 0 }, cost: null, latencyMs: Date.now() - startedAt, attempts: 1, cached: false },
+            startedAt,
+          });
+        }
+        queries?.write(texts, vectors);
+        return vectors;
+      } catch (error) {
+        if (startedAt) recordModelCall({ role: "embedder", endpoint, request: { messages: texts }, error, startedAt });
+        if (ModelEndpointRefusedError.isInstance(error)) onRefused(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Texts per request up to which an embeddings answer is kept in `--cache-dir` (queries; document sets have their own cache). */
+const QUERY_CACHE_MAX_TEXTS = 16;
+
+/**
+ * `--cache-dir`'s embeddings of small requests: one JSON file per request, keyed on the embedding
+ * space (model, endpoint, number format) and the texts; written atomically, a corrupt or foreign
+ * file is a miss. The vectors round-trip exactly (JSON holds every float64).
+ */
+class EmbeddingQueryCache {
+  constructor(
+    private readonly directory: string,
+    private readonly identity: EmbeddingModel["identity"],
+  ) {}
+
+  private pathOf(texts: readonly string[]): string {
+    const key = createHash("sha256")
+      .update(JSON.stringify({ version: 1, model: this.identity.model, endpoint: this.identity.endpoint, encodingFormat: this.identity.encodingFormat, texts }))
+      .digest("hex");
+    return join(this.directory, key.slice(0, 2), `${key}.json`);
+  }
+
+  read(texts: readonly string[]): number[][] | undefined {
+    if (texts.length > QUERY_CACHE_MAX_TEXTS) return undefined;
+    try {
+      const stored = JSON.parse(readFileSync(this.pathOf(texts), "utf8")) as { texts?: unknown; vectors?: unknown };
+      if (JSON.stringify(stored.texts) !== JSON.stringify(texts) || !Array.isArray(stored.vectors) || stored.vectors.length !== texts.length) return undefined;
+      return stored.vectors as number[][];
+    } catch {
+      return undefined;
+    }
+  }
+
+  write(texts: readonly string[], vectors: number[][]): void {
+    if (texts.length > QUERY_CACHE_MAX_TEXTS) return;
+    try {
+      writeFileAtomic(this.pathOf(texts), JSON.stringify({ model: this.identity.model, endpoint: this.identity.endpoint, texts, vectors }));
+    } catch {
+      // A cache that cannot be written only costs a request next time.
+    }
+  }
 }
 
 /** One role's client settings from the run's model settings (a role without a model is a one-line error naming the flag). */
 function roleConfig(config: ModelSettings, role: ModelRoleName) {
   const byRole = {
-    agent: { model: config.model, provider: config.modelProvider, baseURL: config.baseUrl, apiKeyEnv: config.apiKeyEnv, missing: "this agent strategy needs --model" },
-    user: { model: config.userModel, provider: config.userModelProvider, baseURL: config.userBaseUrl, apiKeyEnv: config.userApiKeyEnv, missing: "this user strategy needs --user-model" },
-    judge: { model: config.judgeModel, provider: config.judgeProvider, baseURL: config.judgeBaseUrl, apiKeyEnv: config.judgeApiKeyEnv, missing: "the NL-assertion judge needs --judge-model" },
+    agent: { model: config.model, provider: config.modelProvider, baseURL: config.baseUrl, apiKeyEnv: config.apiKeyEnv, apiVersion: config.apiVersion, missing: "this agent strategy needs --model" },
+    user: {
+      model: config.userModel,
+      provider: config.userModelProvider,
+      baseURL: config.userBaseUrl,
+      apiKeyEnv: config.userApiKeyEnv,
+      apiVersion: config.userApiVersion,
+      missing: "this user strategy needs --user-model",
+    },
+    judge: {
+      model: config.judgeModel,
+      provider: config.judgeProvider,
+      baseURL: config.judgeBaseUrl,
+      apiKeyEnv: config.judgeApiKeyEnv,
+      apiVersion: undefined,
+      missing: "the NL-assertion judge needs --judge-model",
+    },
+    reranker: {
+      model: config.reranker?.model,
+      provider: config.reranker?.provider,
+      baseURL: config.reranker?.baseUrl,
+      apiKeyEnv: config.reranker?.apiKeyEnv,
+      apiVersion: undefined,
+      missing: "this run's retrieval variant has no reranker (--reranker-base-url, --reranker-api-key-env)",
+    },
   }[role];
   if (!byRole.model) throw new ConfigError(byRole.missing);
   return {
@@ -132,6 +341,7 @@ function roleConfig(config: ModelSettings, role: ModelRoleName) {
     provider: byRole.provider ?? "openai",
     baseURL: byRole.baseURL,
     apiKeyEnv: byRole.apiKeyEnv,
+    ...(byRole.apiVersion !== undefined ? { apiVersion: byRole.apiVersion } : {}),
     ...(role === "agent" ? { temperature: config.temperature } : {}),
   };
 }

@@ -102,6 +102,11 @@ const url = (value: string) => {
     return `must be a URL, got "${value}"`;
   }
 };
+/** τ²'s loguru level names, case-insensitive (`src/run/call-log.ts` maps them onto four). */
+const logLevel = (value: string) =>
+  ["TRACE", "DEBUG", "INFO", "SUCCESS", "WARNING", "WARN", "ERROR", "CRITICAL"].includes(value.trim().toUpperCase())
+    ? undefined
+    : `must be one of DEBUG, INFO, WARNING, ERROR (or TRACE, SUCCESS, CRITICAL), got "${value}"`;
 const environmentVariableName = (value: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(value) ? undefined : "must be the NAME of an environment variable (never the key itself)");
 const TAU = ["tau-bench"] as const;
 const TAU2 = ["tau2"] as const;
@@ -139,8 +144,8 @@ const PARTICIPANT_FLAGS = [
     aliases: ["--agent-provider"],
     type: "string",
     placeholder: "<name>",
-    help: "agent model provider (openai, or an OpenAI-compatible server)",
-    defaultHelp: "openai; τ²: from the litellm prefix, openai-compatible with a base URL",
+    help: "agent model provider: openai, anthropic, gemini, azure, deepseek, mistral, groq, together_ai, fireworks_ai, xai, openrouter, bedrock, vllm, ollama, llamacpp, lmstudio, or openai-compatible (any server)",
+    defaultHelp: "openai; τ²: from the litellm prefix or model name, openai-compatible with a base URL",
   },
   {
     flag: "--base-url",
@@ -397,6 +402,21 @@ const RUN_LAYER_FLAGS = [
     check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`),
   },
   { flag: "--model-max-attempts", type: "integer", placeholder: "<n>", help: "attempts per model call on 408/409/429/5xx/network errors", default: DEFAULT_MODEL_MAX_ATTEMPTS, check: between(1, 20) },
+  {
+    flag: "--log-level",
+    type: "string",
+    placeholder: "<level>",
+    help: "console log on stderr: DEBUG (every model call), INFO (every episode), WARNING (model-call retries), ERROR (nothing more than the report)",
+    default: "ERROR",
+    check: logLevel,
+  },
+  {
+    flag: "--verbose-logs",
+    type: "boolean",
+    help: "write every model request and response (secrets redacted) under the results: <artifacts>/task_<id>/trial_<n>/llm_debug/",
+    default: false,
+  },
+  { flag: "--llm-log-mode", type: "string", placeholder: "<mode>", help: "with --verbose-logs: latest (each role's last call per episode) or all", default: "latest", check: oneOf("latest", "all") },
 ] as const satisfies readonly RunFlag[];
 
 /** Prompts and agent modules. */
@@ -521,9 +541,6 @@ export const RUN_FLAGS = [...PARTICIPANT_FLAGS, ...SELECTION_FLAGS, ...RUN_LAYER
 /** τ²'s flags for features taubridge does not have, refused by name with the reason (never silently ignored). */
 export const REFUSED_TAU2_FLAGS: ReadonlyArray<readonly [string, string]> = [
   ["--provider-limit <limits>", "per-provider caps: use --max-concurrency"],
-  ["--log-level <level>", "taubridge prints progress on stderr (--quiet to silence)"],
-  ["--verbose-logs", "no per-call log files"],
-  ["--llm-log-mode <mode>", "no per-call log files"],
   ["--user-persona <json>", "τ³ runtime personas are not implemented"],
   ["--auto-review", "LLM reviews of trajectories are not implemented"],
   ["--audio-native", "voice (full-duplex) mode is not implemented"],

@@ -62,10 +62,14 @@ export interface RecordedRequest {
   index: number;
   method: string;
   path: string;
+  /** The query's parameters (`api-version` of an Azure-style request), `{}` when there is none. */
+  query: Record<string, string>;
   /** Request headers without authorization / api-key / cookie headers. */
   headers: Record<string, string>;
   /** Whether an Authorization header was sent (its value is never stored). */
   hadAuthorization: boolean;
+  /** The names of the credential headers sent (`authorization`, `api-key`, …; lower case), never their values. */
+  credentialHeaders: string[];
   /** Parsed JSON body (or the raw text when it was not JSON; `null` when empty). */
   body: unknown;
   model: string | undefined;
@@ -100,13 +104,16 @@ export interface ScriptedModelServer {
 }
 
 /** A new request's record, before it is answered. */
-function newRecord(index: number, incoming: IncomingMessage, path: string, rawBody: string): RecordedRequest {
+function newRecord(index: number, incoming: IncomingMessage, path: string, query: string, rawBody: string): RecordedRequest {
+  const headers = withoutSecretHeaders(incoming.headers);
   return {
     index,
     method: incoming.method ?? "GET",
     path,
-    headers: withoutSecretHeaders(incoming.headers),
+    query: Object.fromEntries(new URLSearchParams(query)),
+    headers,
     hadAuthorization: incoming.headers.authorization !== undefined,
+    credentialHeaders: Object.keys(incoming.headers).filter((name) => !Object.hasOwn(headers, name.toLowerCase())),
     body: rawBody === "" ? null : rawBody,
     model: undefined,
     stream: false,
@@ -299,19 +306,20 @@ class ScriptedServerState {
     incoming.on("data", (data: Buffer) => chunks.push(data));
     incoming.on("end", () => {
       const rawBody = Buffer.concat(chunks).toString("utf8");
-      const path = (incoming.url ?? "/").split("?")[0] ?? "/";
-      const record = newRecord(this.requests.length, incoming, path, rawBody);
+      const [path = "/", query = ""] = (incoming.url ?? "/").split("?", 2);
+      const record = newRecord(this.requests.length, incoming, path, query, rawBody);
       this.requests.push(record);
+      // Any prefix before the endpoint's own path, as providers place them (`/v1/…`, Gemini's `/v1beta/openai/…`, Azure's `/openai/deployments/<name>/…`).
       const route = path.replace(/\/+$/, "");
       const run = async () => {
-        if (record.method === "POST" && (route === "/v1/chat/completions" || route === "/chat/completions")) {
+        if (record.method === "POST" && (route === "/chat/completions" || route.endsWith("/chat/completions"))) {
           await this.handleCompletion(response, record, rawBody);
-        } else if (record.method === "POST" && (route === "/v1/embeddings" || route === "/embeddings")) {
+        } else if (record.method === "POST" && (route === "/embeddings" || route.endsWith("/embeddings"))) {
           this.handleEmbeddings(response, record, rawBody);
-        } else if (record.method === "GET" && (route === "/v1/models" || route === "/models")) {
+        } else if (record.method === "GET" && (route === "/models" || route.endsWith("/models"))) {
           this.handleModels(response, record);
         } else {
-          this.fail(response, record, 404, "not_found", `No route ${record.method} ${path} (the scripted server serves POST /v1/chat/completions, POST /v1/embeddings and GET /v1/models)`);
+          this.fail(response, record, 404, "not_found", `No route ${record.method} ${path} (the scripted server serves POST …/chat/completions, POST …/embeddings and GET …/models)`);
         }
       };
       run().catch((error: unknown) => {

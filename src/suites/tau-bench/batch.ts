@@ -25,6 +25,7 @@ import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts"
 import { runDataWarning, runIdentity } from "./run-identity.ts";
 import { acquireResultsLock } from "../../run/results-lock.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
+import { createRunLog, inEpisodeLog, inRunLog, type RunLog, type RunLogSettings } from "../../run/call-log.ts";
 import { redact } from "../../secrets/redact.ts";
 import { PrintedJson, printedJson, pyJsonDumpsIndented, toJs } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
@@ -265,6 +266,18 @@ function episodeRunner(built: BuiltRun, agent: Participant, evaluator: ReturnTyp
   };
 }
 
+/** Each episode inside its log scope (`--log-level`, `--verbose-logs`), when the run logs. */
+function loggedEpisodes(log: RunLog | undefined, execute: SuiteBatch<TauBenchResult>["execute"]): SuiteBatch<TauBenchResult>["execute"] {
+  if (!log) return execute;
+  return (unit, signal) =>
+    inEpisodeLog(
+      log,
+      unit,
+      () => execute(unit, signal),
+      (result) => `${result.summary.termination}, reward ${result.summary.reward}`,
+    );
+}
+
 /** Where a run's files go: the results file, its checkpoint, and their common stem. */
 function runFiles(built: BuiltRun): { stem: string; resultsPath: string; checkpointPath: string } {
   const logDir = resolve(built.config.logDir);
@@ -278,7 +291,7 @@ function runFiles(built: BuiltRun): { stem: string; resultsPath: string; checkpo
  * finished pairs, except those that ended in `infra_error`: they say nothing about the agent, so
  * they run again, as in τ²-bench), and writes the results file atomically at the end.
  */
-export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal, options: { taskSource?: TaskSourceFactory } = {}): Promise<BatchOutcome> {
+export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, signal?: AbortSignal, options: { taskSource?: TaskSourceFactory; log?: RunLogSettings } = {}): Promise<BatchOutcome> {
   // One run per results file: taken before the checkpoint is read, released however the run ends.
   const lock = acquireResultsLock(runFiles(built).resultsPath, "--log-dir", (message) => observer.warn?.(message));
   try {
@@ -288,9 +301,11 @@ export async function runBatch(built: BuiltRun, observer: BatchObserver = {}, si
   }
 }
 
-async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: AbortSignal | undefined, options: { taskSource?: TaskSourceFactory }): Promise<BatchOutcome> {
+async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: AbortSignal | undefined, options: { taskSource?: TaskSourceFactory; log?: RunLogSettings }): Promise<BatchOutcome> {
   const { config, domain } = built;
   const { stem, resultsPath, checkpointPath } = runFiles(built);
+  // The log dir holds many runs' files: this run's episode logs go in `<stem>.artifacts/`.
+  const log = options.log ? createRunLog({ ...options.log, artifactsDirectory: join(dirname(resultsPath), `${stem}.artifacts`), secrets: built.secrets }) : undefined;
   const identity = runIdentity(config, domain, built.taskFilePath, built.secrets);
   const dataWarning = runDataWarning(domain, built.taskFilePath);
   if (dataWarning) observer.warn?.(dataWarning);
@@ -319,7 +334,7 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
     concurrency: config.maxConcurrency,
     retry: retryPolicy(built),
     // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
-    execute: episodeRunner(built, agent, evaluatorFor(domain)),
+    execute: loggedEpisodes(log, episodeRunner(built, agent, evaluatorFor(domain))),
     summary: (result) => result.summary,
     sink: resultsSink(checkpoint, resultsPath, checkpointPath),
     unreachable,
@@ -343,7 +358,7 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   };
   let run: Awaited<ReturnType<typeof runSuiteBatch<TauBenchResult>>>;
   try {
-    run = await runSuiteBatch(batch, progress, signal);
+    run = await inRunLog(log, () => runSuiteBatch(batch, progress, signal));
   } catch (error) {
     // The endpoint refused the run's first call, here or in a worker process.
     if ((unreachable() || ModelEndpointUnreachableError.isInstance(error)) && previous.header === null && ran === 0) {

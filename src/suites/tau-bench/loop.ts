@@ -221,7 +221,8 @@ export async function runEpisode(parts: EpisodeParts): Promise<EpisodeResult> {
   let agent: ParticipantSession | undefined;
   const failure = await kernel.run(
     async () => {
-      agent = await startGuarded(`the agent "${parts.agent.name}"`, () => parts.agent.start(kernel.participantContext("agent", contextBase(parts, loop))));
+      const startAgent = () => parts.agent.start(kernel.participantContext("agent", contextBase(parts, loop)));
+      agent = parts.agent.trusted ? await startAgent() : await startGuarded(`the agent "${parts.agent.name}"`, startAgent);
       env!.user = await startUser(parts, kernel);
       await converse(agent, loop);
     },

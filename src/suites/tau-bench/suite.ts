@@ -38,6 +38,7 @@ import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check
 import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
 import { TAU_BENCH_RULES } from "./rules.ts";
 import { runConfigFromSettings } from "./run-config.ts";
+import { runLogSettings } from "../../run/call-log.ts";
 
 function domainOf(registries: Registries, name: string, dataDir: string | undefined): LoadedDomain {
   const definition = tauBenchParts(registries).domains.get(name);
@@ -82,7 +83,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const warn = request.progress?.warn ?? request.warn;
   const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}), ...(warn ? { warn } : {}) });
   const observer = { ...request.progress, warn, episode: request.onEpisode };
-  const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource });
+  const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource, log: runLogSettings((request.settings as RunSettings).values) });
   const { config } = built;
   const facets = tauBenchFacets({ ...config, taskSplit: built.split });
   return {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
 import { z } from "zod";
 import { unitKey, type ResultSink, type TaskSourceFactory, type RoleUsageDelta, type WorkUnit } from "../../core/run.ts";
@@ -17,6 +17,7 @@ import { ConfigError } from "../../errors/error-tree.ts";
 import { type ResultWire, runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
 import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
+import { createRunLog, inEpisodeLog, inRunLog, type RunLogSettings } from "../../run/call-log.ts";
 import { redact } from "../../secrets/redact.ts";
 import type { BuiltTau2Run, Tau2EpisodeParts } from "./build.ts";
 import { simulationKey } from "./build.ts";
@@ -35,6 +36,8 @@ import {
 } from "./codec.ts";
 import { evaluateTau2Simulation } from "./evaluator.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
+import type { RoleUsage } from "../../core/types.ts";
+import type { Tau2RunModels } from "./run-options.ts";
 import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { TAU2_TERMINATION_REASONS, type Tau2SimulationMessage } from "./simulation.ts";
@@ -221,6 +224,9 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     this.byKey.set(key, record);
     document.simulations.push(record);
     if (judge?.usage) document.taubridge.judgeUsage = this.judgeUsage();
+    // The reranker's and the embedder's calls (τ³ retrieval), when the run has them: what the report's notes show.
+    const roleUsage = roleUsageOf(this.run.models);
+    if (roleUsage) document.taubridge.roleUsage = roleUsage;
     this.checkpoint.append(checkpointEntry(record));
     if (performance.now() - this.lastWrite > this.rewriteEvery) this.flush();
   }
@@ -285,6 +291,8 @@ export interface Tau2BatchResult {
   outputPath: string;
   /** The NL judge's usage in this run (null when no task needed it). */
   judgeUsage: Tau2JudgeUsage | null;
+  /** The reranker's and the embedder's usage (τ³ retrieval through the run layer), by role; null when the run had neither. */
+  roleUsage: Record<string, RoleUsage> | null;
   simulations: Tau2SimulationRecord[];
   metrics: Tau2Metrics;
   flags: Tau2TaskFlag[];
@@ -393,9 +401,11 @@ function workUnits(run: BuiltTau2Run): { units: WorkUnit[]; byKey: Map<string, T
 /** Runs the units (bounded concurrency, τ²'s retries, a checkpoint line after every simulation). */
 export async function runTau2Batch(
   run: BuiltTau2Run,
-  options: { signal?: AbortSignal; onProgress?: Tau2Progress; observer?: BatchProgress<Tau2SimulationRecord>; taskSource?: TaskSourceFactory } = {},
+  options: { signal?: AbortSignal; onProgress?: Tau2Progress; observer?: BatchProgress<Tau2SimulationRecord>; taskSource?: TaskSourceFactory; log?: RunLogSettings } = {},
 ): Promise<Tau2BatchResult> {
   const { units, byKey } = workUnits(run);
+  // τ²'s place for a simulation's logs: `artifacts/` beside results.json.
+  const log = options.log ? createRunLog({ ...options.log, artifactsDirectory: join(dirname(run.outputPath), "artifacts"), secrets: run.secrets }) : undefined;
   const resumed = new Map([...run.resumed].map(([, record]) => [unitKey({ taskId: record.task_id, trial: record.trial }), record] as const).filter(([key]) => byKey.has(key)));
   const rerun = new Set([...resumed].filter(([, record]) => record.termination_reason === "infrastructure_error").map(([key]) => key));
   const sink = new Tau2ResultsSink(run);
@@ -410,7 +420,16 @@ export async function runTau2Batch(
       classify: (outcome) => ("error" in outcome ? "retry" : "done"),
       exhausted: (unit, last, attempts) => writtenSimulation(placeholder(byKey.get(unitKey(unit))!, "error" in last ? last.error : undefined, attempts), run.secrets),
     },
-    execute: async (unit, signal) => writtenSimulation(await simulate(run, byKey.get(unitKey(unit))!, signal), run.secrets),
+    execute: (unit, signal) =>
+      inEpisodeLog(
+        log,
+        unit,
+        async () => writtenSimulation(await simulate(run, byKey.get(unitKey(unit))!, signal), run.secrets),
+        (record) => {
+          const summary = tau2Summary(record);
+          return `${summary.termination}, reward ${summary.reward ?? "none"}`;
+        },
+      ),
     unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
     ...(options.taskSource ? { source: options.taskSource } : {}),
     wire: resultWire(sink),
@@ -431,7 +450,7 @@ export async function runTau2Batch(
   };
   let outcome: Awaited<ReturnType<typeof runSuiteBatch<Tau2SimulationRecord>>>;
   try {
-    outcome = await runSuiteBatch(batch, progress, options.signal);
+    outcome = await inRunLog(log, () => runSuiteBatch(batch, progress, options.signal));
   } catch (error) {
     sink.abandon();
     throw error;
@@ -442,6 +461,7 @@ export async function runTau2Batch(
   return {
     outputPath: run.outputPath,
     judgeUsage: sink.judgeUsage(),
+    roleUsage: roleUsageOf(run.models),
     simulations,
     metrics: simulationMetrics(simulations),
     flags: run.flags,
@@ -449,4 +469,10 @@ export async function runTau2Batch(
     resumed: outcome.resumedEpisodes,
     ran: outcome.ranEpisodes,
   };
+}
+
+/** The run's reranker and embedder usage, by role; null when it has neither. */
+function roleUsageOf(models: Tau2RunModels): Record<string, RoleUsage> | null {
+  const usage = models.roleUsage?.();
+  return usage && Object.keys(usage).length > 0 ? usage : null;
 }

@@ -207,6 +207,8 @@ async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registrie
   if (agentFactory?.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
   const judge = await runJudge(options, taskSet.tasks, models);
   checkRunSize(taskSet.tasks.length, options.numTrials);
+  // A dead reranker or embeddings endpoint stops the run here, in one line naming the URL (exit 2), once the variant is known to be runnable.
+  await models.preflight?.();
   await prepareDomain(domain);
   return { agentFactory, userFactory, solo, domain, taskSet, judge };
 }

@@ -197,7 +197,7 @@ class Tau2Episode implements StepTarget {
       maxSteps,
       ...(side === "assistant" ? { steps: this as StepTarget } : {}),
     };
-    if (role === "agent") return startGuarded(`the agent "${participant.name}"`, () => participant.start(this.kernel.participantContext(role, base)));
+    if (role === "agent" && !participant.trusted) return startGuarded(`the agent "${participant.name}"`, () => participant.start(this.kernel.participantContext(role, base)));
     return participant.start(this.kernel.participantContext(role, base));
   }
 

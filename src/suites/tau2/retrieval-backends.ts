@@ -21,6 +21,8 @@ import { ModelCallError, ModelEndpointRefusedError } from "../../model/errors.ts
 import { createEmbeddingClient, type EmbeddingClient } from "../../model/embedding-client.ts";
 import type { FetchFunction } from "../../model/http-transport.ts";
 import { createModelClient, type ModelClient } from "../../model/model-client.ts";
+import type { ChatModel } from "../../core/contracts.ts";
+import type { EmbeddingModel } from "../../core/model-types.ts";
 import { DenseRetriever, DocumentEmbeddingCache, type KnowledgeBase, PointwiseReranker, qwenQueryFormatter, type RetrievalBackends as DomainRetrievalBackends } from "./knowledge/index.ts";
 
 /** The original's default reranker model (`PointwiseLLMReranker(model="gpt-5.2")`; no variant overrides it). */
@@ -73,6 +75,12 @@ export interface RetrievalBackendOptions {
   readonly dataRoot: string;
   readonly embedder?: EmbedderSettings;
   readonly reranker?: RerankerSettings;
+  /**
+   * The run's own clients for these roles (`src/run/model-clients.ts`: response cache, prices,
+   * per-endpoint queue, usage per role, logs, a dead endpoint stopping the run). Without them the
+   * clients are made here from the settings (a caller with no run layer).
+   */
+  readonly clients?: { readonly embedder?: EmbeddingModel; readonly reranker?: ChatModel };
   /** The taubridge cache directory (default `defaultCacheDir()`); embeddings go to `<cacheDir>/embeddings`. */
   readonly cacheDir?: string;
   /** Where cache warnings go (default stderr). */
@@ -101,10 +109,13 @@ export function createRetrievalBackends(options: RetrievalBackendOptions): Retri
   const dependencies = { ...(options.env ? { env: options.env } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) };
   const backends: { -readonly [K in keyof RetrievalBackends]: RetrievalBackends[K] } = {};
   if (options.embedder) {
-    const { client, formatQuery } = embedderFor(options.embedder, options.dataRoot, dependencies);
+    const own = options.clients?.embedder;
+    const { client, formatQuery } = own
+      ? { client: own, formatQuery: embedderEndpoint(options.embedder).instructed ? qwenQueryFormatter(options.dataRoot) : undefined }
+      : embedderFor(options.embedder, options.dataRoot, dependencies);
     const cache = new DocumentEmbeddingCache(join(options.cacheDir ?? defaultCacheDir(), "embeddings"), options.warn);
     const built = new WeakMap<KnowledgeBase, Map<number, Promise<DenseRetriever>>>();
-    backends.embeddingClient = client;
+    if (!own) backends.embeddingClient = client as EmbeddingClient;
     backends.dense = (knowledgeBase, denseOptions = {}) => {
       const topK = denseOptions.topK ?? 10;
       let byTopK = built.get(knowledgeBase);
@@ -121,19 +132,21 @@ export function createRetrievalBackends(options: RetrievalBackendOptions): Retri
   if (options.reranker) {
     const settings = options.reranker;
     const model = settings.model ?? UPSTREAM_RERANKER_MODEL;
-    const chat = createModelClient(
-      {
-        role: "reranker",
-        model,
-        provider: settings.provider ?? "openai",
-        ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-        ...(settings.apiKeyVariable ? { apiKeyEnv: settings.apiKeyVariable } : {}),
-        ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
-        ...(settings.maxAttempts ? { maxAttempts: settings.maxAttempts } : {}),
-      },
-      dependencies,
-    );
-    backends.rerankerClient = chat;
+    const chat: ChatModel =
+      options.clients?.reranker ??
+      createModelClient(
+        {
+          role: "reranker",
+          model,
+          provider: settings.provider ?? "openai",
+          ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+          ...(settings.apiKeyVariable ? { apiKeyEnv: settings.apiKeyVariable } : {}),
+          ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+          ...(settings.maxAttempts ? { maxAttempts: settings.maxAttempts } : {}),
+        },
+        dependencies,
+      );
+    if (!options.clients?.reranker) backends.rerankerClient = chat as ModelClient;
     backends.reranker = (rerankerOptions = {}) =>
       new PointwiseReranker({
         dataRoot: options.dataRoot,
@@ -148,29 +161,53 @@ export function createRetrievalBackends(options: RetrievalBackendOptions): Retri
   return backends;
 }
 
+/**
+ * Where and how a variant's embedder is called: the model as sent (OpenRouter's id for a short
+ * name), the provider, the number format the original asks for, and whether queries carry Qwen's
+ * instruction.
+ */
+export function embedderEndpoint(settings: EmbedderSettings): {
+  model: string;
+  provider: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  encodingFormat: "base64" | "float";
+  batchSize?: number;
+  instructed: boolean;
+} {
+  const known = settings.kind === "openrouter" ? OPENROUTER_MODELS[settings.model] : undefined;
+  return {
+    model: known?.id ?? settings.model,
+    provider: settings.provider ?? settings.kind,
+    encodingFormat: settings.kind === "openrouter" ? "float" : "base64",
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+    ...(settings.apiKeyVariable ? { apiKeyEnv: settings.apiKeyVariable } : {}),
+    ...(settings.batchSize ? { batchSize: settings.batchSize } : {}),
+    instructed: settings.kind === "openrouter" && (known ? known.instruction : settings.model.toLowerCase().includes("qwen")),
+  };
+}
+
 /** The embeddings client of a variant's embedder, and its query formatting (Qwen's instruction). */
 function embedderFor(
   settings: EmbedderSettings,
   dataRoot: string,
   dependencies: { env?: Record<string, string | undefined>; fetch?: FetchFunction },
 ): { client: EmbeddingClient; formatQuery?: (query: string) => string } {
-  const known = settings.kind === "openrouter" ? OPENROUTER_MODELS[settings.model] : undefined;
-  const model = known?.id ?? settings.model;
+  const endpoint = embedderEndpoint(settings);
   const client = createEmbeddingClient(
     {
-      model,
-      provider: settings.provider ?? settings.kind,
-      encodingFormat: settings.kind === "openrouter" ? "float" : "base64",
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-      ...(settings.apiKeyVariable ? { apiKeyEnv: settings.apiKeyVariable } : {}),
-      ...(settings.batchSize ? { batchSize: settings.batchSize } : {}),
+      model: endpoint.model,
+      provider: endpoint.provider,
+      encodingFormat: endpoint.encodingFormat,
+      ...(endpoint.baseUrl ? { baseURL: endpoint.baseUrl } : {}),
+      ...(endpoint.apiKeyEnv ? { apiKeyEnv: endpoint.apiKeyEnv } : {}),
+      ...(endpoint.batchSize ? { batchSize: endpoint.batchSize } : {}),
       ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
       ...(settings.maxAttempts ? { maxAttempts: settings.maxAttempts } : {}),
     },
     dependencies,
   );
-  const instructed = settings.kind === "openrouter" && (known ? known.instruction : settings.model.toLowerCase().includes("qwen"));
-  return instructed ? { client, formatQuery: qwenQueryFormatter(dataRoot) } : { client };
+  return endpoint.instructed ? { client, formatQuery: qwenQueryFormatter(dataRoot) } : { client };
 }
 
 /** A reranker failure that is the endpoint's configuration, not one document's: nothing listening, a rejected key, an unknown model. */

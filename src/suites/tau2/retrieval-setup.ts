@@ -12,6 +12,8 @@
  * `--reranker-api-key-env` / `OPENAI_API_KEY`. The embedder's kind and model come from the variant
  * (`variants.ts`); the flags override the model, the endpoint and the key variable.
  */
+import type { ChatModel } from "../../core/contracts.ts";
+import type { EmbeddingModel } from "../../core/model-types.ts";
 import { resolveRetrievalVariant, type RetrievalVariantSpec } from "./knowledge/variants.ts";
 import type { EmbedderSettings, RerankerSettings, RetrievalBackends } from "./retrieval-backends.ts";
 import type { Tau2RunOptions } from "./run-options.ts";
@@ -98,11 +100,20 @@ export function retrievalModels(plan: RetrievalPlan, defaultRerankerModel: strin
   };
 }
 
+/** The run layer's clients for the retrieval roles (`src/run/model-clients.ts`), when the run has that layer. */
+export interface RetrievalClients {
+  embedder?: () => EmbeddingModel;
+  reranker?: () => ChatModel;
+}
+
 /**
  * The run's options with the retrieval backends its variant needs and has (clients built and keys
  * read now, so a bad URL or a missing named key is a one-line ConfigError before any episode);
  * unchanged when it needs none. The model SDK is loaded only then. `defaultRetrievalConfig` is the
  * domain's variant when the run names none (τ³ banking: `alltools`, as τ²'s RunConfig forces it).
+ * With the run layer's `clients` the reranker and the embedder are the run's own (response cache,
+ * prices, per-endpoint queue, usage per role, per-call logs, a dead endpoint stopping the run);
+ * `--cache-dir` (`values.cacheDir`) then also holds the document embeddings.
  */
 export async function withRetrievalBackends(
   options: Tau2RunOptions,
@@ -110,11 +121,24 @@ export async function withRetrievalBackends(
   warn?: (message: string) => void,
   env: Env = process.env,
   defaultRetrievalConfig?: string,
+  clients: RetrievalClients = {},
 ): Promise<Tau2RunOptions> {
   if (options.retrievalBackends) return options; // given by the caller (the API)
   const plan = retrievalPlan(options.retrievalConfig ?? defaultRetrievalConfig, values, env);
   if (!plan.embedder && !plan.reranker) return options;
   const { createRetrievalBackends, UPSTREAM_RERANKER_MODEL } = await import("./retrieval-backends.ts");
-  const backends: RetrievalBackends = createRetrievalBackends({ dataRoot: options.dataDir, ...plan, ...(warn ? { warn } : {}), env: { ...env } });
+  const own = {
+    ...(plan.embedder && clients.embedder ? { embedder: clients.embedder() } : {}),
+    ...(plan.reranker && clients.reranker ? { reranker: clients.reranker() } : {}),
+  };
+  const cacheDir = textOf(values, "cacheDir");
+  const backends: RetrievalBackends = createRetrievalBackends({
+    dataRoot: options.dataDir,
+    ...plan,
+    ...(warn ? { warn } : {}),
+    env: { ...env },
+    ...(Object.keys(own).length > 0 ? { clients: own } : {}),
+    ...(cacheDir ? { cacheDir } : {}),
+  });
   return { ...options, retrievalBackends: backends, retrievalModels: retrievalModels(plan, UPSTREAM_RERANKER_MODEL) };
 }

@@ -6,6 +6,8 @@
 import type { ChatModel, Participant } from "../../core/contracts.ts";
 import type { Registry } from "../../core/registry.ts";
 import type { AgentFactory } from "../../core/strategies.ts";
+import type { EmbeddingModel } from "../../core/model-types.ts";
+import type { RoleUsage } from "../../core/types.ts";
 import type { PyDict } from "../../value/index.ts";
 import type { LoadedTau2Domain, Tau2DomainDefinition } from "./engine/domain.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
@@ -53,6 +55,13 @@ export interface Tau2RunModels {
   agent?: () => ChatModel;
   user?: () => ChatModel;
   judge?: () => ChatModel | Promise<ChatModel>;
+  /** τ³ retrieval's reranker and embedder as the run layer makes them (cache, prices, queue, usage, logs), when the variant needs them. */
+  reranker?: () => ChatModel;
+  embedder?: () => EmbeddingModel;
+  /** Usage of the reranker and the embedder, by role, for the results file and the report. */
+  roleUsage?(): Record<string, RoleUsage>;
+  /** Probes the retrieval roles' endpoints before the first episode (see the run layer's RunModels). */
+  preflight?(): Promise<void>;
   /** Set once a model endpoint refused the run's first call: the batch stops with it (see the run layer's RunModels). */
   unreachable?(): Error | undefined;
 }

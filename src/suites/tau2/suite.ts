@@ -23,6 +23,7 @@ import { isToolCallMessage } from "./simulation.ts";
 import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
+import type { RoleUsage } from "../../core/types.ts";
 import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
@@ -31,6 +32,7 @@ import { fromJs, isPyDict, pyJsonDumps, pyJsonDumpsIndented, toJs, type PyDict, 
 import { runTau2Batch, tau2UnitRunner } from "./batch.ts";
 import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results, type Tau2SimulationRecord } from "./codec.ts";
+import { runLogSettings } from "../../run/call-log.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
@@ -44,7 +46,8 @@ import { rescoreTau2Results } from "./rescore.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
 import { validateTau2Tasks } from "./tasks.ts";
-import { withRetrievalBackends } from "./retrieval-setup.ts";
+import { retrievalPlan, withRetrievalBackends, type RetrievalPlan } from "./retrieval-setup.ts";
+import type { ModelSettings } from "../../run/model-clients.ts";
 
 /** What τ² resolves names in: its domains and its own agents and users (the shared strategies come from the run's registries). */
 export type Tau2Parts = Omit<Tau2Registries, "strategies">;
@@ -138,24 +141,67 @@ function tau2Facets(parts: Tau2Registries, run: { domain: string | null; agent: 
  * loaded only when a participant calls a model or a selected task needs the NL judge, so an offline
  * oracle run never loads it; the judge's default model is τ²'s, read from its config.py.
  */
-async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries, warn?: (message: string) => void): Promise<Tau2RunModels> {
-  const { tau2ModelSettings } = await import("./models.ts");
-  const modelSettings = tau2ModelSettings({ ...options, values: settings.values });
+async function modelsFor(
+  settings: RunSettings,
+  options: Tau2RunOptions,
+  registries: Registries,
+  parts: Tau2Registries,
+  retrieval: RetrievalPlan,
+  warn?: (message: string) => void,
+): Promise<Tau2RunModels> {
+  const { tau2ModelSettings, tau2JudgeSettings } = await import("./models.ts");
+  const needs = modelNeeds(parts, options);
+  const modelSettings = { ...tau2ModelSettings({ ...options, values: settings.values }, needs), ...(await retrievalRoles(retrieval)) };
   let layer: RunModels | undefined;
   const load = async (): Promise<RunModels> => {
     if (layer) return layer;
     const createModels = registries.createModels ?? (await import("../../run/model-clients.ts")).createRunModels;
-    const judgeModel = modelSettings.judgeModel ?? (await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel;
+    const judge = modelSettings.judgeModel ? {} : tau2JudgeSettings((await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel, settings.values);
     // The cache is told everything the run's settings hold that is secret (the LLM arguments' keys and headers, not only the endpoints').
-    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values), ...(warn ? { warn } : {}) });
+    layer = createModels({ ...modelSettings, ...judge, secrets: runSecrets(settings.values), ...(warn ? { warn } : {}) });
     return layer;
   };
-  const needs = modelNeeds(parts, options);
-  const loaded = needs.agent || needs.user ? await load() : undefined;
+  const loaded = needs.agent || needs.user || retrieval.embedder || retrieval.reranker ? await load() : undefined;
   return {
-    ...(loaded ? { agent: () => loaded.agent(), user: () => loaded.user() } : {}),
+    ...(loaded && (needs.agent || needs.user) ? { agent: () => loaded.agent(), user: () => loaded.user() } : {}),
+    ...(loaded?.reranker ? { reranker: loaded.reranker } : {}),
+    ...(loaded?.embedder ? { embedder: loaded.embedder } : {}),
+    roleUsage: () => layer?.roleUsage?.() ?? {},
+    ...(loaded?.preflight ? { preflight: loaded.preflight } : {}),
     judge: async () => ((await load()).judge as () => ChatModel)(),
     unreachable: () => layer?.unreachable?.(),
+  };
+}
+
+/** The run layer's settings of τ³ retrieval's reranker and embedder, as the variant and the flags name them. */
+async function retrievalRoles(plan: RetrievalPlan): Promise<Pick<ModelSettings, "reranker" | "embedder">> {
+  if (!plan.embedder && !plan.reranker) return {};
+  const { embedderEndpoint, UPSTREAM_RERANKER_MODEL } = await import("./retrieval-backends.ts");
+  const reranker = plan.reranker;
+  const embedder = plan.embedder ? embedderEndpoint(plan.embedder) : undefined;
+  return {
+    ...(reranker
+      ? {
+          reranker: {
+            model: reranker.model ?? UPSTREAM_RERANKER_MODEL,
+            provider: reranker.provider ?? "openai",
+            ...(reranker.baseUrl ? { baseUrl: reranker.baseUrl } : {}),
+            ...(reranker.apiKeyVariable ? { apiKeyEnv: reranker.apiKeyVariable } : {}),
+          },
+        }
+      : {}),
+    ...(embedder
+      ? {
+          embedder: {
+            model: embedder.model,
+            provider: embedder.provider,
+            encodingFormat: embedder.encodingFormat,
+            ...(embedder.baseUrl ? { baseUrl: embedder.baseUrl } : {}),
+            ...(embedder.apiKeyEnv ? { apiKeyEnv: embedder.apiKeyEnv } : {}),
+            ...(embedder.batchSize ? { batchSize: embedder.batchSize } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -169,6 +215,16 @@ function judgeLine(usage: Tau2JudgeUsage | null): string {
   if (usage === null) return "NL judge: not needed by these tasks";
   const cost = usage.cost === null ? "cost unknown" : `$${usage.cost.toFixed(4)}`;
   return `NL judge: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ${cost}`;
+}
+
+/** The reranker's and the embedder's lines (τ³ retrieval): calls, tokens, cost (unknown when a price is). */
+function roleLines(usage: Readonly<Record<string, RoleUsage>> | null | undefined): string[] {
+  if (!usage) return [];
+  return Object.entries(usage).map(([role, totals]) => {
+    const cost = totals.cost === null ? "cost unknown" : `$${totals.cost.toFixed(4)}`;
+    const tokens = role === "embedder" ? `${totals.promptTokens} input tokens` : `${totals.promptTokens} prompt + ${totals.completionTokens} completion tokens`;
+    return `${role === "embedder" ? "Embedder" : "Reranker"}: ${totals.calls} call(s), ${tokens}, ${cost}`;
+  });
 }
 
 /**
@@ -222,6 +278,8 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
       : null;
   const judge = results.taubridge?.get("judgeUsage");
   const judgeUsage = judge instanceof Map ? (toJs(judge) as Tau2JudgeUsage) : null;
+  const roles = results.taubridge?.get("roleUsage");
+  const roleUsage = roles instanceof Map ? (toJs(roles) as Record<string, RoleUsage>) : null;
   const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
   const summaries = results.simulations.map(tau2Summary);
   return {
@@ -232,7 +290,7 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
     domain,
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
-    notes: [judgeLine(judgeUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
+    notes: [judgeLine(judgeUsage), ...roleLines(roleUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
     records: () => {
       const tasks = tasksById(results.tasks);
       return results.simulations.map((simulation) => tau2Record(simulation, domain, tasks.get(simulation.task_id)));
@@ -253,17 +311,21 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 /** A run's options, names and model clients from its settings, the same in the coordinator and in a worker process. */
 async function runInputs(settings: RunSettings, registries: Registries, warn: ((message: string) => void) | undefined, inProcessModels: unknown) {
   const parts = tau2Of(registries);
-  const unprepared = tau2OptionsFromSettings(settings);
+  const base = tau2OptionsFromSettings(settings);
   // An agent that cannot run here is refused before any model client is made for it.
-  tau2AgentFactory(parts, unprepared.agent);
+  tau2AgentFactory(parts, base.agent);
   // The data first: a missing or wrong --data-dir is reported as that, before anything reads it.
-  tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
-  // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them.
-  const defaultRetrievalConfig = parts.domains.has(unprepared.domain) ? parts.domains.get(unprepared.domain).defaultRetrievalConfig : undefined;
-  const options = await withRetrievalBackends(unprepared, settings.values, warn, process.env, defaultRetrievalConfig);
+  tau2DomainDirectory(parts.domains.get(base.domain), base.dataDir);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
-  await ensureTypeScriptModules(options.agentOptions);
-  const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, registries, parts, warn));
+  await ensureTypeScriptModules(base.agentOptions);
+  // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them, over the run's model clients.
+  const defaultRetrievalConfig = parts.domains.has(base.domain) ? parts.domains.get(base.domain).defaultRetrievalConfig : undefined;
+  const plan = base.retrievalBackends ? {} : retrievalPlan(base.retrievalConfig ?? defaultRetrievalConfig, settings.values);
+  const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, base, registries, parts, plan, warn));
+  const options = await withRetrievalBackends(base, settings.values, warn, process.env, defaultRetrievalConfig, {
+    ...(models.embedder ? { embedder: models.embedder } : {}),
+    ...(models.reranker ? { reranker: models.reranker } : {}),
+  });
   return { options, parts, models };
 }
 
@@ -286,6 +348,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     result = await runTau2Batch(built, {
       signal: request.signal,
       taskSource: request.taskSource,
+      log: runLogSettings(settings.values),
       observer: { start: (info) => progress?.start?.({ ...info, checkpointPath: built.outputPath }), episodeDone: progress?.episodeDone, episode: request.onEpisode },
     });
   } finally {
@@ -307,7 +370,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     facets,
     domain: options.domain,
     summaries: result.simulations.map(tau2Summary),
-    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
+    notes: [judgeLine(result.judgeUsage), ...roleLines(result.roleUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
     records: () => {
       const tasks = tasksById(built.document.tasks);

@@ -13,6 +13,7 @@ import { incomingText, type Incoming, type Participant, type ParticipantContext,
  */
 export class OracleAgent implements Participant<Task> {
   readonly name = "oracle";
+  readonly trusted = true;
 
   constructor(private readonly domain: LoadedDomain) {}
 

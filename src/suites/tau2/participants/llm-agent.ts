@@ -94,7 +94,8 @@ class Tau2LlmAgentSession implements ParticipantSession {
 
 /** Splits τ²'s LLM arguments into the client's temperature and the other request-body fields; the trial's seed overrides any given one, as in τ². */
 export function requestArguments(llmArgs: Record<string, unknown>, seed: number | null): { temperature: number | undefined; params: Record<string, unknown> } {
-  const { temperature, api_base: _apiBase, api_key: _apiKey, num_retries: _retries, ...rest } = llmArgs;
+  // The endpoint's settings (`api_base`, `api_version`: the client's), the key and litellm's retry count are not request-body fields.
+  const { temperature, api_base: _apiBase, api_key: _apiKey, api_version: _apiVersion, num_retries: _retries, ...rest } = llmArgs;
   const params: Record<string, unknown> = { ...rest };
   if (seed !== null) params.seed = seed;
   return { temperature: typeof temperature === "number" ? temperature : undefined, params };
@@ -104,6 +105,7 @@ export function requestArguments(llmArgs: Record<string, unknown>, seed: number 
 export function tau2LlmAgent(name: string, model: () => ChatModel, llmArgs: Record<string, unknown>, setupFor: (context: ParticipantContext<Tau2Task>) => Tau2AgentSetup): Participant<Tau2Task> {
   return {
     name,
+    trusted: true,
     start: (context) => {
       const { temperature, params } = requestArguments(llmArgs, context.seed);
       return new Tau2LlmAgentSession(model(), setupFor(context), params, temperature, context);

@@ -106,6 +106,7 @@ function episodeDraw(seed: number | null, taskId: string, salt: string): number 
 export function tau2OracleWith(knobs: OracleKnobs): Participant<Tau2Task> {
   return {
     name: "oracle",
+    trusted: true,
     start: (context) => {
       const plan = tau2OraclePlan(context.task);
       const fails = knobs.failureRate > 0 && episodeDraw(context.seed, context.task.id, "fail") < knobs.failureRate;
