@@ -18,6 +18,7 @@ import { registerResultsCommands } from "./results-commands.ts";
 import { registerAnalysisCommands } from "./analysis-commands.ts";
 import { registerSubmitCommands } from "./submit-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
+import { registerViewCommand } from "./view-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
 
 export type { LoadRegistries, RegistryNeeds } from "./registry-needs.ts";
@@ -38,6 +39,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
   registerResultsCommands(program, loadRegistries);
   registerAnalysisCommands(program, loadRegistries);
   registerSubmitCommands(program, loadRegistries);
+  registerViewCommand(program, loadRegistries);
   registerCliExtensions(program);
   oneLineUsageErrors(program);
   return program;
