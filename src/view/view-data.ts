@@ -97,7 +97,7 @@ async function viewRun(input: ViewInput, index: number, policy: Policy, options:
     domain: results.domain,
     partial: input.partial === true,
     completeness: results.completeness,
-    statistics: runStatistics(outcomesOf(results), { seed: options.seed ?? 0, resamples: options.resamples ?? 1000 }),
+    statistics: runStatistics(outcomesOf(results), { seed: options.seed ?? 0, resamples: options.resamples ?? 2000 }),
     roles: roleRows(records, results.notes),
     terminations,
     infraErrors: records
@@ -121,7 +121,7 @@ export async function buildViewData(inputs: readonly ViewInput[], options: ViewO
       : compareRuns(
           inputs.map((input) => input.results),
           inputs.map((input) => input.label),
-          { seed: options.seed ?? 0, resamples: options.resamples ?? 1000 },
+          { seed: options.seed ?? 0, resamples: options.resamples ?? 2000 },
         );
   return { schemaVersion: VIEW_SCHEMA_VERSION, generatedAt: (options.now ?? new Date()).toISOString(), live: options.live === true, runs, comparison };
 }

@@ -245,7 +245,7 @@ function noteForm(run: ViewRun, episode: ViewEpisode, data: ViewData, saveNote: 
   );
   const text = h("textarea", { name: "text", rows: 3, "data-testid": "note-text", placeholder: "what went wrong, in your words" });
   text.value = note?.text ?? "";
-  const status = h("span", { class: "muted", "data-testid": "note-status" }, note ? `last saved ${note.updatedAt}` : "");
+  const status = h("span", { class: "muted", "data-testid": "note-status" }, note ? `last saved ${note.updatedAt}${data.live ? ` to ${run.notesPath}` : ""}` : "");
   const save = h(
     "button",
     {

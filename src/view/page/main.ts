@@ -123,6 +123,13 @@ function render(): void {
   root.setAttribute("data-rendered", String(Date.now()));
 }
 
+/** Whether the reader is typing (a note, a search): a refresh then waits, so nothing typed is lost. */
+const editing = () => {
+  const active = document.activeElement;
+  return active instanceof HTMLTextAreaElement || (active instanceof HTMLInputElement && active.type !== "checkbox");
+};
+let stale = false;
+
 async function poll(): Promise<void> {
   try {
     const response = await fetch("/api/version", { cache: "no-store" });
@@ -131,9 +138,13 @@ async function poll(): Promise<void> {
       const fresh = await fetch("/api/data", { cache: "no-store" });
       data = (await fresh.json()) as ViewData;
       lastUpdate = new Date();
-      render();
+      stale = true;
     }
     version = current;
+    if (stale && !editing()) {
+      stale = false;
+      render();
+    }
   } catch {
     // The server went away (the command was stopped): keep showing what we have.
   }
