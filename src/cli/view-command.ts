@@ -89,7 +89,7 @@ export function registerViewCommand(program: Command, loadRegistries: LoadRegist
     .option("--out <file.html>", "where to write the page (default: beside a single results file, x.json → x.html; else ./taubridge-view.html)")
     .option("--bundle <dir>", "write a folder to publish instead: index.html (self-contained) and view-data.json")
     .option("--serve", "serve the page on 127.0.0.1 instead of writing it; it refreshes while a run writes its checkpoint or results file, and notes are saved to <results>.notes.json", false)
-    .option("--port <n>", "port of --serve (default 0: a free port, printed)", "0")
+    .option("--port <n>", "port of --serve (0: a free one, printed)", "0")
     .option("--policy <file>", "policy rules to check (YAML or JSON, as `report --policy`); default: the built-in rules")
     .action((paths: string[], options) => viewAction(loadRegistries, paths, options));
 }
