@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EpisodeRecord } from "../../src/core/episode-record.ts";
 import { chromiumPath, launchChromium, missingBrowserReason } from "../support/browser.ts";
 import { runCli, runTau2 } from "../support/cli.ts";
-import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { missingTau2Reason, tau2BenchDirectory, tauBenchDirectory } from "../support/shared-data.ts";
 
 const FIXTURE = join(import.meta.dirname, "..", "fixtures", "results", "v1", "library-test-tool-calling-agent-model-0.0_ids_0-1-2_user-user-model-llm.json");
 const TIMEOUT = 180_000;
@@ -29,26 +29,26 @@ async function records(path: string): Promise<EpisodeRecord[]> {
   return JSON.parse(result.stdout) as EpisodeRecord[];
 }
 
-/** Counts pixels near each colour in a PNG, decoded by the browser itself (a canvas). */
+/** Counts pixels near each colour in a PNG, decoded by the browser itself (a canvas); the function runs in the page. */
+const COUNT_COLOURS = `async ({ data, colours }) => {
+  const image = new Image();
+  image.src = "data:image/png;base64," + data;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  const pixels = context.getImageData(0, 0, image.width, image.height).data;
+  const counts = Object.fromEntries(Object.keys(colours).map((name) => [name, 0]));
+  for (let at = 0; at < pixels.length; at += 4)
+    for (const [name, [r, g, b]] of Object.entries(colours))
+      if (Math.abs(pixels[at] - r) < 12 && Math.abs(pixels[at + 1] - g) < 12 && Math.abs(pixels[at + 2] - b) < 12) counts[name]++;
+  return counts;
+}`;
+
 async function colourCounts(page: Page, png: Buffer, colours: Record<string, [number, number, number]>): Promise<Record<string, number>> {
-  return page.evaluate(
-    async ({ data, colours }) => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${data}`;
-      await image.decode();
-      const canvas = document.createElement("canvas");
-      canvas.width = image.width;
-      canvas.height = image.height;
-      const context = canvas.getContext("2d") as CanvasRenderingContext2D;
-      context.drawImage(image, 0, 0);
-      const pixels = context.getImageData(0, 0, image.width, image.height).data;
-      const counts: Record<string, number> = Object.fromEntries(Object.keys(colours).map((name) => [name, 0]));
-      for (let at = 0; at < pixels.length; at += 4)
-        for (const [name, [r, g, b]] of Object.entries(colours)) if (Math.abs(pixels[at] - r) < 12 && Math.abs(pixels[at + 1] - g) < 12 && Math.abs(pixels[at + 2] - b) < 12) counts[name]++;
-      return counts;
-    },
-    { data: png.toString("base64"), colours },
-  );
+  return (await page.evaluate(`(${COUNT_COLOURS})(${JSON.stringify({ data: png.toString("base64"), colours })})`)) as Record<string, number>;
 }
 
 describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
@@ -129,7 +129,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         const tab = await browser.newPage();
         await tab.goto(pathToFileURL(page).href);
         await tab.locator("select[data-filter=reward]").selectOption("fail");
-        await tab.waitForFunction(() => location.hash.includes("reward=fail"));
+        await tab.waitForFunction('location.hash.includes("reward=fail")');
         const failed = failingRecords.filter((record) => record.reward < 1);
         await expect.poll(() => tab.getByTestId("episode-row").count()).toBe(failed.length);
         expect(await tab.getByTestId("shown-count").innerText()).toContain(`${failed.length} episode(s)`);
@@ -138,7 +138,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         const search = tab.locator("input[data-filter=q]");
         await search.fill("update_task_1");
         await search.press("Enter");
-        await tab.waitForFunction(() => location.hash.includes("q=update_task_1"));
+        await tab.waitForFunction('location.hash.includes("q=update_task_1")');
         const shared = tab.url();
         const expected = failed.filter((record) => record.taskId.includes("update_task_1") || JSON.stringify(record.messages).includes("update_task_1")).length;
         await expect.poll(() => tab.getByTestId("episode-row").count()).toBe(expected);
@@ -205,6 +205,29 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
       TIMEOUT,
     );
   });
+
+  it.skipIf(!tauBenchDirectory)(
+    "opens the original τ-bench's published gpt-4o airline trajectories with their pass^1..4",
+    async () => {
+      const file = join(tauBenchDirectory as string, "historical_trajectories", "gpt-4o-airline.json");
+      const out = join(directory, "gpt-4o-airline.html");
+      expect((await runCli(["view", file, "--out", out])).exitCode).toBe(0);
+      const compared = JSON.parse((await runCli(["compare", file, file, "--format", "json"])).stdout) as { baseline: { statistics: { passK: Record<string, { value: number }> } } };
+      expect(Object.keys(compared.baseline.statistics.passK)).toEqual(["1", "2", "3", "4"]);
+      const tab = await browser.newPage();
+      await tab.goto(pathToFileURL(out).href);
+      await tab.getByTestId("summary").waitFor();
+      expect(await tab.getByTestId("card-episodes").innerText()).toContain("200");
+      const rows = await tab.locator("[data-testid=passk-table] tbody tr").allInnerTexts();
+      expect(rows.map((row) => row.split("\t").slice(0, 2))).toEqual(Object.entries(compared.baseline.statistics.passK).map(([k, estimate]) => [k, estimate.value.toFixed(3)]));
+      // An episode: the policy prompt is folded, the tool calls are there.
+      await tab.getByTestId("episode-row").first().click();
+      await tab.getByTestId("conversation").waitFor();
+      expect(await tab.locator("[data-testid=message] details summary").first().innerText()).toContain("system prompt");
+      await tab.close();
+    },
+    TIMEOUT,
+  );
 
   it(
     "serves a run while it is written, and a note saved on the page lands in the sidecar that analyze reads back",

@@ -71,7 +71,10 @@ function messageView(message: RecordMessage, index: number, steps: Map<string, R
       message.error ? badge("error", "error") : null,
     ),
   );
-  if (message.content) element.appendChild(message.role === "tool" ? folded(message.content, "result") : h("div", { class: "content" }, message.content));
+  if (message.content)
+    element.appendChild(
+      message.role === "tool" ? folded(message.content, "result") : message.role === "system" ? folded(message.content, "system prompt") : h("div", { class: "content" }, message.content),
+    );
   for (const call of message.toolCalls ?? []) {
     const step = steps.get(call.id);
     const origin = step?.origin ?? (call.requestor === "user" ? "user" : "agent");
