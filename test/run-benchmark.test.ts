@@ -3,7 +3,7 @@
  * on the bundled library domain, its option validation (the flag table, the CLI's errors), and the
  * flag table as the one source of the CLI's options, help and defaults.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -92,6 +92,17 @@ describe("the run layer's task source is a plug-in", () => {
     expect(source.leased).toEqual(["tau2:update_task_1:0:1", "tau2:create_task_1:0:1"]);
     // τ² keeps simulations in the order they finished, as τ²'s own results files do.
     expect(result.episodes.map((episode) => episode.taskId)).toEqual(["update_task_1", "create_task_1"]);
+  });
+});
+
+describe("the docs of the task source", () => {
+  it("say it is pluggable and where it plugs in (src/run/README.md, docs/architecture.md)", () => {
+    const root = join(import.meta.dirname, "..");
+    for (const file of ["src/run/README.md", "docs/architecture.md"]) {
+      const text = readFileSync(join(root, file), "utf8").replace(/\s+/g, " ");
+      expect(text, file).toContain("BenchmarkHooks.taskSource");
+      expect(text, file).not.toMatch(/not yet pluggable|creates its `InProcessTaskSource` itself/i);
+    }
   });
 });
 
