@@ -18,7 +18,9 @@ import { runCli, runTau2 } from "../support/cli.ts";
 import { missingTau2Reason, tau2BenchDirectory, tauBenchDirectory } from "../support/shared-data.ts";
 
 const FIXTURE = join(import.meta.dirname, "..", "fixtures", "results", "v1", "library-test-tool-calling-agent-model-0.0_ids_0-1-2_user-user-model-llm.json");
-const TIMEOUT = 180_000;
+const TIMEOUT = 400_000;
+/** What a poll waits at most for the page (the machine may be loaded; a pass is usually immediate). */
+const POLL = { timeout: 120_000 };
 
 if (!chromiumPath) console.warn(missingBrowserReason);
 if (!tau2BenchDirectory) console.warn(missingTau2Reason);
@@ -46,6 +48,13 @@ const COUNT_COLOURS = `async ({ data, colours }) => {
       if (Math.abs(pixels[at] - r) < 12 && Math.abs(pixels[at + 1] - g) < 12 && Math.abs(pixels[at + 2] - b) < 12) counts[name]++;
   return counts;
 }`;
+
+/** A tab that waits as long as a loaded machine needs for the page (actions and waits; a pass is usually immediate). */
+async function newTab(browser: Browser, options?: Parameters<Browser["newPage"]>[0]): Promise<Page> {
+  const tab = await browser.newPage(options);
+  tab.setDefaultTimeout(POLL.timeout);
+  return tab;
+}
 
 async function colourCounts(page: Page, png: Buffer, colours: Record<string, [number, number, number]>): Promise<Record<string, number>> {
   return (await page.evaluate(`(${COUNT_COLOURS})(${JSON.stringify({ data: png.toString("base64"), colours })})`)) as Record<string, number>;
@@ -90,7 +99,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
     it(
       "renders the summary from file:// without network: the numbers compare prints, the pass^k plot with its band, a screenshot whose grid shows the failures",
       async () => {
-        const tab = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+        const tab = await newTab(browser, { viewport: { width: 1400, height: 1000 } });
         const requests: string[] = [];
         tab.on("request", (request) => {
           if (!request.url().startsWith("file:") && !request.url().startsWith("data:")) requests.push(request.url());
@@ -126,12 +135,12 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
     it(
       "filters the episodes, keeps the filters in the URL, and a shared URL opens the same view",
       async () => {
-        const tab = await browser.newPage();
+        const tab = await newTab(browser);
         await tab.goto(pathToFileURL(page).href);
         await tab.locator("select[data-filter=reward]").selectOption("fail");
         await tab.waitForFunction('location.hash.includes("reward=fail")');
         const failed = failingRecords.filter((record) => record.reward < 1);
-        await expect.poll(() => tab.getByTestId("episode-row").count()).toBe(failed.length);
+        await expect.poll(() => tab.getByTestId("episode-row").count(), POLL).toBe(failed.length);
         expect(await tab.getByTestId("shown-count").innerText()).toContain(`${failed.length} episode(s)`);
         const keys = await tab.getByTestId("episode-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-key")));
         expect(keys.sort()).toEqual(failed.map((record) => `${record.taskId}#${record.trial}`).sort());
@@ -141,8 +150,8 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         await tab.waitForFunction('location.hash.includes("q=update_task_1")');
         const shared = tab.url();
         const expected = failed.filter((record) => record.taskId.includes("update_task_1") || JSON.stringify(record.messages).includes("update_task_1")).length;
-        await expect.poll(() => tab.getByTestId("episode-row").count()).toBe(expected);
-        const second = await browser.newPage();
+        await expect.poll(() => tab.getByTestId("episode-row").count(), POLL).toBe(expected);
+        const second = await newTab(browser);
         await second.goto(shared);
         await second.getByTestId("summary").waitFor();
         expect(await second.locator("select[data-filter=reward]").inputValue()).toBe("fail");
@@ -159,7 +168,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
       async () => {
         const record = failingRecords.find((candidate) => candidate.reward < 1 && candidate.expected?.databaseMatch === false) as EpisodeRecord;
         expect(record).toBeDefined();
-        const tab = await browser.newPage();
+        const tab = await newTab(browser);
         await tab.goto(`${pathToFileURL(page).href}#view=summary&run=0&reward=fail`);
         await tab.locator(`[data-testid=episode-row][data-key="${record.taskId}#${record.trial}"]`).click();
         await tab.getByTestId("episode").waitFor();
@@ -187,7 +196,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
     it(
       "compares the two runs: the paired comparison's verdict, and exactly the tasks whose pass rates differ highlighted",
       async () => {
-        const tab = await browser.newPage();
+        const tab = await newTab(browser);
         await tab.goto(pathToFileURL(page).href);
         await tab.getByTestId("compare-tab").click();
         await tab.getByTestId("compare").waitFor();
@@ -198,7 +207,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         const highlighted = await tab.locator("[data-testid=compare-row][data-differs=yes] td:first-child").allInnerTexts();
         expect(highlighted.sort()).toEqual(differing.sort());
         await tab.getByTestId("only-differing").check();
-        await expect.poll(() => tab.getByTestId("compare-row").count()).toBe(differing.length);
+        await expect.poll(() => tab.getByTestId("compare-row").count(), POLL).toBe(differing.length);
         expect(await tab.locator("[data-testid=passk-plot] polygon").count()).toBe(2);
         await tab.close();
       },
@@ -214,7 +223,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
       expect((await runCli(["view", file, "--out", out])).exitCode).toBe(0);
       const compared = JSON.parse((await runCli(["compare", file, file, "--format", "json"])).stdout) as { baseline: { statistics: { passK: Record<string, { value: number }> } } };
       expect(Object.keys(compared.baseline.statistics.passK)).toEqual(["1", "2", "3", "4"]);
-      const tab = await browser.newPage();
+      const tab = await newTab(browser);
       await tab.goto(pathToFileURL(out).href);
       await tab.getByTestId("summary").waitFor();
       expect(await tab.getByTestId("card-episodes").innerText()).toContain("200");
@@ -247,7 +256,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
           });
           server.once("exit", (code) => reject(new Error(`view --serve exited ${code}: ${out}`)));
         });
-        const tab = await browser.newPage();
+        const tab = await newTab(browser);
         await tab.goto(url);
         await tab.getByTestId("summary").waitFor();
         expect(await tab.getByTestId("run-tab").count()).toBe(1);
@@ -256,7 +265,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         const run = await runCli(["run", "--env", "library", "--agent-strategy", "oracle", "--user-strategy", "scripted", "--task-ids", "0", "1", "--log-dir", logDir, "--quiet"]);
         expect(run.exitCode, run.stderr).toBe(0);
         expect(existsSync(results)).toBe(true);
-        await expect.poll(() => tab.getByTestId("run-tab").count(), { timeout: 60_000 }).toBe(2);
+        await expect.poll(() => tab.getByTestId("run-tab").count(), { timeout: 240_000 }).toBe(2);
         expect(await tab.getByTestId("live-status").innerText()).toContain("updated");
 
         // A note on the fixture's failed episode (task 2), saved through the server.
@@ -269,7 +278,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         await tab.getByTestId("note-text").fill("looked up the wrong book");
         await tab.getByTestId("note-save").click();
         const sidecar = join(directory, "tool-calling.notes.json");
-        await expect.poll(() => tab.getByTestId("note-status").innerText()).toContain(sidecar);
+        await expect.poll(() => tab.getByTestId("note-status").innerText(), POLL).toContain(sidecar);
         const saved = JSON.parse(readFileSync(sidecar, "utf8"));
         expect(saved).toMatchObject({
           schemaVersion: 1,
@@ -287,7 +296,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         expect(json.summary.notes).toEqual({ noted: 1, bySource: { agent: 1 }, byType: { wrong_argument: 1 } });
         // The note filter finds it on the summary.
         await tab.goto(`${url}#view=summary&run=0&fault=wrong_argument`);
-        await expect.poll(() => tab.getByTestId("episode-row").count()).toBe(1);
+        await expect.poll(() => tab.getByTestId("episode-row").count(), POLL).toBe(1);
         // The infra error is listed, and the episode shows its message.
         expect(await tab.getByTestId("infra-errors").innerText()).toContain(fixtureRecords.find((record) => record.termination === "infra_error")?.taskId as string);
         await tab.close();
@@ -310,11 +319,12 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
       const failed = fixtureRecords.find((record) => record.reward < 1 && record.termination !== "infra_error") as EpisodeRecord;
       const context = await browser.newContext({ acceptDownloads: true });
       const tab = await context.newPage();
+      tab.setDefaultTimeout(POLL.timeout);
       await tab.goto(`${pathToFileURL(out).href}#view=episode&run=0&episode=${encodeURIComponent(`${failed.taskId}#${failed.trial}`)}`);
       await tab.getByTestId("note-source").selectOption("user");
       await tab.getByTestId("note-text").fill("the user gave a wrong id");
       await tab.getByTestId("note-save").click();
-      await expect.poll(() => tab.getByTestId("note-status").innerText()).toContain("saved in this browser");
+      await expect.poll(() => tab.getByTestId("note-status").innerText(), POLL).toContain("saved in this browser");
       await tab.reload();
       expect(await tab.getByTestId("note-text").inputValue()).toBe("the user gave a wrong id");
       const download = tab.waitForEvent("download");

@@ -18,7 +18,7 @@ import { runCli } from "../support/cli.ts";
 const V1 = join(import.meta.dirname, "..", "fixtures", "results", "v1");
 const TOOL_CALLING = "library-test-tool-calling-agent-model-0.0_ids_0-1-2_user-user-model-llm";
 const ORACLE = "library-test-oracle-none-0.0_ids_0-6_user-none-scripted";
-const TIMEOUT = 120_000;
+const TIMEOUT = 400_000;
 
 async function bundle(paths: string[]): Promise<{ data: ViewData; html: string }> {
   const folder = mkdtempSync(join(tmpdir(), "taubridge-view-bundle-"));
