@@ -7,7 +7,8 @@
  * src/report < src/suites/<suite> < src/worker (the worker protocol) < src/local-workers (its
  * child-process transport) < src/api, src/a2a/server < src/cli < app/ (the composition root).
  * src/analysis (over src/core and src/metrics) and src/submit (over the leaderboard contract) are
- * read by the CLI and the API only. A layer imports only
+ * read by the CLI and the API only (and src/view, the results viewer over src/analysis, which only
+ * the CLI reads). A layer imports only
  * layers below it; no shared layer imports a suite; suites do not import each other; `src/`
  * never imports the domains, bridge, adapters or app/, which pass registries in; the bridge never
  * imports the adapters; published code never imports vitest or test helpers; no file-level cycles.
@@ -199,10 +200,25 @@ module.exports = {
       to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(submit|core|metrics|value|errors)/|^src/run/atomic-file\\.ts$" },
     },
     {
-      name: "analysis-and-submit-serve-front-ends",
-      comment: "analysis and submissions are read by the CLI, the API and app/ only: no lower layer and no suite depends on them",
+      name: "view-shows-what-analysis-computes",
+      comment:
+        "src/view (the results viewer: its data, page and server) shows canonical records and what src/analysis computes from them: it may import src/analysis, src/core, src/value, the error tree, the report's labels and the run layer's atomic writes; results files come in through the CLI's reader (never a suite)",
       severity: "error",
-      from: { path: "^src/", pathNot: "^src/(analysis|submit|cli|api)/" },
+      from: { path: "^src/view/" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(view|analysis|core|value|errors)/|^src/run/atomic-file\\.ts$|^src/report/labels\\.ts$" },
+    },
+    {
+      name: "view-serves-front-ends",
+      comment: "the viewer is a front end of the CLI (and app/): nothing below it imports it",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(view|cli|api)/" },
+      to: { path: "^src/view/" },
+    },
+    {
+      name: "analysis-and-submit-serve-front-ends",
+      comment: "analysis and submissions are read by the CLI, the API, the viewer and app/ only: no lower layer and no suite depends on them",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(analysis|submit|cli|api|view)/" },
       to: { path: "^src/(analysis|submit)/" },
     },
     {

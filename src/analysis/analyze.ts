@@ -6,6 +6,7 @@
 import type { EpisodeRecord } from "../core/episode-record.ts";
 import { episodeFacts, type EpisodeFacts, isSuccessfulReward } from "./facts.ts";
 import { FAULT_AUTHORS, FAULT_TYPES, type ConversationReview, type FailureJudge, type FaultAuthor, type FaultType, type JudgeUsage } from "./judge.ts";
+import type { EpisodeNote } from "./notes.ts";
 import { renderTable } from "./tables.ts";
 
 /** One failed episode as `analyze --format json` prints it (and a viewer imports). */
@@ -22,6 +23,8 @@ export interface AnalyzedEpisode {
   faultType?: FaultType | null;
   faultTypeDescription?: string | null;
   review?: ConversationReview | null;
+  /** A person's note on the episode (the results file's notes sidecar, written by `taubridge view`). */
+  note?: EpisodeNote;
 }
 
 export interface AnalysisSummary {
@@ -42,6 +45,8 @@ export interface AnalysisSummary {
   byFaultType: Array<{ faultType: FaultType; count: number; percent: number }> | null;
   /** τ²'s reviews (recorded or made now): errors by source and severity. */
   reviewErrors: Record<string, Record<string, number>> | null;
+  /** Failed episodes with a person's note, by the note's error source and type (null when no note was read). */
+  notes: { noted: number; bySource: Record<string, number>; byType: Record<string, number> } | null;
 }
 
 export interface Analysis {
@@ -62,6 +67,8 @@ export interface AnalyzeOptions {
   maxFailed?: number;
   /** Called after each judged episode (progress). */
   onJudged?(done: number, total: number): void;
+  /** People's notes by results file: `notesFor(record)` returns the episode's note, if any (the CLI reads the sidecars). */
+  notesFor?(record: EpisodeRecord): EpisodeNote | undefined;
 }
 
 /** The deterministic part: facts of every failed episode (reward not 1), no model call. */
@@ -129,7 +136,22 @@ export function summarize(total: number, episodes: readonly AnalyzedEpisode[], j
         })
       : null,
     reviewErrors,
+    notes: notesSummary(episodes),
   };
+}
+
+/** Failed episodes by their notes' error source and type; null when none has a note. */
+function notesSummary(episodes: readonly AnalyzedEpisode[]): AnalysisSummary["notes"] {
+  const noted = episodes.filter((episode) => episode.note);
+  if (noted.length === 0) return null;
+  const bySource: Record<string, number> = {};
+  const byType: Record<string, number> = {};
+  for (const { note } of noted) {
+    if (!note) continue;
+    bySource[note.source] = (bySource[note.source] ?? 0) + 1;
+    if (note.type) byType[note.type] = (byType[note.type] ?? 0) + 1;
+  }
+  return { noted: noted.length, bySource, byType };
 }
 
 /** Runs `tasks` with at most `limit` at once, in order of their results. */
@@ -155,6 +177,11 @@ export async function analyzeRecords(records: readonly EpisodeRecord[], options:
   const episodes = failedEpisodes(records, options.maxFailed);
   const byKey = new Map(records.map((record) => [`${record.suite}\0${record.domain}\0${record.taskId}\0${record.trial}`, record]));
   const recordOf = (episode: AnalyzedEpisode) => byKey.get(`${episode.suite}\0${episode.domain}\0${episode.taskId}\0${episode.trial}`) as EpisodeRecord;
+  if (options.notesFor)
+    for (const episode of episodes) {
+      const note = options.notesFor(recordOf(episode));
+      if (note) episode.note = note;
+    }
   const judge = options.judge;
   if (judge) {
     let done = 0;
@@ -207,6 +234,7 @@ function episodeLines(episode: AnalyzedEpisode): string[] {
     );
   }
   if (facts.toolErrors.length > 0) lines.push(`  tool errors: ${facts.toolErrors.map((error) => `${error.name}: ${short(error.result, 60)}`).join("; ")}`);
+  if (episode.note) lines.push(`  note: ${episode.note.source}${episode.note.type ? ` (${episode.note.type})` : ""}${episode.note.text ? ` — ${episode.note.text}` : ""}`);
   if (episode.fault) lines.push(`  fault: ${episode.fault}${episode.faultType ? ` (${episode.faultType})` : ""} — ${episode.faultTypeDescription ?? episode.faultDescription ?? ""}`);
   return lines;
 }
@@ -261,6 +289,14 @@ function summaryTables(analysis: Analysis, format: "text" | "markdown"): string[
       renderTable(
         ["Agent fault type", "Episodes", "%"],
         summary.byFaultType.map((row) => [row.faultType, String(row.count), row.percent.toFixed(2)]),
+        format,
+      ),
+    );
+  if (summary.notes)
+    out.push(
+      renderTable(
+        ["Noted error source", "Episodes"],
+        Object.entries(summary.notes.bySource).map(([source, n]) => [source, String(n)]),
         format,
       ),
     );

@@ -54,7 +54,10 @@ async function judgeClient(options: Options) {
 async function analyzeAction(loadRegistries: LoadRegistries, paths: string[], options: Options): Promise<void> {
   const [{ analyzeRecords, analysisJson, analysisText }, { FailureJudge }] = await Promise.all([import("../analysis/analyze.ts"), import("../analysis/judge.ts")]);
   const files = await readResultsFiles(loadRegistries, paths, options);
-  const records: EpisodeRecord[] = files.flatMap((file) => file.records());
+  const { notesOfRecords } = await import("./notes-sidecar.ts");
+  const read = files.map((file) => ({ path: file.path, records: file.records() }));
+  const records: EpisodeRecord[] = read.flatMap((file) => file.records);
+  const notes = notesOfRecords(read);
   const maxFailed = options.maxFailed !== undefined ? Number(options.maxFailed) : undefined;
   if (maxFailed !== undefined && (!Number.isInteger(maxFailed) || maxFailed < 0)) throw new ConfigError(`--max-failed ${options.maxFailed}: expected a whole number ≥ 0`);
   if (options.review && !options.judgeModel) throw new ConfigError("--review needs a judge model (--judge-model)");
@@ -64,6 +67,7 @@ async function analyzeAction(loadRegistries: LoadRegistries, paths: string[], op
     judgeModel: (options.judgeModel as string | undefined) ?? null,
     concurrency: Number(options.maxConcurrency ?? 4),
     maxFailed,
+    notesFor: (record) => notes.get(record),
     onJudged: judge && process.stderr.isTTY ? (done, total) => process.stderr.write(`\rjudged ${done}/${total}`) : undefined,
   });
   if (judge && process.stderr.isTTY) process.stderr.write("\n");

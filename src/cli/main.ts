@@ -19,6 +19,7 @@ import { registerAnalysisCommands } from "./analysis-commands.ts";
 import { registerSubmitCommands } from "./submit-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
 import { registerServeCommand } from "./serve-command.ts";
+import { registerViewCommand } from "./view-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
 
 export type { LoadRegistries, RegistryNeeds } from "./registry-needs.ts";
@@ -39,6 +40,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
   registerResultsCommands(program, loadRegistries);
   registerAnalysisCommands(program, loadRegistries);
   registerSubmitCommands(program, loadRegistries);
+  registerViewCommand(program, loadRegistries);
   registerCliExtensions(program);
   registerServeCommand(program, loadRegistries);
   oneLineUsageErrors(program);

@@ -1,0 +1,79 @@
+/**
+ * What the viewer's page embeds: the runs as the analysis layer computed them (statistics, facts,
+ * policy hits, breakdown, the paired comparison) and each episode's canonical record without its
+ * native entry. Types only: the page (a browser bundle) and the Node side both import them, so the
+ * page never recomputes what `src/analysis` says.
+ */
+import type { EpisodeRecord } from "../core/episode-record.ts";
+import type { Breakdown } from "../analysis/breakdown.ts";
+import type { Comparison } from "../analysis/compare.ts";
+import type { EpisodeFacts } from "../analysis/facts.ts";
+import type { EpisodeNote } from "../analysis/notes.ts";
+import type { PolicyHit, PolicyReport } from "../analysis/policy/engine.ts";
+import type { RunStatistics } from "../analysis/statistics.ts";
+
+export const VIEW_SCHEMA_VERSION = 1;
+
+/** Usage of one model role over a run: summed over the episodes that recorded it. */
+export interface RoleRow {
+  role: "agent" | "user" | "judge";
+  /** Episodes whose record carries this role's usage. */
+  episodes: number;
+  calls: number | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  /** Null when unknown (never 0 for "not recorded"). */
+  cost: number | null;
+  /** Mean wall-clock seconds per episode (the records carry one duration per episode, not per role). */
+  meanEpisodeSeconds: number | null;
+  /** What the file says instead, when it records the role only as text (τ²'s NL judge). */
+  text: string | null;
+}
+
+/** One episode as the page shows it. */
+export interface ViewEpisode {
+  /** `taskId#trial`, unique in its run. */
+  key: string;
+  record: Omit<EpisodeRecord, "native">;
+  /** The task as the results file records it (τ-bench `info.task`, τ²'s task of `tasks[]`), shown as context; null when absent. */
+  task: unknown;
+  /** The analysis layer's deterministic facts (`episodeFacts`). */
+  facts: EpisodeFacts;
+  policyHits: PolicyHit[];
+  adherence: number | null;
+  /** Tool calls whose result was an error (from the facts). */
+  toolErrors: number;
+  note: EpisodeNote | null;
+}
+
+export interface ViewRun {
+  index: number;
+  label: string;
+  path: string;
+  notesPath: string;
+  suite: string;
+  title: string;
+  domain: string | null;
+  /** A run still being written (its checkpoint read while the results file is not there yet). */
+  partial: boolean;
+  completeness: { expectedEpisodes: number; interrupted: boolean } | null;
+  statistics: RunStatistics;
+  roles: RoleRow[];
+  terminations: Record<string, number>;
+  infraErrors: Array<{ key: string; taskId: string; trial: number; message: string }>;
+  policy: Pick<PolicyReport, "file" | "strictness" | "adherence" | "hitsByRule" | "skipped">;
+  breakdown: Breakdown;
+  /** Lines the suite adds under its report (τ²: the judge's usage, tasks that check less than they seem). */
+  fileNotes: string[];
+  episodes: ViewEpisode[];
+}
+
+export interface ViewData {
+  schemaVersion: typeof VIEW_SCHEMA_VERSION;
+  generatedAt: string;
+  /** Served by `taubridge view --serve`: the page polls for changes and saves notes through the server. */
+  live: boolean;
+  runs: ViewRun[];
+  /** The paired comparison of every run against the first (`compareRuns`), when there are several. */
+  comparison: Comparison | null;
+}
