@@ -14,6 +14,7 @@ import { environmentSecrets, redactText, secretsIn } from "../secrets/redact.ts"
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
 import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
+import { registerQueueCommands } from "./queue-commands.ts";
 import { registerResultsCommands } from "./results-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
@@ -34,6 +35,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .exitOverride();
   registerRunCommands(program, loadRegistries);
   registerResultsCommands(program, loadRegistries);
+  registerQueueCommands(program, loadRegistries);
   registerCliExtensions(program);
   oneLineUsageErrors(program);
   return program;

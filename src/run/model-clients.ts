@@ -8,6 +8,7 @@ import { parsePriceTable, type PriceTable } from "../model/pricing.ts";
 import { ResponseCache } from "../model/response-cache.ts";
 import { runSecrets } from "../secrets/redact.ts";
 import type { CompletionRequest, CompletionResult } from "../model/types.ts";
+import type { FetchFunction } from "../model/http-transport.ts";
 
 /** Which flag sets each role's endpoint, for the run-stopping message (a suite may name its own). */
 const BASE_URL_FLAGS: Record<ModelRoleName, string> = { agent: "--base-url", user: "--user-base-url", judge: "--judge-base-url" };
@@ -77,6 +78,21 @@ export interface ModelSettings {
   maxConcurrency: number;
   /** What the run knows to be secret beyond these settings (τ²: its LLM arguments), never written to the cache (`src/secrets`). */
   secrets?: readonly string[];
+  /**
+   * The HTTP `fetch` a role's client sends its requests through (default: the pooled transport).
+   * A queue worker passes one that holds the limits shared by every worker (`--provider-limit`,
+   * `--rate-limit`, a 429's pause) around each request.
+   */
+  fetchFor?: (endpoint: ModelEndpoint) => FetchFunction | undefined;
+}
+
+/** Which endpoint a role's client calls, for {@link ModelSettings.fetchFor}. */
+export interface ModelEndpoint {
+  role: ModelRoleName;
+  provider: string;
+  model: string;
+  /** As configured (undefined: the provider's default). */
+  baseURL: string | undefined;
 }
 
 /** Builds the per-role clients from the run's model settings (validated before the first episode). */
@@ -96,13 +112,18 @@ export function createRunModels(config: ModelSettings): RunModels {
   const make = (role: ModelRoleName): ModelClient => {
     const cached = clients.get(role);
     if (cached) return cached;
-    const client = createModelClient({
-      ...roleConfig(config, role),
-      timeoutMs: config.modelTimeoutMs,
-      maxAttempts: config.modelMaxAttempts,
-      ...(cache ? { cache } : {}),
-      ...(prices ? { prices } : {}),
-    });
+    const settings = roleConfig(config, role);
+    const fetch = config.fetchFor?.({ role, provider: settings.provider, model: settings.model, baseURL: settings.baseURL });
+    const client = createModelClient(
+      {
+        ...settings,
+        timeoutMs: config.modelTimeoutMs,
+        maxAttempts: config.modelMaxAttempts,
+        ...(cache ? { cache } : {}),
+        ...(prices ? { prices } : {}),
+      },
+      fetch ? { fetch } : {},
+    );
     const endpoint = `${client.baseURL}\0${client.model}`;
     let queue = queues.get(endpoint);
     if (!queue) {
