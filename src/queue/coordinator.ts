@@ -8,6 +8,7 @@
  * runner records them, so the results file, checkpoint and report are written here exactly as in
  * a local run. A job is removed once its unit is recorded: Redis holds only what is in flight.
  */
+import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
 import { Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
@@ -151,6 +152,8 @@ export class QueueCoordinator implements WorkerTransport {
     this.lastAttempt.set(unitKey(unit), unit.attempt);
     const cancelled = (): UnitReply => ({ type: "cancelled", configurationId: this.options.configuration.id, key: unitKey(unit), attempt: unit.attempt, usage: {} });
     if (signal.aborted) return cancelled();
+    // Every attempt in flight (all of the run's pending units) listens to the run's one signal.
+    setMaxListeners(0, signal);
     const reply = new Promise<UnitReply>((resolve, reject) => this.waiters.set(id, { unit, resolve, reject }));
     const onAbort = () => void this.cut(queue, id, unit, cancelled);
     signal.addEventListener("abort", onAbort, { once: true });
