@@ -9,6 +9,7 @@
  * a local run. A job is removed once its unit is recorded: Redis holds only what is in flight.
  */
 import { setMaxListeners } from "node:events";
+import { appendFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
@@ -21,6 +22,9 @@ import { durableConnection } from "./connection.ts";
 import { type JobData, jobNameOf } from "./job.ts";
 import { CANCEL_CHANNEL, jobIdOf, KEY_PREFIX, runNameOf } from "./names.ts";
 import { type RateLimit, readRunRecord, removeRunRecord, writeRunRecord } from "./run-record.ts";
+
+/** `TAUBRIDGE_QUEUE_TIMINGS=<file>`: one JSON line per job (added, reply received), for `npm run bench queue`. */
+const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 
 /** How often jobs that finished without an event reaching us are looked for (events lost while Redis was away). */
 const SWEEP_INTERVAL_MS = 5_000;
@@ -53,6 +57,8 @@ export class QueueCoordinator implements WorkerTransport {
   private readonly waiters = new Map<string, Waiter>();
   /** The last attempt dispatched per unit key, so a recorded unit's jobs are all removed. */
   private readonly lastAttempt = new Map<string, number>();
+  /** When each job in flight was added (only with `TAUBRIDGE_QUEUE_TIMINGS`). */
+  private readonly added = new Map<string, number>();
   private readonly cancelController = new AbortController();
   private sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -183,6 +189,7 @@ export class QueueCoordinator implements WorkerTransport {
       }
     }
     const data: JobData = { configurationId: this.options.configuration.id, unit };
+    if (TIMINGS) this.added.set(id, Date.now());
     await queue.add(jobNameOf(unit), data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
   }
 
@@ -220,7 +227,10 @@ export class QueueCoordinator implements WorkerTransport {
       waiter.reject(ConfigError.isInstance(error) ? error : new ConfigError(`a queue worker could not build the run: ${error.message}`, { cause: error }));
       return;
     }
-    if (reply.key === unitKey(waiter.unit) && reply.attempt === waiter.unit.attempt) waiter.resolve(reply);
+    if (reply.key !== unitKey(waiter.unit) || reply.attempt !== waiter.unit.attempt) return;
+    if (TIMINGS && this.added.has(id)) appendFileSync(TIMINGS, `${JSON.stringify({ side: "coordinator", job: id, added: this.added.get(id), received: Date.now() })}\n`);
+    this.added.delete(id);
+    waiter.resolve(reply);
   }
 
   /** A job failed on the queue (stalled too often, or its worker broke): an infrastructure error the suite's policy retries. */

@@ -12,6 +12,7 @@
  * queue, where it runs again from scratch (the first attempt never reported, so nothing is recorded
  * twice: a reply comes only from the worker holding the lock).
  */
+import { appendFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
@@ -42,6 +43,9 @@ export interface QueueWorkerOptions {
   /** How often the registry of runs is read (default 1 s). */
   pollMs?: number;
 }
+
+/** `TAUBRIDGE_QUEUE_TIMINGS=<file>`: one JSON line per job (taken, simulation time), for `npm run bench queue`. */
+const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 
 /** Times a job may stall (its worker lost) and run again before the queue gives up on it (an infrastructure error the coordinator's retry policy sees). */
 const MAX_STALLED = 3;
@@ -129,6 +133,7 @@ export class QueueWorker {
 
   /** One job: its attempt's one reply, returned as the job's value (never thrown: a thrown job is a lost one). */
   private async process(name: string, job: Job): Promise<WorkerMessage> {
+    const taken = Date.now();
     const served = this.served.get(name);
     const data = jobDataSchema.safeParse(job.data);
     if (!data.success || !served) {
@@ -150,7 +155,9 @@ export class QueueWorker {
     }
     const ready = await served.units.configure(served.record.configuration);
     if (ready.type === "refused") return ready;
+    const started = Date.now();
     const reply = await served.units.run(configurationId, unit);
+    if (TIMINGS) appendFileSync(TIMINGS, `${JSON.stringify({ side: "worker", job: job.id, taken, ran: Date.now() - started })}\n`);
     this.done++;
     return reply;
   }
