@@ -147,7 +147,16 @@ async function memoryPer10k(): Promise<{ bytes: number; bytesPerJob: number }> {
   await queue.obliterate({ force: true }).catch(() => undefined);
   const before = await used();
   const jobs = Array.from({ length: 10_000 }, (_, index) => {
-    const unit = { runId: "/data/runs/telecom-full.json", suite: "tau2", domain: "telecom", taskId: `[mobile_data_issue]airplane_mode_on|bad_network_preference|user_abroad_roaming_enabled_off[PERSONA:Hard]#${index}`, taskIndex: index, trial: 0, seed: 300 + index, attempt: 1 };
+    const unit = {
+      runId: "/data/runs/telecom-full.json",
+      suite: "tau2",
+      domain: "telecom",
+      taskId: `[mobile_data_issue]airplane_mode_on|bad_network_preference|user_abroad_roaming_enabled_off[PERSONA:Hard]#${index}`,
+      taskIndex: index,
+      trial: 0,
+      seed: 300 + index,
+      attempt: 1,
+    };
     return { name: `${unit.taskId}#${unit.trial}`, data: { configurationId: "0123456789abcdef0123456789abcdef", unit }, opts: { jobId: jobIdOf(unit), attempts: 1 } };
   });
   for (let at = 0; at < jobs.length; at += 1_000) await queue.addBulk(jobs.slice(at, at + 1_000));

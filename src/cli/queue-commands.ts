@@ -101,9 +101,19 @@ export function registerQueueCommands(program: Command, loadRegistries: LoadRegi
         `jobs: ${Object.entries(status.counts)
           .map(([state, count]) => `${state} ${count}`)
           .join(", ")}`,
-        ...(record && Object.keys(record.providerLimits).length > 0 ? [`provider limits: ${Object.entries(record.providerLimits).map(([name, n]) => `${name}=${n}`).join(", ")}`] : []),
+        ...(record && Object.keys(record.providerLimits).length > 0
+          ? [
+              `provider limits: ${Object.entries(record.providerLimits)
+                .map(([name, n]) => `${name}=${n}`)
+                .join(", ")}`,
+            ]
+          : []),
         ...(record && Object.keys(record.rateLimits).length > 0
-          ? [`rate limits: ${Object.entries(record.rateLimits).map(([name, rate]) => `${name}=${rate.requests}/${rate.seconds}s`).join(", ")}`]
+          ? [
+              `rate limits: ${Object.entries(record.rateLimits)
+                .map(([name, rate]) => `${name}=${rate.requests}/${rate.seconds}s`)
+                .join(", ")}`,
+            ]
           : []),
         `workers connected: ${status.workers.length}`,
       ];

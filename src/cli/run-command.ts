@@ -120,10 +120,10 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
     values.queue || values.providerLimit || values.rateLimit
       ? await (await import("../queue/queue-run.ts")).startQueueRun({ settings, raw, surface: "cli", registries, warn: progress.warn })
       : undefined;
-  let workers: Awaited<ReturnType<typeof import("../local-workers/local-workers.ts").startLocalWorkers>> = undefined;
+  // (--queue and --workers are refused together, so at most one of them is started.)
+  const workers = values.workers ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({ settings, raw, surface: "cli", registries, warn: progress.warn }) : undefined;
   let ran: Awaited<ReturnType<typeof withInterrupts<SuiteRunOutcome>>>;
   try {
-    workers = values.workers ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({ settings, raw, surface: "cli", registries, warn: progress.warn }) : undefined;
     ran = await withInterrupts((signal) =>
       plugin.run({ settings, registries, signal: queue ? AbortSignal.any([signal, queue.cancelled]) : signal, progress, warn: progress.warn, taskSource: workers?.source ?? queue?.source }),
     ).finally(() => progress.stop());

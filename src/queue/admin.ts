@@ -21,7 +21,7 @@ export const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "compl
 export interface QueueStatus {
   run: string;
   /** The run's record: undefined when no coordinator registered it (or it finished and tidied up). */
-  record: Omit<RunRecord, "configuration"> & { suite: string; configurationId: string } | undefined;
+  record: (Omit<RunRecord, "configuration"> & { suite: string; configurationId: string }) | undefined;
   counts: Record<(typeof JOB_STATES)[number], number>;
   /** Workers connected to the run's queue (name and address as Redis reports them). */
   workers: Array<{ name: string; addr: string }>;

@@ -56,7 +56,8 @@ export async function startQueueRun(request: QueueRunRequest): Promise<QueueRun 
   }
   if (values.workers) throw new ConfigError("--queue and --workers both say where the run's episodes go; give one");
   if (request.taskSource) throw new ConfigError("--queue and a task source (hooks.taskSource) both say where the run's episodes go; give one");
-  if (request.models !== undefined) throw new ConfigError("--queue runs episodes on other machines, which cannot use in-process model clients (hooks.models); point the run at a model server (--base-url)");
+  if (request.models !== undefined)
+    throw new ConfigError("--queue runs episodes on other machines, which cannot use in-process model clients (hooks.models); point the run at a model server (--base-url)");
   const workers = request.registries.workers;
   if (!workers) throw new ConfigError("--queue: these registries do not say how a worker recreates them (Registries.workers); use the bundled registries");
   if (!request.registries.suites.get(request.settings.suite).unitRunner) throw new ConfigError(`--queue: the ${request.settings.suite} suite cannot run episodes on workers`);

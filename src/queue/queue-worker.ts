@@ -25,7 +25,7 @@ import { UnitWorker } from "../worker/unit-worker.ts";
 import { durableConnection, probeRedis } from "./connection.ts";
 import { jobDataSchema } from "./job.ts";
 import { SharedLimits } from "./limits.ts";
-import { CANCEL_CHANNEL, KEY_PREFIX, redactUrl } from "./names.ts";
+import { CANCEL_CHANNEL, KEY_PREFIX, REGISTRY_KEY, redactUrl } from "./names.ts";
 import { readRunRecords, type RunRecord } from "./run-record.ts";
 
 export interface QueueWorkerOptions {
@@ -183,7 +183,20 @@ export class QueueWorker {
     if (why !== "closing") this.options.log(`[${name}] stopped serving (${why})`);
     await served.consumer.close(force);
     await served.units.close();
+    // A consumer writes its queue's meta key: a finished run (record and jobs gone) leaves nothing behind.
+    if (why === "finished or removed") await this.tidy(name, served.connection).catch(() => undefined);
     served.connection.disconnect();
+  }
+
+  private async tidy(name: string, connection: Redis): Promise<void> {
+    if ((await connection.hexists(REGISTRY_KEY, name)) === 1) return;
+    const base = `${KEY_PREFIX}:${name}`;
+    const [waiting, active, delayed, prioritized, completed, failed] = await Promise.all(
+      ["wait", "active", "delayed", "prioritized", "completed", "failed"].map((state) =>
+        state === "wait" || state === "active" ? connection.llen(`${base}:${state}`) : connection.zcard(`${base}:${state}`),
+      ),
+    );
+    if (waiting + active + delayed + prioritized + completed + failed === 0) await connection.del(`${base}:meta`);
   }
 
   /**

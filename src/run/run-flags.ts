@@ -319,7 +319,10 @@ const SELECTION_FLAGS = [
     placeholder: "<provider=n...>",
     help: "with --queue: at most n model requests in flight to that provider (--model-provider, τ²'s --agent-provider) across every worker (repeatable)",
     defaultHelp: "none",
-    check: (value: Record<string, string>) => Object.entries(value).map(([name, n]) => (/^[1-9]\d*$/.test(n) ? undefined : `${name}=${n}: the limit must be a whole number ≥ 1`)).find(Boolean),
+    check: (value: Record<string, string>) =>
+      Object.entries(value)
+        .map(([name, n]) => (/^[1-9]\d*$/.test(n) ? undefined : `${name}=${n}: the limit must be a whole number ≥ 1`))
+        .find(Boolean),
   },
   {
     flag: "--rate-limit",
