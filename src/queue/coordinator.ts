@@ -223,8 +223,9 @@ export class QueueCoordinator implements WorkerTransport {
     const reply = this.replyOf(value, id);
     if (!reply) return;
     if (reply.type === "refused") {
-      const error = restoreError(reply.error as SerializedError);
-      waiter.reject(ConfigError.isInstance(error) ? error : new ConfigError(`a queue worker could not build the run: ${error.message}`, { cause: error }));
+      const error: Error = restoreError(reply.error as SerializedError);
+      const message = error.message;
+      waiter.reject(ConfigError.isInstance(error) ? error : new ConfigError(`a queue worker could not build the run: ${message}`, { cause: error }));
       return;
     }
     if (reply.key !== unitKey(waiter.unit) || reply.attempt !== waiter.unit.attempt) return;

@@ -17,6 +17,7 @@ import { hostname } from "node:os";
 import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { unitKey } from "../core/run.ts";
+import type { ModelEndpoint } from "../run/model-clients.ts";
 import type { Registries } from "../run/registries.ts";
 import type { RunSettings } from "../run/run-settings.ts";
 import { serializeError, WorkerProtocolError } from "../worker/errors.ts";
@@ -107,9 +108,16 @@ export class QueueWorker {
     const units = new UnitWorker({
       registries: async (set, settings) => {
         const registries = await this.options.registries(set, settings);
-        if (!limits.active || !registries.createModels) return registries;
         const createModels = registries.createModels;
-        return { ...registries, createModels: (modelSettings) => createModels({ ...modelSettings, fetchFor: (endpoint) => limits.fetchFor(endpoint) }) };
+        if (!createModels) return registries;
+        // Calls in flight per endpoint follow this worker's --concurrency, not the run's --max-concurrency
+        // (which bounds episodes in one process); --provider-limit bounds them across workers.
+        const concurrency = this.options.concurrency;
+        return {
+          ...registries,
+          createModels: (modelSettings) =>
+            createModels({ ...modelSettings, maxConcurrency: concurrency, ...(limits.active ? { fetchFor: (endpoint: ModelEndpoint) => limits.fetchFor(endpoint) } : {}) }),
+        };
       },
       warn: (message) => this.options.log(`[${name}] warning: ${message}`),
     });
