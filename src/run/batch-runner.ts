@@ -6,6 +6,7 @@
  * "partial". The suite supplies what an episode is (`execute`), what a retryable failure is, how
  * results are summarised and where they are written.
  */
+import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { ConfigError } from "../errors/error-tree.ts";
 import { unitKey, type EpisodeSummary, type ResultSink, type TaskSource, type TaskSourceFactory, type RoleUsageDelta, type WorkUnit } from "../core/run.ts";
 import { isSuccess } from "../metrics/pass-k.ts";
@@ -171,6 +172,8 @@ export async function runSuiteBatch<Result>(batch: SuiteBatch<Result>, progress:
   // A failure that stops the run (a ConfigError) stops the other workers' attempts too: nothing is recorded after it.
   const halt = new AbortController();
   const running = AbortSignal.any([signal, halt.signal]);
+  // Every attempt in flight listens to it (its episode, a worker's dispatch, a retry's wait): that many listeners are expected.
+  setMaxListeners(Math.max(defaultMaxListeners, 4 * batch.concurrency + 4), running);
   const worker = async () => {
     const execute = executorOf(batch, source);
     for (let unit = await source.lease(); unit !== null; unit = await source.lease()) {

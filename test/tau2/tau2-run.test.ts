@@ -120,9 +120,9 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
   });
 
   it("refuses tau2 flags it does not support, by name and with the reason", async () => {
-    const result = await taubridge(["tau2", "run", ...offline, "--workers", "4"]);
+    const result = await taubridge(["tau2", "run", ...offline, "--provider-limit", "openai=4"]);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/--workers is not supported by taubridge: worker processes/);
+    expect(result.stderr).toMatch(/--provider-limit is not supported by taubridge: per-provider caps/);
   });
 
   it("saves a simulation whose participant crashes on every attempt as infrastructure_error, and re-runs it on resume", async () => {

@@ -144,8 +144,14 @@ function writtenSimulation(record: Tau2SimulationRecord, secrets: readonly strin
   return written.termination_reason === "infrastructure_error" && written.info ? { ...written, info: redact(written.info, { secrets }) } : written;
 }
 
-/** How often the whole results file is rewritten during a run (the checkpoint lines are written at once). */
+/** How often, at least, the whole results file is rewritten during a run (the checkpoint lines are written at once). */
 const RESULTS_REWRITE_MS = 5_000;
+/**
+ * A rewrite takes at most this share of the run's time: a large file (telecom `full` is 100 MB) is
+ * rewritten less often, since a rewrite blocks the run's thread — and with `--workers`, the
+ * workers waiting for their next episode. The checkpoint keeps every simulation meanwhile.
+ */
+const RESULTS_REWRITE_SHARE = 0.05;
 
 /** Two usages added; the cost is unknown (null) when either is. */
 function addJudgeUsage(left: Tau2JudgeUsage, right: Tau2JudgeUsage): Tau2JudgeUsage {
@@ -169,9 +175,12 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   private readonly checkpoint;
   /** Each unit's place in report order, by `(task, trial)` key. */
   private readonly order: Map<string, number>;
+  /** The document's simulations by `(task, trial)` key. */
+  private readonly byKey: Map<string, Tau2SimulationRecord>;
   /** The NL judge's usage in worker processes (`--workers`), reported with their results. */
   private remoteJudge: Tau2JudgeUsage | null = null;
   private lastWrite = performance.now();
+  private rewriteEvery = RESULTS_REWRITE_MS;
   /** Whether the results file was there before this run (a resumed or extended run). */
   private readonly existed: boolean;
   /** The folder this run creates for its results file, if any (removed again when nothing was recorded). */
@@ -183,6 +192,7 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     this.createdDirectory = missingDirectory(dirname(run.outputPath));
     this.checkpoint = tau2CheckpointWriter(run.outputPath);
     this.order = new Map(run.units.map((unit, index) => [simulationKey({ task_id: unit.task.id, trial: unit.trial }), index]));
+    this.byKey = new Map(run.document.simulations.map((simulation) => [simulationKey(simulation), simulation]));
     this.flush();
   }
 
@@ -201,15 +211,19 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   append(record: Tau2SimulationRecord): void {
     this.appended++;
     const { document, judge } = this.run;
-    const replaced = document.simulations.findIndex((simulation) => simulationKey(simulation) === simulationKey(record));
-    if (replaced >= 0) document.simulations.splice(replaced, 1);
+    // The infrastructure error a simulation re-runs leaves the document (found by key: a scan per append would be quadratic).
+    const key = simulationKey(record);
+    const replaced = this.byKey.get(key);
+    if (replaced) document.simulations.splice(document.simulations.indexOf(replaced), 1);
+    this.byKey.set(key, record);
     document.simulations.push(record);
     if (judge?.usage) document.taubridge.judgeUsage = this.judgeUsage();
     this.checkpoint.append(checkpointEntry(record));
-    if (performance.now() - this.lastWrite > RESULTS_REWRITE_MS) this.flush();
+    if (performance.now() - this.lastWrite > this.rewriteEvery) this.flush();
   }
 
   flush(): void {
+    const started = performance.now();
     this.sort();
     writeTau2Results(this.run.outputPath, this.run.document);
     this.status(false);
@@ -217,6 +231,7 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     removeTau2Checkpoint(this.run.outputPath);
     this.checkpoint.open({ resultsFile: this.run.outputPath }, true);
     this.lastWrite = performance.now();
+    this.rewriteEvery = Math.max(RESULTS_REWRITE_MS, (this.lastWrite - started) / RESULTS_REWRITE_SHARE);
   }
 
   close({ interrupted }: { interrupted: boolean }): void {

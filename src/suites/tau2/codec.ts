@@ -110,11 +110,23 @@ export function resultsText(document: Tau2ResultsDocument): string {
   return pyJsonDumpsIndented({
     timestamp: document.timestamp,
     info: document.info,
-    tasks: document.tasks,
+    tasks: printedTasks(document.tasks),
     simulations: document.simulations.map(printedSimulation),
     simulation_index: null,
     taubridge: { schemaVersion: TAU2_RESULTS_SCHEMA_VERSION, suite: "tau2-bench", ...document.taubridge },
   });
+}
+
+/** A run's task list printed once (level 1 of the results file): every rewrite of the file reuses the text. */
+const printedTaskLists = new WeakMap<readonly PyDict[], PrintedJson>();
+
+function printedTasks(tasks: readonly PyDict[]): PrintedJson {
+  let printed = printedTaskLists.get(tasks);
+  if (printed === undefined) {
+    printed = printedJson(tasks, 2, 1);
+    printedTaskLists.set(tasks, printed);
+  }
+  return printed;
 }
 
 /** Writes the document atomically (temp file, then rename). */
