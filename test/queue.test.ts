@@ -303,7 +303,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       answer.responder = (tau2.responder as (context: ScenarioContext) => Responder)(context);
       const workers = await Promise.all([1, 2].map(() => startWorker(redis.url, ["--concurrency", "5"])));
       try {
-        const args = [...tau2.invocations(context)[0].args, "--num-trials", "2", "--queue", redis.url, "--provider-limit", "openai=2"];
+        const args = [...tau2.invocations(context)[0].args, "--num-trials", "2", "--queue", redis.url, "--provider-limit", "openai-compatible=2"];
         const done = await startCoordinator(args);
         expect(done.stderr).toBe("");
         expect(done.exitCode).toBe(0);

@@ -196,7 +196,8 @@ export class QueueCoordinator implements WorkerTransport {
   /** The run was interrupted: a waiting job is taken off the queue, a running one is told to stop (its worker answers `cancelled`). */
   private async cut(queue: Queue, id: string, unit: WorkUnit, cancelled: () => UnitReply): Promise<void> {
     try {
-      if ((await queue.remove(id)) === 1) return this.waiters.get(id)?.resolve(cancelled());
+      // Taken off the queue now, or already gone (`queue cancel` drained it): nothing will answer.
+      if ((await queue.remove(id)) === 1 || !(await Job.fromId(queue, id))) return this.waiters.get(id)?.resolve(cancelled());
       await this.connection.publish(CANCEL_CHANNEL, JSON.stringify({ run: this.run, key: unitKey(unit) }));
     } catch {
       // Redis is away: the grace below ends the wait
