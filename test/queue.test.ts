@@ -19,6 +19,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBenchmark } from "../app/index.ts";
+import { durableConnection } from "../src/queue/connection.ts";
+import { SharedLimits } from "../src/queue/limits.ts";
+import { runKey } from "../src/queue/names.ts";
 import { type Responder, type ScriptedRequest, startScriptedModelServer } from "../src/testing/index.ts";
 import { missing, runScenario, scenarioFiles } from "./golden/run-scenario.ts";
 import { SCENARIOS, scenarioContext, type Scenario, type ScenarioContext } from "./golden/scenarios.ts";
@@ -60,6 +64,11 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Waits until Redis holds no key matching `pattern` (workers let go of a finished run's queue within a second or so). */
+async function noKeys(redis: TestRedis, pattern: string): Promise<void> {
+  await until(() => redis.cli("--scan", "--pattern", pattern).trim() === "", `no key ${pattern} left in Redis`);
 }
 
 interface WorkerProcess {
@@ -174,11 +183,13 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         expect(simulations.length === 0 || new Set(simulations).size === simulations.length).toBe(true);
         // Every worker took part, and none reported a simulation twice.
         for (const worker of workers) expect(worker.output()).toContain("[results] serving");
+        // A finished run leaves no key behind, once the workers let go of it.
+        await noKeys(redis, "taubridge:*");
+        for (const worker of workers) expect(worker.output()).toContain("[results] stopped serving (finished or removed)");
       } finally {
         await stopWorkers(workers);
       }
-      // A finished run leaves no key behind; no key was ever written (the append-only file holds every write).
-      expect(redis.cli("--scan", "--pattern", "taubridge:*").trim()).toBe("");
+      // No key was ever written (the append-only file holds every write).
       const written = redis.appendOnlyText();
       expect(written).toContain("QUEUE_TEST_AGENT_KEY"); // the variable's name travels in the configuration…
       expect(written).not.toContain(secret); // …its value never does
@@ -197,10 +208,33 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       try {
         const queued = await runScenario(withArgs(twice, ["--queue", redis.url]));
         expect(withoutHeadings(queued.whole)).toBe(withoutHeadings(local.whole));
+        await noKeys(redis, "taubridge:*");
       } finally {
         await stopWorkers(workers);
       }
-      expect(redis.cli("--scan", "--pattern", "taubridge:*").trim()).toBe("");
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "the API: runBenchmark({ queue }) gives the episodes and metrics of a local call; the refusals are one line",
+    async () => {
+      const options = { env: "library", agentStrategy: "oracle", userStrategy: "scripted", numTrials: 2 } as const;
+      const local = await runBenchmark({ ...options, logDir: mkdtempSync(join(tmpdir(), "taubridge-queue-api-local-")) });
+      const workers = [await startWorker(redis.url, ["--concurrency", "4"])];
+      try {
+        const queued = await runBenchmark({ ...options, logDir: mkdtempSync(join(tmpdir(), "taubridge-queue-api-")), queue: redis.url });
+        const shape = (result: typeof local) => result.episodes.map(({ taskId, trial, reward, termination, resumed }) => ({ taskId, trial, reward, termination, resumed }));
+        expect(shape(queued)).toEqual(shape(local));
+        expect(queued.episodes).toHaveLength(22);
+        expect(queued.metrics.passK).toEqual(local.metrics.passK);
+        expect(queued.interrupted).toBe(false);
+      } finally {
+        await stopWorkers(workers);
+      }
+      await expect(runBenchmark({ ...options, queue: redis.url, workers: 2 })).rejects.toThrow("--queue and --workers both say where the run's episodes go; give one");
+      await expect(runBenchmark({ ...options, queue: "redis://127.0.0.1:9/0" })).rejects.toThrow(/^--queue: cannot reach Redis at redis:\/\/127\.0\.0\.1:9\/0/);
+      await expect(runBenchmark({ ...options, queue: "http://127.0.0.1/" })).rejects.toThrow("--queue: must be a redis:// or rediss:// URL");
     },
     TIMEOUT,
   );
@@ -264,7 +298,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         const gone = await runCli(["queue", "status", "results", "--queue", redis.url]);
         expect(gone.exitCode).toBe(2);
         expect(gone.stderr).toContain('the queue has no run "results"');
-        expect(redis.cli("--scan", "--pattern", "taubridge:results:*").trim()).toBe("");
+        await noKeys(redis, "taubridge:results:*");
 
         // The same command finishes the run, with a local run's results.
         run.gate.open();
@@ -312,6 +346,53 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         expect(most).toBe(2);
       } finally {
         await stopWorkers(workers);
+        await server.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "--rate-limit holds requests past the window for every worker, and a 429's retry-after pauses the endpoint for all of them",
+    async () => {
+      const server = await startScriptedModelServer({ steps: [{ error: { status: 429, retryAfter: 30 } }, { content: "ok", times: "unlimited" }] });
+      const host = new URL(server.baseURL).host;
+      const connections = [0, 1, 2, 3].map((index) => durableConnection(redis.url, `limits-test-${index}`));
+      // Two workers' views of the same run's limits.
+      const [first, second] = [0, 2].map((at) => new SharedLimits(connections[at], connections[at + 1], "limits-test", {}, { [host]: { requests: 2, seconds: 600 } }));
+      const endpoint = { role: "agent" as const, provider: "openai-compatible", model: "m", baseURL: server.baseURL };
+      const post = (limits: SharedLimits) =>
+        limits.fetchFor(endpoint)(`${server.baseURL}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
+      try {
+        // The first answer is a 429 with retry-after 30: the endpoint pauses for everyone.
+        expect((await post(first)).status).toBe(429);
+        const pause = runKey("limits-test", "pause", host);
+        expect(Number(redis.cli("pttl", pause).trim())).toBeGreaterThan(20_000);
+        const held = post(second);
+        let answered = false;
+        void held.then(() => {
+          answered = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect(answered).toBe(false);
+        expect(server.requests.length).toBe(1);
+        redis.cli("del", pause); // the pause lapses: the held request goes
+        expect((await held).status).toBe(200);
+        // Two requests in the window of 600 s: a third, from either worker, waits.
+        expect(server.requests.length).toBe(2);
+        const third = post(first);
+        let thirdAnswered = false;
+        void third.then(() => {
+          thirdAnswered = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect(thirdAnswered).toBe(false);
+        expect(server.requests.length).toBe(2);
+        redis.cli("del", runKey("limits-test", "rate", host)); // the window empties
+        expect((await third).status).toBe(200);
+        expect(server.requests.length).toBe(3);
+      } finally {
+        for (const connection of connections) connection.disconnect();
         await server.close();
       }
     },

@@ -137,7 +137,8 @@ export class SharedLimits {
     for (;;) {
       const wait = Number(await this.redis.eval(RATE, 2, windowKey, pauseKey, rate?.requests ?? 0, Math.round((rate?.seconds ?? 1) * 1000), randomUUID()));
       if (wait <= 0) return;
-      await sleep(Math.min(wait, 60_000));
+      // Looked at again at least every second: a pause lifted or a window cleared early is seen soon.
+      await sleep(Math.min(wait, 1_000));
     }
   }
 
