@@ -327,7 +327,7 @@ const SELECTION_FLAGS = [
   {
     flag: "--rate-limit",
     type: "key-value",
-    placeholder: "<endpoint=requests/seconds...>",
+    placeholder: "<endpoint=n/s...>",
     help: "with --queue: at most that many model requests per window to an endpoint (a base URL's host, the base URL, or a provider) across every worker; a 429's retry-after pauses it for all (repeatable)",
     defaultHelp: "none",
     check: (value: Record<string, string>) =>
