@@ -28,6 +28,8 @@ const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 
 /** How often jobs that finished without an event reaching us are looked for (events lost while Redis was away). */
 const SWEEP_INTERVAL_MS = 5_000;
+/** How long after registering a run the coordinator says that no worker serves it. */
+const NO_WORKER_WARNING_MS = 15_000;
 /** How long an attempt cut by the run's interrupt waits for its worker to answer before it counts as cancelled. */
 const CANCEL_GRACE_MS = 15_000;
 
@@ -149,6 +151,15 @@ export class QueueCoordinator implements WorkerTransport {
     });
     this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
+    // A run nobody serves waits silently otherwise: say so once.
+    setTimeout(() => {
+      void queue
+        .getWorkersCount()
+        .then((count) => {
+          if (count === 0 && !this.closed) this.options.warn(`no worker serves the queue "${run}" yet: start \`taubridge worker --queue <this Redis>\` on the machines that run the simulations`);
+        })
+        .catch(() => undefined);
+    }, NO_WORKER_WARNING_MS).unref();
     return queue;
   }
 
