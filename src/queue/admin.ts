@@ -45,13 +45,27 @@ async function knownRuns(redis: ReturnType<typeof durableConnection>): Promise<s
   return names.length > 0 ? names.join(", ") : "none";
 }
 
-export function queueStatus(url: string, run: string): Promise<QueueStatus> {
+/** Refuses a run the Redis holds nothing of, before anything is written (opening a BullMQ queue writes its meta key). */
+async function checkKnown(url: string, run: string, needRecord: boolean): Promise<void> {
+  await probeRedis(url);
+  const redis = durableConnection(url, "taubridge-queue-command");
+  try {
+    const record = await readRunRecord(redis, checkedRunName(run));
+    if (record) return;
+    if (needRecord) throw new ConfigError(`the queue has no open run "${run}" (runs it has: ${await knownRuns(redis)})`);
+    if ((await redis.exists(`${KEY_PREFIX}:${run}:meta`, `${KEY_PREFIX}:${run}:id`)) === 0) {
+      throw new ConfigError(`the queue has no run "${run}" (runs it has: ${await knownRuns(redis)}); a finished run leaves nothing behind`);
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function queueStatus(url: string, run: string): Promise<QueueStatus> {
+  await checkKnown(url, run, false);
   return withQueue(url, run, async (queue, redis) => {
     const counts = (await queue.getJobCounts(...JOB_STATES)) as QueueStatus["counts"];
     const record = await readRunRecord(redis, run);
-    if (!record && Object.values(counts).every((count) => count === 0)) {
-      throw new ConfigError(`the queue has no run "${run}" (runs it has: ${await knownRuns(redis)}); a finished run leaves nothing behind`);
-    }
     const workers = (await queue.getWorkers()).map((worker) => ({ name: String(worker.name ?? ""), addr: String(worker.addr ?? "") }));
     const { configuration, ...rest } = record ?? ({} as RunRecord);
     return { run, record: record ? { ...rest, suite: configuration.suite, configurationId: configuration.id } : undefined, counts, workers };
@@ -59,7 +73,8 @@ export function queueStatus(url: string, run: string): Promise<QueueStatus> {
 }
 
 /** Cancels a run: no new simulation starts, running ones are cut; its coordinator ends as interrupted. */
-export function cancelQueueRun(url: string, run: string): Promise<{ removedWaiting: number; active: number }> {
+export async function cancelQueueRun(url: string, run: string): Promise<{ removedWaiting: number; active: number }> {
+  await checkKnown(url, run, true);
   return withQueue(url, run, async (queue, redis) => {
     const record = await readRunRecord(redis, run);
     if (!record) throw new ConfigError(`the queue has no open run "${run}" (runs it has: ${await knownRuns(redis)})`);
@@ -72,13 +87,17 @@ export function cancelQueueRun(url: string, run: string): Promise<{ removedWaiti
 }
 
 /** Removes every key of a run. Refused while jobs are running unless `force` (their workers' replies are then lost, never recorded). */
-export function cleanQueueRun(url: string, run: string, force = false): Promise<{ removedKeys: number }> {
-  return withQueue(url, run, async (queue, redis) => {
+export async function cleanQueueRun(url: string, run: string, force = false): Promise<{ removedKeys: number }> {
+  await checkKnown(url, run, false);
+  await withQueue(url, run, async (queue, redis) => {
     const active = (await queue.getJobCounts("active")).active ?? 0;
     if (active > 0 && !force) throw new ConfigError(`the run "${run}" has ${active} simulation(s) running; cancel it first (taubridge queue cancel ${run}), or clean with --force`);
     await queue.obliterate({ force: true });
     await removeRunRecord(redis, run);
-    // Our own keys under the run's (limits, pauses): BullMQ's obliterate leaves keys it does not know.
+  });
+  // Then every key left under the run's name: our own (limits, pauses), and the meta key opening the queue wrote.
+  const redis = durableConnection(url, "taubridge-queue-command");
+  try {
     let removed = 0;
     let cursor = "0";
     do {
@@ -87,5 +106,7 @@ export function cleanQueueRun(url: string, run: string, force = false): Promise<
       if (keys.length > 0) removed += await redis.del(...keys);
     } while (cursor !== "0");
     return { removedKeys: removed };
-  });
+  } finally {
+    redis.disconnect();
+  }
 }
