@@ -294,6 +294,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         expect((await statusOf(redis.url, "results"))?.record?.state).toBe("cancelled");
 
         const clean = await runCli(["queue", "clean", "results", "--queue", redis.url]);
+        expect(clean.stderr).toBe("");
         expect(clean.exitCode).toBe(0);
         const gone = await runCli(["queue", "status", "results", "--queue", redis.url]);
         expect(gone.exitCode).toBe(2);

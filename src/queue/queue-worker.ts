@@ -189,6 +189,8 @@ export class QueueWorker {
     if (!served) return;
     this.served.delete(name);
     if (why !== "closing") this.options.log(`[${name}] stopped serving (${why})`);
+    // A run cancelled (or gone) cuts what runs of it here: each attempt answers `cancelled`, never recorded.
+    if (why !== "closing" || force) served.units.cancel(served.record.configuration.id);
     await served.consumer.close(force);
     await served.units.close();
     // A consumer writes its queue's meta key: a finished run (record and jobs gone) leaves nothing behind.
