@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer } from "../src/testing/index.ts";
+import { missingTau2Reason, tau2BenchDirectory } from "./support/shared-data.ts";
 
 const root = join(import.meta.dirname, "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
@@ -257,6 +258,21 @@ describe('agent modules in the CommonJS project (package.json without "type", li
     expect(awaiting.stderr).toContain(
       `(agent-await.ts is loaded as CommonJS: ${join(project, "package.json")} has no "type": "module"; rename the file to agent-await.mts or add "type": "module" to the project's package.json)`,
     );
+  }, 120_000);
+
+  it("runs a TypeScript function agent on τ² with the built CLI (tsx is registered for it, as on τ-bench)", async (context) => {
+    if (skipReason) context.skip(skipReason);
+    if (!tau2BenchDirectory) context.skip(missingTau2Reason);
+    writeFileSync(join(project, "tau2-agent.ts"), TYPED_FUNCTION_AGENT);
+    const saveTo = join(mkdtempSync(join(project, "results-tau2-")), "results.json");
+    const args = ["--domain", "mock", "--agent", "module", "--agent-module", "./tau2-agent.ts", "--user", "scripted", "--task-ids", "create_task_1", "--quiet"];
+    const run = await inProject("npx", ["--offline", "taubridge", "tau2", "run", ...args, "--data-dir", tau2BenchDirectory as string, "--save-to", saveTo]);
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/│ module \(gpt-4\.1-2025-04-14\) on mock │/);
+    const stored = JSON.parse(readFileSync(saveTo, "utf8")) as { simulations: Array<{ task_id: string; messages: Array<{ role: string; content: string | null }> }> };
+    expect(stored.simulations.map((simulation) => simulation.task_id)).toEqual(["create_task_1"]);
+    expect(stored.simulations[0].messages.some((message) => message.role === "assistant" && message.content === "What is the e-mail on your account?")).toBe(true);
   }, 120_000);
 
   it("runs an unmodified TypeScript AI SDK agent through the bridge, and in decision-only mode", async (context) => {

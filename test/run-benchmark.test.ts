@@ -143,6 +143,17 @@ describe("runBenchmark({ workers })", () => {
   });
 });
 
+describe("the docs of the task source", () => {
+  it("say it is pluggable and where it plugs in (src/run/README.md, docs/architecture.md)", () => {
+    const root = join(import.meta.dirname, "..");
+    for (const file of ["src/run/README.md", "docs/architecture.md"]) {
+      const text = readFileSync(join(root, file), "utf8").replace(/\s+/g, " ");
+      expect(text, file).toContain("BenchmarkHooks.taskSource");
+      expect(text, file).not.toMatch(/not yet pluggable|creates its `InProcessTaskSource` itself/i);
+    }
+  });
+});
+
 describe("the run flag table", () => {
   it("is the CLI's run options and help, one to one", () => {
     const run = createProgram(createBundledRegistries).commands.find((command) => command.name() === "run")!;

@@ -325,7 +325,7 @@ describe.skipIf(!data)("framework agents on τ²: decision-only leaves its decis
   it("labels a dry run in the table and the JSON report", async () => {
     const file = join(scratch(), "r.json");
     const text = await frameworkRun("dry-run", file);
-    expect(text.stdout).toMatch(/vercel-ai on retail \[dry run\]/);
+    expect(text.stdout).toMatch(/vercel-ai \(scripted-model\) on retail \[dry run\]/);
     expect(text.stdout).toMatch(/⚠ dry run: the agent's tool calls were planned, not executed/);
     const json = await runCli([
       "run",

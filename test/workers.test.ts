@@ -17,7 +17,7 @@
  * Episodes are held at a scripted model server's gate, never timed.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -210,6 +210,35 @@ describe("a --workers run interrupted with Ctrl-C", () => {
   );
 });
 
+describe("a --workers run sent SIGTERM (the whole process group, as a service manager or `kill -TERM -<pgid>` does)", () => {
+  const scenario = scenarioNamed("tau-library-tool-calling-llm-user");
+  it(
+    "τ-bench without episode retries: exit 130, the workers' attempts cancelled and nothing recorded as an infrastructure error",
+    async () => {
+      const run = await gatedScenario(scenario.name, (_request, log) => results(log).length >= 1);
+      try {
+        const first = startRun([...run.args, "--workers", "2", "--max-concurrency", "2"], run.log);
+        await until(() => run.gate.held.length >= 2, "two episodes waiting at the model");
+        process.kill(-(first.pid as number), "SIGTERM");
+        const stopped = await first;
+        expect(stopped.exitCode).toBe(130);
+        // The workers outlived the signal and answered the coordinator's cancel; none died with its episode.
+        const lines = logLines(run.log);
+        expect(lines.filter((line) => line.direction === "from" && line.message.type === "cancelled").length).toBeGreaterThanOrEqual(2);
+        expect(lines.filter((line) => line.direction === "exit" && (line.message as { signal?: string | null }).signal)).toEqual([]);
+        const resultsFile = join(run.context.out, readdirSync(run.context.out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json")) as string);
+        const entries = JSON.parse(readFileSync(resultsFile, "utf8")) as Array<{ taubridge: { termination: string } }>;
+        expect(entries.length).toBeGreaterThanOrEqual(1);
+        expect(entries.filter((entry) => entry.taubridge.termination === "infra_error")).toEqual([]);
+      } finally {
+        run.gate.open();
+        await run.server.close();
+      }
+    },
+    TIMEOUT,
+  );
+});
+
 describe("a worker process killed mid-episode", () => {
   /** Once one episode is recorded, the next model call to arrive waits (one episode held). */
   const holdOne = () => {
@@ -341,6 +370,28 @@ describe("what crosses the pipe, and runs --workers refuses", () => {
         expect(calls.length).toBeGreaterThan(0);
         expect(calls.every((request) => request.hadAuthorization)).toBe(true);
         expect(readFileSync(join(run.context.out, "results.json"), "utf8")).not.toContain(secret);
+      } finally {
+        await run.server.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it.skipIf(reason !== undefined)(
+    `--workers auto starts one worker process per core, each recording its simulations once${reason ? ` (skipped: ${reason})` : ""}`,
+    async () => {
+      const run = await gatedScenario(scenario.name, () => false);
+      try {
+        const done = await startRun([...run.args, "--workers", "auto", "--max-concurrency", "4"], run.log);
+        expect(done.exitCode).toBe(0);
+        // Counted by the configurations sent (one per process started), not by which ones became ready first.
+        const configured = logLines(run.log).filter((line) => line.direction === "to" && line.message.type === "configure");
+        expect(new Set(configured.map((line) => line.pid)).size).toBe(availableParallelism());
+        expect(new Set(configured.map((line) => line.worker))).toEqual(new Set(Array.from({ length: availableParallelism() }, (_, index) => index + 1)));
+        expect(new Set(results(run.log).map((line) => line.message.key)).size).toBe(10);
+        expect(results(run.log)).toHaveLength(10);
+        const written = JSON.parse(readFileSync(join(run.context.out, "results.json"), "utf8")) as { simulations: unknown[] };
+        expect(written.simulations).toHaveLength(10);
       } finally {
         await run.server.close();
       }

@@ -13,6 +13,7 @@ import {
   pyAdd,
   pyBool,
   pyContains,
+  pyDictGet,
   pyEquals,
   pyFloatOf,
   pyFormatFixed,
@@ -82,10 +83,10 @@ function validateActivation(db: Parameters<typeof tableData>[0], a: Record<strin
   if (card === null) return [say(9, str(a.card_id)), null];
   const reason = field(card, "issue_reason", "new_account");
   if (!pyContains(allowed as string[], reason)) {
-    const reasonMap = new Map<PyValue, string>();
+    const reasonMap: PyDict = new Map();
     for (let at = 11; at <= 28; at += 2) reasonMap.set(say(at), say(at + 1));
-    const correct = (typeof reason === "string" && reasonMap.get(reason)) || say(30);
-    return [say(31, str(reason), correct, tool), null];
+    const correct = pyDictGet(reasonMap, reason, say(30));
+    return [say(31, str(reason), str(correct), tool), null];
   }
   if (pyEquals(field(card, "status"), "ACTIVE")) return [say(34, str(a.card_id)), null];
   if (pyNotEquals(field(card, "status"), "PENDING")) return [say(37, str(a.card_id), str(field(card, "status"))), null];

@@ -9,8 +9,10 @@ import {
   type PyModel,
   type PyValue,
   pyContains,
+  pyDictGet,
   pyEquals,
   pyGetAttr,
+  pyGetItem,
   pyGreaterOrEqual,
   pyGreaterThan,
   pyIterate,
@@ -18,6 +20,7 @@ import {
   pyLessOrEqual,
   pyLessThan,
   pyNotEquals,
+  pySetItem,
   pyStr,
   pyTypeName,
 } from "../../src/value/index.ts";
@@ -29,10 +32,12 @@ export function tableData(db: PyModel, table: BankTable): PyDict {
   return pyGetAttr(pyGetAttr(db, table), "data") as PyDict;
 }
 
-/** `db.<table>.data.get(id)` (a record, or null). */
+/**
+ * `db.<table>.data.get(id)` (a record, or null); the tools' `id in db.<table>.data` then
+ * `db.<table>.data[id]` comes to the same. A dict lookup: a list or dict id raises `unhashable type`.
+ */
 export function getRecord(db: PyModel, table: BankTable, id: PyValue): PyDict | null {
-  if (typeof id !== "string") return null;
-  return (tableData(db, table).get(id) as PyDict | undefined) ?? null;
+  return pyDictGet(tableData(db, table), id) as PyDict | null;
 }
 
 /** `record.get(field, fallback)` on an untyped record. */
@@ -43,16 +48,17 @@ export function field(record: PyDict, name: string, fallback: PyValue = null): P
 /** `add_to_db`: false when the id exists already. */
 export function addToDb(db: PyModel, table: BankTable, id: string, record: PyDict): boolean {
   const data = tableData(db, table);
-  if (data.has(id)) return false;
-  data.set(id, record);
+  if (pyContains(data, id)) return false;
+  pySetItem(data, id, record);
   return true;
 }
 
 /** `update_record_in_db`: the updated record, or null when the id is unknown. */
 export function updateRecordInDb(db: PyModel, table: BankTable, id: PyValue, updates: ReadonlyArray<readonly [string, PyValue]>): PyDict | null {
-  const record = getRecord(db, table, id);
-  if (record === null) return null;
-  for (const [name, value] of updates) record.set(name, value);
+  const data = tableData(db, table);
+  if (!pyContains(data, id)) return null;
+  const record = pyGetItem(data, id) as PyDict;
+  for (const [name, value] of updates) pySetItem(record, name, value);
   return record;
 }
 

@@ -4,7 +4,7 @@
  * parameters shown by unlock/give are parsed at run time from each method's docstring in the pinned
  * sources, with the original's regexes run by Python's `re` (src/value).
  */
-import { PY_RE_IGNORECASE, PY_RE_MULTILINE, type PyDict, type PyValue, pyReCompile, pyStrip } from "../../src/value/index.ts";
+import { PY_RE_IGNORECASE, PY_RE_MULTILINE, pyReCompile, pyStrip } from "../../src/value/index.ts";
 import { bankText } from "./messages.ts";
 
 /** One parsed parameter: `param_name (type[, optional]): description`. */
@@ -68,12 +68,4 @@ export function formatDiscoverableTool(info: DiscoverableToolInfo): string {
 /** The parsed info of a discoverable method of `className` (its docstring read from the pinned `tools.py`). */
 export function discoverableInfo(className: string, name: string): DiscoverableToolInfo {
   return parseDiscoverableDocstring(name, bankText.docstring(`${className}.${name}`));
-}
-
-/** The names an argument object offers to `for name in args` (dict keys, list items, characters). */
-export function iterationNames(args: PyValue): PyValue[] {
-  if (args instanceof Map) return [...(args as PyDict).keys()];
-  if (Array.isArray(args)) return args;
-  if (typeof args === "string") return [...args];
-  return [];
 }

@@ -3,7 +3,7 @@
  * the SHA-256 of a seed string, so the same call always writes the same record (and hash). Also
  * the domain's frozen clock (`get_today_str`, `get_now`).
  */
-import { type PyValue, pyFormatFixed, pyJsonDumpsSortedKeys, pySha256Hexdigest, pyStr } from "../../src/value/index.ts";
+import { type PyValue, pyAppend, pyBool, pyFormatFixed, pyJoin, pyJsonDumpsSortedKeys, pyReplace, pySha256Hexdigest, pyStr } from "../../src/value/index.ts";
 
 /** `get_today_str()`: the scenario date, MM/DD/YYYY. */
 export const TODAY = "11/14/2025";
@@ -19,16 +19,21 @@ export function deterministicId(seed: string, length = 16): string {
 /** f-string interpolation of any value (`str()`). */
 const s = (value: PyValue | undefined): string => pyStr(value);
 
-/** `generate_transaction_id`: `txn_` + 12 hex over the details (amount as `:.2f`). */
-export function transactionId(userId: PyValue, cardType: PyValue, merchant: PyValue, amount: PyValue, category: PyValue, date?: PyValue): string {
-  const parts = ["transaction", s(userId), s(cardType), s(merchant), pyFormatFixed(amount, 2), s(category)];
-  if (date) parts.push(s(date));
-  return `txn_${deterministicId(parts.join(":"), 12)}`;
+/**
+ * `generate_transaction_id`: `txn_` + 12 hex over the details (amount as `:.2f`), joined with
+ * `":".join`, so a detail that is not a str raises `sequence item <i>: expected str instance, …`.
+ */
+export function transactionId(userId: PyValue, cardType: PyValue, merchant: PyValue, amount: PyValue, category: PyValue, date: PyValue = null): string {
+  const seedParts: PyValue[] = ["transaction", userId, cardType, merchant, pyFormatFixed(amount, 2), category];
+  if (pyBool(date)) pyAppend(seedParts, date);
+  return `txn_${deterministicId(pyJoin(":", seedParts), 12)}`;
 }
 
-/** `generate_referral_id`. */
-export function referralId(referrerId: PyValue, accountType: PyValue): string {
-  return deterministicId(["referral", s(referrerId), s(accountType)].join(":"), 16);
+/** `generate_referral_id`: `":".join` of the details (a non-str detail raises, as in the original). */
+export function referralId(referrerId: PyValue, accountType: PyValue, date: PyValue = null): string {
+  const seedParts: PyValue[] = ["referral", referrerId, accountType];
+  if (pyBool(date)) pyAppend(seedParts, date);
+  return deterministicId(pyJoin(":", seedParts), 16);
 }
 
 /** `generate_application_id` (income already `float()`-normalized by the caller). */
@@ -36,9 +41,9 @@ export function applicationId(cardType: PyValue, name: PyValue, income: PyValue,
   return deterministicId(`credit_card:${s(cardType)}:${s(name)}:${s(income)}:${s(subscription)}`, 16);
 }
 
-/** `generate_verification_id`: `<user_id>_<time with ' '→'_' and ':' '-' removed>`. */
-export function verificationId(userId: PyValue, timeVerified: string): string {
-  return `${s(userId)}_${timeVerified.replaceAll(" ", "_").replaceAll(":", "").replaceAll("-", "")}`;
+/** `generate_verification_id`: `<user_id>_<time with ' '→'_' and ':' '-' removed>` (`str.replace`: a non-str time raises AttributeError). */
+export function verificationId(userId: PyValue, timeVerified: PyValue): string {
+  return `${s(userId)}_${pyReplace(pyReplace(pyReplace(timeVerified, " ", "_"), ":", ""), "-", "")}`;
 }
 
 /** `generate_user_discoverable_tool_id`. */

@@ -4,10 +4,35 @@
  * base (`agent-discoverable-*.ts`). Read tools build their constraint JSON by string interpolation,
  * as the original does, so a `"` in an argument returns the JSON error text and an int id matches.
  */
-import { type Tau2Method, type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, discoverableToolsOf, methodOf, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
-import { PyException, type PyDict, type PyValue, pyBool, pyContains, pyJsonDumpsIndented, pyJsonLoads, pyStr, pyTypeError } from "../../src/value/index.ts";
+import {
+  type Tau2Method,
+  type Tau2ToolkitDefinition,
+  type Tau2ToolkitInstance,
+  callMethod,
+  discoverableToolsByName,
+  hasDiscoverableTool,
+  methodOf,
+  signatureParameters,
+  tau2Tool,
+  toolkitAttributes,
+} from "../../src/suites/tau2/engine/toolkit.ts";
+import {
+  PyException,
+  type PyDict,
+  type PyValue,
+  pyBool,
+  pyContains,
+  pyHasAttr,
+  pyIterate,
+  pyJsonDumpsIndented,
+  pyJsonLoads,
+  pyNotEquals,
+  pyStr,
+  pyTypeError,
+  pyTypeName,
+} from "../../src/value/index.ts";
 import { addToDb, queryDatabaseTool, updateRecordInDb } from "./db-query.ts";
-import { type DiscoverableToolInfo, discoverableInfo, formatDiscoverableTool, iterationNames } from "./discoverable.ts";
+import { type DiscoverableToolInfo, discoverableInfo, formatDiscoverableTool } from "./discoverable.ts";
 import { agentDiscoverableToolId, userDiscoverableToolId, verificationId } from "./ids.ts";
 import { agentSays } from "./messages.ts";
 import { agentDiscoverableTools } from "./agent-discoverable.ts";
@@ -50,15 +75,11 @@ function lookup(method: string, table: string) {
   return ({ db }: Tau2ToolkitInstance, value: PyValue) => queryDatabaseTool(db, table, agentSays(method, 1, pyStr(value)));
 }
 
-function discoverableAgentMethod(self: Tau2ToolkitInstance, name: PyValue): Tau2Method | undefined {
-  return typeof name === "string" ? discoverableToolsOf(self.definition).find((method) => method.name === name) : undefined;
-}
-
 /** `call_discoverable_agent_tool`: unlocked check, `json.loads(parse_int=float)`, the call (TypeError → text), the log. */
 function callDiscoverableAgentTool(self: Tau2ToolkitInstance, name: PyValue, argumentsText: PyValue): PyValue {
-  const method = discoverableAgentMethod(self, name);
-  if (!method) return agentSays("call_discoverable_agent_tool", 0, pyStr(name));
-  if (!unlocked(self).has(method.name)) return agentSays("call_discoverable_agent_tool", 1, method.name);
+  if (!hasDiscoverableTool(self.definition, name)) return agentSays("call_discoverable_agent_tool", 0, pyStr(name));
+  const toolName = name as string;
+  if (!pyContains(unlocked(self), toolName)) return agentSays("call_discoverable_agent_tool", 1, toolName);
   let args: PyValue;
   try {
     args = pyJsonLoads(argumentsText, { parseIntAsFloat: true });
@@ -66,12 +87,10 @@ function callDiscoverableAgentTool(self: Tau2ToolkitInstance, name: PyValue, arg
     if (PyException.isInstance(error) && error.pythonType === "JSONDecodeError") return agentSays("call_discoverable_agent_tool", 2, error.message);
     throw error;
   }
+  const method = discoverableToolsByName(self.definition).get(toolName) as Tau2Method;
   let result: PyValue;
   try {
-    if (!(args instanceof Map))
-      throw pyTypeError(
-        `KnowledgeTools.${method.name}() argument after ** must be a mapping, not ${args === null ? "NoneType" : Array.isArray(args) ? "list" : typeof args === "string" ? "str" : typeof args === "boolean" ? "bool" : "float"}`,
-      );
+    if (!(args instanceof Map)) throw pyTypeError(`KnowledgeTools.${method.name}() argument after ** must be a mapping, not ${pyTypeName(args)}`);
     result = callMethod(self, method, args);
   } catch (error) {
     if (PyException.isInstance(error) && error.pythonType === "TypeError") return agentSays("call_discoverable_agent_tool", 3, error.message);
@@ -94,8 +113,11 @@ function callDiscoverableAgentTool(self: Tau2ToolkitInstance, name: PyValue, arg
 /** `give_discoverable_user_tool`: checks the name and the argument names, records the gift in the DB. */
 function giveDiscoverableUserTool(self: Tau2ToolkitInstance, name: PyValue, argumentsText: PyValue): PyValue {
   const say = (at: number, ...values: string[]) => agentSays("give_discoverable_user_tool", at, ...values);
-  const method = typeof name === "string" ? discoverableToolsOf(knowledgeUserTools).find((candidate) => candidate.name === name) : undefined;
-  if (!method) return say(0, pyStr(name));
+  // `hasattr(KnowledgeUserTools, name)`, then `getattr(method, DISCOVERABLE_ATTR, False)`.
+  const userToolsClass = toolkitAttributes(knowledgeUserTools);
+  if (!pyHasAttr(userToolsClass, name)) return say(0, pyStr(name));
+  const method = userToolsClass.get(name as string) as Tau2Method;
+  if (!method.tool?.discoverable) return say(1, method.name);
   let args: PyValue;
   try {
     args = pyJsonLoads(argumentsText);
@@ -103,11 +125,8 @@ function giveDiscoverableUserTool(self: Tau2ToolkitInstance, name: PyValue, argu
     if (PyException.isInstance(error) && error.pythonType === "JSONDecodeError") return say(2, error.message);
     throw error;
   }
-  if (typeof args === "number" || typeof args === "bigint" || typeof args === "boolean" || args === null || !(args instanceof Map || Array.isArray(args) || typeof args === "string")) {
-    throw pyTypeError(`'${args === null ? "NoneType" : typeof args === "boolean" ? "bool" : "float"}' object is not iterable`);
-  }
-  const known = new Set(["self", ...method.parameters.map((parameter) => parameter.name)]);
-  for (const argName of iterationNames(args)) if (typeof argName !== "string" || !known.has(argName)) return say(4, pyStr(argName));
+  const parameters = signatureParameters(method, { unbound: true });
+  for (const argName of pyIterate(args)) if (!pyContains(parameters, argName) && pyNotEquals(argName, "self")) return say(4, pyStr(argName));
   const info = discoverableInfo("KnowledgeUserTools", method.name);
   addToDb(
     self.db,
@@ -139,7 +158,7 @@ const baseTools: Tau2Method[] = [
   tau2Tool("get_credit_card_transactions_by_user", "read", ["user_id"], (self, { user_id }) => lookup("get_credit_card_transactions_by_user", "credit_card_transaction_history")(self, user_id)),
   tau2Tool("get_credit_card_accounts_by_user", "read", ["user_id"], (self, { user_id }) => lookup("get_credit_card_accounts_by_user", "credit_card_accounts")(self, user_id)),
   tau2Tool("log_verification", "write", ["name", "user_id", "address", "email", "phone_number", "date_of_birth", "time_verified"], ({ db }, args) => {
-    const id = verificationId(args.user_id, requireReplaceable(args.time_verified));
+    const id = verificationId(args.user_id, args.time_verified);
     const record: PyDict = new Map(["name", "user_id", "address", "email", "phone_number", "date_of_birth", "time_verified"].map((key) => [key, args[key]]));
     if (!addToDb(db, "verification_history", id, record)) return agentSays("log_verification", 8);
     return agentSays("log_verification", 9, pyStr(args.name), pyStr(args.user_id), pyStr(args.time_verified));
@@ -152,8 +171,8 @@ const baseTools: Tau2Method[] = [
     "generic",
     ["agent_tool_name"],
     (self, { agent_tool_name }) => {
-      const method = discoverableAgentMethod(self, agent_tool_name);
-      if (!method) return agentSays("unlock_discoverable_agent_tool", 0, pyStr(agent_tool_name));
+      if (!hasDiscoverableTool(self.definition, agent_tool_name)) return agentSays("unlock_discoverable_agent_tool", 0, pyStr(agent_tool_name));
+      const method = discoverableToolsByName(self.definition).get(agent_tool_name as string) as Tau2Method;
       const info = discoverableInfo("KnowledgeTools", method.name);
       unlocked(self).set(method.name, info);
       return agentSays("unlock_discoverable_agent_tool", 3, method.name, info.description, formatDiscoverableTool(info), method.name);
@@ -167,16 +186,6 @@ const baseTools: Tau2Method[] = [
     return agentSays("list_discoverable_agent_tools", 4, result);
   }),
 ];
-
-/** `time_verified.replace(...)`: a str method (AttributeError for anything else). */
-function requireReplaceable(value: PyValue): string {
-  if (typeof value !== "string")
-    throw new PyException(
-      `'${value === null ? "NoneType" : typeof value === "boolean" ? "bool" : Array.isArray(value) ? "list" : value instanceof Map ? "dict" : typeof value === "number" ? "int" : "float"}' object has no attribute 'replace'`,
-      "AttributeError",
-    );
-  return value;
-}
 
 /** `KnowledgeTools`: the base tools, then the discoverable ones (callable by name, not listed for the model). */
 export const knowledgeTools: Tau2ToolkitDefinition = {

@@ -3,7 +3,17 @@
  * discoverable tools the agent gives them, and their generic caller. It works on the agent's
  * database object (one `db` for both toolkits), so both hashes are always equal.
  */
-import { type Tau2Method, type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, discoverableToolsOf, tau2DiscoverableTool, tau2Tool } from "../../src/suites/tau2/engine/toolkit.ts";
+import {
+  type Tau2Method,
+  type Tau2ToolkitDefinition,
+  type Tau2ToolkitInstance,
+  callMethod,
+  discoverableToolsByName,
+  hasDiscoverableTool,
+  signatureParameters,
+  tau2DiscoverableTool,
+  tau2Tool,
+} from "../../src/suites/tau2/engine/toolkit.ts";
 import {
   PyException,
   PyFloat,
@@ -16,9 +26,11 @@ import {
   pyDictGet,
   pyFloatOf,
   pyFormatFixed,
+  pyGetItem,
   pyGreaterThan,
   pyInt,
   pyIsDigit,
+  pyIterate,
   pyJsonDumpsIndented,
   pyJsonLoads,
   pyLessOrEqual,
@@ -32,7 +44,6 @@ import {
   pyTypeName,
 } from "../../src/value/index.ts";
 import { addToDb, field, getRecord, nothingFound, queryDatabaseTool, tableData } from "./db-query.ts";
-import { iterationNames } from "./discoverable.ts";
 import { TODAY, applicationId, disputeId, referralId, referralLinkId, transactionId, userDiscoverableToolCallId } from "./ids.ts";
 import { bankText, userSays } from "./messages.ts";
 
@@ -224,8 +235,7 @@ const userDiscoverable: Tau2Method[] = [
 /** `call_discoverable_user_tool`: the signature checks, then the method (its TypeError as text). */
 function callDiscoverableUserTool(self: Tau2ToolkitInstance, name: PyValue, argumentsText: PyValue): PyValue {
   const say = (at: number, ...values: string[]) => userSays("call_discoverable_user_tool", at, ...values);
-  const method = typeof name === "string" ? discoverableToolsOf(self.definition).find((candidate) => candidate.name === name) : undefined;
-  if (!method) return say(0, pyStr(name));
+  if (!hasDiscoverableTool(self.definition, name)) return say(0, pyStr(name));
   let args: PyValue;
   try {
     args = pyJsonLoads(argumentsText, { parseIntAsFloat: true });
@@ -233,9 +243,10 @@ function callDiscoverableUserTool(self: Tau2ToolkitInstance, name: PyValue, argu
     if (PyException.isInstance(error) && error.pythonType === "JSONDecodeError") return say(1, error.message);
     throw error;
   }
-  for (const parameter of method.parameters) if (parameter.defaultValue === undefined && !pyContains(args, parameter.name)) return say(3, parameter.name);
-  const known = new Set(method.parameters.map((parameter) => parameter.name));
-  for (const argName of iterationNames(args)) if (typeof argName !== "string" || !known.has(argName)) return say(4, pyStr(argName));
+  const method = discoverableToolsByName(self.definition).get(name as string) as Tau2Method;
+  const parameters = signatureParameters(method);
+  for (const parameter of parameters.values()) if (parameter.defaultValue === undefined && !pyContains(args, parameter.name)) return say(3, parameter.name);
+  for (const argName of pyIterate(args)) if (!pyContains(parameters, argName)) return say(4, pyStr(argName));
   try {
     if (!(args instanceof Map)) throw pyTypeError(`KnowledgeUserTools.${method.name}() argument after ** must be a mapping, not ${pyTypeName(args)}`);
     return callMethod(self, method, args);
@@ -296,10 +307,10 @@ const userTools: Tau2Method[] = [
   }),
   tau2Tool("submit_transaction", "write", ["user_id", "credit_card_type", "merchant_name", "amount", "category"], ({ db }, { user_id, credit_card_type, merchant_name, amount, category }) => {
     const name = "submit_transaction";
-    if (typeof credit_card_type !== "string" || !REWARDS.has(credit_card_type)) return userSays(name, 0, pyStr(credit_card_type), pyStr([...REWARDS.keys()]));
+    if (!pyContains(REWARDS, credit_card_type)) return userSays(name, 0, pyStr(credit_card_type), pyStr([...REWARDS.keys()]));
     const id = transactionId(user_id, credit_card_type, merchant_name, amount, category);
-    const rates = REWARDS.get(credit_card_type) as PyDict;
-    const rate = pyDictGet(rates, category, rates.get("default") as PyValue);
+    const rates = pyGetItem(REWARDS, credit_card_type);
+    const rate = pyDictGet(rates, category, pyGetItem(rates, "default"));
     const points = pyInt(pyMul(amount, rate));
     const record = dict(
       ["transaction_id", id],
@@ -313,7 +324,7 @@ const userTools: Tau2Method[] = [
       ["rewards_earned", userSays(name, 13, String(points))],
     );
     if (!addToDb(db, "credit_card_transaction_history", id, record)) return userSays(name, 15, id);
-    return userSays(name, 16, id, pyStr(user_id), credit_card_type, pyStr(merchant_name), pyFormatFixed(amount, 2), pyStr(category), TODAY, String(points), pyStr(rate));
+    return userSays(name, 16, id, pyStr(user_id), pyStr(credit_card_type), pyStr(merchant_name), pyFormatFixed(amount, 2), pyStr(category), TODAY, String(points), pyStr(rate));
   }),
 ];
 

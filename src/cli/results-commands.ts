@@ -44,21 +44,11 @@ function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, 
   }
 }
 
-/**
- * A row label per file: the run's own title when its file says what ran (τ²: "oracle on mock"),
- * else a label from the path (τ-bench's file names carry the run's settings); path labels for all
- * when titles would repeat, so rows stay distinct.
- */
-function rowLabels(files: readonly SuiteResults[], pathLabels: readonly string[]): string[] {
-  const titled = files.map((file, index) => (file.title !== file.path ? file.title : pathLabels[index]));
-  return new Set(titled).size === titled.length ? titled : [...pathLabels];
-}
-
 /** Loads every registry (report and rescore may meet files of either suite). */
 const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
 
 async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
-  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { resultsLabels }] = await Promise.all([
+  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { reportRowLabels }] = await Promise.all([
     import("../report/leaderboard.ts"),
     import("../run/run-status.ts"),
     import("../report/labels.ts"),
@@ -83,13 +73,15 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
     );
   }
   if (new Set(files.map((file) => file.suite)).size > 1) throw new ConfigError("report takes τ-bench or τ²-bench results files, not both at once (their metrics are defined differently)");
-  const labels = rowLabels(files, resultsLabels(paths));
+  // Rows are named by what differs between the files; what they share is said once, above the table.
+  const { labels, shared } = reportRowLabels(files);
   const reports = files.map((file, index) => buildReport(labels[index], file.summaries, file.completeness ?? undefined, { metrics: file.metrics, notes: file.notes }));
   if (options.format === "json") {
     printJson(reports.length === 1 ? reportJson(reports[0]) : reports.map(reportJson));
     return;
   }
   const format = options.format === "markdown" ? "markdown" : "text";
+  if (shared) process.stdout.write(`Every row: ${shared}\n${format === "markdown" ? "\n" : ""}`);
   process.stdout.write(`${leaderboardText(reports, format)}\n`);
   for (const [index, report] of reports.entries()) {
     // With several files, each footer names the row and the file it belongs to.

@@ -57,17 +57,33 @@ export async function runTestingServe(options: TestingServeOptions, io: { signal
   stderr.write(`Scripted model server stopped: ${server.requests.length} request(s), ${server.failures.length} failure(s), ${pending.length} unconsumed step(s)\n`);
 }
 
+/** The script format and the routes, in the help itself: the package ships no README beside the code. */
+const SCRIPT_HELP = `
+Script file: {"scripts": {"<model>": [step, ...], "*": [step, ...]}}, or {"steps": [step, ...]}
+for any model. A chat completion for a model is answered by the first step of its script
+("*": any model without one), in order, that has uses left and whose "match" holds:
+  {"content": "Hello"}                                               words
+  {"tool_calls": [{"name": "get_order", "arguments": {"id": 1}}]}    tool calls
+  {"error": {"status": 503}}                                         an HTTP error
+Optional in a step: "match" ({"lastMessageContains": "...", "hasTool": "...", ...}),
+"times" (a number, or "unlimited"), "delayMs", "usage", "finish_reason", "label".
+A request no step answers gets an error (404 for a model without a script, 500 when its
+script is used up) and is counted as a failure.
+POST /v1/embeddings answers every request, without a script: deterministic vectors (a
+hashed bag of words, 64 components) that a test can compute.`;
+
 /** Adds the `testing` command group (currently `testing serve`) to the main CLI. */
 export function registerTestingCommand(program: Command): void {
   const testing =
     program.commands.find((command) => command.name() === "testing") ?? program.command("testing").description("Test doubles for agent developers (scripted OpenAI-compatible model server)");
   testing
     .command("serve")
-    .description("Serve a scripted OpenAI-compatible model on loopback (POST /v1/chat/completions, GET /v1/models)")
-    .requiredOption("--script <file>", "script file (JSON; see src/testing/README.md)")
+    .description("Serve a scripted OpenAI-compatible model on loopback (POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models)")
+    .requiredOption("--script <file>", "script file (JSON, below)")
     .option("--port <n>", "port to listen on (0 = any free port)", parsePort, 0)
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--record <file>", "write recorded requests, failures and unconsumed steps to this JSON file on exit")
+    .addHelpText("after", SCRIPT_HELP)
     .action(async (options: { script: string; port: number; host: string; record?: string }) => {
       const controller = new AbortController();
       const stop = () => controller.abort();

@@ -63,6 +63,11 @@ export interface AgentFactory {
   readonly description: string;
   /** Strategies that call a model need `--model`/`--model-provider`. */
   readonly requiresModel: boolean;
+  /**
+   * The suites the strategy runs on (`tau-bench`, `tau2`), when not all: a run of another suite
+   * refuses it in one line before any episode, and `taubridge strategies` does not list it there.
+   */
+  readonly suites?: readonly string[];
   create(context: BuildContext): Participant<unknown> | Promise<Participant<unknown>>;
 }
 

@@ -75,6 +75,25 @@ export interface SuiteMetrics {
   infraErrors: number;
 }
 
+/**
+ * What a run was, one facet at a time, so a report over several results files can label each row by
+ * what differs between them (and say once what they share). A facet the file does not record is null.
+ */
+export interface RunFacets {
+  /** `τ-bench`, `τ²-bench`. */
+  suite: string;
+  /** The domain, with τ-bench's split (`retail/test`). */
+  domain: string | null;
+  /** The agent strategy or τ² agent. */
+  agent: string | null;
+  /** The agent's model, `no model` when the agent calls none. */
+  model: string | null;
+  /** The user simulator, with its model when it calls one (`llm (gpt-4o)`). */
+  user: string | null;
+  /** τ³ banking_knowledge's retrieval variant, when the run had one. */
+  retrieval?: string | null;
+}
+
 /** A results file (or a run) as the reports read it, whichever suite wrote it. */
 export interface SuiteResults {
   suite: string;
@@ -82,6 +101,8 @@ export interface SuiteResults {
   path: string;
   /** What the run was, for a report row ("oracle (no model) on library/test"). */
   title: string;
+  /** The run facet by facet, when the file (or the checkpoint beside it) records it; null when it does not (the originals' files). */
+  facets?: RunFacets | null;
   domain: string | null;
   summaries: EpisodeSummary[];
   metrics: SuiteMetrics;

@@ -1,9 +1,9 @@
 /**
  * The child's side of a `--workers` process: the worker protocol over the IPC pipe the coordinator
  * forked it with. Messages in are checked and handed to a `UnitWorker`; its replies go back on the
- * pipe. Ctrl-C at the terminal reaches every process of the group: a worker ignores it, since the
- * coordinator decides what an interrupt cancels (and a second Ctrl-C ends the coordinator, which
- * closes the pipe). When the pipe closes, the worker releases its participants and exits.
+ * pipe. Ctrl-C at the terminal (or SIGTERM to the group) reaches every process of the group: a
+ * worker ignores it, since the coordinator decides what an interrupt cancels (and a second one ends
+ * the coordinator, which closes the pipe). When the pipe closes, the worker releases its participants and exits.
  */
 import { parseCoordinatorMessage, type WorkerMessage } from "../worker/protocol.ts";
 import { UnitWorker, type UnitWorkerOptions } from "../worker/unit-worker.ts";
@@ -18,7 +18,10 @@ export function serveWorkerProcess(registries: UnitWorkerOptions["registries"]):
     if (process.connected) process.send?.(message);
   };
   const worker = new UnitWorker({ registries, warn: (message) => send({ type: "warning", message }) });
+  // Ctrl-C and SIGTERM sent to the whole process group reach the workers too: the coordinator cancels their
+  // attempts (never recorded) and closes the pipe. A worker dying of them first would fail its attempts instead.
   process.on("SIGINT", () => undefined);
+  process.on("SIGTERM", () => undefined);
   process.on("disconnect", () => {
     setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
     void worker.close().finally(() => process.exit(0));

@@ -50,6 +50,8 @@ const factories: Record<string, AgentFactory> = {
   "few-shot": {
     description: "τ-bench's few-shot agent: tool-calling with 5 sampled example conversations (needs --model and --few-shot-displays-path)",
     requiresModel: true,
+    // Its examples are τ-bench conversations, given by a τ-bench flag (--few-shot-displays-path).
+    suites: ["tau-bench"],
     create: ({ config, domain, models }: BuildContext) => {
       const displays = loadFewShotDisplays(config.fewShotDisplaysPath);
       return new FewShotAgent({ client: models.agent(), domain, displays, seed: config.seed, template: agentTemplate("few-shot", config.agentPromptFile) });

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -36,7 +37,8 @@ export async function loadUserAgentModule(modulePath: string, exportName?: strin
     namespace = moduleExports((await import(pathToFileURL(modulePath).href)) as Record<string, unknown>);
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, " "); // one line (a compiler's error spans several)
-    throw new ConfigError(`cannot load the agent module ${modulePath}: ${reason}${moduleFormatHint(modulePath, error)}`, { cause: error });
+    const location = syntaxErrorLocation(modulePath, error, reason);
+    throw new ConfigError(`cannot load the agent module ${modulePath}: ${location ? `syntax error at ${location}: ` : ""}${reason}${moduleFormatHint(modulePath, error)}`, { cause: error });
   }
   const names = exportName ? [exportName] : DEFAULT_EXPORTS;
   for (const name of names) {
@@ -50,6 +52,24 @@ export async function loadUserAgentModule(modulePath: string, exportName?: strin
       ? `agent module ${modulePath} has no export "${exportName}" (exports: ${Object.keys(namespace).join(", ") || "none"})`
       : `agent module ${modulePath} exports none of ${DEFAULT_EXPORTS.join(", ")} (exports: ${Object.keys(namespace).join(", ") || "none"}); add one or pass --agent-option export=<name>`,
   );
+}
+
+/**
+ * Where a syntax error in the module is (`file:line:column`), when the error does not say: Node's
+ * `import()` of an ES module throws a bare `SyntaxError: Unexpected token ';'`, with neither file
+ * nor line in its message or stack. `node --check` parses the file as Node would and prints the
+ * place; it runs only after a load has failed. TypeScript modules need nothing: tsx's compiler
+ * names the place in its message. Undefined when the error is no syntax error, is located already,
+ * or lies in a module the agent imports (the check of the agent's own file then passes).
+ */
+function syntaxErrorLocation(modulePath: string, error: unknown, reason: string): string | undefined {
+  if ((error as { name?: unknown } | null)?.name !== "SyntaxError" || /:\d+:\d+/.test(reason)) return undefined;
+  const checked = spawnSync(process.execPath, ["--check", modulePath], { encoding: "utf8", timeout: 30_000 });
+  const [place, , caret] = (checked.stderr ?? "").split("\n");
+  const match = /^(.*):(\d+)$/.exec(place ?? "");
+  if (checked.status === 0 || !match) return undefined;
+  const column = caret?.indexOf("^") ?? -1;
+  return `${match[1]}:${match[2]}${column >= 0 ? `:${column + 1}` : ""}`;
 }
 
 /**

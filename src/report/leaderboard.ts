@@ -73,7 +73,9 @@ function addRole(totals: RoleTotals, usage: RoleUsage | null | undefined): void 
  * that stopped before all its episodes as partial, so no table passes a cut-short run off as whole.
  */
 export function buildReport(strategy: string, summaries: readonly EpisodeSummary[], completeness?: RunCompleteness, suite: { metrics?: SuiteMetrics; notes?: readonly string[] } = {}): RunReport {
-  const metrics = suite.metrics ?? computePassK(summaries);
+  const computed = suite.metrics ?? computePassK(summaries);
+  // No scored episode (all infrastructure errors, or none at all): there is no average, as there is no pass^k.
+  const metrics = summaries.some((summary) => !isInfraError(summary)) ? computed : { ...computed, averageReward: null };
   const terminations: RunReport["terminations"] = {};
   const agent: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
   const user: RoleTotals = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0, unpricedEpisodes: 0 };
@@ -111,6 +113,14 @@ export function buildReport(strategy: string, summaries: readonly EpisodeSummary
   if (!sawUsage) {
     agent.cost = null;
     user.cost = null;
+  }
+  // A role that called no model in any episode spent nothing: its cost is known to be 0, even where
+  // the file records it as unknown (τ² writes a null cost for a side whose messages carry none, such
+  // as an oracle's, or a task's message history).
+  for (const totals of sawUsage ? [agent, user] : []) {
+    if (totals.calls > 0) continue;
+    totals.cost = 0;
+    totals.unpricedEpisodes = 0;
   }
   const cost = agent.cost === null || user.cost === null ? null : agent.cost + user.cost;
   return {
@@ -161,8 +171,9 @@ function formatCost(value: number | null): string {
 /** A table as terminal box drawing or as Markdown (for `$GITHUB_STEP_SUMMARY` and docs). */
 function renderTable(head: string[], rows: string[][], format: "text" | "markdown"): string {
   if (format === "markdown") {
+    // The blank line ends the table: Markdown reads a line right after it as one more row.
     const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-    return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+    return `${[line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n")}\n`;
   }
   const table = new Table({ head, style: { head: [], border: [] } });
   table.push(...rows);
@@ -217,11 +228,7 @@ export function detailsText(report: RunReport): string {
   }
   for (const role of ["agent", "user"] as const) {
     const usage = report.usage[role];
-    if (usage.calls === 0 && usage.unpricedEpisodes === 0) continue;
-    if (usage.calls === 0) {
-      lines.push(`${role}: cost unknown (${usage.unpricedEpisodes} episode(s) recorded without a cost)`);
-      continue;
-    }
+    if (usage.calls === 0) continue;
     lines.push(
       `${role}: ${usage.calls} calls, ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, cost ${formatCost(usage.cost)}` +
         (usage.unpricedEpisodes > 0 ? ` (${usage.unpricedEpisodes} episode(s) with unpriced calls)` : ""),

@@ -6,7 +6,7 @@
  * `(task, trial)` ends up exactly once. (τ-bench rewrote its whole JSON file after every task, and
  * τ² its whole results file after every simulation: quadratic I/O.)
  */
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { DataError } from "../errors/error-tree.ts";
 import { readUtf8Lines } from "../data/data-files.ts";
@@ -69,6 +69,30 @@ export function episodeNumbersProblem(summary: Pick<EpisodeSummary, "reward" | "
   if (typeof summary.trial !== "number" || !Number.isInteger(summary.trial) || summary.trial < 0) return `field trial: ${TRIAL}, got ${String(summary.trial)}`;
   if (typeof summary.reward !== "number" || !(summary.reward >= 0 && summary.reward <= 1)) return `field reward: ${REWARD}, got ${String(summary.reward)}`;
   return undefined;
+}
+
+/**
+ * The header line of a checkpoint (the run's identity), read without the episodes after it; null
+ * when there is no checkpoint or its first line is not a header (torn, or not ours).
+ */
+export function readCheckpointHeader(path: string): Record<string, unknown> | null {
+  if (!existsSync(path)) return null;
+  const fd = openSync(path, "r");
+  try {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(64 * 1024);
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+      const end = buffer.subarray(0, read).indexOf(0x0a);
+      chunks.push(Buffer.from(buffer.subarray(0, end === -1 ? read : end)));
+      if (end !== -1) break;
+    }
+    const value = parsePythonJson(Buffer.concat(chunks).toString("utf8"));
+    return value instanceof Map && value.get("type") === "run" ? (toJs(value) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -141,9 +141,10 @@ export function pySlice(value: Value, start?: number, stop?: number): PyValue {
 
 /**
  * Python `item in container`: a dict tests its keys (type-strict; an unhashable item raises), a list
- * its elements with {@link pyIsOrEquals}, a str its substrings (the item must be a str).
+ * its elements with {@link pyIsOrEquals}, a str its substrings (the item must be a str). A dict may
+ * also be any str-keyed map that stands for one in the original (a toolkit's tools by name).
  */
-export function pyContains(container: Value, item: Value): boolean {
+export function pyContains(container: Value | ReadonlyMap<string, unknown>, item: Value): boolean {
   if (container instanceof Map) {
     pyRequireHashable(item);
     return typeof item === "string" && container.has(item);
@@ -156,7 +157,7 @@ export function pyContains(container: Value, item: Value): boolean {
     if (typeof item !== "string") throw pyTypeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
     return container.includes(item);
   }
-  throw pyTypeError(`argument of type '${pyTypeName(container)}' is not iterable`);
+  throw pyTypeError(`argument of type '${pyTypeName(container as Value)}' is not iterable`);
 }
 
 /** Python `target.append(item)`. */

@@ -94,6 +94,7 @@ export {
   PyModel,
   isPyModel,
   pyGetAttr,
+  pyHasAttr,
   pyModelSchema,
   pyModelSchemaFingerprint,
   pyModelUpdate,
@@ -113,4 +114,4 @@ export { decodeUtf8, STRICT_UTF8 } from "./utf8.ts";
 export { pyMathLog } from "./math.ts";
 export { PY_RE_ASCII, PY_RE_DOTALL, PY_RE_IGNORECASE, PY_RE_MULTILINE, PY_RE_VERBOSE, PyRePattern, pyReCompile, pyReEscape } from "./regex.ts";
 export { RegexTranslationError, isPyReError, pyReError } from "./regex-syntax.ts";
-export { pyFloatOf, pyFormatThousands, pyIsDigit, pyIsInteger, pyJsonLoads, pyLjust, pyReplace, pySha256Hexdigest, pyTitle, pyUpper } from "./str-methods.ts";
+export { pyFloatOf, pyFormatThousands, pyIsDigit, pyIsInteger, pyJoin, pyJsonLoads, pyLjust, pyReplace, pySha256Hexdigest, pyTitle, pyUpper } from "./str-methods.ts";

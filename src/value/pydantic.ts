@@ -332,9 +332,25 @@ export function pyValidateValue(type: PyFieldType, value: PyValue | undefined, t
  * type (a field may hold a non-model, since assignments are not validated: `'str' object has no
  * attribute 'apn_name'`).
  */
-export function pyGetAttr(value: PyValue | undefined, name: string): PyValue {
-  if (!(value instanceof PyModel) || !value.has(name)) throw new PyException(`'${pyTypeName(value)}' object has no attribute '${name}'`, "AttributeError");
-  return value.get(name) as PyValue;
+export function pyGetAttr(value: PyValue | undefined, name: PyValue | undefined): PyValue {
+  const attribute = attributeName(name);
+  if (!(value instanceof PyModel) || !value.has(attribute)) throw new PyException(`'${pyTypeName(value)}' object has no attribute '${attribute}'`, "AttributeError");
+  return value.get(attribute) as PyValue;
+}
+
+/**
+ * `hasattr(object, name)` over the object's attributes by name (a model's fields, or a class's
+ * members such as a toolkit's methods). Like `getattr`, it first requires a str name: a model that
+ * sends a list, a number or null as a tool name meets CPython's TypeError, not a "not found".
+ */
+export function pyHasAttr(attributes: ReadonlyMap<string, unknown>, name: PyValue | undefined): boolean {
+  return attributes.has(attributeName(name));
+}
+
+/** The name `getattr`/`hasattr`/`setattr` take: a str, or `attribute name must be string, not '<type>'`. */
+function attributeName(name: PyValue | undefined): string {
+  if (typeof name !== "string") throw new PyException(`attribute name must be string, not '${pyTypeName(name)}'`, "TypeError");
+  return name;
 }
 
 /**

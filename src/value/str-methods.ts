@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { JsonSyntaxError, parsePythonJson } from "./lossless-json.ts";
+import { pyIterate } from "./containers.ts";
 import { PyException, pyAttributeError, pyTypeError, pyValueError } from "./errors.ts";
 import { pyRepr } from "./printing.ts";
 import { PyFloat, asPyNumber, pyTypeName, type PyValue } from "./values.ts";
@@ -26,6 +27,21 @@ export function pyReplace(value: Value, old: string, replacement: string): strin
   const text = requireStr(value, "replace");
   if (old === "") return [...text].map((char) => replacement + char).join("") + replacement;
   return text.split(old).join(replacement);
+}
+
+/**
+ * Python `separator.join(iterable)`: the items of a list, the keys of a dict or the characters of a
+ * str, each of which must be a str (`sequence item 1: expected str instance, list found`, counted
+ * from 0); anything else is not iterable here (`can only join an iterable`). τ³ builds record ids
+ * this way, so a wrong-typed argument fails before anything is written.
+ */
+export function pyJoin(separator: string, iterable: Value): string {
+  if (!(typeof iterable === "string" || Array.isArray(iterable) || iterable instanceof Map)) throw pyTypeError("can only join an iterable");
+  const items = pyIterate(iterable);
+  items.forEach((item, index) => {
+    if (typeof item !== "string") throw pyTypeError(`sequence item ${index}: expected str instance, ${pyTypeName(item)} found`);
+  });
+  return (items as string[]).join(separator);
 }
 
 const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;

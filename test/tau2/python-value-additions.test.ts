@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   PyException,
   pyAssertionError,
+  pyContains,
   pyDictGet,
   pyEnumCall,
   pyEnumRepr,
@@ -10,6 +11,8 @@ import {
   pyFloat,
   pyFormatFixed,
   pyGetAttr,
+  pyHasAttr,
+  pyJoin,
   pyModelSchema,
   pyModelValidate,
   pySetAttr,
@@ -129,5 +132,56 @@ describe("attribute access, dict.get, sorted(key, reverse), slice bounds, starts
         throw pyAssertionError();
       }),
     ).toBe("AssertionError: ");
+  });
+});
+
+// What a model's wrong-typed tool arguments meet in τ³'s tools (type_probes_banking_knowledge.json):
+// `":".join` of id seeds, `hasattr(Class, name)`, and `name in dict` with a list or dict name.
+describe("str.join, hasattr/getattr names and dict membership (wrong-typed arguments)", () => {
+  it("joins strs and names the first non-str item with its index and type (pyJoin)", () => {
+    expect(pyJoin(":", ["referral", "76ad9cc60e", "Platinum Rewards Card"])).toBe("referral:76ad9cc60e:Platinum Rewards Card");
+    expect(pyJoin(":", [])).toBe("");
+    expect(pyJoin(":", "abc")).toBe("a:b:c");
+    expect(
+      pyJoin(
+        ":",
+        new Map([
+          ["x", 1],
+          ["y", 2],
+        ]),
+      ),
+    ).toBe("x:y");
+    expect(message(() => pyJoin(":", ["referral", ["76ad9cc60e"], "x"]))).toBe("TypeError: sequence item 1: expected str instance, list found");
+    expect(message(() => pyJoin(":", ["a", null]))).toBe("TypeError: sequence item 1: expected str instance, NoneType found");
+    expect(message(() => pyJoin(":", ["a", 7, "b"]))).toBe("TypeError: sequence item 1: expected str instance, int found");
+    expect(message(() => pyJoin(":", ["a", pyFloat(1.5)]))).toBe("TypeError: sequence item 1: expected str instance, float found");
+    expect(message(() => pyJoin(":", ["a", true]))).toBe("TypeError: sequence item 1: expected str instance, bool found");
+    expect(message(() => pyJoin(":", ["a", new Map([["v", 1]])]))).toBe("TypeError: sequence item 1: expected str instance, dict found");
+    expect(message(() => pyJoin(":", 7))).toBe("TypeError: can only join an iterable");
+    expect(message(() => pyJoin(":", null))).toBe("TypeError: can only join an iterable");
+  });
+
+  it("requires a str attribute name before any lookup (pyHasAttr, pyGetAttr)", () => {
+    const attributes = new Map([["get_referral_link", {}]]);
+    expect(pyHasAttr(attributes, "get_referral_link")).toBe(true);
+    expect(pyHasAttr(attributes, "missing")).toBe(false);
+    expect(message(() => pyHasAttr(attributes, ["get_referral_link"]))).toBe("TypeError: attribute name must be string, not 'list'");
+    expect(message(() => pyHasAttr(attributes, null))).toBe("TypeError: attribute name must be string, not 'NoneType'");
+    expect(message(() => pyHasAttr(attributes, 7))).toBe("TypeError: attribute name must be string, not 'int'");
+    expect(message(() => pyHasAttr(attributes, pyFloat(1.5)))).toBe("TypeError: attribute name must be string, not 'float'");
+    expect(message(() => pyHasAttr(attributes, true))).toBe("TypeError: attribute name must be string, not 'bool'");
+    expect(message(() => pyHasAttr(attributes, new Map([["a", 1]])))).toBe("TypeError: attribute name must be string, not 'dict'");
+    const Point = pyModelSchema("Point", [["x", pyT.int]]);
+    expect(message(() => pyGetAttr(pyModelValidate(Point, new Map([["x", 1]])), null))).toBe("TypeError: attribute name must be string, not 'NoneType'");
+  });
+
+  it("tests dict membership by hash: unhashable names raise, other non-strs are not found (pyContains)", () => {
+    const tools = new Map([["get_referral_link", {}]]);
+    expect(pyContains(tools, "get_referral_link")).toBe(true);
+    expect(pyContains(tools, 7)).toBe(false);
+    expect(pyContains(tools, null)).toBe(false);
+    expect(message(() => pyContains(tools, ["get_referral_link"]))).toBe("TypeError: unhashable type: 'list'");
+    expect(message(() => pyContains(tools, new Map([["a", 1]])))).toBe("TypeError: unhashable type: 'dict'");
+    expect(message(() => pyDictGet(new Map([["x", 1]]), ["x"]))).toBe("TypeError: unhashable type: 'list'");
   });
 });

@@ -52,7 +52,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     ]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/oracle on mock/);
+    expect(result.stdout).toMatch(/oracle \(no model\) on mock/);
     expect(result.stdout).toMatch(/0\.800/);
     expect(result.stdout).toMatch(/score without checking everything/);
     const stored = readTau2Results(file);

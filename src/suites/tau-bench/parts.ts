@@ -32,6 +32,17 @@ export function tauBenchParts(registries: Registries): TauBenchParts {
 export function tauBenchAgent(registries: Registries, name: string): AgentFactory {
   const own = tauBenchParts(registries).agents;
   if (own.has(name)) return own.get(name);
-  if (registries.agentStrategies.has(name)) return registries.agentStrategies.get(name);
-  throw new UnknownNameError("agent strategy", name, [...own.names(), ...registries.agentStrategies.names()]);
+  const known = [...own.names(), ...tauBenchStrategies(registries)];
+  if (registries.agentStrategies.has(name)) {
+    const strategy = registries.agentStrategies.get(name);
+    if (tauBenchStrategies(registries).includes(name)) return strategy;
+    throw new ConfigError(`the agent strategy "${name}" runs on ${strategy.suites?.join(", ")} only, not on τ-bench; τ-bench agents: ${known.join(", ")}`);
+  }
+  throw new UnknownNameError("agent strategy", name, known);
+}
+
+/** The shared agent strategies that run on τ-bench (those that do not name other suites only). */
+export function tauBenchStrategies(registries: Registries): string[] {
+  const strategies = registries.agentStrategies;
+  return strategies.names().filter((name) => strategies.get(name).suites?.includes("tau-bench") ?? true);
 }

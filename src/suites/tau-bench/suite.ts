@@ -3,7 +3,7 @@
  * or the original's), `rescore` through the same loop and evaluator as a live run, and `replay` of
  * an action list. The CLI and the API reach τ-bench only through this.
  */
-import type { ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
+import type { ReplayOutcome, RescoreOutcome, ResultsRequest, RunFacets, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { computePassK } from "../../metrics/pass-k.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
@@ -12,6 +12,8 @@ import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import type { RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { readCheckpointHeader } from "../../run/checkpoint.ts";
+import { runTitle } from "../../report/labels.ts";
 import { runBatch, tauBenchUnitRunner } from "./batch.ts";
 import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
@@ -19,7 +21,7 @@ import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
 import { parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
 import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
-import { tauBenchParts, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
+import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
 import { TAU_BENCH_RULES } from "./rules.ts";
 import { runConfigFromSettings } from "./run-config.ts";
 
@@ -67,10 +69,12 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const observer = { ...request.progress, warn: request.progress?.warn ?? request.warn, episode: request.onEpisode };
   const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource });
   const { config } = built;
+  const facets = tauBenchFacets({ ...config, taskSplit: built.split });
   return {
     suite: "tau-bench",
     path: outcome.resultsPath,
-    title: `${config.agentStrategy} (${config.model ?? "no model"}) on ${config.env}/${built.split}`,
+    title: runTitle(facets),
+    facets,
     domain: config.env,
     summaries: outcome.summaries,
     metrics: outcome.metrics,
@@ -96,14 +100,47 @@ async function unitRunner(request: UnitRunnerRequest<unknown, Registries>): Prom
   return tauBenchUnitRunner(buildRun(input, { registries }), request.warn);
 }
 
+/** The facets of a τ-bench run from its options (the run's configuration, or the identity its checkpoint recorded). */
+function tauBenchFacets(options: Record<string, unknown>, defaultSplit = "test"): RunFacets {
+  const text = (key: string) => (typeof options[key] === "string" && options[key] !== "" ? (options[key] as string) : undefined);
+  const [env, user, userModel] = [text("env"), text("userStrategy"), text("userModel")];
+  return {
+    suite: "τ-bench",
+    domain: env ? `${env}/${text("taskSplit") ?? defaultSplit}` : null,
+    agent: text("agentStrategy") ?? null,
+    model: text("model") ?? "no model",
+    user: user && userModel ? `${user} (${userModel})` : (user ?? null),
+  };
+}
+
+/**
+ * What ran, for a results file read back: the identity in the header of the checkpoint beside it
+ * (`<stem>.checkpoint.jsonl`; identity format 2 keeps the options under `options`, format 1 was the
+ * options); null for a file without one (the originals' files, or a file copied alone).
+ */
+function recordedFacets(resultsPath: string, registries: Registries): RunFacets | null {
+  const header = readCheckpointHeader(resultsPath.replace(/\.json$/, ".checkpoint.jsonl"));
+  const identity = header?.identity;
+  if (!identity || typeof identity !== "object") return null;
+  const record = identity as Record<string, unknown>;
+  const options = (record.identityVersion === 2 ? record.options : record) as Record<string, unknown> | undefined;
+  if (!options || typeof options !== "object") return null;
+  const domains = tauBenchParts(registries).domains;
+  const env = typeof options.env === "string" && domains.has(options.env) ? domains.get(options.env) : undefined;
+  const facets = tauBenchFacets(options, env?.defaultSplit);
+  return facets.domain && facets.agent && facets.user ? facets : null;
+}
+
 async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
   const { entries } = checkedEntries(request);
   const summaries = summariesOf(entries);
   const status = readRunStatus(request.path);
+  const facets = recordedFacets(request.path, request.registries);
   return {
     suite: "tau-bench",
     path: request.path,
-    title: request.path,
+    title: facets ? runTitle(facets) : request.path,
+    facets,
     domain: request.env ?? null,
     summaries,
     metrics: computePassK(summaries),
@@ -178,7 +215,7 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
       domains: domains.names().map((name) => [name, domains.get(name).description]),
       agents: [
         ...agents.names().map((name): [string, string] => [name, agents.get(name).description]),
-        ...strategies.names().map((name): [string, string] => [name, strategies.get(name).description]),
+        ...tauBenchStrategies(registries).map((name): [string, string] => [name, strategies.get(name).description]),
       ],
       users: users.names().map((name) => [name, users.get(name).description]),
     };

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { Participant } from "../../core/contracts.ts";
+import type { ChatModel, Participant } from "../../core/contracts.ts";
 import { readUtf8File } from "../../data/data-files.ts";
 import { unpinnedDataWarning } from "../../data/pinned-files.ts";
 import { acquireResultsLock, type ResultsLock } from "../../run/results-lock.ts";
@@ -129,11 +129,22 @@ function readGuidelines(dataRoot: string): string | null {
   return existsSync(path) ? readUtf8File(path) : null;
 }
 
-/** τ²'s own agent of that name, or undefined when it names a shared strategy; an unknown name lists both. */
-function tau2AgentFactory(registries: Tau2Registries, name: string): Tau2ParticipantFactory | undefined {
+/** τ²'s own participant of that name; undefined for a shared strategy that runs on τ²; a ConfigError otherwise. */
+export function tau2AgentFactory(registries: Tau2Registries, name: string): Tau2ParticipantFactory | undefined {
   if (registries.agents.has(name)) return registries.agents.get(name);
-  if (registries.strategies?.has(name)) return undefined;
-  throw new UnknownNameError("τ² agent", name, [...registries.agents.names(), ...(registries.strategies?.names() ?? [])]);
+  const known = [...registries.agents.names(), ...tau2Strategies(registries)];
+  if (registries.strategies?.has(name)) {
+    if (tau2Strategies(registries).includes(name)) return undefined;
+    const suites = (registries.strategies.get(name).suites ?? []).map((suite) => (suite === "tau-bench" ? "τ-bench" : suite)).join(", ");
+    throw new ConfigError(`the agent strategy "${name}" runs on ${suites} only, not on τ²; τ² agents: ${known.join(", ")}`);
+  }
+  throw new UnknownNameError("τ² agent", name, known);
+}
+
+/** The shared agent strategies that run on τ² (those that do not name other suites only). */
+export function tau2Strategies(registries: Pick<Tau2Registries, "strategies">): string[] {
+  const strategies = registries.strategies;
+  return (strategies?.names() ?? []).filter((name) => strategies?.get(name).suites?.includes("tau2") ?? true);
 }
 
 /**
@@ -264,17 +275,36 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   }
 }
 
-/** The NL-assertion judge, when a selected task is scored by one; a ConfigError when none is configured. */
+/**
+ * The NL-assertion judge, when a selected task is scored by one. When the judge cannot be set up
+ * (no model configured, no API key, an unknown provider) the run is refused before any episode, in
+ * one line naming the tasks that need it and the ways forward: a key, an OpenAI-compatible server
+ * (`--judge-base-url`), or leaving those tasks out. Never a silent zero and never the whole run
+ * failing on a message that does not say which tasks asked for a model.
+ */
 async function runJudge(options: Tau2RunOptions, tasks: readonly Tau2Task[], models: Tau2RunModels) {
-  const judged = tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).length;
-  if (judged === 0) return undefined;
-  const judgeModel = await models.judge?.();
-  if (!judgeModel) {
-    throw new ConfigError(
-      `${judged} of the selected ${options.domain} tasks are scored by τ²'s NL-assertion judge (NL_ASSERTION in their reward basis); give it a model with --judge-model (and --judge-base-url / --judge-provider), or select other tasks`,
-    );
+  const judged = tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).map((task) => task.id);
+  if (judged.length === 0) return undefined;
+  let judgeModel: ChatModel | undefined;
+  let reason = "no judge model is configured";
+  try {
+    judgeModel = await models.judge?.();
+  } catch (error) {
+    if (!ConfigError.isInstance(error)) throw error;
+    reason = error.message;
   }
+  if (!judgeModel) throw new ConfigError(judgeNeededMessage(options.domain, judged, tasks.length, reason));
   return createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir));
+}
+
+/** The one line for tasks that need a judge the run cannot set up. */
+export function judgeNeededMessage(domain: string, judged: readonly string[], selected: number, reason: string): string {
+  const shown = judged.length > 8 ? `${judged.slice(0, 8).join(", ")}, … (${judged.length - 8} more)` : judged.join(", ");
+  const which = judged.length === 1 ? "that task" : "those tasks";
+  return (
+    `${judged.length} of the ${selected} selected ${domain} task(s) (${shown}) ${judged.length === 1 ? "is" : "are"} scored by τ²'s NL-assertion judge, which calls a model and cannot run: ${reason.replace(/\.$/, "")}. ` +
+    `Give the judge its API key, point it at an OpenAI-compatible server with --judge-base-url (and --judge-model), or leave ${which} out with --task-ids`
+  );
 }
 
 /** The agent: τ²'s own strategy by its factory, or one of taubridge's shared strategies. */

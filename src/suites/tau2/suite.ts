@@ -5,7 +5,8 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
+import type { RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
+import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
@@ -14,10 +15,10 @@ import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
 import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
 import { runTau2Batch, tau2UnitRunner } from "./batch.ts";
-import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2DomainConfig, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
-import { loadTau2Domain, type Tau2DomainConfig } from "./engine/domain.ts";
+import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
@@ -98,11 +99,23 @@ export function tau2OptionsFromSettings(settings: RunSettings): Tau2RunOptions {
 }
 
 /** Whether the run's agent and user call a model (τ²'s model participants, or a shared strategy that says so). */
-function modelNeeds(parts: Tau2Registries, options: Tau2RunOptions): { agent: boolean; user: boolean } {
+function modelNeeds(parts: Tau2Registries, options: Pick<Tau2RunOptions, "agent" | "user">): { agent: boolean; user: boolean } {
   const agent = parts.agents.has(options.agent)
     ? parts.agents.get(options.agent).requiresModel === true
     : parts.strategies?.has(options.agent) === true && (parts.strategies as NonNullable<Tau2Registries["strategies"]>).get(options.agent).requiresModel;
   return { agent, user: parts.users.has(options.user) && parts.users.get(options.user).requiresModel === true };
+}
+
+/**
+ * A τ² run's facets. τ² records an LLM for every participant, whether it calls one or not, so τ²'s
+ * own participants that call none (the oracle, the scripted user) get `no model`, as τ-bench's rows
+ * do; every other agent (a model agent, a framework agent, a function agent) is named with the
+ * model the run gave it, and a participant these registries do not know keeps its recorded LLM.
+ */
+function tau2Facets(parts: Tau2Registries, run: { domain: string | null; agent: string; agentLlm: string | null; user: string; userLlm: string | null; retrieval: string | null }): RunFacets {
+  const agentModel = parts.agents.has(run.agent) && parts.agents.get(run.agent).requiresModel !== true ? "no model" : run.agentLlm;
+  const userModel = parts.users.has(run.user) && parts.users.get(run.user).requiresModel !== true ? null : run.userLlm;
+  return { suite: "τ²-bench", domain: run.domain, agent: run.agent, model: agentModel, user: userModel ? `${run.user} (${userModel})` : run.user, retrieval: run.retrieval };
 }
 
 /**
@@ -154,12 +167,26 @@ function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
 }
 
 /** A results file's own pieces a report reads: its summaries in file order, metrics, domain, agent, notes. */
-function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResults, "completeness"> {
+function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Registries): Omit<SuiteResults, "completeness"> {
   const info = results.info;
   const environment = info.get("environment_info");
   const agent = info.get("agent_info");
+  const user = info.get("user_info");
   const domain = environment instanceof Map ? String(environment.get("domain_name")) : null;
   const implementation = agent instanceof Map ? String(agent.get("implementation")) : "agent";
+  const text = (map: unknown, key: string) => (map instanceof Map && typeof map.get(key) === "string" ? (map.get(key) as string) : null);
+  const retrieval = info.get("retrieval_config");
+  const facets =
+    parts && agent instanceof Map && user instanceof Map
+      ? tau2Facets(parts, {
+          domain,
+          agent: implementation,
+          agentLlm: text(agent, "llm"),
+          user: text(user, "implementation") ?? "user",
+          userLlm: text(user, "llm"),
+          retrieval: typeof retrieval === "string" ? retrieval : null,
+        })
+      : null;
   const judge = results.taubridge?.get("judgeUsage");
   const judgeUsage = judge instanceof Map ? (toJs(judge) as Tau2JudgeUsage) : null;
   const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
@@ -167,7 +194,8 @@ function resultsView(path: string, results: LoadedTau2Results): Omit<SuiteResult
   return {
     suite: "tau2",
     path,
-    title: `${implementation} on ${domain ?? "?"}`,
+    title: facets ? runTitle(facets) : `${implementation} on ${domain ?? "?"}`,
+    facets,
     domain,
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
@@ -188,11 +216,16 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
 
 /** A run's options, names and model clients from its settings, the same in the coordinator and in a worker process. */
 async function runInputs(settings: RunSettings, registries: Registries, warn: ((message: string) => void) | undefined, inProcessModels: unknown) {
+  const parts = tau2Of(registries);
+  const unprepared = tau2OptionsFromSettings(settings);
+  // An agent that cannot run here is refused before any model client is made for it.
+  tau2AgentFactory(parts, unprepared.agent);
+  // The data first: a missing or wrong --data-dir is reported as that, before anything reads it.
+  tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
   // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
-  const options = await withRetrievalBackends(tau2OptionsFromSettings(settings), settings.values, warn);
+  const options = await withRetrievalBackends(unprepared, settings.values, warn);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const parts = tau2Of(registries);
   const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, registries, parts));
   return { options, parts, models };
 }
@@ -223,9 +256,18 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   }
   const view = resultsView(built.outputPath, { timestamp: built.document.timestamp, info: new Map(), tasks: built.document.tasks, simulations: result.simulations, taubridge: null });
   const expected = built.units.length;
+  const facets = tau2Facets(parts, {
+    domain: options.domain,
+    agent: options.agent,
+    agentLlm: options.agentLlm,
+    user: options.user,
+    userLlm: options.userLlm,
+    retrieval: options.retrievalConfig ?? null,
+  });
   return {
     ...view,
-    title: `${options.agent} on ${options.domain}`,
+    title: runTitle(facets),
+    facets,
     domain: options.domain,
     summaries: result.simulations.map(tau2Summary),
     notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags)],
@@ -245,7 +287,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
 async function readResults(request: ResultsRequest<Registries>): Promise<SuiteResults> {
   const { results } = checkedResults(request);
   const status = readRunStatus(request.path);
-  return { ...resultsView(request.path, results), completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null };
+  return { ...resultsView(request.path, results, tau2Of(request.registries)), completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null };
 }
 
 async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome> {
@@ -356,7 +398,9 @@ const TAU2_SUITE: Suite<Registries> = {
       domains: tau2.domains.names().map((name) => [name, `τ² ${name}`]),
       agents: [
         ...tau2.agents.names().map((name): [string, string] => [name, tau2.agents.get(name).description ?? name]),
-        ...(strategies?.names() ?? []).filter((name) => !tau2.agents.has(name)).map((name): [string, string] => [name, strategies!.get(name).description]),
+        ...tau2Strategies(tau2)
+          .filter((name) => !tau2.agents.has(name))
+          .map((name): [string, string] => [name, strategies!.get(name).description]),
       ],
       users: tau2.users.names().map((name) => [name, tau2.users.get(name).description ?? name]),
     };

@@ -117,10 +117,30 @@ export interface LoadedTau2Domain {
   createEnvironment(options?: { solo?: boolean; seed?: number; task?: Tau2Task }): Tau2Environment;
 }
 
+/** τ-bench's installed data (`taubridge data pull tau-bench`) has task files τ²'s never has. */
+function looksLikeTauBenchData(dataRoot: string): boolean {
+  return ["retail", "airline"].some((domain) => existsSync(join(dataRoot, domain, "tasks_test.json")));
+}
+
+/**
+ * The domain's folder under a τ² data root, after checking the data is there: its database file
+ * exists. Otherwise a DataError in one line that says τ²-bench data was not found, what is missing,
+ * whether the folder holds τ-bench's data instead, and how to get τ²'s. A run checks this before
+ * anything else reads the data root (the judge's templates, the retrieval set-up), so an empty or
+ * wrong `--data-dir` is named as such rather than by the first file that happened to be missing.
+ */
+export function tau2DomainDirectory(definition: Pick<Tau2DomainDefinition, "folder" | "databases">, dataRoot: string): string {
+  const directory = join(dataRoot, definition.folder);
+  const database = definition.databases.agent.file;
+  if (existsSync(join(directory, database))) return directory;
+  const missing = existsSync(directory) ? `${definition.folder}/${database} is missing` : `no ${definition.folder}/ folder`;
+  const tauBench = looksLikeTauBenchData(dataRoot) ? "; this is τ-bench's data, which τ² cannot read" : "";
+  throw new DataError(`τ²-bench data not found in ${dataRoot} (${missing}${tauBench}): run \`taubridge data pull tau2-bench\` or pass --data-dir <τ²-bench data folder>`);
+}
+
 /** Loads a domain's databases from `<dataRoot>/<folder>`; errors name the file. */
 export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: string, config: Tau2DomainConfig = {}): LoadedTau2Domain {
-  const directory = join(dataRoot, definition.folder);
-  if (!existsSync(directory)) throw new DataError(`τ²-bench data folder not found: ${directory} (run \`taubridge data pull tau2-bench\` or pass --data-dir)`);
+  const directory = tau2DomainDirectory(definition, dataRoot);
   const agent = loadDatabase(join(directory, definition.databases.agent.file), definition.databases.agent.schema);
   const user = definition.databases.user ? loadDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema) : null;
   prepareShared(agent.db, agent.cacheKey);

@@ -8,7 +8,7 @@
  * an environment function call. A domain writes its toolkit as a {@link Tau2ToolkitDefinition}: the
  * class name (it appears in Python's error texts) and the methods in definition order.
  */
-import { type PyDict, type PyModel, type PyParameter, type PyValue, pyBindArguments } from "../../../value/index.ts";
+import { type PyDict, type PyModel, type PyParameter, type PyValue, pyBindArguments, pyContains } from "../../../value/index.ts";
 import type { Tau2RandomSource } from "./random.ts";
 import type { Tau2Task } from "../tasks.ts";
 
@@ -107,8 +107,11 @@ export function discoverableToolsOf(definition: Tau2ToolkitDefinition): Tau2Meth
 /** Each method list by name (the first method of a name, as a lookup in list order finds it). */
 const methodTables = new WeakMap<readonly Tau2Method[], { length: number; byName: Map<string, Tau2Method> }>();
 
-/** Looks a method up by name (tools and other public methods alike, as `getattr` does). */
-export function methodOf(definition: Tau2ToolkitDefinition, name: string): Tau2Method | undefined {
+/**
+ * A toolkit class's methods by name: the attributes `getattr`/`hasattr` find on the class (with
+ * `pyHasAttr`, a non-str name raises as in Python). Tools and other public methods alike.
+ */
+export function toolkitAttributes(definition: Tau2ToolkitDefinition): ReadonlyMap<string, Tau2Method> {
   const methods = definition.methods;
   let table = methodTables.get(methods);
   if (table === undefined || table.length !== methods.length) {
@@ -117,7 +120,34 @@ export function methodOf(definition: Tau2ToolkitDefinition, name: string): Tau2M
     table = { length: methods.length, byName };
     methodTables.set(methods, table);
   }
-  return table.byName.get(name);
+  return table.byName;
+}
+
+/** Looks a method up by name (tools and other public methods alike, as `getattr` does). */
+export function methodOf(definition: Tau2ToolkitDefinition, name: string): Tau2Method | undefined {
+  return toolkitAttributes(definition).get(name);
+}
+
+/** `get_discoverable_tools()`: the discoverable methods as the original's dict, by name in definition order. */
+export function discoverableToolsByName(definition: Tau2ToolkitDefinition): ReadonlyMap<string, Tau2Method> {
+  return new Map(discoverableToolsOf(definition).map((method) => [method.name, method]));
+}
+
+/**
+ * `has_discoverable_tool(name)`: `name in get_discoverable_tools()`, a dict membership test, so a
+ * list or dict name raises `unhashable type` and any other non-str is simply not found.
+ */
+export function hasDiscoverableTool(definition: Tau2ToolkitDefinition, name: PyValue): boolean {
+  return pyContains(discoverableToolsByName(definition), name);
+}
+
+/**
+ * `inspect.signature(method).parameters` as names: a bound method's (`self.tools[name]`) without
+ * `self`, a function's looked up on the class (`getattr(Class, name)`) with it.
+ */
+export function signatureParameters(method: Tau2Method, options: { unbound?: boolean } = {}): ReadonlyMap<string, PyParameter> {
+  const entries: Array<[string, PyParameter]> = method.parameters.map((parameter) => [parameter.name, parameter]);
+  return new Map(options.unbound ? [["self", { name: "self" }], ...entries] : entries);
 }
 
 /**
