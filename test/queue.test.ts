@@ -363,7 +363,11 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       const [first, second] = [0, 2].map((at) => new SharedLimits(connections[at], connections[at + 1], "limits-test", {}, { [host]: { requests: 2, seconds: 600 } }));
       const endpoint = { role: "agent" as const, provider: "openai-compatible", model: "m", baseURL: server.baseURL };
       const post = (limits: SharedLimits) =>
-        limits.fetchFor(endpoint)(`${server.baseURL}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
+        limits.fetchFor(endpoint)(`${server.baseURL}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }),
+        });
       try {
         // The first answer is a 429 with retry-after 30: the endpoint pauses for everyone.
         expect((await post(first)).status).toBe(429);

@@ -5,7 +5,19 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
+import type {
+  RunFacets,
+  SuiteMetrics,
+  ReplayOutcome,
+  RescoreOutcome,
+  ResultsRequest,
+  Suite,
+  SuiteResults,
+  SuiteRunOutcome,
+  SuiteRunRequest,
+  SuiteUnitRunner,
+  UnitRunnerRequest,
+} from "../../core/suite.ts";
 import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
