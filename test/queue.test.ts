@@ -185,7 +185,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         for (const worker of workers) expect(worker.output()).toContain("[results] serving");
         // A finished run leaves no key behind, once the workers let go of it.
         await noKeys(redis, "taubridge:*");
-        for (const worker of workers) expect(worker.output()).toContain("[results] stopped serving (finished or removed)");
+        await until(() => workers.every((worker) => worker.output().includes("[results] stopped serving (finished or removed)")), "every worker to let go of the run");
       } finally {
         await stopWorkers(workers);
       }
