@@ -65,6 +65,7 @@ const redisProcess = execa("redis-server", ["--port", String(port), "--bind", "1
 });
 const url = `redis://127.0.0.1:${port}/0`;
 const redis = new Redis({ port, host: "127.0.0.1", maxRetriesPerRequest: null });
+redis.on("error", () => undefined); // refused until redis-server listens: the ping loop below waits
 for (let tries = 0; ; tries++) {
   try {
     if ((await redis.ping()) === "PONG") break;
