@@ -161,11 +161,13 @@ export class QueueWorker {
     if (configurationId !== served.record.configuration.id) {
       return { type: "failed", ...ids, error: serializeError(new WorkerProtocolError(`job ${job.id} names configuration ${configurationId}, not the run's`)), usage: {} };
     }
+    const building = Date.now();
     const ready = await served.units.configure(served.record.configuration);
+    const built = Date.now() - building;
     if (ready.type === "refused") return ready;
     const started = Date.now();
     const reply = await served.units.run(configurationId, unit);
-    if (TIMINGS) appendFileSync(TIMINGS, `${JSON.stringify({ side: "worker", job: job.id, taken, ran: Date.now() - started })}\n`);
+    if (TIMINGS) appendFileSync(TIMINGS, `${JSON.stringify({ side: "worker", job: job.id, taken, built, ran: Date.now() - started })}\n`);
     this.done++;
     return reply;
   }
