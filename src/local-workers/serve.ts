@@ -15,7 +15,10 @@ const EXIT_GRACE_MS = 3_000;
 export function serveWorkerProcess(registries: UnitWorkerOptions["registries"]): void {
   if (typeof process.send !== "function") throw new Error("a taubridge worker process is started by a run with --workers (it needs the coordinator's IPC pipe)");
   const send = (message: WorkerMessage) => {
-    if (process.connected) process.send?.(message);
+    // A send can race the coordinator closing the pipe (a worker that became ready as the run ended): the
+    // callback takes the EPIPE, which would otherwise be an unhandled 'error' event printing a stack. The
+    // disconnect event ends this process either way.
+    if (process.connected) process.send?.(message, undefined, undefined, () => undefined);
   };
   const worker = new UnitWorker({ registries, warn: (message) => send({ type: "warning", message }) });
   // Ctrl-C and SIGTERM sent to the whole process group reach the workers too: the coordinator cancels their

@@ -84,6 +84,8 @@ export interface ModelSettings {
    * `--rate-limit`, a 429's pause) around each request.
    */
   fetchFor?: (endpoint: ModelEndpoint) => FetchFunction | undefined;
+  /** Where the run's warnings go (a response cache that stops working in the middle of the run). */
+  warn?: (message: string) => void;
 }
 
 /** Which endpoint a role's client calls, for {@link ModelSettings.fetchFor}. */
@@ -99,7 +101,7 @@ export interface ModelEndpoint {
 export function createRunModels(config: ModelSettings): RunModels {
   const prices = loadPrices(config.priceFile);
   // The cache writes every answer to disk: it is told what the run knows to be secret (src/secrets).
-  const cache = config.cacheDir ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])] }) : undefined;
+  const cache = config.cacheDir ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])], ...(config.warn ? { warn: config.warn } : {}) }) : undefined;
   const queues = new Map<string, PQueue>();
   const clients = new Map<string, ModelClient>();
   let unreachable: ModelEndpointUnreachableError | undefined;

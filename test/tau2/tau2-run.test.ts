@@ -90,7 +90,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     const accepted = await taubridge(["tau2", "run", ...offline, "--max-steps", "50", "--save-to", file, "--accept-changes"]);
     expect(accepted.exitCode).toBe(0);
     expect(accepted.stderr).toMatch(/resuming despite changes since the stored run \(--accept-changes\): --max-steps/);
-  });
+  }, 600_000);
 
   it("runs from the library API with tau2's options in camel case", async () => {
     const { runTau2Benchmark } = await import("../../app/index.ts");

@@ -17,13 +17,14 @@ import { InfraError } from "../../errors/error-tree.ts";
 import { ModelEndpointUnreachableError } from "../../model/errors.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { type ResultWire, runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
-import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
+import { CheckpointWriter, readCheckpointIdentity, type CheckpointContents } from "../../run/checkpoint.ts";
 import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
+import { setAsideOtherRun } from "../../run/run-name.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
 import { runDataWarning, runIdentity } from "./run-identity.ts";
 import { acquireResultsLock } from "../../run/results-lock.ts";
-import { writeRunStatus } from "../../run/run-status.ts";
+import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
 import { PrintedJson, printedJson, pyJsonDumpsIndented, toJs } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
@@ -293,6 +294,9 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   const identity = runIdentity(config, domain, built.taskFilePath, built.secrets);
   const dataWarning = runDataWarning(domain, built.taskFilePath);
   if (dataWarning) observer.warn?.(dataWarning);
+  // --no-resume starts this run over; another run's results at the same name are set aside, never overwritten silently.
+  if (!config.resume)
+    setAsideOtherRun({ results: resultsPath, others: [checkpointPath, runStatusPath(resultsPath)] }, readCheckpointIdentity(checkpointPath), identity, (message) => observer.warn?.(message));
   const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
   const { units, leaseOrder } = workUnits(built, stem);
   const { resumed, rerun } = resumedResults(previous, units, built.secrets);
