@@ -16,7 +16,10 @@ import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { registerQueueCommands } from "./queue-commands.ts";
 import { registerResultsCommands } from "./results-commands.ts";
+import { registerAnalysisCommands } from "./analysis-commands.ts";
+import { registerSubmitCommands } from "./submit-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
+import { registerServeCommand } from "./serve-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
 
 export type { LoadRegistries, RegistryNeeds } from "./registry-needs.ts";
@@ -35,8 +38,11 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .exitOverride();
   registerRunCommands(program, loadRegistries);
   registerResultsCommands(program, loadRegistries);
+  registerAnalysisCommands(program, loadRegistries);
+  registerSubmitCommands(program, loadRegistries);
   registerQueueCommands(program, loadRegistries);
   registerCliExtensions(program);
+  registerServeCommand(program, loadRegistries);
   oneLineUsageErrors(program);
   return program;
 }

@@ -5,6 +5,8 @@
  * composition root (`app/`); nothing shared imports a suite.
  */
 import type { EpisodeRecord } from "./episode-record.ts";
+import type { RunManifest } from "./run-manifest.ts";
+import type { LeaderboardSupport } from "./leaderboard.ts";
 import type { EpisodeSummary, TaskSourceFactory, RoleUsageDelta, WorkUnit } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
 
@@ -112,6 +114,8 @@ export interface SuiteResults {
   notes: string[];
   /** The canonical episode records of the file (ours or the original's), read on demand. */
   records(): EpisodeRecord[];
+  /** The run manifest the file records (taubridge's files from results schema 2 on); null for others. */
+  manifest?: RunManifest | null;
 }
 
 /** A finished run: its results as a report reads them, where they went, and how it ended. */
@@ -155,6 +159,11 @@ export interface RescoreOutcome {
   disagreements: Array<{ taskId: number | string; trial: number; recordedReward: number; reward: number | null; note?: string }>;
   /** The JSON `--format json` prints. */
   json: Record<string, unknown>;
+  /**
+   * The re-scored results file's text (`rescore -o <dir>`, as τ²'s `evaluate-trajs -o`): the file as
+   * recorded with each re-scored reward (and its reward info) replaced, in the file's own format.
+   */
+  rescoredText?(): string;
 }
 
 /** The episodes of a results file as action files (`replay --from`). */
@@ -212,6 +221,8 @@ export interface Suite<Registries = unknown> {
   readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
   rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;
   replay(request: ReplayRequest<Registries>): Promise<ReplayOutcome>;
+  /** Leaderboard submissions (τ²'s `submit prepare|validate`); absent for suites without a leaderboard format. */
+  readonly leaderboard?: LeaderboardSupport;
   /** The names the suite resolves, for `taubridge strategies`. */
   describe(registries: Registries): { domains: Array<[string, string]>; agents: Array<[string, string]>; users: Array<[string, string]> };
 }

@@ -484,6 +484,32 @@ const STRATEGY_FLAGS = [
     check: oneOf("internal", "decision-only", "dry-run"),
   },
   { flag: "--dry-run", type: "boolean", help: "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)", default: false },
+  {
+    flag: "--agent-endpoint",
+    aliases: ["--agent-a2a-endpoint"],
+    type: "string",
+    placeholder: "<url>",
+    help: "a2a: the remote agent's base URL or agent-card URL (same as --agent-option endpoint=<url>)",
+    defaultHelp: "none",
+    check: url,
+  },
+  {
+    flag: "--agent-a2a-timeout",
+    type: "number",
+    placeholder: "<seconds>",
+    help: "a2a: seconds the remote agent has for one turn (its reply, polls and stream included)",
+    defaultHelp: "120",
+    check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`),
+  },
+  {
+    flag: "--agent-a2a-token-env",
+    type: "string",
+    placeholder: "<name>",
+    help: "a2a: environment variable holding the remote agent's bearer token",
+    defaultHelp: "none: no Authorization header",
+    check: environmentVariableName,
+  },
+  { flag: "--a2a-debug", type: "boolean", help: "a2a: print every A2A exchange (method, status, time, bodies; no credentials) on stderr" },
   { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)", defaultHelp: "none" },
 ] as const satisfies readonly RunFlag[];
 
@@ -499,6 +525,23 @@ const OUTPUT_FLAGS = [
     cliOnly: true,
   },
   { flag: "--format", type: "string", placeholder: "<format>", help: "output: text, json or markdown", default: "text", check: oneOf("text", "json", "markdown"), cliOnly: true },
+  {
+    flag: "--policy",
+    type: "string",
+    placeholder: "<file>",
+    help: "check the run's episodes against a policy rule file (YAML or JSON; read before the run starts): a Policy (adherence) column, the hits, and `policy` in the JSON; never changes the reward (semantic and llm rules need models: `taubridge report --policy` with --embedder-model/--judge-model)",
+    defaultHelp: "no policy check",
+    cliOnly: true,
+  },
+  {
+    flag: "--policy-strictness",
+    type: "string",
+    placeholder: "<level>",
+    help: "with --policy: which severities the adherence score counts: low (critical only), medium (high and critical), high (all)",
+    default: "medium",
+    check: oneOf("low", "medium", "high"),
+    cliOnly: true,
+  },
   { flag: "--quiet", type: "boolean", help: "no progress output", default: false },
 ] as const satisfies readonly RunFlag[];
 

@@ -13,6 +13,7 @@ import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import type { RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { pyJsonDumpsIndented } from "../../value/index.ts";
 import { readCheckpointHeader } from "../../run/checkpoint.ts";
 import { runTitle } from "../../report/labels.ts";
 import { runBatch, tauBenchUnitRunner } from "./batch.ts";
@@ -171,6 +172,7 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     agree: report.agree,
     lines,
     disagreements,
+    rescoredText: () => pyJsonDumpsIndented(report.entries, 2),
     json: {
       total: report.total,
       agree: report.agree,
