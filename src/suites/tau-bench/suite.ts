@@ -3,7 +3,19 @@
  * or the original's), `rescore` through the same loop and evaluator as a live run, and `replay` of
  * an action list. The CLI and the API reach τ-bench only through this.
  */
-import type { EpisodeActions, ReplayOutcome, RescoreOutcome, ResultsRequest, RunFacets, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
+import type {
+  EpisodeActions,
+  ReplayOutcome,
+  RescoreOutcome,
+  ResultsRequest,
+  RunFacets,
+  Suite,
+  SuiteResults,
+  SuiteRunOutcome,
+  SuiteRunRequest,
+  SuiteUnitRunner,
+  UnitRunnerRequest,
+} from "../../core/suite.ts";
 import { pyJsonDumps, type PyValue } from "../../value/index.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { computePassK } from "../../metrics/pass-k.ts";

@@ -5,7 +5,20 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { EpisodeActions, RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest, SuiteUnitRunner, UnitRunnerRequest } from "../../core/suite.ts";
+import type {
+  EpisodeActions,
+  RunFacets,
+  SuiteMetrics,
+  ReplayOutcome,
+  RescoreOutcome,
+  ResultsRequest,
+  Suite,
+  SuiteResults,
+  SuiteRunOutcome,
+  SuiteRunRequest,
+  SuiteUnitRunner,
+  UnitRunnerRequest,
+} from "../../core/suite.ts";
 import { isToolCallMessage } from "./simulation.ts";
 import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
