@@ -4,11 +4,11 @@
  * first: src/errors (the one error tree), src/secrets (the one redaction module; imports nothing of
  * ours) < src/value (Python semantics) < src/core (contracts) <
  * src/model, src/metrics, src/data < src/kernel, src/participants, src/a2a/client < src/run <
- * src/report < src/suites/<suite> < src/worker (the worker protocol) < src/local-workers (its
- * child-process transport) < src/api, src/a2a/server < src/cli < app/ (the composition root).
- * src/analysis (over src/core and src/metrics) and src/submit (over the leaderboard contract) are
- * read by the CLI and the API only (and src/view, the results viewer over src/analysis, which only
- * the CLI reads). A layer imports only
+ * src/report < src/suites/<suite> < src/worker (the worker protocol) < src/local-workers, src/queue
+ * (its child-process and BullMQ transports) < src/api, src/a2a/server < src/cli < app/ (the
+ * composition root). src/analysis (over src/core and src/metrics) and src/submit (over the
+ * leaderboard contract) are read by the CLI and the API only (and src/view, the results viewer over
+ * src/analysis, which only the CLI reads). A layer imports only
  * layers below it; no shared layer imports a suite; suites do not import each other; `src/`
  * never imports the domains, bridge, adapters or app/, which pass registries in; the bridge never
  * imports the adapters; published code never imports vitest or test helpers; no file-level cycles.
@@ -100,7 +100,7 @@ module.exports = {
         "src/worker is the worker protocol and both its ends (coordinator's task source, worker's unit runner): it builds on the contracts, the run layer, the error tree and redaction, knows no transport (no child processes, no queue) and reaches suites only through the Suite contract",
       severity: "error",
       from: { path: "^src/worker/" },
-      to: { path: ["^src/(kernel|participants|model|data|testing|report|suites|api|cli|local-workers)/", "^(node:)?(child_process|cluster|worker_threads|net|http)$"] },
+      to: { path: ["^src/(kernel|participants|model|data|testing|report|suites|api|cli|local-workers|queue)/", "^(node:)?(child_process|cluster|worker_threads|net|http)$", "^(bullmq|ioredis)$"] },
     },
     {
       name: "local-workers-are-a-transport",
@@ -110,11 +110,19 @@ module.exports = {
       to: { path: "^src/(kernel|participants|model|data|testing|report|suites|api|cli)/" },
     },
     {
+      name: "queue-is-a-transport",
+      comment:
+        "src/queue carries the worker protocol over a BullMQ queue in Redis (coordinator, worker, shared limits, admin): the protocol, the run layer, the contracts and the model layer's HTTP transport, nothing of the suites, kernel, participants or front ends",
+      severity: "error",
+      from: { path: "^src/queue/" },
+      to: { path: "^src/(kernel|participants|data|testing|report|suites|api|cli|local-workers)/" },
+    },
+    {
       name: "workers-above-run-and-suites",
       comment: "the workers sit above the run layer and the suites: only the front ends (src/api, src/cli) and app/ start them",
       severity: "error",
       from: { path: "^src/(errors|secrets|value|core|model|metrics|data|kernel|participants|run|report|suites|testing)/" },
-      to: { path: "^src/(worker|local-workers)/" },
+      to: { path: "^src/(worker|local-workers|queue)/" },
     },
     {
       name: "src-not-to-outer-layers",

@@ -144,15 +144,35 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
         taskSource: hooks.taskSource,
       })
     : undefined;
+  // `queue`: the run's jobs go to the workers of a queue in Redis (checked and probed before anything runs).
+  let queue: Awaited<ReturnType<typeof import("../queue/queue-run.ts").startQueueRun>>;
+  try {
+    queue =
+      settings.values.queue || settings.values.providerLimit || settings.values.rateLimit
+        ? await (await import("../queue/queue-run.ts")).startQueueRun({
+            settings,
+            raw: options as Record<string, unknown>,
+            surface: "api",
+            registries,
+            warn: hooks.warn ?? (() => undefined),
+            models: hooks.models,
+            taskSource: hooks.taskSource,
+          })
+        : undefined;
+  } catch (error) {
+    await workers?.close();
+    throw error;
+  }
+  const signals = [hooks.signal, queue?.cancelled].filter((signal): signal is AbortSignal => signal !== undefined);
   let outcome: Awaited<ReturnType<typeof suite.run>>;
   try {
     outcome = await suite.run({
       settings,
       registries,
-      signal: hooks.signal,
+      signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0],
       warn: hooks.warn,
       models: hooks.models,
-      taskSource: workers?.source ?? hooks.taskSource,
+      taskSource: workers?.source ?? queue?.source ?? hooks.taskSource,
       onEpisode: hooks.onEpisode as ((result: unknown) => void) | undefined,
       progress: {
         episodeDone: ({ result }) => {
@@ -162,10 +182,11 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
         warn: hooks.warn,
       },
     });
+    await hooks.sink?.flush();
   } finally {
     await workers?.close();
+    await queue?.close();
   }
-  await hooks.sink?.flush();
   return {
     suite: outcome.suite,
     title: outcome.title,
@@ -175,7 +196,7 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
     resultsPath: outcome.path,
     checkpointPath: outcome.checkpointPath,
     expectedEpisodes: outcome.expectedEpisodes,
-    interrupted: outcome.interrupted,
+    interrupted: outcome.interrupted || queue?.cancelled.aborted === true,
     notes: outcome.notes,
     details: outcome.native,
   };

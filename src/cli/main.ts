@@ -14,6 +14,7 @@ import { environmentSecrets, redactText, secretsIn } from "../secrets/redact.ts"
 import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } from "./exit-codes.ts";
 import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
+import { registerQueueCommands } from "./queue-commands.ts";
 import { registerResultsCommands } from "./results-commands.ts";
 import { registerAnalysisCommands } from "./analysis-commands.ts";
 import { registerSubmitCommands } from "./submit-commands.ts";
@@ -41,6 +42,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
   registerAnalysisCommands(program, loadRegistries);
   registerSubmitCommands(program, loadRegistries);
   registerViewCommand(program, loadRegistries);
+  registerQueueCommands(program, loadRegistries);
   registerCliExtensions(program);
   registerServeCommand(program, loadRegistries);
   oneLineUsageErrors(program);

@@ -169,14 +169,23 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   // Every path the run is given, before the first episode (one line naming the flag, exit 2).
   checkRunPaths(settings, progress.warn);
   // --workers: the worker processes start now and build the run while this process builds its own.
+  // --queue: the jobs go to the workers of a queue in Redis (checked and probed before anything runs).
+  const queue =
+    values.queue || values.providerLimit || values.rateLimit
+      ? await (await import("../queue/queue-run.ts")).startQueueRun({ settings, raw, surface: "cli", registries, warn: progress.warn })
+      : undefined;
+  // (--queue and --workers are refused together, so at most one of them is started.)
   const workers = values.workers ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({ settings, raw, surface: "cli", registries, warn: progress.warn }) : undefined;
   let ran: Awaited<ReturnType<typeof withInterrupts<SuiteRunOutcome>>>;
   try {
-    ran = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn, taskSource: workers?.source })).finally(() => progress.stop());
+    ran = await withInterrupts((signal) =>
+      plugin.run({ settings, registries, signal: queue ? AbortSignal.any([signal, queue.cancelled]) : signal, progress, warn: progress.warn, taskSource: workers?.source ?? queue?.source }),
+    ).finally(() => progress.stop());
   } finally {
     await workers?.close();
+    await queue?.close();
   }
-  await report(ran.value, settings, ran.interrupted, secrets, policy);
+  await report(ran.value, settings, ran.interrupted || queue?.cancelled.aborted === true, secrets, policy);
 }
 
 /** Adds `run` and `tau2 run` to the program. */

@@ -47,6 +47,12 @@ export interface TaskSource {
    * retried); it rejects with an infrastructure error when the worker running it was lost.
    */
   execute?(unit: WorkUnit, signal: AbortSignal): Promise<RemoteResult>;
+  /**
+   * How many attempts the runner keeps in flight through this source, when the source decides it
+   * instead of the run's `--max-concurrency` (a queue takes every pending unit at once; its
+   * workers' own concurrency bounds what runs).
+   */
+  readonly concurrency?: number;
   /** Releases what the source holds for the run; called once when the batch ends. */
   close?(): Promise<void>;
 }

@@ -218,7 +218,7 @@ export async function runSuiteBatch<Result>(batch: SuiteBatch<Result>, progress:
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(batch.concurrency, pending.length)) }, halting));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(source.concurrency ?? batch.concurrency, pending.length)) }, halting));
   } finally {
     try {
       await batch.close();

@@ -16,6 +16,7 @@ import { ResponseCache } from "../model/response-cache.ts";
 import { runSecrets } from "../secrets/redact.ts";
 import type { CompletionRequest, CompletionResult } from "../model/types.ts";
 import { callLogActive, recordModelCall, recordRetry } from "./call-log.ts";
+import type { FetchFunction } from "../model/http-transport.ts";
 
 /** Which flag sets each role's endpoint, for the run-stopping message (a suite may name its own). */
 const BASE_URL_FLAGS: Record<EndpointRole, string> = {
@@ -116,8 +117,23 @@ export interface ModelSettings {
   maxConcurrency: number;
   /** What the run knows to be secret beyond these settings (τ²: its LLM arguments), never written to the cache (`src/secrets`). */
   secrets?: readonly string[];
+  /**
+   * The HTTP `fetch` a role's client sends its requests through (default: the pooled transport).
+   * A queue worker passes one that holds the limits shared by every worker (`--provider-limit`,
+   * `--rate-limit`, a 429's pause) around each request.
+   */
+  fetchFor?: (endpoint: ModelEndpoint) => FetchFunction | undefined;
   /** Where the run's warnings go (a response cache that stops working in the middle of the run). */
   warn?: (message: string) => void;
+}
+
+/** Which endpoint a role's client calls, for {@link ModelSettings.fetchFor}. */
+export interface ModelEndpoint {
+  role: ModelRoleName;
+  provider: string;
+  model: string;
+  /** As configured (undefined: the provider's default). */
+  baseURL: string | undefined;
 }
 
 /** Builds the per-role clients from the run's model settings (validated before the first episode). */
@@ -138,6 +154,7 @@ export function createRunModels(config: ModelSettings): RunModels {
     const cached = clients.get(role);
     if (cached) return cached;
     const settings = roleConfig(config, role);
+    const fetch = config.fetchFor?.({ role, provider: settings.provider, model: settings.model, baseURL: settings.baseURL });
     const client = createModelClient(
       {
         ...settings,
@@ -146,7 +163,7 @@ export function createRunModels(config: ModelSettings): RunModels {
         ...(cache ? { cache } : {}),
         ...(prices ? { prices } : {}),
       },
-      { onRetry: (info) => recordRetry(role, settings.model, info) },
+      { onRetry: (info) => recordRetry(role, settings.model, info), ...(fetch ? { fetch } : {}) },
     );
     const wrapped = limited(client, queueFor(`${client.baseURL}\0${client.model}`, role === "reranker" ? config.maxConcurrency * RERANKER_CALLS_PER_SEARCH : config.maxConcurrency), onRefused);
     clients.set(role, wrapped);

@@ -327,6 +327,36 @@ const SELECTION_FLAGS = [
     check: (value: number | "auto") => (value === "auto" || (value >= 0 && value <= MAX_WORKERS) ? undefined : `must be auto or between 0 and ${MAX_WORKERS}, got ${value}`),
   },
   {
+    flag: "--queue",
+    type: "string",
+    placeholder: "<redis-url>",
+    help: "run the episodes on the workers of a BullMQ queue in this Redis (redis://host:port/db; `taubridge worker --queue` on any machine); this process writes the results, checkpoint and report as a local run does",
+    defaultHelp: "none: episodes run here",
+    check: (value: string) => (/^rediss?:\/\//.test(value) ? undefined : "must be a redis:// or rediss:// URL"),
+  },
+  {
+    flag: "--provider-limit",
+    type: "key-value",
+    placeholder: "<provider=n...>",
+    help: "with --queue: at most n model requests in flight to that provider (--model-provider, τ²'s --agent-provider) across every worker (repeatable)",
+    defaultHelp: "none",
+    check: (value: Record<string, string>) =>
+      Object.entries(value)
+        .map(([name, n]) => (/^[1-9]\d*$/.test(n) ? undefined : `${name}=${n}: the limit must be a whole number ≥ 1`))
+        .find(Boolean),
+  },
+  {
+    flag: "--rate-limit",
+    type: "key-value",
+    placeholder: "<endpoint=n/s...>",
+    help: "with --queue: at most that many model requests per window to an endpoint (a base URL's host, the base URL, or a provider) across every worker; a 429's retry-after pauses it for all (repeatable)",
+    defaultHelp: "none",
+    check: (value: Record<string, string>) =>
+      Object.entries(value)
+        .map(([name, rate]) => (/^[1-9]\d*\/(\d+(\.\d+)?)$/.test(rate) && Number(rate.split("/")[1]) > 0 ? undefined : `${name}=${rate}: give requests/seconds, e.g. ${name}=60/60`))
+        .find(Boolean),
+  },
+  {
     flag: "--max-steps",
     type: "integer",
     placeholder: "<n>",
@@ -540,7 +570,6 @@ export const RUN_FLAGS = [...PARTICIPANT_FLAGS, ...SELECTION_FLAGS, ...RUN_LAYER
 
 /** τ²'s flags for features taubridge does not have, refused by name with the reason (never silently ignored). */
 export const REFUSED_TAU2_FLAGS: ReadonlyArray<readonly [string, string]> = [
-  ["--provider-limit <limits>", "per-provider caps: use --max-concurrency"],
   ["--user-persona <json>", "τ³ runtime personas are not implemented"],
   ["--auto-review", "LLM reviews of trajectories are not implemented"],
   ["--audio-native", "voice (full-duplex) mode is not implemented"],

@@ -120,9 +120,15 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
   });
 
   it("refuses tau2 flags it does not support, by name and with the reason", async () => {
+    const result = await taubridge(["tau2", "run", ...offline, "--log-level", "DEBUG"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--log-level is not supported by taubridge: taubridge prints progress on stderr/);
+  });
+
+  it("takes --provider-limit with --queue only (the limit is shared by a queue's workers)", async () => {
     const result = await taubridge(["tau2", "run", ...offline, "--provider-limit", "openai=4"]);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/--provider-limit is not supported by taubridge: per-provider caps/);
+    expect(result.stderr.trim()).toBe("taubridge: --provider-limit and --rate-limit are shared by the workers of a queue: give --queue (in one process, --max-concurrency bounds each endpoint)");
   });
 
   it("saves a simulation whose participant crashes on every attempt as infrastructure_error, and re-runs it on resume", async () => {

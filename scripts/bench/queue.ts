@@ -1,0 +1,185 @@
+/**
+ * `--queue`: a τ² run (telecom `llm_agent` + `user_simulator`) against a scripted model server that
+ * answers every call after `latency` ms (in a worker thread of this process), on a real
+ * `redis-server` started here, with 1, 2 and 4 `taubridge worker` processes of `--concurrency 32`:
+ *
+ *   wall / ideal     ideal = model calls × latency ÷ (workers × 32); wall from the coordinator's
+ *                    first job added to its last reply received (`TAUBRIDGE_QUEUE_TIMINGS`), and
+ *                    the coordinator process's whole life (start-up included)
+ *   overhead p50     per simulation, on a run no bigger than the workers' slots (no job waits for
+ *                    a slot): reply received − job added − the simulation's own time in the worker
+ *                    − the wait for the worker's one-time build of the run
+ *   Redis memory     used_memory growth per 10,000 queued jobs (as the coordinator adds them: the
+ *                    configuration once in the run's record, each job its configuration id and unit)
+ *
+ * Processes run from the sources (tsx). The machine's load is printed with the figures.
+ * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256]`.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Queue } from "bullmq";
+import { execa, type ResultPromise } from "execa";
+import { Redis } from "ioredis";
+import { jobIdOf, KEY_PREFIX } from "../../src/queue/names.ts";
+import { startLatencyServer } from "./support/latency-worker.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+const cli = join(root, "app", "cli.ts");
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : args[at + 1];
+};
+const workerCounts = (option("--workers") ?? "1,2,4").split(",").map(Number);
+const latencyMs = Number(option("--latency") ?? 200);
+const simulations = Number(option("--simulations") ?? 256);
+const CONCURRENCY = 32;
+const TURNS = 10;
+const shared = process.env.TAUBRIDGE_SHARED ?? (existsSync(join(root, "..", "shared", "tau2-bench")) ? join(root, "..", "shared") : undefined);
+if (!shared || !existsSync(join(shared, "tau2-bench"))) {
+  console.log(JSON.stringify({ skipped: "TAUBRIDGE_SHARED with tau2-bench/ is not set" }));
+  process.exit(0);
+}
+if (spawnSync("sh", ["-c", "command -v redis-server"]).status !== 0) {
+  console.log(JSON.stringify({ skipped: "redis-server is not installed (apt-get install -y redis-server)" }));
+  process.exit(0);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const port = await freePort();
+const redisProcess = execa("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", mkdtempSync(join(tmpdir(), "bench-queue-redis-"))], {
+  reject: false,
+  stdio: "ignore",
+});
+const url = `redis://127.0.0.1:${port}/0`;
+const redis = new Redis({ port, host: "127.0.0.1", maxRetriesPerRequest: null });
+redis.on("error", () => undefined); // refused until redis-server listens: the ping loop below waits
+for (let tries = 0; ; tries++) {
+  try {
+    if ((await redis.ping()) === "PONG") break;
+  } catch {
+    if (tries > 100) throw new Error("redis-server did not start");
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+const node = (argv: string[], env: Record<string, string>): ResultPromise =>
+  execa("node", ["--import", "tsx", cli, ...argv], { cwd: root, reject: false, stdin: "ignore", env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "bench-queue-cache-")), ...env } });
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+
+/** One queued run on `workers` workers: figures from the processes and the timings file. */
+async function queuedRun(workers: number, count: number) {
+  const timings = join(mkdtempSync(join(tmpdir(), "bench-queue-timings-")), "timings.jsonl");
+  const env = { TAUBRIDGE_QUEUE_TIMINGS: timings };
+  const server = await startLatencyServer(latencyMs, TURNS);
+  const started: ResultPromise[] = [];
+  try {
+    for (let index = 0; index < workers; index++) {
+      const worker = node(["worker", "--queue", url, "--concurrency", String(CONCURRENCY)], env);
+      started.push(worker);
+      await new Promise<void>((resolve) => {
+        let text = "";
+        worker.stderr?.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes("serving runs on")) resolve();
+        });
+      });
+    }
+    const out = mkdtempSync(join(tmpdir(), "bench-queue-out-"));
+    const llmArgs = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
+    const before = await server.count();
+    const begun = process.hrtime.bigint();
+    // biome-ignore format: one flag per pair
+    const coordinator = await node(["tau2", "run", "--data-dir", join(shared as string, "tau2-bench"), "--save-to", join(out, "results.json"), "--quiet",
+      "--domain", "telecom", "--agent", "llm_agent", "--user", "user_simulator", "--agent-llm", "bench-agent", "--user-llm", "bench-user",
+      "--agent-llm-args", llmArgs, "--user-llm-args", llmArgs, "--task-split-name", "full", "--num-tasks", String(count), "--max-steps", "200", "--queue", url], env);
+    const processSeconds = Number(process.hrtime.bigint() - begun) / 1e9;
+    if (coordinator.exitCode !== 0) throw new Error(`the coordinator exited ${coordinator.exitCode}: ${String(coordinator.stderr).slice(-2000)}`);
+    const calls = (await server.count()) - before;
+    const lines = readFileSync(timings, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { side: string; job: string; added?: number; received?: number; taken?: number; built?: number; ran?: number });
+    // The simulation's own time, and the wait for the worker's one-time build of the run (its first jobs wait for it): neither is queue overhead.
+    const ran = new Map(lines.filter((line) => line.side === "worker").map((line) => [line.job, (line.ran as number) + (line.built ?? 0)]));
+    const coordinatorLines = lines.filter((line) => line.side === "coordinator");
+    const queueSeconds = (Math.max(...coordinatorLines.map((line) => line.received as number)) - Math.min(...coordinatorLines.map((line) => line.added as number))) / 1000;
+    const overheads = coordinatorLines.filter((line) => ran.has(line.job)).map((line) => (line.received as number) - (line.added as number) - (ran.get(line.job) as number));
+    const ideal = (calls * latencyMs) / 1000 / (workers * CONCURRENCY);
+    const simulationsDone = (JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as { simulations: unknown[] }).simulations.length;
+    return {
+      workers,
+      simulations: simulationsDone,
+      calls,
+      idealSeconds: Number(ideal.toFixed(2)),
+      queueSeconds: Number(queueSeconds.toFixed(2)),
+      processSeconds: Number(processSeconds.toFixed(2)),
+      wallOverIdeal: Number((queueSeconds / ideal).toFixed(3)),
+      processOverIdeal: Number((processSeconds / ideal).toFixed(3)),
+      overheadMsP50: Number(percentile(overheads, 50).toFixed(1)),
+      overheadMsP90: Number(percentile(overheads, 90).toFixed(1)),
+    };
+  } finally {
+    for (const worker of started) worker.kill("SIGTERM");
+    await Promise.allSettled(started);
+    await server.close();
+  }
+}
+
+/** Redis's memory growth for 10,000 queued jobs of the shape the coordinator adds. */
+async function memoryPer10k(): Promise<{ bytes: number; bytesPerJob: number }> {
+  const used = async () => Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1]);
+  const queue = new Queue("bench-memory", { connection: redis, prefix: KEY_PREFIX });
+  await queue.obliterate({ force: true }).catch(() => undefined);
+  const before = await used();
+  const jobs = Array.from({ length: 10_000 }, (_, index) => {
+    const unit = {
+      runId: "/data/runs/telecom-full.json",
+      suite: "tau2",
+      domain: "telecom",
+      taskId: `[mobile_data_issue]airplane_mode_on|bad_network_preference|user_abroad_roaming_enabled_off[PERSONA:Hard]#${index}`,
+      taskIndex: index,
+      trial: 0,
+      seed: 300 + index,
+      attempt: 1,
+    };
+    return { name: `${unit.taskId}#${unit.trial}`, data: { configurationId: "0123456789abcdef0123456789abcdef", unit }, opts: { jobId: jobIdOf(unit), attempts: 1 } };
+  });
+  for (let at = 0; at < jobs.length; at += 1_000) await queue.addBulk(jobs.slice(at, at + 1_000));
+  const bytes = (await used()) - before;
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return { bytes, bytesPerJob: Math.round(bytes / 10_000) };
+}
+
+const report: Record<string, unknown> = { cores: availableParallelism(), loadBefore: loadavg().map((value) => Number(value.toFixed(2))), latencyMs, concurrency: CONCURRENCY };
+try {
+  report.redisMemoryPer10000Queued = await memoryPer10k();
+  // Overhead on a run that fits the slots of one worker (no job waits for a slot).
+  report.overheadRun = await queuedRun(1, CONCURRENCY);
+  report.runs = [];
+  for (const workers of workerCounts) (report.runs as unknown[]).push(await queuedRun(workers, simulations));
+} finally {
+  report.loadAfter = loadavg().map((value) => Number(value.toFixed(2)));
+  redis.disconnect();
+  redisProcess.kill("SIGTERM");
+  await redisProcess;
+}
+console.log(JSON.stringify(report, null, 2));
