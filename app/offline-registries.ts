@@ -11,6 +11,7 @@ import { registerModelStrategies } from "../src/participants/register.ts";
 import type { Registries } from "../src/run/registries.ts";
 import { agentStrategyRegistry } from "../src/core/strategies.ts";
 import { createTau2, createTauBench } from "./suites.ts";
+import { WORKER_ENTRY } from "./worker-entry-url.ts";
 
 /** A fresh offline set: τ-bench (and τ² when asked), the shared model strategies, no model layer. */
 export async function createOfflineRegistries(options: { tau2?: boolean } = {}): Promise<Registries> {
@@ -20,5 +21,5 @@ export async function createOfflineRegistries(options: { tau2?: boolean } = {}):
   const agentStrategies = agentStrategyRegistry();
   registerModelStrategies(agentStrategies);
   registerA2AStrategy(agentStrategies);
-  return { suites, agentStrategies };
+  return { suites, agentStrategies, workers: { entry: WORKER_ENTRY, set: options.tau2 ? "offline-tau2" : "offline" } };
 }

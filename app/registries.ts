@@ -14,6 +14,7 @@ import { createRunModels } from "../src/run/model-clients.ts";
 import type { Registries } from "../src/run/registries.ts";
 import { agentStrategyRegistry } from "../src/core/strategies.ts";
 import { createTau2, createTauBench } from "./suites.ts";
+import { WORKER_ENTRY } from "./worker-entry-url.ts";
 
 /** A fresh set of every bundled suite, strategy and the model layer. */
 export async function createBundledRegistries(): Promise<Registries> {
@@ -25,5 +26,5 @@ export async function createBundledRegistries(): Promise<Registries> {
   registerA2AStrategy(agentStrategies);
   registerAdapterStrategies(agentStrategies);
   registerFastWorkflowStrategy(agentStrategies);
-  return { suites, agentStrategies, createModels: createRunModels };
+  return { suites, agentStrategies, createModels: createRunModels, workers: { entry: WORKER_ENTRY, set: "bundled" } };
 }

@@ -11,6 +11,7 @@ import type { SuiteMetrics } from "../core/suite.ts";
 import { suiteOf, type Registries } from "../run/registries.ts";
 import type { RunOptions } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
+import { checkRunPaths } from "../run/run-paths.ts";
 
 /** One finished episode of a benchmark run (resumed episodes included). */
 export interface BenchmarkEpisode {
@@ -127,24 +128,43 @@ export function runSettingsOf(options: RunOptions): RunSettings {
  */
 export async function runBenchmarkWith(registries: Registries, options: RunOptions = {}, hooks: BenchmarkHooks = {}): Promise<BenchmarkResult> {
   const settings = runSettingsOf(options);
+  // Every path the run is given, before the first episode (one ConfigError naming the flag).
+  checkRunPaths(settings, hooks.warn);
   const suite = suiteOf(registries, settings.suite);
   const ranNow = new Set<string>();
-  const outcome = await suite.run({
-    settings,
-    registries,
-    signal: hooks.signal,
-    warn: hooks.warn,
-    models: hooks.models,
-    taskSource: hooks.taskSource,
-    onEpisode: hooks.onEpisode as ((result: unknown) => void) | undefined,
-    progress: {
-      episodeDone: ({ result }) => {
-        ranNow.add(`${result.taskId}:${result.trial}`);
-        void hooks.sink?.append(episodeOf(result, false));
-      },
+  // `workers`: the worker processes start now and build the run while this process builds its own.
+  const workers = settings.values.workers
+    ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({
+        settings,
+        raw: options as Record<string, unknown>,
+        surface: "api",
+        registries,
+        warn: hooks.warn ?? (() => undefined),
+        models: hooks.models,
+        taskSource: hooks.taskSource,
+      })
+    : undefined;
+  let outcome: Awaited<ReturnType<typeof suite.run>>;
+  try {
+    outcome = await suite.run({
+      settings,
+      registries,
+      signal: hooks.signal,
       warn: hooks.warn,
-    },
-  });
+      models: hooks.models,
+      taskSource: workers?.source ?? hooks.taskSource,
+      onEpisode: hooks.onEpisode as ((result: unknown) => void) | undefined,
+      progress: {
+        episodeDone: ({ result }) => {
+          ranNow.add(`${result.taskId}:${result.trial}`);
+          void hooks.sink?.append(episodeOf(result, false));
+        },
+        warn: hooks.warn,
+      },
+    });
+  } finally {
+    await workers?.close();
+  }
   await hooks.sink?.flush();
   return {
     suite: outcome.suite,

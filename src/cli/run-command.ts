@@ -10,6 +10,7 @@ import { ConfigError } from "../errors/error-tree.ts";
 import type { SuiteRunOutcome } from "../core/suite.ts";
 import { flagAppliesTo, flagDefault, optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
+import { checkRunPaths } from "../run/run-paths.ts";
 import { redact, runSecrets } from "../secrets/redact.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { withInterrupts } from "./interrupt.ts";
@@ -82,11 +83,12 @@ function isDryRun(settings: RunSettings): boolean {
 }
 
 /** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). Nothing secret is printed (`src/secrets`). */
-async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[]): Promise<void> {
+async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[], policy: LivePolicy | null): Promise<void> {
   const [{ buildReport, detailsText, leaderboardText, reportJson }, { protocolSummary, protocolSummaryText }] = await Promise.all([
     import("../report/leaderboard.ts"),
     import("../report/protocol-summary.ts"),
   ]);
+  const checked = policy ? await policyOfRun(outcome, policy, settings.values.format === "markdown" ? "markdown" : "text") : null;
   const dryRun = isDryRun(settings);
   const notes = dryRun ? ["⚠ dry run: the agent's tool calls were planned, not executed; these numbers do not score the agent", ...outcome.notes] : outcome.notes;
   const title = dryRun ? `${outcome.title} [dry run]` : outcome.title;
@@ -101,6 +103,7 @@ async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupt
         ...reportJson(runReport),
         ...(protocol ? { protocol } : {}),
         ...(dryRun ? { dryRun: true } : {}),
+        ...(checked ? { policy: checked.json } : {}),
         resultsPath: outcome.path,
         checkpointPath: outcome.checkpointPath,
         runStatusPath: outcome.statusPath,
@@ -108,7 +111,8 @@ async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupt
     );
   else {
     const details = protocol ? `${detailsText(runReport)}\n${protocolSummaryText(protocol)}` : detailsText(runReport);
-    process.stdout.write(printed(`${leaderboardText([runReport], format === "markdown" ? "markdown" : "text")}\n${details}\n\n📄 Results saved to ${outcome.path}\n`));
+    const table = leaderboardText([runReport], format === "markdown" ? "markdown" : "text", checked ? { columns: [checked.column] } : {});
+    process.stdout.write(printed(`${table}\n${details}\n${checked ? `${checked.text}\n` : ""}\n📄 Results saved to ${outcome.path}\n`));
   }
   if (interrupted) process.exitCode = EXIT_CODES.interrupted;
   else if (runReport.infraErrors > 0) {
@@ -119,11 +123,40 @@ async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupt
   }
 }
 
+/** `run --policy`: the rule file (read and validated before the run) and the strictness of its score. */
+interface LivePolicy {
+  policy: import("../analysis/policy/rules.ts").Policy;
+  strictness: "low" | "medium" | "high";
+}
+
+/** Reads `--policy` before anything runs: a bad rule file is a one-line error (exit 2) that costs no episode. */
+async function livePolicy(values: RunSettings["values"]): Promise<LivePolicy | null> {
+  if (typeof values.policy !== "string") return null;
+  const { loadPolicyFile } = await import("../analysis/policy/rules.ts");
+  return { policy: loadPolicyFile(values.policy), strictness: (values.policyStrictness as LivePolicy["strictness"] | undefined) ?? "medium" };
+}
+
+/**
+ * The run's episodes checked against the policy, from the run's canonical records (the same check
+ * as `report --policy`; the deterministic rules only: the run has no embeddings or judge client for
+ * them): the Policy column, the hits section and the JSON. The rewards are the run's, untouched.
+ */
+async function policyOfRun(outcome: SuiteRunOutcome, live: LivePolicy, format: "text" | "markdown") {
+  const [{ checkPolicy }, { policyText, policyJson }, { formatNumber }] = await Promise.all([
+    import("../analysis/policy/engine.ts"),
+    import("../analysis/policy/render.ts"),
+    import("../analysis/tables.ts"),
+  ]);
+  const checked = await checkPolicy(outcome.records(), live.policy, { strictness: live.strictness });
+  return { column: { head: "Policy", cells: [formatNumber(checked.adherence)] }, text: policyText(checked, format), json: policyJson(checked) };
+}
+
 /** Runs a suite with the parsed settings: loads what the names need, runs with progress and Ctrl-C, reports. */
 async function runAction(options: Record<string, unknown>, suite: SuiteName | undefined, loadRegistries: LoadRegistries): Promise<void> {
   const raw = rawValues(options);
   const settings = parseRunSettings({ ...raw, ...(suite ? {} : { suite: options.suite ?? "tau" }) }, "cli", suite);
   const values = settings.values;
+  const policy = await livePolicy(values);
   const names = [values.agentStrategy, values.userStrategy].filter((name): name is string => typeof name === "string");
   const registries = await loadRegistries({ names, models: Boolean(values.model || values.userModel), tau2: settings.suite === "tau2" });
   const plugin = registries.suites.get(settings.suite);
@@ -131,8 +164,17 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   // Everything the settings hold that is secret (endpoints' credentials, LLM arguments' keys and headers, the key variables' values): never printed.
   const secrets = runSecrets(values);
   const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
-  const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
-  await report(outcome, settings, interrupted, secrets);
+  // Every path the run is given, before the first episode (one line naming the flag, exit 2).
+  checkRunPaths(settings, progress.warn);
+  // --workers: the worker processes start now and build the run while this process builds its own.
+  const workers = values.workers ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({ settings, raw, surface: "cli", registries, warn: progress.warn }) : undefined;
+  let ran: Awaited<ReturnType<typeof withInterrupts<SuiteRunOutcome>>>;
+  try {
+    ran = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn, taskSource: workers?.source })).finally(() => progress.stop());
+  } finally {
+    await workers?.close();
+  }
+  await report(ran.value, settings, ran.interrupted, secrets, policy);
 }
 
 /** Adds `run` and `tau2 run` to the program. */

@@ -95,9 +95,50 @@ export interface ProtocolLog {
   exchanges: ProtocolExchange[];
 }
 
-/** One episode, canonically. */
+/** A ground-truth action of the task: what a correct agent (or user, τ²) does. */
+export interface RecordExpectedAction {
+  name: string;
+  arguments: unknown;
+  requestor: Requestor;
+  /** τ²: the argument names compared (null: all of the gold action's). */
+  compareArgs: string[] | null;
+  /** Whether the episode performed it, as the evaluator recorded (τ²'s action checks); null when the file does not say. */
+  matched: boolean | null;
+  /** τ²: `read` or `write` as the evaluator recorded; null when unknown. */
+  toolType: string | null;
+}
+
+/**
+ * What the task expected, as the results file records it (τ-bench: `info.task` and the reward
+ * info; τ²: the task of `tasks[]` and the reward info's checks): what failure analysis compares the
+ * trajectory with. Null when the file carries no task.
+ */
+export interface RecordExpectations {
+  /** The user's instruction (τ-bench) or scenario instructions (τ²), as text. */
+  instruction: string | null;
+  actions: RecordExpectedAction[];
+  /** τ-bench's outputs and τ²'s communicate items: strings the agent must say; `met` as recorded (null: not recorded). */
+  outputs: Array<{ text: string; met: boolean | null }>;
+  /** τ²'s environment and NL assertions, with the evaluator's verdicts. */
+  assertions: Array<{ kind: "env" | "nl"; text: string; met: boolean | null; justification: string | null }>;
+  /** τ²: whether the final database matched the gold one; τ-bench: whether `r_actions` was 1 (its database-hash check). Null when not checked. */
+  databaseMatch: boolean | null;
+  /** τ²'s reward basis (null on τ-bench: actions when the task has no outputs, else outputs). */
+  rewardBasis: string[] | null;
+}
+
+/** A conversation review the file records (τ²'s `review`: `tau2 run --auto-review`). */
+export interface RecordReview {
+  summary: string;
+  errors: Array<{ source: string; severity: string | null; tags: string[]; turnIndex: number | null; reasoning: string }>;
+}
+
+/**
+ * One episode, canonically. Schema 2 added `expected` and `review` (schema 1 records had neither:
+ * readers treat them as null).
+ */
 export interface EpisodeRecord {
-  schemaVersion: 1;
+  schemaVersion: 2;
   /** `tau-bench` or `tau2`. */
   suite: string;
   /** The domain, when the file or the caller says it. */
@@ -123,6 +164,10 @@ export interface EpisodeRecord {
   durationSeconds: number | null;
   /** A remote agent's measured exchanges (A2A), when the episode's agent was one; absent otherwise. */
   protocol?: ProtocolLog;
+  /** What the task expected (ground truth), with the evaluator's verdicts; null when the file carries no task. */
+  expected: RecordExpectations | null;
+  /** A conversation review the file records (τ² `--auto-review`); null when none. */
+  review: RecordReview | null;
   /** The suite's own entry, as its results file holds it (plain JSON). */
   native: unknown;
 }

@@ -15,12 +15,14 @@ export const SUITE_NAMES = ["tau-bench", "tau2"] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** How a flag's value is read: the CLI gives strings, the API gives typed values (strings are parsed the CLI way). */
-export type RunFlagType = "string" | "integer" | "number" | "boolean" | "list" | "key-value" | "json-object";
+export type RunFlagType = "string" | "integer" | "count" | "number" | "boolean" | "list" | "key-value" | "json-object";
 
 /** The TypeScript type of a flag's value in the API. */
 export interface RunFlagValueTypes {
   string: string;
   integer: number;
+  /** An integer, or `"auto"` (the machine's cores). */
+  count: number | "auto";
   number: number;
   boolean: boolean;
   list: Array<string | number>;
@@ -55,10 +57,21 @@ export interface RunFlag {
   readonly cliOnly?: boolean;
   /** A boolean switch that defaults to true also gets `--no-<name>` with this help. */
   readonly negatedHelp?: string;
+  /**
+   * The value is a path the run reads (`file`, `folder`) or writes a cache into (`cache-folder`):
+   * `checkRunPaths` (`run-paths.ts`) checks it before the first episode, one line naming the flag.
+   */
+  readonly path?: RunPathKind;
 }
+
+/** What a path flag names: a file or folder the run reads, or a folder it keeps a cache in. */
+export type RunPathKind = "file" | "folder" | "cache-folder";
 
 /** More trials than this is a typo, not an evaluation (pass^k is reported for k up to the trials). */
 export const MAX_TRIALS = 10_000;
+
+/** More worker processes than this is a typo (each one loads the whole run). */
+export const MAX_WORKERS = 256;
 
 /** More episodes than this in one run is a typo too: it would not fit in memory, and would run for weeks. */
 export const MAX_EPISODES = 1_000_000;
@@ -265,8 +278,8 @@ const SELECTION_FLAGS = [
     flag: "--retrieval-config",
     type: "string",
     placeholder: "<variant>",
-    help: "τ³ banking_knowledge retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; the embedding and reranker ones need --embedder-* / --reranker-* or API keys)",
-    defaultHelp: "τ²'s, alltools (needs embeddings and the srt sandbox: refused here)",
+    help: "τ³ banking_knowledge retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; the embedding and reranker ones need --embedder-* / --reranker-* or API keys; terminal_use, terminal_use_write and alltools run a shell in τ²'s srt sandbox, which needs bubblewrap, ripgrep and socat)",
+    defaultHelp: "τ²'s, alltools (needs an embedder and the srt sandbox)",
     suites: TAU2,
   },
   {
@@ -277,7 +290,15 @@ const SELECTION_FLAGS = [
     defaultHelp: "none",
     suites: TAU2,
   },
-  { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split", suites: TAU },
+  {
+    flag: "--task-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "a task file in τ-bench JSON format instead of a split",
+    defaultHelp: "none: the tasks of --task-split",
+    suites: TAU,
+  },
   {
     flag: "--task-ids",
     type: "list",
@@ -292,6 +313,14 @@ const SELECTION_FLAGS = [
   { flag: "--num-tasks", type: "integer", placeholder: "<n>", help: "the first N tasks after split and id filtering", defaultHelp: "all", suites: TAU2, check: atLeast(1) },
   { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: between(1, MAX_TRIALS) },
   { flag: "--max-concurrency", type: "integer", placeholder: "<n>", help: "episodes running at once", default: { "tau-bench": 1, tau2: 3 }, check: atLeast(1) },
+  {
+    flag: "--workers",
+    type: "count",
+    placeholder: "<n|auto>",
+    help: "run the episodes in N local worker processes (auto: one per core); --max-concurrency stays the number running at once, spread over them; results as with one process",
+    default: 0,
+    check: (value: number | "auto") => (value === "auto" || (value >= 0 && value <= MAX_WORKERS) ? undefined : `must be auto or between 0 and ${MAX_WORKERS}, got ${value}`),
+  },
   {
     flag: "--max-steps",
     type: "integer",
@@ -339,11 +368,17 @@ const RUN_LAYER_FLAGS = [
     type: "string",
     placeholder: "<name>",
     help: "results file: a path (…/x.json), or a name for ./simulations/<name>/results.json",
-    defaultHelp: "a name from the time, domain, agent and user",
+    defaultHelp: "a name from the domain, task selection, agent (and its module), models and user: the same command resumes it",
     suites: TAU2,
   },
   { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory", defaultHelp: "the cache `taubridge data pull` fills; our own domain ships its data" },
-  { flag: "--resume", type: "boolean", help: "resume the results of the same run (spelled out for scripts)", default: true, negatedHelp: "start over instead of resuming the results of the same run" },
+  {
+    flag: "--resume",
+    type: "boolean",
+    help: "resume the results of the same run (spelled out for scripts)",
+    default: true,
+    negatedHelp: "start over instead of resuming the results of the same run (another run's results there are set aside, never overwritten)",
+  },
   {
     flag: "--accept-changes",
     type: "boolean",
@@ -351,8 +386,8 @@ const RUN_LAYER_FLAGS = [
     default: false,
   },
   { flag: "--auto-resume", type: "boolean", help: "accepted for compatibility with τ²: a results file of the same run is always resumed", default: false, suites: TAU2 },
-  { flag: "--cache-dir", type: "string", placeholder: "<dir>", help: "on-disk model response cache", defaultHelp: "none, no cache" },
-  { flag: "--price-file", type: "string", placeholder: "<path>", help: "JSON price table overriding or adding model prices", defaultHelp: "the bundled @pydantic/genai-prices table" },
+  { flag: "--cache-dir", type: "string", path: "cache-folder", placeholder: "<dir>", help: "on-disk model response cache", defaultHelp: "none, no cache" },
+  { flag: "--price-file", type: "string", path: "file", placeholder: "<path>", help: "JSON price table overriding or adding model prices", defaultHelp: "the bundled @pydantic/genai-prices table" },
   {
     flag: "--model-timeout",
     type: "number",
@@ -366,11 +401,28 @@ const RUN_LAYER_FLAGS = [
 
 /** Prompts and agent modules. */
 const STRATEGY_FLAGS = [
-  { flag: "--agent-prompt-file", type: "string", placeholder: "<path>", help: "template for the agent's system prompt", defaultHelp: "the agent strategy's built-in template", suites: TAU },
-  { flag: "--user-prompt-file", type: "string", placeholder: "<path>", help: "template for the user simulator's system prompt", defaultHelp: "the user strategy's built-in template", suites: TAU },
+  {
+    flag: "--agent-prompt-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "template for the agent's system prompt",
+    defaultHelp: "the agent strategy's built-in template",
+    suites: TAU,
+  },
+  {
+    flag: "--user-prompt-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "template for the user simulator's system prompt",
+    defaultHelp: "the user strategy's built-in template",
+    suites: TAU,
+  },
   {
     flag: "--few-shot-displays-path",
     type: "string",
+    path: "file",
     placeholder: "<path>",
     help: "JSONL of example conversations for --agent-strategy few-shot",
     defaultHelp: "none; few-shot needs it",
@@ -379,6 +431,7 @@ const STRATEGY_FLAGS = [
   {
     flag: "--agent-module",
     type: "string",
+    path: "file",
     placeholder: "<path>",
     help: "framework adapters and module: the user's unmodified agent module (same as --agent-option module=<path>)",
     defaultHelp: "none",
@@ -391,7 +444,7 @@ const STRATEGY_FLAGS = [
     defaultHelp: "worker",
     check: oneOf("worker", "none"),
   },
-  { flag: "--workflow-path", type: "string", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)", defaultHelp: "none" },
+  { flag: "--workflow-path", type: "string", path: "folder", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)", defaultHelp: "none" },
   {
     flag: "--bridge-mode",
     type: "string",
@@ -442,6 +495,23 @@ const OUTPUT_FLAGS = [
     cliOnly: true,
   },
   { flag: "--format", type: "string", placeholder: "<format>", help: "output: text, json or markdown", default: "text", check: oneOf("text", "json", "markdown"), cliOnly: true },
+  {
+    flag: "--policy",
+    type: "string",
+    placeholder: "<file>",
+    help: "check the run's episodes against a policy rule file (YAML or JSON; read before the run starts): a Policy (adherence) column, the hits, and `policy` in the JSON; never changes the reward (semantic and llm rules need models: `taubridge report --policy` with --embedder-model/--judge-model)",
+    defaultHelp: "no policy check",
+    cliOnly: true,
+  },
+  {
+    flag: "--policy-strictness",
+    type: "string",
+    placeholder: "<level>",
+    help: "with --policy: which severities the adherence score counts: low (critical only), medium (high and critical), high (all)",
+    default: "medium",
+    check: oneOf("low", "medium", "high"),
+    cliOnly: true,
+  },
   { flag: "--quiet", type: "boolean", help: "no progress output", default: false },
 ] as const satisfies readonly RunFlag[];
 
@@ -450,7 +520,6 @@ export const RUN_FLAGS = [...PARTICIPANT_FLAGS, ...SELECTION_FLAGS, ...RUN_LAYER
 
 /** τ²'s flags for features taubridge does not have, refused by name with the reason (never silently ignored). */
 export const REFUSED_TAU2_FLAGS: ReadonlyArray<readonly [string, string]> = [
-  ["--workers <n>", "worker processes: taubridge runs simulations concurrently in one process (--max-concurrency)"],
   ["--provider-limit <limits>", "per-provider caps: use --max-concurrency"],
   ["--log-level <level>", "taubridge prints progress on stderr (--quiet to silence)"],
   ["--verbose-logs", "no per-call log files"],

@@ -88,6 +88,11 @@ export function parseFlagValue(flag: RunFlag, raw: unknown): unknown {
       value = parsed !== undefined && Number.isInteger(parsed) ? parsed : fail("an integer");
       break;
     }
+    case "count": {
+      const parsed = raw === "auto" ? "auto" : typeof raw === "number" ? raw : typeof raw === "string" ? parseInteger(raw) : undefined;
+      value = parsed === "auto" || (parsed !== undefined && Number.isInteger(parsed)) ? parsed : fail('an integer or "auto"');
+      break;
+    }
     case "number": {
       const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : undefined;
       value = parsed !== undefined && Number.isFinite(parsed) ? parsed : fail("a number");

@@ -12,13 +12,27 @@ import { parsePythonJsonText } from "../../data/data-files.ts";
 import { parsePythonJson, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import { computePassK, type PassKReport } from "../../metrics/pass-k.ts";
 import { lazySchema } from "../../data/lazy-zod.ts";
-import type { LoadedResultEntry } from "./codec.ts";
+import { rescoredEntry, type LoadedResultEntry } from "./codec.ts";
 import { ScriptedUser } from "./participants/scripted-user.ts";
 import { simulatedUser, type UserSimulator } from "./participants/simulated-user.ts";
 
-const actionListSchema = lazySchema((z) => z.array(z.object({ name: z.string().min(1), kwargs: z.record(z.string(), z.unknown()).default({}) })));
+const actionListSchema = lazySchema((z) =>
+  z.array(
+    z.object({
+      name: z.string().min(1),
+      kwargs: z.record(z.string(), z.unknown()).optional(),
+      // A step of `taubridge records` (`{name, arguments, requestor: "agent", …}`): its arguments are the kwargs.
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      requestor: z.literal("agent", { message: 'τ-bench replays the agent\'s actions only (requestor "agent")' }).optional(),
+    }),
+  ),
+);
 
-/** Parses an actions file (`[{name, kwargs}]`), keeping Python number types; errors name file, index and field. */
+/**
+ * Parses an actions file, keeping Python number types; errors name file, index and field. Each
+ * action is `{name, kwargs}`, or a step as `taubridge records` prints it (`{name, arguments,
+ * requestor: "agent", …}`; its other fields are ignored).
+ */
 export function parseActionsFile(text: string, fileName: string): Action[] {
   const parsed = parsePythonJsonText(text, fileName);
   const result = actionListSchema().safeParse(toJs(parsed));
@@ -29,7 +43,7 @@ export function parseActionsFile(text: string, fileName: string): Action[] {
   }
   return (parsed as PyDict[]).map((entry) => ({
     name: entry.get("name") as string,
-    kwargs: (entry.get("kwargs") as PyDict | undefined) ?? new Map(),
+    kwargs: ((entry.get("kwargs") ?? entry.get("arguments")) as PyDict | undefined) ?? new Map(),
   }));
 }
 
@@ -192,6 +206,12 @@ export interface RescoreReport {
   legacyHashMatches: number;
   hashExplanation: string | null;
   items: RescoreItem[];
+  /**
+   * Every entry of the file in its order (lossless), re-scored where the replay ran — `reward`,
+   * `info.reward_info` and our block's `rewardBreakdown` replaced — as recorded otherwise: what
+   * `rescore -o` writes.
+   */
+  entries: PyDict[];
 }
 
 /** A copy of the domain whose user addresses use the `province` key, as τ-bench's data did before 2025-01-16. */
@@ -241,6 +261,7 @@ function taskFromInfo(raw: PyDict, fallback: Task | undefined): Task | undefined
  */
 export async function rescoreResults(domain: LoadedDomain, entries: readonly LoadedResultEntry[], tasks: readonly Task[]): Promise<RescoreReport> {
   const items: RescoreItem[] = [];
+  const rescored: PyDict[] = [];
   let legacy: LoadedDomain | null | undefined;
   let legacyHashMatches = 0;
   const evaluator = new TauBenchEvaluator(domain);
@@ -261,12 +282,14 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     };
     if (!task) {
       items.push({ ...base, note: `task ${entry.taskId} not found` });
+      rescored.push(entry.raw);
       continue;
     }
     const extracted = actionsFromEntry(entry);
     if ("error" in extracted || (info instanceof Map && info.has("error"))) {
       const note = "error" in extracted ? extracted.error : "the episode ended in an error";
       items.push({ ...base, agree: entry.reward === 0, note });
+      rescored.push(entry.raw);
       continue;
     }
     // The same episode loop (over the episode kernel) and evaluator as a live run: the recorded actions are the agent, the recorded replies the user.
@@ -292,6 +315,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
       }
     }
     items.push({ ...base, reward, agree: Math.abs(reward - entry.reward) < 1e-9, groundTruthHash: ourHash, hashMatch, ...(note ? { note } : {}) });
+    rescored.push(rescoredEntry(entry.raw, episode));
   }
   // One item per entry, in order; recorded infra errors stay out of pass^k as in every report.
   const metrics = computePassK(items.map((item, index) => ({ taskId: item.taskId, trial: item.trial, reward: item.reward, termination: entries[index].termination })));
@@ -315,5 +339,6 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     legacyHashMatches,
     hashExplanation,
     items,
+    entries: rescored,
   };
 }

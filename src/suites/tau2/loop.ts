@@ -66,7 +66,7 @@ export interface Tau2EpisodeOutcome {
   durationSeconds: number;
   steps: number;
   errors: number;
-  /** The environment at the end (its hashes are the predicted state). */
+  /** The environment at the end (its hashes are the predicted state), already disposed. */
   environment: Tau2Environment;
   /** Tool calls planned in dry-run mode (never executed). */
   planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }>;
@@ -413,17 +413,22 @@ export async function runTau2Episode(parts: Tau2EpisodeParts): Promise<Tau2Episo
   const episode = new Tau2Episode(parts);
   const { kernel } = episode;
   const startTime = kernel.clock.wallNow();
-  const failure = await kernel.run(
-    async () => {
-      await episode.initialize();
-      while (!episode.done) {
-        kernel.signal.throwIfAborted();
-        await episode.step_();
-        episode.checkTermination();
-      }
-    },
-    { sessions: () => [episode.agent, episode.user] },
-  );
+  let failure: unknown;
+  try {
+    failure = await kernel.run(
+      async () => {
+        await episode.initialize();
+        while (!episode.done) {
+          kernel.signal.throwIfAborted();
+          await episode.step_();
+          episode.checkTermination();
+        }
+      },
+      { sessions: () => [episode.agent, episode.user] },
+    );
+  } finally {
+    await episode.environment.dispose(); // the episode is over: nothing runs in its environment any more (its hashes stay readable)
+  }
   if (failure !== undefined) throw failure;
   return {
     termination: tau2Termination(kernel.termination as TerminationReason),

@@ -5,7 +5,21 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type {
+  EpisodeActions,
+  RunFacets,
+  SuiteMetrics,
+  ReplayOutcome,
+  RescoreOutcome,
+  ResultsRequest,
+  Suite,
+  SuiteResults,
+  SuiteRunOutcome,
+  SuiteRunRequest,
+  SuiteUnitRunner,
+  UnitRunnerRequest,
+} from "../../core/suite.ts";
+import { isToolCallMessage } from "./simulation.ts";
 import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
@@ -13,17 +27,18 @@ import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
-import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
-import { runTau2Batch } from "./batch.ts";
-import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
-import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
+import { fromJs, isPyDict, pyJsonDumps, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
+import { runTau2Batch, tau2UnitRunner } from "./batch.ts";
+import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results, type Tau2SimulationRecord } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { parsePythonJsonText, readPythonJsonFile } from "../../data/data-files.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { tau2Record } from "./records.ts";
+import { tau2Leaderboard } from "./leaderboard.ts";
 import { parseTau2ActionsFile, replayTau2 } from "./replay.ts";
 import { rescoreTau2Results } from "./rescore.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
@@ -123,7 +138,7 @@ function tau2Facets(parts: Tau2Registries, run: { domain: string | null; agent: 
  * loaded only when a participant calls a model or a selected task needs the NL judge, so an offline
  * oracle run never loads it; the judge's default model is τ²'s, read from its config.py.
  */
-async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries): Promise<Tau2RunModels> {
+async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries, warn?: (message: string) => void): Promise<Tau2RunModels> {
   const { tau2ModelSettings } = await import("./models.ts");
   const modelSettings = tau2ModelSettings({ ...options, values: settings.values });
   let layer: RunModels | undefined;
@@ -132,7 +147,7 @@ async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registr
     const createModels = registries.createModels ?? (await import("../../run/model-clients.ts")).createRunModels;
     const judgeModel = modelSettings.judgeModel ?? (await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel;
     // The cache is told everything the run's settings hold that is secret (the LLM arguments' keys and headers, not only the endpoints').
-    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values) });
+    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values), ...(warn ? { warn } : {}) });
     return layer;
   };
   const needs = modelNeeds(parts, options);
@@ -156,6 +171,18 @@ function judgeLine(usage: Tau2JudgeUsage | null): string {
   return `NL judge: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ${cost}`;
 }
 
+/**
+ * The line under the report of a run that pairs the scripted user with an agent other than the
+ * oracle: that user performs the task's user-side actions whatever the agent says (it is there to
+ * check the pipeline with the oracle), so an agent that does nothing can score.
+ */
+export function scriptedUserLines(agent: string, user: string): string[] {
+  if (user !== "scripted" || agent === "oracle") return [];
+  return [
+    `⚠ the scripted user performs the task's user-side actions whatever the agent says (it checks the pipeline with --agent oracle): with ${agent} these scores mean little, and an agent that does nothing can score; measure an agent with --user user_simulator (or human)`,
+  ];
+}
+
 /** The tasks whose score checks less than it seems, grouped by reason. */
 function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
   if (flags.length === 0) return [];
@@ -166,6 +193,11 @@ function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
   return lines;
 }
 
+/** A results file's tasks by id. */
+function tasksById(tasks: readonly PyDict[]): Map<string, PyDict> {
+  return new Map(tasks.filter((task) => task instanceof Map).map((task) => [String(task.get("id")), task]));
+}
+
 /** A results file's own pieces a report reads: its summaries in file order, metrics, domain, agent, notes. */
 function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Registries): Omit<SuiteResults, "completeness"> {
   const info = results.info;
@@ -174,6 +206,7 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
   const user = info.get("user_info");
   const domain = environment instanceof Map ? String(environment.get("domain_name")) : null;
   const implementation = agent instanceof Map ? String(agent.get("implementation")) : "agent";
+  const userImplementation = user instanceof Map ? String(user.get("implementation")) : "user";
   const text = (map: unknown, key: string) => (map instanceof Map && typeof map.get(key) === "string" ? (map.get(key) as string) : null);
   const retrieval = info.get("retrieval_config");
   const facets =
@@ -199,8 +232,11 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
     domain,
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
-    notes: [judgeLine(judgeUsage), ...flagLines(flags)],
-    records: () => results.simulations.map((simulation) => tau2Record(simulation, domain)),
+    notes: [judgeLine(judgeUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
+    records: () => {
+      const tasks = tasksById(results.tasks);
+      return results.simulations.map((simulation) => tau2Record(simulation, domain, tasks.get(simulation.task_id)));
+    },
   };
 }
 
@@ -214,19 +250,33 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
   return { results, domain: domain ?? request.env ?? null };
 }
 
-async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
-  const settings = request.settings as RunSettings;
-  const parts = tau2Of(request.registries);
+/** A run's options, names and model clients from its settings, the same in the coordinator and in a worker process. */
+async function runInputs(settings: RunSettings, registries: Registries, warn: ((message: string) => void) | undefined, inProcessModels: unknown) {
+  const parts = tau2Of(registries);
   const unprepared = tau2OptionsFromSettings(settings);
   // An agent that cannot run here is refused before any model client is made for it.
   tau2AgentFactory(parts, unprepared.agent);
   // The data first: a missing or wrong --data-dir is reported as that, before anything reads it.
   tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
-  // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
-  const options = await withRetrievalBackends(unprepared, settings.values, request.progress?.warn ?? request.warn);
+  // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them.
+  const defaultRetrievalConfig = parts.domains.has(unprepared.domain) ? parts.domains.get(unprepared.domain).defaultRetrievalConfig : undefined;
+  const options = await withRetrievalBackends(unprepared, settings.values, warn, process.env, defaultRetrievalConfig);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
+  const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, registries, parts, warn));
+  return { options, parts, models };
+}
+
+/** A run's simulations in a worker process (`--workers`): built from the same settings as the coordinator's run, without its files. */
+async function unitRunner(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.warn, undefined);
+  return tau2UnitRunner(await buildTau2EpisodeParts(options, parts, models, runSecrets(settings.values)));
+}
+
+async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.progress?.warn ?? request.warn, request.models);
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
@@ -257,9 +307,12 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     facets,
     domain: options.domain,
     summaries: result.simulations.map(tau2Summary),
-    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags)],
+    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
-    records: () => result.simulations.map((simulation) => tau2Record(simulation, options.domain)),
+    records: () => {
+      const tasks = tasksById(built.document.tasks);
+      return result.simulations.map((simulation) => tau2Record(simulation, options.domain, tasks.get(simulation.task_id)));
+    },
     checkpointPath: `${built.outputPath}.checkpoint.jsonl`,
     statusPath: runStatusPath(built.outputPath),
     ranEpisodes: result.ran,
@@ -313,7 +366,45 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     lines,
     disagreements,
     json: { total: report.total, agree: report.agree, judge: report.judge, metrics: report.metrics, disagreements },
+    rescoredText: () => rescoredTau2Text(request.path, report.simulations),
   };
+}
+
+/**
+ * The results file as recorded (read again losslessly, so fields our reader does not model — reviews,
+ * ticks — stay) with each simulation's `reward_info` replaced by the re-scored one.
+ */
+function rescoredTau2Text(path: string, simulations: readonly Tau2SimulationRecord[]): string {
+  const document = readPythonJsonFile(path);
+  const recorded = isPyDict(document) ? document.get("simulations") : undefined;
+  if (!isPyDict(document) || !Array.isArray(recorded) || recorded.length !== simulations.length) throw new DataError(`${path}: changed while it was re-scored`);
+  const rescored = recorded.map((simulation, index) => (isPyDict(simulation) ? new Map(simulation).set("reward_info", simulations[index].reward_info as PyValue) : simulation));
+  return `${pyJsonDumpsIndented(new Map(document).set("simulations", rescored))}\n`;
+}
+
+/** Each simulation of a results file as an action file: every tool call of its messages, in order, with its requestor. */
+async function episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions> {
+  const { results, domain } = checkedResults(request);
+  const episodes = results.simulations.map((simulation) => {
+    const calls = simulation.messages.flatMap((message) =>
+      isToolCallMessage(message)
+        ? message.tool_calls.map(
+            (call) =>
+              new Map<string, PyValue>([
+                ["requestor", call.requestor],
+                ["name", call.name],
+                ["arguments", call.arguments],
+              ]),
+          )
+        : [],
+    );
+    return { taskId: simulation.task_id, trial: simulation.trial ?? 0, text: pyJsonDumps(calls) };
+  });
+  // τ³: the retrieval variant the run used, so its retrieval tools are the ones the episode called.
+  const config = results.info.get("retrieval_config");
+  const kwargs = results.info.get("retrieval_config_kwargs");
+  const options = { ...(typeof config === "string" ? { retrievalConfig: config } : {}), ...(isPyDict(kwargs) ? { retrievalConfigKwargs: pyJsonDumps(kwargs) } : {}) };
+  return { domain, episodes, options };
 }
 
 async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Promise<ReplayOutcome> {
@@ -327,7 +418,7 @@ async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Prom
     task = taskSet.tasks.find((candidate) => candidate.id === request.taskId);
     if (!task) throw new ConfigError(`task "${request.taskId}" is not in ${taskSet.file}`);
   }
-  const result = replayTau2(domain, calls, task);
+  const result = await replayTau2(domain, calls, task);
   const text = result.steps.map((step, index) => `#${index} ${step.requestor} ${step.name}${step.error ? " (error)" : ""}\n${step.content}\n\n`).join("");
   return { json: result, text: `${text}db hash: agent ${result.dbHash.agent}, user ${result.dbHash.user ?? "none"}\n` };
 }
@@ -362,7 +453,7 @@ function replayDomainConfig(options: Record<string, unknown>): Tau2DomainConfig 
 
 /** τ²-bench's suite plug-in over its parts (created per run or server by the composition root). */
 export function createTau2Suite(parts: Tau2Parts): Tau2Suite {
-  return { ...TAU2_SUITE, parts };
+  return { ...TAU2_SUITE, parts, leaderboard: tau2Leaderboard(parts.domains) };
 }
 
 const TAU2_SUITE: Suite<Registries> = {
@@ -373,7 +464,10 @@ const TAU2_SUITE: Suite<Registries> = {
   recognizes: (head) => head.trimStart().startsWith("{"),
   actionFileShape: 'a JSON array of {"requestor", "name", "arguments"} (τ² tool calls)',
   recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "arguments" in item),
+  replayStartsFromTask: true,
+  episodeActions,
   run,
+  unitRunner,
   readResults,
   rescore,
   replay,
