@@ -165,7 +165,7 @@ describe("agents that cannot run on a suite are refused up front", () => {
     });
     expectRefusal(
       result,
-      'the agent strategy "few-shot" runs on τ-bench only, not on τ²; τ² agents: oracle, llm_agent, llm_agent_gt, llm_agent_solo, tool-calling, act, react, human, module, openai-agents, vercel-ai, langchain, mastra, fastworkflow, python-bridge',
+      'the agent strategy "few-shot" runs on τ-bench only, not on τ²; τ² agents: oracle, llm_agent, llm_agent_gt, llm_agent_solo, tool-calling, act, react, human, module, a2a, a2a_agent, openai-agents, vercel-ai, langchain, mastra, fastworkflow, python-bridge',
     );
   });
 

@@ -64,7 +64,7 @@ export function registerServeCommand(program: Command, loadRegistries: LoadRegis
     .option("--insecure-no-auth", "listen beyond loopback without TAUBRIDGE_A2A_TOKEN (anyone who reaches the port can run evaluations)")
     .addHelpText(
       "after",
-      "\nAuthentication: TAUBRIDGE_A2A_TOKEN=<token>[,<token>…] (one caller per token; each sees only its own tasks).\nAgent credentials: TAUBRIDGE_A2A_CREDENTIAL_<NAME>, named by a request's agent_credential.\nSee docs/a2a.md.",
+      "\nAuthentication: TAUBRIDGE_A2A_TOKEN=<token>[,<token>…] (one caller per token; each sees only its own tasks).\nAgent credentials: TAUBRIDGE_A2A_CREDENTIAL_<NAME>, named by a request's agent_credential.\nThe request contract, security and AgentBeats set-up: the A2A page of the taubridge documentation.",
     )
     .action(async (flags: ServeFlags) => {
       if (!flags.a2a) throw new ConfigError("serve needs --a2a (taubridge serves its evaluations over the Agent2Agent protocol)");

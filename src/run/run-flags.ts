@@ -529,7 +529,7 @@ const STRATEGY_FLAGS = [
     defaultHelp: "none: no Authorization header",
     check: environmentVariableName,
   },
-  { flag: "--a2a-debug", type: "boolean", help: "a2a: print every A2A exchange (method, status, time, bodies; no credentials) on stderr" },
+  { flag: "--a2a-debug", type: "boolean", help: "a2a: print every A2A exchange (method, status, time, bodies; no credentials) on stderr", default: false },
   { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)", defaultHelp: "none" },
 ] as const satisfies readonly RunFlag[];
 
