@@ -131,7 +131,7 @@ describe("function agents in worker threads: loading", () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-isolation-"));
     const result = await runCli(["run", "--agent-strategy", "module", "--agent-module", join(FIXTURES, "missing-agent.mjs"), "--task-ids", "2", "--log-dir", logDir, "--quiet"]);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr.trim()).toMatch(/^taubridge: agent module not found: .*missing-agent\.mjs$/);
+    expect(result.stderr.trim()).toMatch(/^taubridge: --agent-module .*missing-agent\.mjs: no such file$/);
   });
 });
 

@@ -13,11 +13,10 @@ import {
   type TurnOutcome,
 } from "../../src/core/contracts.ts";
 import { AgentProtocolError, InfraError } from "../../src/errors/error-tree.ts";
-import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../../src/model/errors.ts";
-import { unreachableCode } from "../../src/model/retry.ts";
 import type { Action, ChatMessage, JsonValue } from "../../src/core/types.ts";
 import { pyJsonDumps } from "../../src/value/index.ts";
 import { BridgeSession, type PlannedToolCall } from "../../bridge/session.ts";
+import { endpointFailure, EndpointWatch } from "../../bridge/endpoint-failure.ts";
 import { createBridgeScope, runInBridgeScope, type BridgeScope, type InterceptedCallRecord } from "../../bridge/node/context.ts";
 import { installModuleHooks } from "../../bridge/node/hooks.ts";
 import type { AdapterSettings } from "./settings.ts";
@@ -25,79 +24,6 @@ import { frameworkEndpoint } from "./endpoint.ts";
 import { agentForEpisode, loadUserAgentModule, type AgentFactoryOptions, type UserAgentSource } from "../../src/participants/user-module.ts";
 
 export type { FrameworkAdapter, FrameworkConversation, FrameworkSettings, ConversationContext, TurnOutcome, UsageDelta } from "../../src/core/contracts.ts";
-
-const RETRYABLE_STATUS = new Set([408, 409, 429]);
-
-/**
- * Model-endpoint failures are infrastructure, not agent mistakes: they must be recorded as
- * `infra_error` (and retried by `--episode-retries`), never scored as a zero. Everything else the
- * framework throws is the agent's failure.
- */
-export function isInfraFailure(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === "object" && !seen.has(current)) {
-    seen.add(current);
-    const record = current as { status?: unknown; statusCode?: unknown; code?: unknown; name?: unknown; message?: unknown; cause?: unknown; lastError?: unknown };
-    const status = typeof record.status === "number" ? record.status : typeof record.statusCode === "number" ? record.statusCode : undefined;
-    if (status !== undefined && (status >= 500 || RETRYABLE_STATUS.has(status))) return true;
-    const name = typeof record.name === "string" ? record.name : "";
-    if (/APIConnection|ConnectionError|FetchError|ECONNREFUSED|ECONNRESET|ETIMEDOUT|RetryError|TimeoutError/i.test(name)) return true;
-    if (typeof record.code === "string" && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|UND_ERR_\w+|ENOTFOUND)$/.test(record.code)) return true;
-    if (typeof record.message === "string" && /fetch failed|ECONNREFUSED|socket hang up|Connection error/i.test(record.message)) return true;
-    current = record.cause ?? record.lastError;
-  }
-  return false;
-}
-
-/**
- * `ECONNREFUSED` / `ENOTFOUND` when a framework's failure says nothing answers at its endpoint
- * (frameworks wrap the fetch error in their own: `cause`, `lastError`, `errors`), else undefined.
- */
-export function refusedCode(error: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  const pending: unknown[] = [error];
-  while (pending.length > 0) {
-    const current = pending.shift();
-    if (!current || typeof current !== "object" || seen.has(current)) continue;
-    seen.add(current);
-    const code = unreachableCode(current);
-    if (code) return code;
-    const record = current as { message?: unknown; cause?: unknown; lastError?: unknown; errors?: unknown };
-    const named = typeof record.message === "string" ? /\b(ECONNREFUSED|ENOTFOUND)\b/.exec(record.message) : null;
-    if (named) return named[1];
-    pending.push(record.cause, record.lastError, ...(Array.isArray(record.errors) ? record.errors : []));
-  }
-  return undefined;
-}
-
-/**
- * Whether a framework's endpoint has answered yet, and the run-stopping error once it refused the
- * run's very first call (the same rule as taubridge's own model clients: a wrong `--base-url` or a
- * server that is not up stops the run with exit 2 instead of failing every episode).
- */
-class EndpointWatch {
-  private answered = false;
-  failure: Error | undefined;
-
-  constructor(
-    private readonly framework: string,
-    private readonly settings: AdapterSettings,
-    private readonly endpoint: string,
-  ) {}
-
-  answer(): void {
-    this.answered = true;
-  }
-
-  refused(error: unknown): void {
-    const code = refusedCode(error);
-    if (!code || this.answered || this.failure) return;
-    const details = { role: "agent", provider: this.framework, model: this.settings.model ?? "(set by the agent module)", baseURL: this.endpoint, attempts: 1, retryable: false };
-    const refused = new ModelEndpointRefusedError(`${this.framework}: ${code}`, details, code, true, { cause: error });
-    this.failure = new ModelEndpointUnreachableError(refused, "--base-url (handed to the agent module) or the framework's own endpoint settings");
-  }
-}
 
 /** Trajectory messages for calls made during a run that was cut short (the framework's result is lost). */
 export function messagesFromCalls(calls: readonly InterceptedCallRecord[]): ChatMessage[] {
@@ -142,7 +68,12 @@ export class FrameworkAgent<A> implements Participant {
     private readonly settings: AdapterSettings,
   ) {
     this.name = adapter.name;
-    this.watch = new EndpointWatch(adapter.name, settings, frameworkEndpoint(adapter, settings));
+    this.watch = new EndpointWatch({
+      framework: adapter.name,
+      model: settings.model ?? "(set by the agent module)",
+      endpoint: frameworkEndpoint(adapter, settings),
+      setting: "--base-url (τ²: --agent-base-url), handed to the agent module, or the framework's own endpoint settings",
+    });
   }
 
   unreachable(): Error | undefined {
@@ -231,7 +162,8 @@ class FrameworkSession implements ParticipantSession {
       if (signal.aborted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       const where = `${this.framework} (model endpoint: ${this.endpoint})`;
-      if (isInfraFailure(error)) {
+      // An endpoint failure in the framework's model call (bridge/endpoint-failure.ts): infrastructure, as for built-in agents.
+      if (endpointFailure(error)) {
         this.watch.refused(error);
         throw new InfraError(`${where}: model endpoint failed: ${message}`, { cause: error });
       }

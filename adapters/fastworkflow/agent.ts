@@ -1,5 +1,8 @@
 import { BridgeSession, NameMapping, type PlannedToolCall } from "../../bridge/session.ts";
+import { endpointFailure, EndpointWatch } from "../../bridge/endpoint-failure.ts";
+import { InfraError } from "../../src/errors/error-tree.ts";
 import {
+  PythonAgentError,
   PythonBridgeChild,
   PythonBridgeError,
   PythonBridgeSetupError,
@@ -12,6 +15,7 @@ import type { Action, JsonValue } from "../../src/core/types.ts";
 import { type Incoming, incomingText, type Participant, type ParticipantContext, type ParticipantSession, type Turn } from "../../src/core/contracts.ts";
 import { stepTarget } from "../common/driver.ts";
 import { pyJsonDumps } from "../../src/value/index.ts";
+import { redactUrl } from "../../src/secrets/redact.ts";
 import type { FastWorkflowAgentOptions } from "./options.ts";
 
 /** The text a tool call gets once the episode has ended or its step budget is spent (nothing is executed). */
@@ -47,7 +51,10 @@ function parseToolExecute(params: unknown): PlannedToolCall {
  *
  * Failure classes: the child dying, garbage on the protocol stream, a turn timeout, or a session that
  * cannot start are infrastructure errors (`InfraError`, the episode ends as `infra_error` and the
- * run goes on); an exception raised by the agent's own Python code is an agent error.
+ * run goes on); so is an exception whose chain shows a failed model call (an HTTP status of the
+ * endpoint, a failed connection: `bridge/endpoint-failure.ts`), and a connection refused before any
+ * turn succeeded stops the run (exit 2), as for built-in agents. Any other exception raised by the
+ * agent's own Python code is an agent error.
  *
  * The instance holds no per-episode state, so concurrent episodes are isolated by construction
  * (each has its own child process, environment and bridge session).
@@ -55,17 +62,31 @@ function parseToolExecute(params: unknown): PlannedToolCall {
 export class FastWorkflowAgent implements Participant {
   readonly name: string;
   private readonly live = new Set<PythonBridgeChild>();
+  private readonly watch: EndpointWatch;
 
   constructor(
     readonly options: FastWorkflowAgentOptions,
     /** Extra child options for tests (stderr capture, debug methods). */
     private readonly childOverrides: { debug?: boolean; onStderr?: (line: string) => void } = {},
+    /** The model and base URL the run was given (`--model`, `--base-url`), only to name the endpoint in errors. */
+    endpoint: { model?: string; baseUrl?: string } = {},
   ) {
     this.name = options.driver === "entry" ? "python-bridge" : "fastworkflow";
+    this.watch = new EndpointWatch({
+      framework: this.name,
+      model: endpoint.model ?? "(set by the Python agent)",
+      endpoint: endpoint.baseUrl ? redactUrl(endpoint.baseUrl) : "the Python agent's own endpoint",
+      setting: "the Python agent's endpoint settings (e.g. --agent-option env.<NAME>=<url>)",
+    });
+  }
+
+  /** The run-stopping error once the agent's model endpoint refused the run's first call. */
+  unreachable(): Error | undefined {
+    return this.watch.failure;
   }
 
   async start(context: ParticipantContext): Promise<ParticipantSession> {
-    const session = new FastWorkflowSession(this.options, context);
+    const session = new FastWorkflowSession(this.options, context, this.watch);
     const child = await PythonBridgeChild.start({
       ...(this.options.python ? { python: this.options.python } : {}),
       launch: this.options.launch,
@@ -124,6 +145,7 @@ class FastWorkflowSession implements ParticipantSession {
   constructor(
     private readonly options: FastWorkflowAgentOptions,
     private readonly context: ParticipantContext,
+    private readonly watch: EndpointWatch,
   ) {
     const steps = stepTarget(context);
     this.bridge = new BridgeSession({
@@ -194,7 +216,18 @@ class FastWorkflowSession implements ParticipantSession {
   async next(incoming: Incoming | null): Promise<Turn> {
     const text = incoming === null ? "" : incomingText(incoming);
     this.context.transcript.addMessage({ role: "user", content: text });
-    const turn = await this.child!.request<UserTurnResult>("session.user_turn", { text }, { timeoutMs: this.options.turnTimeoutMs });
+    let turn: UserTurnResult;
+    try {
+      turn = await this.child!.request<UserTurnResult>("session.user_turn", { text }, { timeoutMs: this.options.turnTimeoutMs });
+    } catch (error) {
+      // The agent's exception shows a failed model call: infrastructure, as for built-in agents.
+      if (!this.context.signal.aborted && PythonAgentError.isInstance(error) && endpointFailure(error)) {
+        this.watch.refused(error);
+        throw new InfraError(`${this.watch.describe()}: model endpoint failed: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
+    this.watch.answer();
     this.turnStatuses.push(turn.status);
     if (!stepTarget(this.context).ended) this.context.transcript.addMessage({ role: "assistant", content: turn.reply });
     return { content: turn.reply, toolCalls: [] };

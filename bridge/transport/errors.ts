@@ -28,8 +28,10 @@ export class PythonBridgeSetupError extends PythonBridgeError {
 
 /**
  * The agent's own Python code raised during a turn (a bug in the workflow, an exception from the
- * framework). Not infrastructure: the agent under test failed, as a τ-bench task errors when the
- * agent raises. Carries the Python traceback.
+ * framework). Not infrastructure by itself: the agent under test failed, as a τ-bench task errors
+ * when the agent raises. Carries the Python traceback; when the child found a failed model call in
+ * the exception's chain, `cause` holds it (`{name, status | code, message}`), which the agent
+ * classifies as the endpoint's failure (`bridge/endpoint-failure.ts`).
  */
 export class PythonAgentError extends TaubridgeError {
   static readonly marker: symbol = errorMarker("PythonAgentError");
@@ -37,7 +39,8 @@ export class PythonAgentError extends TaubridgeError {
   constructor(
     message: string,
     readonly pythonTraceback: string | undefined,
+    options: { cause?: unknown } = {},
   ) {
-    super(pythonTraceback ? `${message}\n${pythonTraceback}` : message);
+    super(pythonTraceback ? `${message}\n${pythonTraceback}` : message, options);
   }
 }

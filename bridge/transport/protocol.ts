@@ -69,6 +69,20 @@ export interface SessionStartResult {
   info: Record<string, unknown>;
 }
 
+/**
+ * What the child found in the exception chain of an agent error (`error.data.endpoint`,
+ * `taubridge_bridge/endpoint.py`): the HTTP status a model endpoint answered, or how the connection
+ * failed. The harness classifies it (`bridge/endpoint-failure.ts`).
+ */
+export interface EndpointEvidenceData {
+  status?: number;
+  /** `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, `ETIMEDOUT`, `EPIPE`, or `connection`. */
+  code?: string;
+  /** The Python exception's type, e.g. `urllib.error.HTTPError`. */
+  type: string;
+  message: string;
+}
+
 /** `session.user_turn` (parent → child): the user's message in, the agent's reply out. */
 export interface UserTurnResult {
   reply: string;

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { JSONRPCClient, JSONRPCErrorException, JSONRPCServer, JSONRPCServerAndClient } from "json-rpc-2.0";
 import { PythonAgentError, PythonBridgeError, PythonBridgeSetupError } from "./errors.ts";
-import { PROTOCOL_VERSION, RPC_ERROR, type BridgeReady } from "./protocol.ts";
+import { PROTOCOL_VERSION, RPC_ERROR, type BridgeReady, type EndpointEvidenceData } from "./protocol.ts";
 
 /** `bridge/python`: the directory holding `taubridge_bridge/` and `sitecustomize.py`. */
 export const BRIDGE_PYTHON_DIRECTORY = fileURLToPath(new URL("../python", import.meta.url));
@@ -398,7 +398,11 @@ export class PythonBridgeChild {
     if (this.failure) return this.failure;
     if (error instanceof JSONRPCErrorException) {
       const traceback = typeof error.data?.traceback === "string" ? (error.data.traceback as string) : undefined;
-      if (error.code === RPC_ERROR.agent) return new PythonAgentError(`the Python agent raised during ${method}: ${error.message}`, traceback);
+      if (error.code === RPC_ERROR.agent) {
+        const endpoint = error.data?.endpoint as EndpointEvidenceData | undefined;
+        const cause = endpoint && typeof endpoint === "object" ? { name: endpoint.type, message: endpoint.message, status: endpoint.status, code: endpoint.code } : undefined;
+        return new PythonAgentError(`the Python agent raised during ${method}: ${error.message}`, traceback, cause ? { cause } : {});
+      }
       if (error.code === RPC_ERROR.setup) return new PythonBridgeSetupError(`python bridge could not set up the session: ${error.message}`, { stderrTail: this.stderrTail() });
       return new PythonBridgeError(`python bridge ${method} failed (code ${error.code}): ${error.message}${traceback ? `\n${traceback}` : ""}`, {
         stderrTail: this.stderrTail(),

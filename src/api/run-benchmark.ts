@@ -11,6 +11,7 @@ import type { SuiteMetrics } from "../core/suite.ts";
 import { suiteOf, type Registries } from "../run/registries.ts";
 import type { RunOptions } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
+import { checkRunPaths } from "../run/run-paths.ts";
 
 /** One finished episode of a benchmark run (resumed episodes included). */
 export interface BenchmarkEpisode {
@@ -121,6 +122,8 @@ export function runSettingsOf(options: RunOptions): RunSettings {
  */
 export async function runBenchmarkWith(registries: Registries, options: RunOptions = {}, hooks: BenchmarkHooks = {}): Promise<BenchmarkResult> {
   const settings = runSettingsOf(options);
+  // Every path the run is given, before the first episode (one ConfigError naming the flag).
+  checkRunPaths(settings, hooks.warn);
   const suite = suiteOf(registries, settings.suite);
   const ranNow = new Set<string>();
   const outcome = await suite.run({

@@ -31,6 +31,8 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
   let startedAt = 0;
   let baseline = 0;
   let state = { done: 0, total: 0, successes: 0, cost: null as number | null };
+  // Episodes of this process that ended in an infrastructure error: not scored, so not in the pass rate (as in the report).
+  let infraErrors = 0;
   let bar: cliProgressModule.SingleBar | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -40,7 +42,10 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
     const perEpisode = (Date.now() - startedAt) / ran;
     return formatDuration(perEpisode * (state.total - state.done));
   };
-  const passRate = () => (state.done > 0 ? `${((100 * state.successes) / state.done).toFixed(1)}%` : "n/a");
+  const passRate = () => {
+    const scored = state.done - infraErrors;
+    return scored > 0 ? `${((100 * state.successes) / scored).toFixed(1)}%` : "n/a";
+  };
   const statusLine = () => `[taubridge] ${state.done}/${state.total} episodes, pass rate ${passRate()}, cost ${formatCost(state.cost)}, ETA ${eta()}`;
 
   return {
@@ -49,6 +54,7 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
       baseline = alreadyDone;
       // The resumed episodes' successes and cost count from the start: the pass rate is the run's, not this process's.
       state = { done: alreadyDone, total, successes, cost };
+      infraErrors = 0;
       // Said even with --quiet: a resumed run's results include episodes this process did not run.
       if (resumed) stream.write(`[taubridge] resumed ${alreadyDone} finished episodes, running ${total - alreadyDone} (checkpoint ${checkpointPath})\n`);
       if (options.quiet) return;
@@ -66,8 +72,9 @@ export function createProgressObserver(options: { stream?: NodeJS.WriteStream; i
         timer.unref();
       }
     },
-    episodeDone({ done, total, successes, cost }) {
+    episodeDone({ result, done, total, successes, cost }) {
       state = { done, total, successes, cost };
+      if (result.termination === "infra_error") infraErrors++;
       bar?.update(done, { passRate: passRate(), cost: formatCost(cost), etaText: eta() });
     },
     warn(message) {

@@ -11,6 +11,7 @@ import type { LoadRegistries } from "./registry-needs.ts";
 import { formatOption, printJson } from "./usage.ts";
 import { readUtf8File } from "../data/data-files.ts";
 import { datasetOfDirectory } from "../data/locations.ts";
+import { pickEpisode, recordsIn } from "./replay-input.ts";
 
 /** The suite whose results file `path` is; an unreadable file or one of no suite's shape is a one-line error. */
 function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
@@ -146,17 +147,77 @@ function checkActionShape(registries: Registries, suite: Suite<Registries>, text
   }
 }
 
+/** The suite `--suite` names (tau, tau2, or their long names), or undefined when it was not given. */
+function suiteFlag(registries: Registries, value: string | undefined): Suite<Registries> | undefined {
+  if (value === undefined) return undefined;
+  return registries.suites.get(value === "tau2" || value === "tau2-bench" ? "tau2" : "tau-bench");
+}
+
+/** A `--suite` that contradicts what the file says it is: one line. */
+function checkSuiteFlag(named: Suite<Registries> | undefined, suite: Suite<Registries>, source: string): void {
+  if (named && named !== suite) throw new ConfigError(`${source} holds ${suite.title} episodes, but --suite says ${named.title}; leave --suite out`);
+}
+
+function trialOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new ConfigError(`--trial: a trial number (an integer ≥ 0), got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** What a replay runs: the suite, the domain, the action file's text, and the task whose initial state comes first (τ²). */
+interface ReplayInput {
+  suite: Suite<Registries>;
+  env: string | undefined;
+  text: string;
+  file: string;
+  taskId: string | undefined;
+  /** Replay options the results file recorded (τ³'s retrieval variant), used when no such flag is given. */
+  recorded?: Record<string, string>;
+}
+
+/** One episode of a results file (`--from`), as its suite's action file. */
+async function replayFromResults(registries: Registries, options: Record<string, string | undefined>, named: Suite<Registries> | undefined): Promise<ReplayInput> {
+  const path = options.from as string;
+  const suite = suiteOfFile(registries, path);
+  checkSuiteFlag(named, suite, path);
+  checkOptionsFitSuite(registries, suite, path, options);
+  const { domain, episodes, options: recorded } = await suite.episodeActions({ path, registries, env: options.env, dataDir: options.dataDir });
+  const episode = pickEpisode(episodes, path, options.taskId, trialOption(options.trial));
+  const file = `${path} (task ${episode.taskId}, trial ${episode.trial})`;
+  return { suite, env: options.env ?? domain ?? undefined, text: episode.text, file, taskId: suite.replayStartsFromTask ? episode.taskId : undefined, recorded };
+}
+
+/** An action file: `taubridge records` output (an episode of it), or a suite's own action list. */
+function replayFromActions(registries: Registries, options: Record<string, string | undefined>, named: Suite<Registries> | undefined): ReplayInput {
+  const path = options.actions as string;
+  const text = readUtf8File(path, "actions file");
+  const records = recordsIn(text);
+  if (records) {
+    const record = pickEpisode(records, path, options.taskId, trialOption(options.trial));
+    const suite = registries.suites.get(record.suite);
+    checkSuiteFlag(named, suite, path);
+    const file = `${path} (task ${record.taskId}, trial ${record.trial})`;
+    return { suite, env: options.env ?? record.domain ?? undefined, text: JSON.stringify(record.steps), file, taskId: suite.replayStartsFromTask ? record.taskId : undefined };
+  }
+  if (options.trial !== undefined) throw new ConfigError("--trial picks an episode of `taubridge records` output or of --from <results>; an action list is one episode");
+  const suite = named ?? registries.suites.get("tau-bench");
+  checkActionShape(registries, suite, text, path);
+  return { suite, env: options.env, text, file: path, taskId: options.taskId };
+}
+
 async function replayAction(loadRegistries: LoadRegistries, options: Record<string, string | undefined>): Promise<void> {
-  const text = readUtf8File(options.actions as string, "actions file");
-  const tau2 = options.suite === "tau2" || options.suite === "tau2-bench";
+  if (Boolean(options.actions) === Boolean(options.from)) throw new ConfigError("replay needs one of --actions <file> (an action list, or `taubridge records` output) and --from <results>");
   const registries = await loadRegistries({ names: [], models: false, tau2: true });
-  const suite = registries.suites.get(tau2 ? "tau2" : "tau-bench");
-  checkActionShape(registries, suite, text, options.actions as string);
-  const retrieval = {
+  const named = suiteFlag(registries, options.suite);
+  const input = options.from ? await replayFromResults(registries, options, named) : replayFromActions(registries, options, named);
+  if (!input.env) throw new ConfigError(`replay needs --env <domain>: ${input.file} does not say which domain it was recorded on`);
+  const flags = {
     ...(options.retrievalConfig ? { retrievalConfig: options.retrievalConfig } : {}),
     ...(options.retrievalConfigKwargs ? { retrievalConfigKwargs: options.retrievalConfigKwargs } : {}),
   };
-  const outcome = await suite.replay({ registries, env: options.env as string, text, file: options.actions as string, dataDir: options.dataDir, taskId: options.taskId, options: retrieval });
+  // The variant a results file recorded, unless the flags name one.
+  const retrieval = Object.keys(flags).length > 0 ? flags : { ...input.recorded };
+  const outcome = await input.suite.replay({ registries, env: input.env, text: input.text, file: input.file, dataDir: options.dataDir, taskId: input.taskId, options: retrieval });
   process.stdout.write(options.format === "json" ? `${JSON.stringify(outcome.json)}\n` : outcome.text);
 }
 
@@ -196,11 +257,16 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
   program
     .command("replay")
     .description("Replay a recorded action sequence on fresh data; print every observation and the hash(es) of the end state")
-    .requiredOption("--env <domain>", "domain (`taubridge strategies` lists them; with --suite tau2 a τ² domain)")
-    .requiredOption("--actions <file>", "JSON array of {name, kwargs} (τ-bench) or {requestor, name, arguments} (--suite tau2)")
+    .option("--env <domain>", "domain (`taubridge strategies` lists them; with --suite tau2 a τ² domain) (default: the one a record or τ² results file names)")
+    .option(
+      "--actions <file>",
+      "JSON array of {name, kwargs} (τ-bench) or {requestor, name, arguments} (--suite tau2), or `taubridge records` output (a record's steps, a record, or the records file: its suite, domain and task come with it)",
+    )
+    .option("--from <results>", "replay an episode of this results file (either suite, ours or the original's); pick it with --task-id and --trial")
     .option("--data-dir <dir>", "data directory (for --suite tau2 the τ² data root, e.g. ../shared/tau2-bench)")
-    .addOption(new Option("--suite <suite>", "benchmark suite").choices(["tau", "tau2", "tau-bench", "tau2-bench"]).default("tau"))
-    .option("--task-id <id>", "--suite tau2: apply this task's initial state first")
+    .addOption(new Option("--suite <suite>", "benchmark suite of an action list (default: tau; a record or results file says its own)").choices(["tau", "tau2", "tau-bench", "tau2-bench"]))
+    .option("--task-id <id>", "the episode's task, with --from or records output; --suite tau2 also applies its initial state first")
+    .option("--trial <n>", "with --from or records output: the episode's trial (default: the task's first)")
     .option(
       "--retrieval-config <variant>",
       "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; shell: terminal_use, terminal_use_write, with τ²'s srt sandbox)",

@@ -10,6 +10,7 @@ import { ConfigError } from "../errors/error-tree.ts";
 import type { SuiteRunOutcome } from "../core/suite.ts";
 import { flagAppliesTo, flagDefault, optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
+import { checkRunPaths } from "../run/run-paths.ts";
 import { redact, runSecrets } from "../secrets/redact.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { withInterrupts } from "./interrupt.ts";
@@ -114,6 +115,8 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   // Everything the settings hold that is secret (endpoints' credentials, LLM arguments' keys and headers, the key variables' values): never printed.
   const secrets = runSecrets(values);
   const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
+  // Every path the run is given, before the first episode (one line naming the flag, exit 2).
+  checkRunPaths(settings, progress.warn);
   const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
   await report(outcome, settings, interrupted, secrets);
 }

@@ -126,6 +126,15 @@ export interface RescoreOutcome {
   json: Record<string, unknown>;
 }
 
+/** The episodes of a results file as action files (`replay --from`). */
+export interface EpisodeActions {
+  /** The domain the file records (τ²), or null (τ-bench files do not say: `--env`). */
+  domain: string | null;
+  episodes: Array<{ taskId: string; trial: number; text: string }>;
+  /** The replay options the file recorded, as their flags' values (τ³: its retrieval variant); flags given override them. */
+  options?: Record<string, string>;
+}
+
 /** A replay of a fixed action list on fresh data. */
 export interface ReplayRequest<Registries = unknown> {
   registries: Registries;
@@ -159,6 +168,13 @@ export interface Suite<Registries = unknown> {
   readonly actionFileShape: string;
   /** True when a parsed action file (plain JSON) has this suite's shape. */
   recognizesActions(document: unknown): boolean;
+  /** Whether a replay starts from a task's initial state (τ²): `replay --task-id` then names that task too. */
+  readonly replayStartsFromTask: boolean;
+  /**
+   * Each episode of a results file (ours or the original's) as this suite's action file, losslessly
+   * (Python number types kept), and the domain when the file records it: `replay --from`.
+   */
+  episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions>;
   run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome>;
   readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
   rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;

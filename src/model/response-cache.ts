@@ -122,11 +122,18 @@ export interface CacheStats {
 /** A directory of cached responses; safe to share between clients and processes. */
 export class ResponseCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, writes: 0, corrupt: 0, writeErrors: 0 };
+  private warnedWrite = false;
+  private warnedRead = false;
 
-  /** `secrets`: values known to be secret (the run's keys), replaced wherever they appear in an entry. */
+  /**
+   * `secrets`: values known to be secret (the run's keys), replaced wherever they appear in an
+   * entry. `warn`: told once when entries cannot be written (a full disk, a folder taken by a
+   * file) and once when they cannot be read, in the middle of a run: the calls go on uncached,
+   * but the user learns that the cache they asked for is not filling.
+   */
   constructor(
     readonly directory: string,
-    private readonly options: { secrets?: readonly string[] } = {},
+    private readonly options: { secrets?: readonly string[]; warn?: (message: string) => void } = {},
   ) {}
 
   /** Path of an entry: two-level fan-out so no directory gets huge. */
@@ -139,8 +146,13 @@ export class ResponseCache {
     let text: string;
     try {
       text = await readFile(this.pathFor(key), "utf8");
-    } catch {
+    } catch (error) {
       this.stats.misses += 1;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR" && !this.warnedRead) {
+        this.warnedRead = true;
+        this.options.warn?.(`the response cache ${this.directory} cannot be read (${code ?? String(error)}): its answers are not used; the calls go to the model`);
+      }
       return undefined;
     }
     try {
@@ -167,7 +179,12 @@ export class ResponseCache {
    */
   async set(key: string, request: CacheKeyInput, response: CachedResponse, secrets: readonly string[] = []): Promise<void> {
     const path = this.pathFor(key);
-    await mkdir(dirname(path), { recursive: true });
+    try {
+      await mkdir(dirname(path), { recursive: true });
+    } catch (error) {
+      this.writeFailed(error);
+      throw error;
+    }
     const known = [...(this.options.secrets ?? []), ...secrets];
     const content = new Set(["messages", "tools"]);
     const entry = {
@@ -183,9 +200,18 @@ export class ResponseCache {
       await rename(temporary, path);
       this.stats.writes += 1;
     } catch (error) {
-      this.stats.writeErrors += 1;
       await rm(temporary, { force: true });
+      this.writeFailed(error);
       throw error;
     }
+  }
+
+  /** Counts a failed write and says so once. */
+  private writeFailed(error: unknown): void {
+    this.stats.writeErrors += 1;
+    if (this.warnedWrite) return;
+    this.warnedWrite = true;
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    this.options.warn?.(`the response cache ${this.directory} cannot be written (${code}): answers from here on are not cached; the run goes on`);
   }
 }

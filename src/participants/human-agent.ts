@@ -183,8 +183,11 @@ class HumanSession implements ParticipantSession {
   private record({ action, toolCallId }: { action: Action; toolCallId?: string }): Turn {
     this.last = { action, toolCallId };
     if (action.name === RESPOND_ACTION_NAME || !toolCallId) {
-      this.context.transcript.addMessage({ content: String(action.kwargs.get("content") ?? ""), role: "assistant" });
-      return { content: null, toolCalls: [{ id: "", name: action.name, arguments: action.kwargs }] };
+      // Words are a message, not a `respond` tool call: τ-bench's loop makes them its respond action,
+      // and τ² (which has no respond tool) sends them to the user.
+      const content = String(action.kwargs.get("content") ?? "");
+      this.context.transcript.addMessage({ content, role: "assistant" });
+      return { content, toolCalls: [] };
     }
     const message: ChatMessage = {
       content: null,

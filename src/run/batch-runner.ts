@@ -101,8 +101,26 @@ class Totals {
 }
 
 /**
+ * Endings an episode's own loop decides. Any other one (an error, the timeout) of an episode that
+ * settled after the run was interrupted may be the interrupt's doing: an aborted model call, an
+ * agent that threw its own error on abort, or the loop refusing to go on.
+ */
+const LOOP_ENDINGS: ReadonlySet<EpisodeSummary["termination"]> = new Set(["user_stop", "agent_stop", "max_steps", "max_errors"]);
+
+/**
+ * True when an attempt that settled after the run's interrupt is to be left unrecorded: the
+ * interrupt cut it (whether the agent honoured its signal or not), so it says nothing about the
+ * agent, and the resumed run runs it again. An episode that reached its own end stands.
+ */
+function cutByInterrupt<Result>(batch: SuiteBatch<Result>, outcome: AttemptOutcome<Result>, signal: AbortSignal): boolean {
+  if (!signal.aborted) return false;
+  return "error" in outcome || !LOOP_ENDINGS.has(batch.summary(outcome.result).termination);
+}
+
+/**
  * Runs a unit with the retry policy. Undefined when the run was interrupted, or stopped because an
- * endpoint is unreachable, before the unit had a result that stands.
+ * endpoint is unreachable, before the unit had a result that stands (an episode the interrupt cut
+ * is never recorded, see {@link cutByInterrupt}).
  */
 async function attemptUnit<Result>(batch: SuiteBatch<Result>, first: WorkUnit, source: TaskSource, signal: AbortSignal): Promise<Result | undefined> {
   const { retry } = batch;
@@ -113,10 +131,10 @@ async function attemptUnit<Result>(batch: SuiteBatch<Result>, first: WorkUnit, s
     try {
       last = { result: await batch.execute(unit, signal) };
     } catch (error) {
-      if (signal.aborted) return undefined;
-      if (ConfigError.isInstance(error)) throw error;
+      if (ConfigError.isInstance(error) && !signal.aborted) throw error;
       last = { error };
     }
+    if (cutByInterrupt(batch, last, signal)) return undefined;
     if (retry.classify(last) === "done") return (last as { result: Result }).result;
     if (signal.aborted || batch.unreachable?.()) return undefined;
     if (unit.attempt >= retry.attempts) return retry.exhausted(unit, last, unit.attempt);

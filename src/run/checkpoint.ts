@@ -142,3 +142,28 @@ export function readCheckpoint(path: string, summarize: (entry: PyDict) => Episo
   }
   return { header, entries: [...byKey.values()], discardedLines };
 }
+
+/**
+ * The run identity a checkpoint's header records, read from its first line only (the episodes are
+ * not read); undefined when there is no checkpoint, or its first line is not a run header.
+ */
+export function readCheckpointIdentity(path: string): unknown {
+  if (!existsSync(path)) return undefined;
+  const fd = openSync(path, "r");
+  try {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(64 * 1024);
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+      const chunk = buffer.subarray(0, read);
+      const newline = chunk.indexOf(10);
+      chunks.push(Buffer.from(newline >= 0 ? chunk.subarray(0, newline) : chunk));
+      if (newline >= 0) break;
+    }
+    const value = parsePythonJson(Buffer.concat(chunks).toString("utf8"));
+    return value instanceof Map && value.get("type") === "run" ? (toJs(value) as Record<string, unknown>).identity : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}

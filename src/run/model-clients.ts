@@ -77,13 +77,15 @@ export interface ModelSettings {
   maxConcurrency: number;
   /** What the run knows to be secret beyond these settings (τ²: its LLM arguments), never written to the cache (`src/secrets`). */
   secrets?: readonly string[];
+  /** Where the run's warnings go (a response cache that stops working in the middle of the run). */
+  warn?: (message: string) => void;
 }
 
 /** Builds the per-role clients from the run's model settings (validated before the first episode). */
 export function createRunModels(config: ModelSettings): RunModels {
   const prices = loadPrices(config.priceFile);
   // The cache writes every answer to disk: it is told what the run knows to be secret (src/secrets).
-  const cache = config.cacheDir ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])] }) : undefined;
+  const cache = config.cacheDir ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])], ...(config.warn ? { warn: config.warn } : {}) }) : undefined;
   const queues = new Map<string, PQueue>();
   const clients = new Map<string, ModelClient>();
   let unreachable: ModelEndpointUnreachableError | undefined;

@@ -55,7 +55,15 @@ export interface RunFlag {
   readonly cliOnly?: boolean;
   /** A boolean switch that defaults to true also gets `--no-<name>` with this help. */
   readonly negatedHelp?: string;
+  /**
+   * The value is a path the run reads (`file`, `folder`) or writes a cache into (`cache-folder`):
+   * `checkRunPaths` (`run-paths.ts`) checks it before the first episode, one line naming the flag.
+   */
+  readonly path?: RunPathKind;
 }
+
+/** What a path flag names: a file or folder the run reads, or a folder it keeps a cache in. */
+export type RunPathKind = "file" | "folder" | "cache-folder";
 
 /** More trials than this is a typo, not an evaluation (pass^k is reported for k up to the trials). */
 export const MAX_TRIALS = 10_000;
@@ -277,7 +285,15 @@ const SELECTION_FLAGS = [
     defaultHelp: "none",
     suites: TAU2,
   },
-  { flag: "--task-file", type: "string", placeholder: "<path>", help: "a task file in τ-bench JSON format instead of a split", defaultHelp: "none: the tasks of --task-split", suites: TAU },
+  {
+    flag: "--task-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "a task file in τ-bench JSON format instead of a split",
+    defaultHelp: "none: the tasks of --task-split",
+    suites: TAU,
+  },
   {
     flag: "--task-ids",
     type: "list",
@@ -339,11 +355,17 @@ const RUN_LAYER_FLAGS = [
     type: "string",
     placeholder: "<name>",
     help: "results file: a path (…/x.json), or a name for ./simulations/<name>/results.json",
-    defaultHelp: "a name from the time, domain, agent and user",
+    defaultHelp: "a name from the domain, task selection, agent (and its module), models and user: the same command resumes it",
     suites: TAU2,
   },
   { flag: "--data-dir", type: "string", placeholder: "<dir>", help: "data directory", defaultHelp: "the cache `taubridge data pull` fills; our own domain ships its data" },
-  { flag: "--resume", type: "boolean", help: "resume the results of the same run (spelled out for scripts)", default: true, negatedHelp: "start over instead of resuming the results of the same run" },
+  {
+    flag: "--resume",
+    type: "boolean",
+    help: "resume the results of the same run (spelled out for scripts)",
+    default: true,
+    negatedHelp: "start over instead of resuming the results of the same run (another run's results there are set aside, never overwritten)",
+  },
   {
     flag: "--accept-changes",
     type: "boolean",
@@ -351,8 +373,8 @@ const RUN_LAYER_FLAGS = [
     default: false,
   },
   { flag: "--auto-resume", type: "boolean", help: "accepted for compatibility with τ²: a results file of the same run is always resumed", default: false, suites: TAU2 },
-  { flag: "--cache-dir", type: "string", placeholder: "<dir>", help: "on-disk model response cache", defaultHelp: "none, no cache" },
-  { flag: "--price-file", type: "string", placeholder: "<path>", help: "JSON price table overriding or adding model prices", defaultHelp: "the bundled @pydantic/genai-prices table" },
+  { flag: "--cache-dir", type: "string", path: "cache-folder", placeholder: "<dir>", help: "on-disk model response cache", defaultHelp: "none, no cache" },
+  { flag: "--price-file", type: "string", path: "file", placeholder: "<path>", help: "JSON price table overriding or adding model prices", defaultHelp: "the bundled @pydantic/genai-prices table" },
   {
     flag: "--model-timeout",
     type: "number",
@@ -366,11 +388,28 @@ const RUN_LAYER_FLAGS = [
 
 /** Prompts and agent modules. */
 const STRATEGY_FLAGS = [
-  { flag: "--agent-prompt-file", type: "string", placeholder: "<path>", help: "template for the agent's system prompt", defaultHelp: "the agent strategy's built-in template", suites: TAU },
-  { flag: "--user-prompt-file", type: "string", placeholder: "<path>", help: "template for the user simulator's system prompt", defaultHelp: "the user strategy's built-in template", suites: TAU },
+  {
+    flag: "--agent-prompt-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "template for the agent's system prompt",
+    defaultHelp: "the agent strategy's built-in template",
+    suites: TAU,
+  },
+  {
+    flag: "--user-prompt-file",
+    type: "string",
+    path: "file",
+    placeholder: "<path>",
+    help: "template for the user simulator's system prompt",
+    defaultHelp: "the user strategy's built-in template",
+    suites: TAU,
+  },
   {
     flag: "--few-shot-displays-path",
     type: "string",
+    path: "file",
     placeholder: "<path>",
     help: "JSONL of example conversations for --agent-strategy few-shot",
     defaultHelp: "none; few-shot needs it",
@@ -379,6 +418,7 @@ const STRATEGY_FLAGS = [
   {
     flag: "--agent-module",
     type: "string",
+    path: "file",
     placeholder: "<path>",
     help: "framework adapters and module: the user's unmodified agent module (same as --agent-option module=<path>)",
     defaultHelp: "none",
@@ -391,7 +431,7 @@ const STRATEGY_FLAGS = [
     defaultHelp: "worker",
     check: oneOf("worker", "none"),
   },
-  { flag: "--workflow-path", type: "string", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)", defaultHelp: "none" },
+  { flag: "--workflow-path", type: "string", path: "folder", placeholder: "<dir>", help: "fastworkflow: the workflow directory (same as --agent-option workflowPath=<dir>)", defaultHelp: "none" },
   {
     flag: "--bridge-mode",
     type: "string",

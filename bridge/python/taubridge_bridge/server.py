@@ -2,7 +2,9 @@
 
 Parent → child requests: ``session.start`` {driver, workflowPath, patchTarget, runAsAgent, envFiles,
 fwEnv, entry, patchTargets} → {driver, patched, info}; ``session.user_turn`` {text} → {reply,
-status, failureReason, toolCalls}; ``session.close``; ``bridge.ping`` (answered on the reader
+status, failureReason, toolCalls} (an exception of the agent's turn is an agent error whose data
+carries its ``traceback`` and, when its chain shows a failed model call, ``endpoint``: see
+``endpoint.py``); ``session.close``; ``bridge.ping`` (answered on the reader
 thread, also during a turn); ``bridge.shutdown``. Child → parent: the ``bridge.ready`` and
 ``bridge.patched`` notifications and the ``tool.execute`` {toolName, rawArguments, toolCallId} →
 {output} | {passthrough: true} request.
@@ -25,6 +27,7 @@ import traceback
 from typing import Any, Dict, Optional
 
 from . import PROTOCOL_VERSION, __version__, drivers, fastworkflow_patch, generic, hooks, runtime
+from .endpoint import endpoint_evidence
 from .channel import open_channel
 from .rpc import AGENT_ERROR, BRIDGE_ERROR, INVALID_PARAMS, SETUP_ERROR, Peer, RpcError
 
@@ -32,6 +35,15 @@ _started = False
 #: How long a process whose parent went away may take to finish the request it is running.
 PARENT_GONE_GRACE_SECONDS = 10.0
 _start_lock = threading.Lock()
+
+
+def _agent_error_data(error: BaseException) -> Dict[str, Any]:
+    """The traceback, and what the exception chain says about the model endpoint (the harness classifies it)."""
+    data: Dict[str, Any] = {"traceback": traceback.format_exc()}
+    evidence = endpoint_evidence(error)
+    if evidence is not None:
+        data["endpoint"] = evidence
+    return data
 
 
 class BridgeServer:
@@ -106,7 +118,7 @@ class BridgeServer:
         except RpcError:
             raise
         except Exception as error:
-            raise RpcError(AGENT_ERROR, f"{type(error).__name__}: {error}", {"traceback": traceback.format_exc()}) from error
+            raise RpcError(AGENT_ERROR, f"{type(error).__name__}: {error}", _agent_error_data(error)) from error
         except BaseException as error:  # e.g. a framework's suspension signal escaping the turn
             if isinstance(error, (SystemExit, KeyboardInterrupt)):
                 raise

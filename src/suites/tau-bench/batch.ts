@@ -13,12 +13,13 @@ import { unitKey, type EpisodeSummary, type ResultSink, type TaskSourceFactory, 
 import type { Participant } from "../../core/contracts.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
-import { CheckpointWriter, type CheckpointContents } from "../../run/checkpoint.ts";
+import { CheckpointWriter, readCheckpointIdentity, type CheckpointContents } from "../../run/checkpoint.ts";
+import { setAsideOtherRun } from "../../run/run-name.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
 import { runDataWarning, runIdentity } from "./run-identity.ts";
 import { acquireResultsLock } from "../../run/results-lock.ts";
-import { writeRunStatus } from "../../run/run-status.ts";
+import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
 import { printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
@@ -220,6 +221,9 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   const identity = runIdentity(config, domain, built.taskFilePath, built.secrets);
   const dataWarning = runDataWarning(domain, built.taskFilePath);
   if (dataWarning) observer.warn?.(dataWarning);
+  // --no-resume starts this run over; another run's results at the same name are set aside, never overwritten silently.
+  if (!config.resume)
+    setAsideOtherRun({ results: resultsPath, others: [checkpointPath, runStatusPath(resultsPath)] }, readCheckpointIdentity(checkpointPath), identity, (message) => observer.warn?.(message));
   const { previous, rewriteHeader } = previousRun(built, checkpointPath, identity, observer);
   const { units, leaseOrder } = workUnits(built, stem);
   const { resumed, rerun } = resumedResults(previous, units, built.secrets);

@@ -43,7 +43,7 @@ export interface BuiltRun {
  * The names resolve in the run's `registries` (τ-bench's parts and the shared strategies), which
  * keeps this layer free of any domain or adapter import.
  */
-export function buildRun(input: RunConfigInput, overrides: { registries: Registries; models?: RunModels }): BuiltRun {
+export function buildRun(input: RunConfigInput, overrides: { registries: Registries; models?: RunModels; warn?: (message: string) => void }): BuiltRun {
   const config = parseRunConfig(input);
   const { registries } = overrides;
   const parts = tauBenchParts(registries);
@@ -61,7 +61,12 @@ export function buildRun(input: RunConfigInput, overrides: { registries: Registr
   const taskIndices = selectTaskIndices(tasks.length, { taskIds: config.taskIds, startIndex: config.startIndex, endIndex: config.endIndex }, source);
   checkRunSize(taskIndices.length, config.numTrials);
   // `overrides.models` lets tests plug in in-process model doubles (`taubridge/testing`).
-  const context = { config, domain, models: overrides.models ?? registries.createModels?.(config) ?? noModelLayer(), originalPrompts: originalPromptsOf(domain) };
+  const context = {
+    config,
+    domain,
+    models: overrides.models ?? registries.createModels?.({ ...config, ...(overrides.warn ? { warn: overrides.warn } : {}) }) ?? noModelLayer(),
+    originalPrompts: originalPromptsOf(domain),
+  };
   // The user validates its own options (prompt files, models) as it is created: a bad option fails
   // the build in one line instead of every episode.
   const user = userFactory.create(context);

@@ -16,9 +16,23 @@ import type { LoadedResultEntry } from "./codec.ts";
 import { ScriptedUser } from "./participants/scripted-user.ts";
 import { simulatedUser, type UserSimulator } from "./participants/simulated-user.ts";
 
-const actionListSchema = lazySchema((z) => z.array(z.object({ name: z.string().min(1), kwargs: z.record(z.string(), z.unknown()).default({}) })));
+const actionListSchema = lazySchema((z) =>
+  z.array(
+    z.object({
+      name: z.string().min(1),
+      kwargs: z.record(z.string(), z.unknown()).optional(),
+      // A step of `taubridge records` (`{name, arguments, requestor: "agent", …}`): its arguments are the kwargs.
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      requestor: z.literal("agent", { message: 'τ-bench replays the agent\'s actions only (requestor "agent")' }).optional(),
+    }),
+  ),
+);
 
-/** Parses an actions file (`[{name, kwargs}]`), keeping Python number types; errors name file, index and field. */
+/**
+ * Parses an actions file, keeping Python number types; errors name file, index and field. Each
+ * action is `{name, kwargs}`, or a step as `taubridge records` prints it (`{name, arguments,
+ * requestor: "agent", …}`; its other fields are ignored).
+ */
 export function parseActionsFile(text: string, fileName: string): Action[] {
   const parsed = parsePythonJsonText(text, fileName);
   const result = actionListSchema().safeParse(toJs(parsed));
@@ -29,7 +43,7 @@ export function parseActionsFile(text: string, fileName: string): Action[] {
   }
   return (parsed as PyDict[]).map((entry) => ({
     name: entry.get("name") as string,
-    kwargs: (entry.get("kwargs") as PyDict | undefined) ?? new Map(),
+    kwargs: ((entry.get("kwargs") ?? entry.get("arguments")) as PyDict | undefined) ?? new Map(),
   }));
 }
 

@@ -4,6 +4,7 @@ import { lazySchema } from "../../data/lazy-zod.ts";
 import { type QuickCheck, UNSURE, quick } from "../../data/quick-shapes.ts";
 import { runFlagDefault } from "../../run/run-flags.ts";
 import { agentOptionsOf, flagForField, type RunSettings } from "../../run/run-settings.ts";
+import { agentName } from "../../run/run-name.ts";
 
 const flagDefault = <T extends string | number | boolean>(name: string): T => runFlagDefault<T>(name, "tau-bench");
 
@@ -145,7 +146,9 @@ export function runFileStem(config: RunConfig, split: string): string {
   const temperature = Number.isInteger(config.temperature) ? `${config.temperature}.0` : String(config.temperature);
   const range = config.taskIds?.length ? `ids_${config.taskIds.join("-")}`.slice(0, 80) : `range_${config.startIndex}-${config.endIndex}`;
   const userModel = (config.userModel ?? "none").split("/").pop();
-  return `${config.env}-${split}-${config.agentStrategy}-${model}-${temperature}_${range}_user-${userModel}-${config.userStrategy}`.replace(/[^A-Za-z0-9._+-]/g, "_");
+  // The agent's module (or workflow, or Python entry) is part of the name: two agents' runs with the same flags keep apart.
+  const agent = agentName(config.agentStrategy, config.agentOptions);
+  return `${config.env}-${split}-${agent}-${model}-${temperature}_${range}_user-${userModel}-${config.userStrategy}`.replace(/[^A-Za-z0-9._+-]/g, "_");
 }
 
 /** A task id given on the command line as a τ-bench task index; the error names the flag. */

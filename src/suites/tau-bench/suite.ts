@@ -3,7 +3,8 @@
  * or the original's), `rescore` through the same loop and evaluator as a live run, and `replay` of
  * an action list. The CLI and the API reach τ-bench only through this.
  */
-import type { ReplayOutcome, RescoreOutcome, ResultsRequest, RunFacets, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type { EpisodeActions, ReplayOutcome, RescoreOutcome, ResultsRequest, RunFacets, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import { pyJsonDumps, type PyValue } from "../../value/index.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { computePassK } from "../../metrics/pass-k.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
@@ -19,7 +20,7 @@ import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
-import { parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
+import { actionsFromEntry, parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
 import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
 import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
 import { TAU_BENCH_RULES } from "./rules.ts";
@@ -65,8 +66,9 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const registries = request.registries;
   const input = runConfigFromSettings(request.settings as RunSettings, tauBenchParts(registries).defaultDomain);
   await ensureTypeScriptModules(input.agentOptions);
-  const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}) });
-  const observer = { ...request.progress, warn: request.progress?.warn ?? request.warn, episode: request.onEpisode };
+  const warn = request.progress?.warn ?? request.warn;
+  const built = buildRun(input, { registries, ...(request.models ? { models: request.models as RunModels } : {}), ...(warn ? { warn } : {}) });
+  const observer = { ...request.progress, warn, episode: request.onEpisode };
   const outcome = await runBatch(built, observer, request.signal, { taskSource: request.taskSource });
   const { config } = built;
   const facets = tauBenchFacets({ ...config, taskSplit: built.split });
@@ -176,6 +178,24 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
   };
 }
 
+/** Each episode of a results file as an action file `[{name, kwargs}]` (its steps, or what its trajectory shows), for `replay --from`. */
+async function episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions> {
+  const { entries } = checkedEntries(request);
+  const episodes = entries.map((entry) => {
+    const extracted = actionsFromEntry(entry);
+    if ("error" in extracted) throw new DataError(`${request.path}: task ${entry.taskId} trial ${entry.trial}: ${extracted.error}`);
+    const actions = extracted.actions.map(
+      (action) =>
+        new Map<string, PyValue>([
+          ["name", action.name],
+          ["kwargs", action.kwargs],
+        ]),
+    );
+    return { taskId: String(entry.taskId), trial: entry.trial, text: pyJsonDumps(actions) };
+  });
+  return { domain: request.env ?? null, episodes };
+}
+
 /** τ-bench's suite plug-in over its parts (created per run or server by the composition root). */
 export function createTauBenchSuite(parts: TauBenchParts): TauBenchSuite {
   return { ...TAU_BENCH_SUITE, parts };
@@ -188,7 +208,12 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
   rules: TAU_BENCH_RULES,
   recognizes: (head) => head.trimStart().startsWith("["),
   actionFileShape: 'a JSON array of {"name", "kwargs"} (τ-bench actions)',
-  recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "name" in item && !("requestor" in item) && !("arguments" in item)),
+  // Its own `{name, kwargs}`, or the agent's steps as `taubridge records` prints them (`{name, arguments, requestor: "agent"}`).
+  recognizesActions: (document) =>
+    Array.isArray(document) &&
+    document.every((item) => item !== null && typeof item === "object" && "name" in item && (!("requestor" in item) ? !("arguments" in item) : (item as { requestor: unknown }).requestor === "agent")),
+  replayStartsFromTask: false,
+  episodeActions,
   run,
   readResults,
   rescore,

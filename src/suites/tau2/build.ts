@@ -16,7 +16,9 @@ import type { EpisodeSummary } from "../../core/run.ts";
 import { agentOptionFiles, identityChanges, identityOf, outcomeAgentOptions, ResumeMismatchError, type RunIdentity } from "../../run/run-identity.ts";
 import { checkOutputPath } from "../../run/atomic-file.ts";
 import { checkRunSize } from "../../run/run-flags.ts";
-import { readRunStatus } from "../../run/run-status.ts";
+import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { readCheckpointIdentity } from "../../run/checkpoint.ts";
+import { agentName, setAsideOtherRun } from "../../run/run-name.ts";
 import { redact, runSecrets } from "../../secrets/redact.ts";
 import type { AgentFactory } from "../../core/strategies.ts";
 import { fromJs, PyFloat, pyJsonDumps, tau2TrialSeeds, toJs, type PyDict } from "../../value/index.ts";
@@ -66,16 +68,31 @@ function lastSegment(name: string): string {
   return name.split("/").pop() ?? name;
 }
 
-function timestampName(): string {
-  const now = new Date();
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}_${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+/** The task selection, as a name part: the task set or split when given, the ids or the first N (τ-bench's results name has its range too). */
+function selectionName(options: Pick<Tau2RunOptions, "taskSetName" | "taskSplitName" | "taskIds" | "numTasks">): string {
+  const parts = [options.taskSetName, options.taskSplitName];
+  if (options.taskIds?.length) parts.push(`ids_${options.taskIds.join("-")}`.slice(0, 80));
+  if (options.numTasks !== undefined) parts.push(`first-${options.numTasks}`);
+  return parts.filter((part) => part !== undefined && part !== "").join("_");
 }
 
-/** `--save-to`: a path (`…/x.json`, or any name with a directory part) as given; a bare name as τ² does, under `./simulations/<name>/results.json`. */
-export function tau2OutputPath(options: Pick<Tau2RunOptions, "saveTo" | "domain" | "agent" | "agentLlm" | "user" | "userLlm">): string {
+/**
+ * `--save-to`: a path (`…/x.json`, or any name with a directory part) as given; a bare name as τ²
+ * does, under `./simulations/<name>/results.json`. Without it, the name says which run it is —
+ * domain, task selection, agent (with its module: `agentName`), models, user — and not when it
+ * ran, so the same command again finds the results and resumes them (τ² names it by the time).
+ */
+export function tau2OutputPath(
+  options: Pick<Tau2RunOptions, "saveTo" | "domain" | "agent" | "agentLlm" | "user" | "userLlm" | "agentOptions" | "taskSetName" | "taskSplitName" | "taskIds" | "numTasks">,
+): string {
   if (options.saveTo && (options.saveTo.endsWith(".json") || options.saveTo.includes("/"))) return options.saveTo;
-  const name = options.saveTo ?? `${timestampName()}_${options.domain}_${options.agent}_${lastSegment(options.agentLlm)}_${options.user}_${lastSegment(options.userLlm)}`;
+  const agent = agentName(options.agent, options.agentOptions ?? {});
+  const name =
+    options.saveTo ??
+    [options.domain, selectionName(options), agent, lastSegment(options.agentLlm), options.user, lastSegment(options.userLlm)]
+      .filter(Boolean)
+      .join("_")
+      .replace(/[^A-Za-z0-9._+-]/g, "_");
   return join("simulations", name, "results.json");
 }
 
@@ -207,6 +224,11 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
     const dataWarning = unpinnedDataWarning([...domainDataFiles(domain.directory).map((name) => join(domain.directory, name)), taskSet.file]);
     if (dataWarning) notices.push(dataWarning);
+    // --no-resume starts this run over; another run's results at the same path are set aside, never overwritten silently.
+    if (options.resume === false) {
+      const recorded = readRunStatus(outputPath)?.identity ?? readCheckpointIdentity(tau2CheckpointPath(outputPath));
+      setAsideOtherRun({ results: outputPath, others: [tau2CheckpointPath(outputPath), runStatusPath(outputPath)] }, recorded, identity, (message) => notices.push(message));
+    }
     const resumed =
       options.resume !== false && (existsSync(outputPath) || existsSync(tau2CheckpointPath(outputPath)))
         ? resumeFrom(outputPath, document, taskSet.tasks, identity, options, notices, secrets)

@@ -16,13 +16,18 @@ import type { PyDict } from "../../value/index.ts";
 
 const callSchema = lazySchema((z) =>
   z.object({
-    requestor: z.enum(["assistant", "user"]),
+    // `agent` is how `taubridge records` names the assistant's side.
+    requestor: z.enum(["assistant", "agent", "user"]).transform((requestor) => (requestor === "agent" ? "assistant" : requestor)),
     name: z.string(),
     arguments: z.custom<PyDict>((value) => value instanceof Map, { message: "expected an object" }),
   }),
 );
 
-/** Reads the actions file: a JSON array of `{requestor, name, arguments}`, numbers kept lossless (`2.0` stays a float). */
+/**
+ * Reads the actions file: a JSON array of `{requestor, name, arguments}`, numbers kept lossless
+ * (`2.0` stays a float). A step as `taubridge records` prints it (`requestor: "agent"`, and fields
+ * the replay does not read) is taken too.
+ */
 export function parseTau2ActionsFile(text: string, fileName: string): Tau2ToolCall[] {
   const parsed = parsePythonJsonText(text, fileName);
   if (!Array.isArray(parsed)) throw new DataError(`${fileName}: expected a JSON array of {"requestor", "name", "arguments"}`);

@@ -5,7 +5,8 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type { EpisodeActions, RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import { isToolCallMessage } from "./simulation.ts";
 import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
 import type { RunModels } from "../../core/strategies.ts";
@@ -13,7 +14,7 @@ import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
-import { fromJs, isPyDict, toJs, type PyDict } from "../../value/index.ts";
+import { fromJs, isPyDict, pyJsonDumps, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import { runTau2Batch } from "./batch.ts";
 import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
@@ -123,7 +124,7 @@ function tau2Facets(parts: Tau2Registries, run: { domain: string | null; agent: 
  * loaded only when a participant calls a model or a selected task needs the NL judge, so an offline
  * oracle run never loads it; the judge's default model is τ²'s, read from its config.py.
  */
-async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries): Promise<Tau2RunModels> {
+async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registries: Registries, parts: Tau2Registries, warn?: (message: string) => void): Promise<Tau2RunModels> {
   const { tau2ModelSettings } = await import("./models.ts");
   const modelSettings = tau2ModelSettings({ ...options, values: settings.values });
   let layer: RunModels | undefined;
@@ -132,7 +133,7 @@ async function modelsFor(settings: RunSettings, options: Tau2RunOptions, registr
     const createModels = registries.createModels ?? (await import("../../run/model-clients.ts")).createRunModels;
     const judgeModel = modelSettings.judgeModel ?? (await import("./judge.ts")).readTau2JudgeTemplates(options.dataDir).defaultModel;
     // The cache is told everything the run's settings hold that is secret (the LLM arguments' keys and headers, not only the endpoints').
-    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values) });
+    layer = createModels({ ...modelSettings, judgeModel, secrets: runSecrets(settings.values), ...(warn ? { warn } : {}) });
     return layer;
   };
   const needs = modelNeeds(parts, options);
@@ -156,6 +157,18 @@ function judgeLine(usage: Tau2JudgeUsage | null): string {
   return `NL judge: ${usage.calls} call(s), ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens, ${cost}`;
 }
 
+/**
+ * The line under the report of a run that pairs the scripted user with an agent other than the
+ * oracle: that user performs the task's user-side actions whatever the agent says (it is there to
+ * check the pipeline with the oracle), so an agent that does nothing can score.
+ */
+export function scriptedUserLines(agent: string, user: string): string[] {
+  if (user !== "scripted" || agent === "oracle") return [];
+  return [
+    `⚠ the scripted user performs the task's user-side actions whatever the agent says (it checks the pipeline with --agent oracle): with ${agent} these scores mean little, and an agent that does nothing can score; measure an agent with --user user_simulator (or human)`,
+  ];
+}
+
 /** The tasks whose score checks less than it seems, grouped by reason. */
 function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
   if (flags.length === 0) return [];
@@ -174,6 +187,7 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
   const user = info.get("user_info");
   const domain = environment instanceof Map ? String(environment.get("domain_name")) : null;
   const implementation = agent instanceof Map ? String(agent.get("implementation")) : "agent";
+  const userImplementation = user instanceof Map ? String(user.get("implementation")) : "user";
   const text = (map: unknown, key: string) => (map instanceof Map && typeof map.get(key) === "string" ? (map.get(key) as string) : null);
   const retrieval = info.get("retrieval_config");
   const facets =
@@ -199,7 +213,7 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
     domain,
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
-    notes: [judgeLine(judgeUsage), ...flagLines(flags)],
+    notes: [judgeLine(judgeUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
     records: () => results.simulations.map((simulation) => tau2Record(simulation, domain)),
   };
 }
@@ -227,7 +241,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   const options = await withRetrievalBackends(unprepared, settings.values, request.progress?.warn ?? request.warn, process.env, defaultRetrievalConfig);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts));
+  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts, request.progress?.warn ?? request.warn));
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
@@ -258,7 +272,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     facets,
     domain: options.domain,
     summaries: result.simulations.map(tau2Summary),
-    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags)],
+    notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
     records: () => result.simulations.map((simulation) => tau2Record(simulation, options.domain)),
     checkpointPath: `${built.outputPath}.checkpoint.jsonl`,
@@ -315,6 +329,31 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     disagreements,
     json: { total: report.total, agree: report.agree, judge: report.judge, metrics: report.metrics, disagreements },
   };
+}
+
+/** Each simulation of a results file as an action file: every tool call of its messages, in order, with its requestor. */
+async function episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions> {
+  const { results, domain } = checkedResults(request);
+  const episodes = results.simulations.map((simulation) => {
+    const calls = simulation.messages.flatMap((message) =>
+      isToolCallMessage(message)
+        ? message.tool_calls.map(
+            (call) =>
+              new Map<string, PyValue>([
+                ["requestor", call.requestor],
+                ["name", call.name],
+                ["arguments", call.arguments],
+              ]),
+          )
+        : [],
+    );
+    return { taskId: simulation.task_id, trial: simulation.trial ?? 0, text: pyJsonDumps(calls) };
+  });
+  // τ³: the retrieval variant the run used, so its retrieval tools are the ones the episode called.
+  const config = results.info.get("retrieval_config");
+  const kwargs = results.info.get("retrieval_config_kwargs");
+  const options = { ...(typeof config === "string" ? { retrievalConfig: config } : {}), ...(isPyDict(kwargs) ? { retrievalConfigKwargs: pyJsonDumps(kwargs) } : {}) };
+  return { domain, episodes, options };
 }
 
 async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Promise<ReplayOutcome> {
@@ -374,6 +413,8 @@ const TAU2_SUITE: Suite<Registries> = {
   recognizes: (head) => head.trimStart().startsWith("{"),
   actionFileShape: 'a JSON array of {"requestor", "name", "arguments"} (τ² tool calls)',
   recognizesActions: (document) => Array.isArray(document) && document.every((item) => item !== null && typeof item === "object" && "arguments" in item),
+  replayStartsFromTask: true,
+  episodeActions,
   run,
   readResults,
   rescore,

@@ -8,6 +8,7 @@ import type { Tau2ParticipantFactory } from "../run-options.ts";
 import { registerModelTau2Participants } from "./model-participants.ts";
 import { tau2OracleAgent } from "./oracle.ts";
 import { tau2ScriptedUser } from "./scripted-user.ts";
+import { tau2HumanUser } from "./human-user.ts";
 
 /** Fresh registries of τ²'s agents and users with every τ² participant registered. */
 export function tau2Participants(): { agents: Registry<Tau2ParticipantFactory>; users: Registry<Tau2ParticipantFactory> } {
@@ -19,7 +20,16 @@ export function tau2Participants(): { agents: Registry<Tau2ParticipantFactory>; 
   );
   users.register(
     "scripted",
-    Object.assign(() => tau2ScriptedUser, { description: "taubridge's scripted user: says the task's instructions, does its user-side actions, then stops (no model)" }),
+    Object.assign(() => tau2ScriptedUser, {
+      description:
+        "taubridge's scripted user, to check the pipeline with the oracle: greets, performs the task's user-side actions whatever the agent says, then stops (no model); with any other agent its scores mean little",
+    }),
+  );
+  users.register(
+    "human",
+    Object.assign(() => tau2HumanUser(), {
+      description: "a person types the user's messages (and /tool calls of the user's own tools) in the terminal, as τ²'s `tau2 play`; one episode at a time",
+    }),
   );
   registerModelTau2Participants(agents, users);
   return { agents, users };
