@@ -3,8 +3,11 @@
  * scripts/check-dependencies.mjs, which also refuses folder-level cycles). The layers, lowest
  * first: src/errors (the one error tree), src/secrets (the one redaction module; imports nothing of
  * ours) < src/value (Python semantics) < src/core (contracts) <
- * src/model, src/metrics, src/data < src/kernel, src/participants < src/run < src/report <
- * src/suites/<suite> < src/api, src/cli < app/ (the composition root). A layer imports only
+ * src/model, src/metrics, src/data < src/kernel, src/participants, src/a2a/client < src/run <
+ * src/report < src/suites/<suite> < src/worker (the worker protocol) < src/local-workers (its
+ * child-process transport) < src/api, src/a2a/server < src/cli < app/ (the composition root).
+ * src/analysis (over src/core and src/metrics) and src/submit (over the leaderboard contract) are
+ * read by the CLI and the API only. A layer imports only
  * layers below it; no shared layer imports a suite; suites do not import each other; `src/`
  * never imports the domains, bridge, adapters or app/, which pass registries in; the bridge never
  * imports the adapters; published code never imports vitest or test helpers; no file-level cycles.
@@ -91,6 +94,28 @@ module.exports = {
       to: { path: "^src/cli/" },
     },
     {
+      name: "worker-is-transport-neutral",
+      comment:
+        "src/worker is the worker protocol and both its ends (coordinator's task source, worker's unit runner): it builds on the contracts, the run layer, the error tree and redaction, knows no transport (no child processes, no queue) and reaches suites only through the Suite contract",
+      severity: "error",
+      from: { path: "^src/worker/" },
+      to: { path: ["^src/(kernel|participants|model|data|testing|report|suites|api|cli|local-workers)/", "^(node:)?(child_process|cluster|worker_threads|net|http)$"] },
+    },
+    {
+      name: "local-workers-are-a-transport",
+      comment: "src/local-workers carries the worker protocol over child processes' IPC pipes: the protocol, the run layer and the contracts, nothing of the suites or the front ends",
+      severity: "error",
+      from: { path: "^src/local-workers/" },
+      to: { path: "^src/(kernel|participants|model|data|testing|report|suites|api|cli)/" },
+    },
+    {
+      name: "workers-above-run-and-suites",
+      comment: "the workers sit above the run layer and the suites: only the front ends (src/api, src/cli) and app/ start them",
+      severity: "error",
+      from: { path: "^src/(errors|secrets|value|core|model|metrics|data|kernel|participants|run|report|suites|testing)/" },
+      to: { path: "^src/(worker|local-workers)/" },
+    },
+    {
       name: "src-not-to-outer-layers",
       comment: "src/ takes domains and strategies as registries; it never imports domains/, bridge/, adapters/ or app/",
       severity: "error",
@@ -133,6 +158,52 @@ module.exports = {
       severity: "error",
       from: { path: "^domains/", pathNot: TEST_FILE },
       to: { path: "^(app|src|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|errors|suites/[^/]+/engine|suites/tau2/knowledge)/" },
+    },
+    {
+      name: "a2a-client-is-a-participant",
+      comment:
+        "src/a2a/client is an agent strategy like src/participants: it builds on the contracts (core), the value model, the error tree and the redaction module, never on the kernel, the run layer, reports, the API, the CLI, the model layer, a suite or the A2A server",
+      severity: "error",
+      from: { path: "^src/a2a/client/" },
+      to: { path: "^src/", pathNot: "^src/(core|value|errors|secrets|a2a/client)/" },
+    },
+    {
+      name: "a2a-server-is-a-front-end",
+      comment:
+        "src/a2a/server sits beside the API: it drives runs through src/api and the run layer, reads reports and the contracts, and uses the A2A client's host allow-list; never the CLI, the kernel, participants or a suite (registries come from app/)",
+      severity: "error",
+      from: { path: "^src/a2a/server/" },
+      to: { path: "^src/(cli|kernel|participants|suites|testing|model)/" },
+    },
+    {
+      name: "a2a-is-above-the-layers-it-serves",
+      comment: "only the CLI and the composition root use A2A: no lower layer (nor the API) imports src/a2a",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(a2a|cli)/" },
+      to: { path: "^src/a2a/" },
+    },
+    {
+      name: "analysis-reads-records-only",
+      comment:
+        "src/analysis (failure analysis, policy engine, statistics) reads canonical episode records: it may import src/core, src/metrics, src/value and the error tree; models come in through the ChatModel contract and callbacks, results files through the CLI",
+      severity: "error",
+      from: { path: "^src/analysis/" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(analysis|core|metrics|value|errors)/" },
+    },
+    {
+      name: "submit-over-the-leaderboard-contract",
+      comment:
+        "src/submit (leaderboard submissions) reaches a suite only through src/core/leaderboard.ts: it may import src/core, src/metrics, src/value, the error tree and the run layer's atomic writes",
+      severity: "error",
+      from: { path: "^src/submit/" },
+      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(submit|core|metrics|value|errors)/|^src/run/atomic-file\\.ts$" },
+    },
+    {
+      name: "analysis-and-submit-serve-front-ends",
+      comment: "analysis and submissions are read by the CLI, the API and app/ only: no lower layer and no suite depends on them",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(analysis|submit|cli|api)/" },
+      to: { path: "^src/(analysis|submit)/" },
     },
     {
       name: "kernel-imports-no-run-layer-or-participants",

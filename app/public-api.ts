@@ -52,7 +52,49 @@ export { loadResultsFile, type LoadedResultEntry } from "../src/suites/tau-bench
 export { computePassK as passHatK, computePassK, isSuccess, type PassKReport, type ScoredEpisode } from "../src/metrics/pass-k.ts";
 
 // Reports
-export { buildReport, detailsText, leaderboardText, perTaskText, reportJson, type RoleTotals, type RunReport } from "../src/report/leaderboard.ts";
+export { buildReport, detailsText, leaderboardText, perTaskText, reportJson, type ExtraColumn, type RoleTotals, type RunReport } from "../src/report/leaderboard.ts";
+
+// Reading results (src/analysis): failure facts and the judge, the policy engine, statistics, comparisons, breakdowns, JUnit
+export { analyzeRecords, analysisJson, analysisText, failedEpisodes, type Analysis, type AnalyzedEpisode, type AnalysisSummary } from "../src/analysis/analyze.ts";
+export { episodeFacts, type EpisodeFacts, type ArgumentDiff, type FactStep } from "../src/analysis/facts.ts";
+export { FailureJudge, FAULT_AUTHORS, FAULT_TYPES, type FaultAuthor, type FaultType, type JudgeVerdict, type ConversationReview } from "../src/analysis/judge.ts";
+export {
+  checkPolicy,
+  adherenceScore,
+  BUILTIN_PROFILES,
+  SEVERITY_WEIGHTS,
+  type PolicyHit,
+  type PolicyReport,
+  type EpisodePolicy,
+  type PolicyModels,
+  type Strictness,
+} from "../src/analysis/policy/engine.ts";
+export { loadPolicyFile, parsePolicy, type Policy, type PolicyRule, type Severity } from "../src/analysis/policy/rules.ts";
+export { policyJson, policyText } from "../src/analysis/policy/render.ts";
+export {
+  runStatistics,
+  comparePaired,
+  signFlipPValue,
+  passK as passKOf,
+  overallScore,
+  PASS_K_CONVENTIONS,
+  type RunStatistics,
+  type PairedComparison,
+  type Outcome,
+  type PassKConvention,
+} from "../src/analysis/statistics.ts";
+export { compareRuns, comparisonJson, comparisonText, type Comparison } from "../src/analysis/compare.ts";
+export { breakdownOf, breakdownText, type Breakdown } from "../src/analysis/breakdown.ts";
+export { junitXml, runJUnitSuite, compareJUnitSuite, parseMinPass, minPassFailures } from "../src/analysis/junit.ts";
+export { manifestDifferences, type ManifestDifference } from "../src/analysis/manifest-diff.ts";
+export type * from "../src/core/run-manifest.ts";
+export type * from "../src/core/leaderboard.ts";
+
+// Leaderboard submissions (src/submit), over a suite's `leaderboard` support (τ²: `createTau2Suite(parts).leaderboard`)
+export { prepareSubmission, validateSubmission, verifyFiles, type PrepareOptions, type ValidationOutcome } from "../src/submit/submit.ts";
+export { domainNumbers, leaderboardMetrics, type DomainNumbers } from "../src/submit/metrics.ts";
+export { submissionSchema, submissionText, type Submission } from "../src/submit/submission.ts";
+export { lineAnswers, type AnswerSource, type PresetAnswers } from "../src/submit/questions.ts";
 
 // τ²-bench: domains, environments, the episode loop, the evaluator, runs and results files
 export { loadTau2Domain, type LoadedTau2Domain, type Tau2DomainDefinition } from "../src/suites/tau2/engine/domain.ts";

@@ -30,6 +30,8 @@ const KEYS = [
   "cost",
   "error",
   "durationSeconds",
+  "expected",
+  "review",
 ];
 
 async function records(args: string[]): Promise<EpisodeRecord[]> {
@@ -48,7 +50,7 @@ describe("canonical episode records", () => {
     expect(read.length).toBeGreaterThan(0);
     for (const record of read) expect(Object.keys(record)).toEqual(KEYS);
     const first = read[0];
-    expect(first).toMatchObject({ schemaVersion: 1, suite: "tau-bench", domain: "library", taskId: "0", trial: 0, termination: "user_stop", reward: 1 });
+    expect(first).toMatchObject({ schemaVersion: 2, suite: "tau-bench", domain: "library", taskId: "0", trial: 0, termination: "user_stop", reward: 1 });
     expect(first.steps.length).toBeGreaterThan(0);
     for (const step of first.steps) {
       expect(step.origin).toBe("agent");

@@ -90,8 +90,56 @@ describe("the run layer's task source is a plug-in", () => {
       { taskSource: source.factory },
     );
     expect(source.leased).toEqual(["tau2:update_task_1:0:1", "tau2:create_task_1:0:1"]);
-    // τ² keeps simulations in the order they finished, as τ²'s own results files do.
-    expect(result.episodes.map((episode) => episode.taskId)).toEqual(["update_task_1", "create_task_1"]);
+    // τ² lists the simulations in report order (task-list order), whatever order they ran and finished in.
+    expect(result.episodes.map((episode) => episode.taskId)).toEqual(["create_task_1", "update_task_1"]);
+  });
+});
+
+describe("runBenchmark({ workers })", () => {
+  const withoutDurations = (text: string) => text.replace(/"durationMs": [\d.e+-]+/g, '"durationMs": 0');
+
+  it("runs the episodes in worker processes: the results file one process writes, the same episodes, onEpisode for each", async () => {
+    const options = { env: "library", agentStrategy: "oracle", userStrategy: "scripted", numTrials: 2, maxConcurrency: 3 };
+    const [alone, spread] = [logDir(), logDir()];
+    const one = await runBenchmark({ ...options, logDir: alone });
+    const seen: EpisodeResult[] = [];
+    const workers = await runBenchmark({ ...options, logDir: spread, workers: 2 }, { onEpisode: (episode) => seen.push(episode) });
+    expect(seen).toHaveLength(one.episodes.length);
+    expect(seen.every((episode) => episode.reward === 1 && episode.traj.length > 0 && episode.steps.length > 0)).toBe(true);
+    expect(workers.episodes).toEqual(one.episodes);
+    expect(workers.metrics).toEqual(one.metrics);
+    expect(withoutDurations(readFileSync(workers.resultsPath, "utf8"))).toBe(withoutDurations(readFileSync(one.resultsPath, "utf8")));
+  }, 300_000);
+
+  it.skipIf(!process.env.TAUBRIDGE_SHARED)(
+    "τ²: the same simulations, whole when asked for (onEpisode, details), the same results file",
+    async () => {
+      const dataDir = join(process.env.TAUBRIDGE_SHARED as string, "tau2-bench");
+      const options = { suite: "tau2", domain: "mock", agent: "oracle", user: "scripted", maxConcurrency: 3, dataDir };
+      const one = await runBenchmark({ ...options, saveTo: join(logDir(), "results.json") });
+      const seen: Array<{ task_id: string; messages: unknown[]; reward_info: unknown }> = [];
+      const workers = await runBenchmark({ ...options, saveTo: join(logDir(), "results.json"), workers: 2 }, { onEpisode: (simulation) => seen.push(simulation) });
+      expect(workers.episodes).toEqual(one.episodes);
+      expect(seen.map((simulation) => simulation.task_id).sort()).toEqual(one.episodes.map((episode) => String(episode.taskId)).sort());
+      type Simulations = { simulations: Array<{ task_id: string; messages: unknown[]; reward_info: unknown }> };
+      const [mine, theirs] = [(one.details as unknown as Simulations).simulations, (workers.details as unknown as Simulations).simulations];
+      expect(theirs.map((simulation) => [simulation.task_id, simulation.messages.length])).toEqual(mine.map((simulation) => [simulation.task_id, simulation.messages.length]));
+      expect(seen.every((simulation) => simulation.messages.length > 0 && simulation.reward_info !== null)).toBe(true);
+      const masked = (path: string) => readFileSync(path, "utf8").replace(/"(timestamp|start_time|end_time|id)": "[^"]*"|"duration": [\d.e+-]+/g, "");
+      expect(masked(workers.resultsPath)).toBe(masked(one.resultsPath));
+    },
+    300_000,
+  );
+
+  it("refuses what cannot cross to another process, in one line", async () => {
+    await expect(runBenchmark({ logDir: logDir(), workers: 2 }, { models: { agent: () => undefined } })).rejects.toThrow(
+      /--workers runs episodes in other processes, which cannot use in-process model clients/,
+    );
+    await expect(
+      runBenchmark({ logDir: logDir(), workers: 2 }, { taskSource: (pending) => ({ lease: async () => pending[0] ?? null, complete: async () => undefined, fail: async () => undefined }) }),
+    ).rejects.toThrow(/--workers and a task source/);
+    await expect(runBenchmark({ logDir: logDir(), workers: -1 })).rejects.toThrow("--workers: must be auto or between 0 and 256, got -1");
+    await expect(runBenchmark({ logDir: logDir(), workers: "many" as never })).rejects.toThrow('--workers: expected an integer or "auto", got "many"');
   });
 });
 

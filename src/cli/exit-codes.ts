@@ -14,6 +14,8 @@ export const EXIT_CODES = {
   config: 2,
   /** The run finished but episodes still ended in `infra_error` (left out of pass^k; rerun to retry them). */
   infraErrors: 3,
+  /** A quality gate failed: `compare --fail-if-worse` found the candidate worse beyond the noise, or a `--min-pass` threshold was missed. */
+  gate: 4,
   /** Interrupted (Ctrl-C, SIGTERM); rerun the same command to resume. */
   interrupted: 130,
 } as const;
@@ -24,6 +26,7 @@ const EXIT_CODE_ROWS: ReadonlyArray<readonly [number, string]> = [
   [EXIT_CODES.unexpected, "unexpected error, a bug (TAUBRIDGE_DEBUG=1 prints the stack)"],
   [EXIT_CODES.config, "configuration, usage or data error, or an output the run cannot write (one line on stderr)"],
   [EXIT_CODES.infraErrors, "run finished with episodes still in infra_error (rerun the same command to retry them)"],
+  [EXIT_CODES.gate, "a quality gate failed: compare --fail-if-worse (worse beyond the noise) or --min-pass"],
   [EXIT_CODES.interrupted, "interrupted (Ctrl-C/SIGTERM); rerun the same command to resume"],
 ];
 

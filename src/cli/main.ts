@@ -15,7 +15,10 @@ import { EXIT_CODES, exitCodeForCommander, exitCodeForError, exitCodesHelp } fro
 import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { registerResultsCommands } from "./results-commands.ts";
+import { registerAnalysisCommands } from "./analysis-commands.ts";
+import { registerSubmitCommands } from "./submit-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
+import { registerServeCommand } from "./serve-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
 
 export type { LoadRegistries, RegistryNeeds } from "./registry-needs.ts";
@@ -34,7 +37,10 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
     .exitOverride();
   registerRunCommands(program, loadRegistries);
   registerResultsCommands(program, loadRegistries);
+  registerAnalysisCommands(program, loadRegistries);
+  registerSubmitCommands(program, loadRegistries);
   registerCliExtensions(program);
+  registerServeCommand(program, loadRegistries);
   oneLineUsageErrors(program);
   return program;
 }

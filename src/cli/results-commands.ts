@@ -5,16 +5,18 @@
  */
 import { type Command, Option } from "commander";
 import { ConfigError, DataError } from "../errors/error-tree.ts";
-import type { Suite, SuiteResults } from "../core/suite.ts";
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import type { RescoreOutcome, Suite, SuiteResults } from "../core/suite.ts";
 import type { Registries } from "../run/registries.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
-import { formatOption, printJson } from "./usage.ts";
+import { collect, formatOption, printJson } from "./usage.ts";
 import { readUtf8File } from "../data/data-files.ts";
 import { datasetOfDirectory } from "../data/locations.ts";
 import { pickEpisode, recordsIn } from "./replay-input.ts";
 
 /** The suite whose results file `path` is; an unreadable file or one of no suite's shape is a one-line error. */
-function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
+export function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
   const head = readUtf8File(path).slice(0, 4096);
   for (const name of registries.suites.names()) {
     const suite = registries.suites.get(name);
@@ -28,7 +30,7 @@ function suiteOfFile(registries: Registries, path: string): Suite<Registries> {
  * given τ-bench's data directory (or a τ-bench domain), and the reverse, would otherwise fail on a
  * data file the other layout does not have. The line names the file's suite.
  */
-function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, path: string, options: { env?: string; dataDir?: string }): void {
+export function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, path: string, options: { env?: string; dataDir?: string }): void {
   const others = registries.suites
     .names()
     .filter((name) => name !== suite.name)
@@ -46,13 +48,14 @@ function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, 
 }
 
 /** Loads every registry (report and rescore may meet files of either suite). */
-const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
+export const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
 
-async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
-  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { reportRowLabels }] = await Promise.all([
+async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | string[] | undefined>): Promise<void> {
+  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { reportRowLabels }, { protocolSummary, protocolSummaryText }] = await Promise.all([
     import("../report/leaderboard.ts"),
     import("../run/run-status.ts"),
     import("../report/labels.ts"),
+    import("../report/protocol-summary.ts"),
   ]);
   // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.
   const paths = givenPaths.filter((path) => !isRunStatusPath(path));
@@ -77,22 +80,43 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   // Rows are named by what differs between the files; what they share is said once, above the table.
   const { labels, shared } = reportRowLabels(files);
   const reports = files.map((file, index) => buildReport(labels[index], file.summaries, file.completeness ?? undefined, { metrics: file.metrics, notes: file.notes }));
+  // A remote agent's exchanges (A2A), when the episodes kept them: latency percentiles and errors by code.
+  const protocols = files.map((file) => protocolSummary(file.records()));
+  // Policy adherence, intervals, breakdowns, JUnit, --min-pass (src/analysis): only when asked for.
+  const { reportExtras, wantsExtras } = await import("./report-extras.ts");
+  const extras = wantsExtras(options) ? await reportExtras(files, labels, options) : null;
   if (options.format === "json") {
-    printJson(reports.length === 1 ? reportJson(reports[0]) : reports.map(reportJson));
-    return;
+    const json = reports.map((report, index) => ({ ...reportJson(report), ...(protocols[index] ? { protocol: protocols[index] } : {}), ...(extras?.json[index] ?? {}) }));
+    printJson(json.length === 1 ? json[0] : json);
+  } else {
+    const format = options.format === "markdown" ? "markdown" : "text";
+    if (shared) process.stdout.write(`Every row: ${shared}\n${format === "markdown" ? "\n" : ""}`);
+    process.stdout.write(`${leaderboardText(reports, format, { columns: extras?.columns })}\n`);
+    for (const [index, report] of reports.entries()) {
+      // With several files, each footer names the row and the file it belongs to.
+      if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
+      process.stdout.write(`${detailsText(report)}\n`);
+      const protocol = protocols[index];
+      if (protocol) process.stdout.write(`${protocolSummaryText(protocol)}\n`);
+      if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
+      for (const section of extras?.sections[index] ?? []) process.stdout.write(`${section}\n`);
+    }
+    for (const line of extras?.footer ?? []) process.stdout.write(`${line}\n`);
   }
-  const format = options.format === "markdown" ? "markdown" : "text";
-  if (shared) process.stdout.write(`Every row: ${shared}\n${format === "markdown" ? "\n" : ""}`);
-  process.stdout.write(`${leaderboardText(reports, format)}\n`);
-  for (const [index, report] of reports.entries()) {
-    // With several files, each footer names the row and the file it belongs to.
-    if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
-    process.stdout.write(`${detailsText(report)}\n`);
-    if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
+  if (extras && extras.gateFailures.length > 0) {
+    const { EXIT_CODES } = await import("./exit-codes.ts");
+    for (const failure of extras.gateFailures) process.stderr.write(`taubridge: gate failed: ${failure}\n`);
+    process.exitCode = EXIT_CODES.gate;
   }
 }
 
-async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
+async function rescoreAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
+  // A directory stands for the results files under it (as `tau2 submit prepare` reads them); any other path goes to its suite as given (a missing file is refused there).
+  const { expandResultsPaths } = await import("../submit/submit.ts");
+  const paths = givenPaths.flatMap((path) => (existsSync(path) && statSync(path).isDirectory() ? expandResultsPaths([path]) : [path]));
+  if (paths.length === 0) throw new ConfigError(`no results file under ${givenPaths.join(", ")}`);
+  const output = options.output as string | undefined;
+  if (output !== undefined) checkRescoreOutput(paths, output);
   const registries = await allSuites(loadRegistries);
   const outcomes = [];
   for (const path of paths) {
@@ -112,8 +136,10 @@ async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], op
       }),
     );
   }
+  const written = output !== undefined ? await writeRescored(outcomes, output) : [];
   if (options.format === "json") {
-    printJson(outcomes.length === 1 ? outcomes[0].json : outcomes.map((outcome) => ({ path: outcome.path, ...outcome.json })));
+    const withOutput = (outcome: RescoreOutcome, index: number) => (output !== undefined ? { ...outcome.json, output: written[index] } : outcome.json);
+    printJson(outcomes.length === 1 ? withOutput(outcomes[0], 0) : outcomes.map((outcome, index) => ({ path: outcome.path, ...withOutput(outcome, index) })));
     return;
   }
   for (const outcome of outcomes) {
@@ -128,6 +154,34 @@ async function rescoreAction(loadRegistries: LoadRegistries, paths: string[], op
       }
     }
   }
+}
+
+/**
+ * `rescore -o <dir>`: each re-scored file goes to `<dir>/<its name>` (two inputs of one name would
+ * overwrite each other, and an input must not be overwritten: both refused before anything runs).
+ */
+function checkRescoreOutput(paths: readonly string[], output: string): void {
+  const names = new Map<string, string>();
+  for (const path of paths) {
+    const name = basename(path);
+    const earlier = names.get(name);
+    if (earlier !== undefined) throw new ConfigError(`rescore -o: ${earlier} and ${path} would both be written to ${join(output, name)}; re-score them with separate -o directories`);
+    if (resolve(output, name) === resolve(path)) throw new ConfigError(`rescore -o: ${path} would be overwritten; choose another output directory`);
+    names.set(name, path);
+  }
+}
+
+/** Writes each outcome's re-scored file atomically into `output` (created); returns the paths written. */
+async function writeRescored(outcomes: readonly RescoreOutcome[], output: string): Promise<string[]> {
+  const { writeFileAtomic } = await import("../run/atomic-file.ts");
+  mkdirSync(output, { recursive: true });
+  return outcomes.map((outcome) => {
+    if (!outcome.rescoredText) throw new ConfigError(`rescore -o: the suite of ${outcome.path} cannot write re-scored files`);
+    const target = join(output, basename(outcome.path));
+    writeFileAtomic(target, outcome.rescoredText());
+    process.stderr.write(`taubridge: wrote ${target}\n`);
+    return target;
+  });
 }
 
 /** An action file of the other suite's shape gets a hint instead of a field error. */
@@ -278,7 +332,8 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
   program
     .command("rescore")
     .description("Re-score each trajectory of one or more results files (ours, τ-bench's or τ²-bench's) with our environment and evaluator, and compare with the recorded rewards")
-    .argument("<results...>", "results JSON files (a shell glob works)")
+    .argument("<results...>", "results JSON files or directories of them (a shell glob works)")
+    .option("-o, --output <dir>", "write each re-scored results file (rewards and reward info replaced, the rest as recorded) to <dir>/<its name>, as τ²'s evaluate-trajs -o")
     .option("--env <domain>", "check the files were recorded on this domain (τ-bench files: required); τ² files: default, the file's domain")
     .option("--judge-model <model>", "τ² files: judge NL assertions again with this model (default: reuse the recorded verdicts)")
     .option("--judge-base-url <url>", "τ² files: the judge's OpenAI-compatible endpoint (no key needed for a local one)")
@@ -305,6 +360,32 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .option("--data-dir <dir>", "data directory (with --env)")
     .option("--task-split <split>", "split the task ids refer to, with --env (default: the domain's default split)")
     .option("--task-file <path>", "the task file the runs used instead of a split, with --env")
+    .option("--breakdown", "also print τ²'s breakdowns: reward by component, ground-truth actions by tool, read/write action correctness, DB matches, terminations", false)
+    .option("--statistics", "also print bootstrap confidence intervals of the average reward and pass^k (over tasks and trials), the flip rate and the per-trial spread", false)
+    .option("--overall-score", "add the overall score column (mean of pass^1…pass^4)", false)
+    .addOption(
+      new Option("--pass-k-convention <name>", "pass^k estimator of --statistics and --overall-score: per task C(c,k)/C(n,k) averaged (combinatorial), or (c/n)^k (power)")
+        .choices(["combinatorial", "power"])
+        .default("combinatorial"),
+    )
+    .option("--seed <n>", "seed of the bootstrap", "0")
+    .option("--resamples <n>", "bootstrap resamples", "2000")
+    .option("--policy <file>", "check every trajectory against a policy rule file (YAML or JSON) and add a Policy (adherence) column; --per-task lists each hit")
+    .addOption(
+      new Option("--policy-strictness <level>", "which severities the adherence score counts: low (critical only), medium (high and critical), high (all)")
+        .choices(["low", "medium", "high"])
+        .default("medium"),
+    )
+    .option("--embedder-model <model>", "--policy: embeddings model for semantic rules")
+    .option("--embedder-base-url <url>", "--policy: the embeddings endpoint (OpenAI-compatible)")
+    .option("--embedder-provider <name>", "--policy: the embedder's provider (default: openai-compatible with --embedder-base-url, else openai)")
+    .option("--embedder-api-key-env <var>", "--policy: environment variable holding the embedder's API key")
+    .option("--judge-model <model>", "--policy: judge model for llm rules")
+    .option("--judge-base-url <url>", "--policy: the judge's OpenAI-compatible endpoint")
+    .option("--judge-provider <name>", "--policy: the judge's provider (default: openai-compatible with --judge-base-url, else openai)")
+    .option("--judge-api-key-env <var>", "--policy: environment variable holding the judge's API key")
+    .option("--junit <file>", "write JUnit XML: one test case per task (failing when a trial failed)")
+    .option("--min-pass <k=value...>", "exit 4 when a run's pass^k is below value (e.g. --min-pass 1=0.8)", collect)
     .action((paths: string[], options) => reportAction(loadRegistries, paths, options));
 
   program

@@ -83,17 +83,37 @@ function isDryRun(settings: RunSettings): boolean {
 }
 
 /** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). Nothing secret is printed (`src/secrets`). */
-async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[]): Promise<void> {
-  const { buildReport, detailsText, leaderboardText, reportJson } = await import("../report/leaderboard.ts");
+async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[], policy: LivePolicy | null): Promise<void> {
+  const [{ buildReport, detailsText, leaderboardText, reportJson }, { protocolSummary, protocolSummaryText }] = await Promise.all([
+    import("../report/leaderboard.ts"),
+    import("../report/protocol-summary.ts"),
+  ]);
+  const checked = policy ? await policyOfRun(outcome, policy, settings.values.format === "markdown" ? "markdown" : "text") : null;
   const dryRun = isDryRun(settings);
   const notes = dryRun ? ["⚠ dry run: the agent's tool calls were planned, not executed; these numbers do not score the agent", ...outcome.notes] : outcome.notes;
   const title = dryRun ? `${outcome.title} [dry run]` : outcome.title;
   const runReport = buildReport(title, outcome.summaries, outcome.completeness ?? undefined, { metrics: outcome.metrics, notes });
   const format = settings.values.format as string;
   const printed = <T>(value: T): T => redact(value, { secrets, content: true });
+  // A remote agent (A2A) kept its exchanges with each episode: their summary goes under the details.
+  const protocol = protocolSummary(outcome.records());
   if (format === "json")
-    printJson(printed({ ...reportJson(runReport), ...(dryRun ? { dryRun: true } : {}), resultsPath: outcome.path, checkpointPath: outcome.checkpointPath, runStatusPath: outcome.statusPath }));
-  else process.stdout.write(printed(`${leaderboardText([runReport], format === "markdown" ? "markdown" : "text")}\n${detailsText(runReport)}\n\n📄 Results saved to ${outcome.path}\n`));
+    printJson(
+      printed({
+        ...reportJson(runReport),
+        ...(protocol ? { protocol } : {}),
+        ...(dryRun ? { dryRun: true } : {}),
+        ...(checked ? { policy: checked.json } : {}),
+        resultsPath: outcome.path,
+        checkpointPath: outcome.checkpointPath,
+        runStatusPath: outcome.statusPath,
+      }),
+    );
+  else {
+    const details = protocol ? `${detailsText(runReport)}\n${protocolSummaryText(protocol)}` : detailsText(runReport);
+    const table = leaderboardText([runReport], format === "markdown" ? "markdown" : "text", checked ? { columns: [checked.column] } : {});
+    process.stdout.write(printed(`${table}\n${details}\n${checked ? `${checked.text}\n` : ""}\n📄 Results saved to ${outcome.path}\n`));
+  }
   if (interrupted) process.exitCode = EXIT_CODES.interrupted;
   else if (runReport.infraErrors > 0) {
     process.stderr.write(
@@ -103,11 +123,40 @@ async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupt
   }
 }
 
+/** `run --policy`: the rule file (read and validated before the run) and the strictness of its score. */
+interface LivePolicy {
+  policy: import("../analysis/policy/rules.ts").Policy;
+  strictness: "low" | "medium" | "high";
+}
+
+/** Reads `--policy` before anything runs: a bad rule file is a one-line error (exit 2) that costs no episode. */
+async function livePolicy(values: RunSettings["values"]): Promise<LivePolicy | null> {
+  if (typeof values.policy !== "string") return null;
+  const { loadPolicyFile } = await import("../analysis/policy/rules.ts");
+  return { policy: loadPolicyFile(values.policy), strictness: (values.policyStrictness as LivePolicy["strictness"] | undefined) ?? "medium" };
+}
+
+/**
+ * The run's episodes checked against the policy, from the run's canonical records (the same check
+ * as `report --policy`; the deterministic rules only: the run has no embeddings or judge client for
+ * them): the Policy column, the hits section and the JSON. The rewards are the run's, untouched.
+ */
+async function policyOfRun(outcome: SuiteRunOutcome, live: LivePolicy, format: "text" | "markdown") {
+  const [{ checkPolicy }, { policyText, policyJson }, { formatNumber }] = await Promise.all([
+    import("../analysis/policy/engine.ts"),
+    import("../analysis/policy/render.ts"),
+    import("../analysis/tables.ts"),
+  ]);
+  const checked = await checkPolicy(outcome.records(), live.policy, { strictness: live.strictness });
+  return { column: { head: "Policy", cells: [formatNumber(checked.adherence)] }, text: policyText(checked, format), json: policyJson(checked) };
+}
+
 /** Runs a suite with the parsed settings: loads what the names need, runs with progress and Ctrl-C, reports. */
 async function runAction(options: Record<string, unknown>, suite: SuiteName | undefined, loadRegistries: LoadRegistries): Promise<void> {
   const raw = rawValues(options);
   const settings = parseRunSettings({ ...raw, ...(suite ? {} : { suite: options.suite ?? "tau" }) }, "cli", suite);
   const values = settings.values;
+  const policy = await livePolicy(values);
   const names = [values.agentStrategy, values.userStrategy].filter((name): name is string => typeof name === "string");
   const registries = await loadRegistries({ names, models: Boolean(values.model || values.userModel), tau2: settings.suite === "tau2" });
   const plugin = registries.suites.get(settings.suite);
@@ -117,8 +166,15 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   const progress = createProgressObserver({ quiet: values.quiet as boolean, secrets });
   // Every path the run is given, before the first episode (one line naming the flag, exit 2).
   checkRunPaths(settings, progress.warn);
-  const { value: outcome, interrupted } = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn })).finally(() => progress.stop());
-  await report(outcome, settings, interrupted, secrets);
+  // --workers: the worker processes start now and build the run while this process builds its own.
+  const workers = values.workers ? (await import("../local-workers/local-workers.ts")).startLocalWorkers({ settings, raw, surface: "cli", registries, warn: progress.warn }) : undefined;
+  let ran: Awaited<ReturnType<typeof withInterrupts<SuiteRunOutcome>>>;
+  try {
+    ran = await withInterrupts((signal) => plugin.run({ settings, registries, signal, progress, warn: progress.warn, taskSource: workers?.source })).finally(() => progress.stop());
+  } finally {
+    await workers?.close();
+  }
+  await report(ran.value, settings, ran.interrupted, secrets, policy);
 }
 
 /** Adds `run` and `tau2 run` to the program. */

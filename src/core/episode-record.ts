@@ -48,9 +48,97 @@ export interface RecordStep {
   error: boolean | null;
 }
 
-/** One episode, canonically. */
+/**
+ * One HTTP exchange with a remote participant (an agent behind the A2A protocol), measured as it
+ * happened: card fetches, sends, polls and retries alike. Tokens are what the agent reported, or
+ * an estimate of the payload text labelled as such (`source`), never a made-up count.
+ */
+export interface ProtocolExchange {
+  /** The agent turn it belongs to (0 for the card fetch before the first turn). */
+  turn: number;
+  /** 1 for the first try of a request, 2… for retries (which reuse the message id). */
+  attempt: number;
+  /** The JSON-RPC method (`message/send`, `SendMessage`, `tasks/get`, …) or `GET agent-card`. */
+  method: string;
+  /** The URL called, without credentials. */
+  url: string;
+  protocolVersion: string;
+  /** null: no HTTP answer (connection refused, reset, timed out before the headers). */
+  httpStatus: number | null;
+  /** The JSON-RPC error code of the answer, if it was an error. */
+  rpcErrorCode: number | null;
+  /** Time to the response headers, and to the whole body, in milliseconds. */
+  ttfbMs: number | null;
+  latencyMs: number;
+  requestBytes: number;
+  responseBytes: number;
+  messageId: string | null;
+  contextId: string | null;
+  taskId: string | null;
+  /** The remote task's state in the answer (`completed`, `input-required`, …), if it was a task. */
+  taskState: string | null;
+  tokens: { input: number; output: number; source: "reported" | "estimated" } | null;
+  /** What went wrong (the error class's name and message), null for a good exchange. */
+  error: { type: string; message: string } | null;
+}
+
+/** A remote participant's protocol log for one episode (kept in the results file with the episode). */
+export interface ProtocolLog {
+  protocol: "a2a";
+  /** The protocol version spoken (`0.3`, `1.0`). */
+  version: string;
+  /** The agent's base URL as configured, and the RPC URL its card named. */
+  endpoint: string;
+  rpcUrl: string;
+  /** The agent's card: name and version, when it said. */
+  agent: { name: string | null; version: string | null };
+  exchanges: ProtocolExchange[];
+}
+
+/** A ground-truth action of the task: what a correct agent (or user, τ²) does. */
+export interface RecordExpectedAction {
+  name: string;
+  arguments: unknown;
+  requestor: Requestor;
+  /** τ²: the argument names compared (null: all of the gold action's). */
+  compareArgs: string[] | null;
+  /** Whether the episode performed it, as the evaluator recorded (τ²'s action checks); null when the file does not say. */
+  matched: boolean | null;
+  /** τ²: `read` or `write` as the evaluator recorded; null when unknown. */
+  toolType: string | null;
+}
+
+/**
+ * What the task expected, as the results file records it (τ-bench: `info.task` and the reward
+ * info; τ²: the task of `tasks[]` and the reward info's checks): what failure analysis compares the
+ * trajectory with. Null when the file carries no task.
+ */
+export interface RecordExpectations {
+  /** The user's instruction (τ-bench) or scenario instructions (τ²), as text. */
+  instruction: string | null;
+  actions: RecordExpectedAction[];
+  /** τ-bench's outputs and τ²'s communicate items: strings the agent must say; `met` as recorded (null: not recorded). */
+  outputs: Array<{ text: string; met: boolean | null }>;
+  /** τ²'s environment and NL assertions, with the evaluator's verdicts. */
+  assertions: Array<{ kind: "env" | "nl"; text: string; met: boolean | null; justification: string | null }>;
+  /** τ²: whether the final database matched the gold one; τ-bench: whether `r_actions` was 1 (its database-hash check). Null when not checked. */
+  databaseMatch: boolean | null;
+  /** τ²'s reward basis (null on τ-bench: actions when the task has no outputs, else outputs). */
+  rewardBasis: string[] | null;
+}
+
+/** A conversation review the file records (τ²'s `review`: `tau2 run --auto-review`). */
+export interface RecordReview {
+  summary: string;
+  errors: Array<{ source: string; severity: string | null; tags: string[]; turnIndex: number | null; reasoning: string }>;
+}
+
+/**
+ * One episode, canonically. Schema 2 added `expected` and `review` (schema 1 records had neither:
+ * readers treat them as null).
+ */
 export interface EpisodeRecord {
-  schemaVersion: 1;
+  schemaVersion: 2;
   /** `tau-bench` or `tau2`. */
   suite: string;
   /** The domain, when the file or the caller says it. */
@@ -74,6 +162,12 @@ export interface EpisodeRecord {
   cost: { agent: number | null; user: number | null };
   error: { kind: TerminationReason | "error"; message: string } | null;
   durationSeconds: number | null;
+  /** A remote agent's measured exchanges (A2A), when the episode's agent was one; absent otherwise. */
+  protocol?: ProtocolLog;
+  /** What the task expected (ground truth), with the evaluator's verdicts; null when the file carries no task. */
+  expected: RecordExpectations | null;
+  /** A conversation review the file records (τ² `--auto-review`); null when none. */
+  review: RecordReview | null;
   /** The suite's own entry, as its results file holds it (plain JSON). */
   native: unknown;
 }

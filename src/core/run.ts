@@ -31,18 +31,42 @@ export function unitKey(unit: Pick<WorkUnit, "taskId" | "trial">): string {
  * Where work units come from. `lease` hands out the next unit (null when none is left); `complete`
  * says a unit's result is recorded; `fail` says an attempt of the unit failed (the runner retries
  * it as attempt + 1 while the suite's retry policy allows, then records what the policy says).
+ *
+ * A source that runs units elsewhere (worker processes, a queue's workers on other machines) also
+ * has `execute`: the runner hands it each attempt instead of running the episode itself, and gets
+ * back the result in the suite's wire form. Retries, the result sink, progress and the report stay
+ * with the runner, so a run writes the same files wherever its episodes ran.
  */
 export interface TaskSource {
   lease(): Promise<WorkUnit | null>;
   complete(unit: WorkUnit): Promise<void>;
   fail(unit: WorkUnit, error: unknown): Promise<void>;
+  /**
+   * Runs one attempt of a leased unit elsewhere. What the attempt threw comes back as `error` (with
+   * the error tree's markers, so a `ConfigError` still stops the run and an `InfraError` is still
+   * retried); it rejects with an infrastructure error when the worker running it was lost.
+   */
+  execute?(unit: WorkUnit, signal: AbortSignal): Promise<RemoteResult>;
+  /** Releases what the source holds for the run; called once when the batch ends. */
+  close?(): Promise<void>;
 }
 
 /**
  * Makes the task source of a run from its pending units (in lease order). The default keeps them
- * in this process; a queue-backed one would publish them and lease what workers report back.
+ * in this process; `--workers` hands them to worker processes; a queue-backed one would publish
+ * them and lease what workers report back.
  */
 export type TaskSourceFactory = (pending: readonly WorkUnit[]) => TaskSource;
+
+/** Model usage outside an episode's own record (τ²'s NL judge), by role: added to the run's totals where the result is recorded. */
+export type RoleUsageDelta = Record<string, RoleUsage>;
+
+/**
+ * One attempt as it comes back across a process or machine boundary: its result in the suite's
+ * wire form (plain JSON, made by `SuiteUnitRunner.execute` and read back by the suite's batch), or
+ * the error it threw, and the usage it spent that its result does not hold.
+ */
+export type RemoteResult = ({ result: unknown } | { error: unknown }) & { usage: RoleUsageDelta };
 
 /**
  * Where results go. `append` takes each result as it is made (a checkpoint line); `flush` writes

@@ -5,7 +5,9 @@
  * composition root (`app/`); nothing shared imports a suite.
  */
 import type { EpisodeRecord } from "./episode-record.ts";
-import type { EpisodeSummary, TaskSourceFactory } from "./run.ts";
+import type { RunManifest } from "./run-manifest.ts";
+import type { LeaderboardSupport } from "./leaderboard.ts";
+import type { EpisodeSummary, TaskSourceFactory, RoleUsageDelta, WorkUnit } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
 
 /** What a run asks of a suite: its settings (one flag table for both suites) and the run's surroundings. */
@@ -23,6 +25,37 @@ export interface SuiteRunRequest<Settings = unknown, Registries = unknown> {
   models?: unknown;
   /** Where the run's pending episodes are leased from (default: in this process). */
   taskSource?: TaskSourceFactory;
+}
+
+/**
+ * What a worker (a `--workers` process, a queue's worker on another machine) asks of a suite: the
+ * run's settings as the coordinator parsed them from the same flags, and the worker's registries.
+ * The worker reads secrets (API keys) from its own environment; the settings hold none.
+ */
+export interface UnitRunnerRequest<Settings = unknown, Registries = unknown> {
+  settings: Settings;
+  registries: Registries;
+  /** Warnings of the participants while they run units (the coordinator prints them). */
+  warn?(message: string): void;
+}
+
+/**
+ * A run's parts in a worker, built from its settings like a local run's (domain, tasks,
+ * participants, model clients, judge), without its files: the coordinator alone reads the
+ * checkpoint and writes the results. Each `execute` runs one attempt of a unit exactly as the
+ * local run would.
+ */
+export interface SuiteUnitRunner {
+  /** One attempt; resolves with the result's wire form (plain JSON), rejects with what the attempt threw. */
+  execute(unit: WorkUnit, signal: AbortSignal): Promise<unknown>;
+  /** Usage spent outside results since the last call (τ²'s NL judge), by role. */
+  usage?(): RoleUsageDelta;
+  /** A model endpoint that refused the run's first call: the coordinator stops the run with it. */
+  unreachable?(): Error | undefined;
+  /** What the run knows to be secret here (the worker's keys): nothing the worker sends holds them. */
+  readonly secrets: readonly string[];
+  /** Releases the participants (processes, pools); called once. */
+  close(): Promise<void>;
 }
 
 /** Progress callbacks a run reports to. */
@@ -81,6 +114,8 @@ export interface SuiteResults {
   notes: string[];
   /** The canonical episode records of the file (ours or the original's), read on demand. */
   records(): EpisodeRecord[];
+  /** The run manifest the file records (taubridge's files from results schema 2 on); null for others. */
+  manifest?: RunManifest | null;
 }
 
 /** A finished run: its results as a report reads them, where they went, and how it ended. */
@@ -124,6 +159,11 @@ export interface RescoreOutcome {
   disagreements: Array<{ taskId: number | string; trial: number; recordedReward: number; reward: number | null; note?: string }>;
   /** The JSON `--format json` prints. */
   json: Record<string, unknown>;
+  /**
+   * The re-scored results file's text (`rescore -o <dir>`, as τ²'s `evaluate-trajs -o`): the file as
+   * recorded with each re-scored reward (and its reward info) replaced, in the file's own format.
+   */
+  rescoredText?(): string;
 }
 
 /** The episodes of a results file as action files (`replay --from`). */
@@ -176,9 +216,13 @@ export interface Suite<Registries = unknown> {
    */
   episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions>;
   run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome>;
+  /** A run's parts in a worker process (`--workers`, a queue's workers); absent: the suite's runs stay in one process. */
+  unitRunner?(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner>;
   readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
   rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;
   replay(request: ReplayRequest<Registries>): Promise<ReplayOutcome>;
+  /** Leaderboard submissions (τ²'s `submit prepare|validate`); absent for suites without a leaderboard format. */
+  readonly leaderboard?: LeaderboardSupport;
   /** The names the suite resolves, for `taubridge strategies`. */
   describe(registries: Registries): { domains: Array<[string, string]>; agents: Array<[string, string]>; users: Array<[string, string]> };
 }

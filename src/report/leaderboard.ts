@@ -180,12 +180,18 @@ function renderTable(head: string[], rows: string[][], format: "text" | "markdow
   return table.toString();
 }
 
+/** A column a caller adds to the leaderboard table: its head and one cell per report, in order. */
+export interface ExtraColumn {
+  head: string;
+  cells: readonly string[];
+}
+
 /**
  * The leaderboard table: Strategy | Pass^1 | … | Pass^k | Avg reward | Cost, plus an `Infra errors`
  * column when any report has some (their episodes are not in the other numbers, so the table must say so)
  * and an `Episodes` column when any run is partial (its numbers cover only the episodes that finished).
  */
-export function leaderboardText(reports: readonly RunReport[], format: "text" | "markdown" = "text"): string {
+export function leaderboardText(reports: readonly RunReport[], format: "text" | "markdown" = "text", extra: { columns?: ReadonlyArray<ExtraColumn> } = {}): string {
   const maxK = Math.max(1, ...reports.map((report) => report.metrics.trials));
   const showInfra = reports.some((report) => report.infraErrors > 0);
   const showPartial = reports.some((report) => report.partial);
@@ -198,6 +204,11 @@ export function leaderboardText(reports: readonly RunReport[], format: "text" | 
     ...(showInfra ? [`${report.infraErrors}/${report.episodes}`] : []),
     ...(showPartial ? [report.partial ? `${report.partial.episodes} of ${report.partial.expectedEpisodes} (partial)` : String(report.episodes)] : []),
   ]);
+  // Columns other layers compute (policy adherence, the overall score), after Avg reward and Cost.
+  for (const column of extra.columns ?? []) {
+    head.push(column.head);
+    rows.forEach((row, index) => row.push(column.cells[index] ?? ""));
+  }
   return renderTable(head, rows, format);
 }
 

@@ -6,8 +6,9 @@
  * "partial". The suite supplies what an episode is (`execute`), what a retryable failure is, how
  * results are summarised and where they are written.
  */
+import { defaultMaxListeners, setMaxListeners } from "node:events";
 import { ConfigError } from "../errors/error-tree.ts";
-import { unitKey, type EpisodeSummary, type ResultSink, type TaskSource, type TaskSourceFactory, type WorkUnit } from "../core/run.ts";
+import { unitKey, type EpisodeSummary, type ResultSink, type TaskSource, type TaskSourceFactory, type RoleUsageDelta, type WorkUnit } from "../core/run.ts";
 import { isSuccess } from "../metrics/pass-k.ts";
 import { InProcessTaskSource } from "./task-source.ts";
 
@@ -26,6 +27,16 @@ export interface RetryPolicy<Result> {
 /** One attempt's result, or the error it threw. */
 export type AttemptOutcome<Result> = { result: Result } | { error: unknown };
 
+/**
+ * How the runner reads back a result made elsewhere (a task source with `execute`: worker
+ * processes, a queue): the suite's wire form, and the usage an attempt spent outside its result.
+ */
+export interface ResultWire<Result> {
+  decode(result: unknown): Result;
+  /** Usage outside the result (τ²'s NL judge), added to the run's totals. */
+  usage?(usage: RoleUsageDelta): void;
+}
+
 /** What a suite hands the batch runner for one run. */
 export interface SuiteBatch<Result> {
   /** Every unit the run is asked for, in report order (trial-major, task-list order). */
@@ -43,6 +54,8 @@ export interface SuiteBatch<Result> {
   readonly sink: ResultSink<Result>;
   /** Where the pending units are leased from (default: an in-process source, in lease order). */
   readonly source?: TaskSourceFactory;
+  /** How results made elsewhere are read back; a source that runs units elsewhere needs it. */
+  readonly wire?: ResultWire<Result>;
   /** A model endpoint that refused the run's first call: the run stops with this error. */
   unreachable?(): Error | undefined;
   /** Releases what the run holds (participants' processes); called once. */
@@ -122,14 +135,14 @@ function cutByInterrupt<Result>(batch: SuiteBatch<Result>, outcome: AttemptOutco
  * endpoint is unreachable, before the unit had a result that stands (an episode the interrupt cut
  * is never recorded, see {@link cutByInterrupt}).
  */
-async function attemptUnit<Result>(batch: SuiteBatch<Result>, first: WorkUnit, source: TaskSource, signal: AbortSignal): Promise<Result | undefined> {
+async function attemptUnit<Result>(batch: SuiteBatch<Result>, execute: SuiteBatch<Result>["execute"], first: WorkUnit, source: TaskSource, signal: AbortSignal): Promise<Result | undefined> {
   const { retry } = batch;
   let unit = first;
   let last: AttemptOutcome<Result> | undefined;
   for (;;) {
     if (signal.aborted || batch.unreachable?.()) return undefined;
     try {
-      last = { result: await batch.execute(unit, signal) };
+      last = { result: await execute(unit, signal) };
     } catch (error) {
       if (ConfigError.isInstance(error) && !signal.aborted) throw error;
       last = { error };
@@ -142,6 +155,20 @@ async function attemptUnit<Result>(batch: SuiteBatch<Result>, first: WorkUnit, s
     if (retry.delayMs > 0) await sleep(retry.delayMs, signal);
     unit = { ...unit, attempt: unit.attempt + 1 };
   }
+}
+
+/** Where an attempt runs: in this process (the suite's `execute`), or where the source sends it (read back through the suite's wire form). */
+function executorOf<Result>(batch: SuiteBatch<Result>, source: TaskSource): SuiteBatch<Result>["execute"] {
+  const remote = source.execute?.bind(source);
+  if (!remote) return (unit, signal) => batch.execute(unit, signal);
+  const { wire } = batch;
+  if (!wire) throw new ConfigError("this suite's episodes cannot run in another process (its batch reads no results made elsewhere)");
+  return async (unit, signal) => {
+    const made = await remote(unit, signal);
+    wire.usage?.(made.usage);
+    if ("error" in made) throw made.error;
+    return wire.decode(made.result);
+  };
 }
 
 /**
@@ -159,11 +186,17 @@ export async function runSuiteBatch<Result>(batch: SuiteBatch<Result>, progress:
   let done = resumedEpisodes;
   let ranEpisodes = 0;
   progress.start?.({ total, alreadyDone: done, rerunInfraErrors: batch.rerun.size, resumed: batch.resumed.size > 0, successes: totals.successes, cost: totals.cost });
-  const source = batch.source?.(pending) ?? new InProcessTaskSource(pending);
+  const source: TaskSource = batch.source?.(pending) ?? new InProcessTaskSource(pending);
+  // A failure that stops the run (a ConfigError) stops the other workers' attempts too: nothing is recorded after it.
+  const halt = new AbortController();
+  const running = AbortSignal.any([signal, halt.signal]);
+  // Every attempt in flight listens to it (its episode, a worker's dispatch, a retry's wait): that many listeners are expected.
+  setMaxListeners(Math.max(defaultMaxListeners, 4 * batch.concurrency + 4), running);
   const worker = async () => {
+    const execute = executorOf(batch, source);
     for (let unit = await source.lease(); unit !== null; unit = await source.lease()) {
-      if (signal.aborted || batch.unreachable?.()) return;
-      const result = await attemptUnit(batch, unit, source, signal);
+      if (running.aborted || batch.unreachable?.()) return;
+      const result = await attemptUnit(batch, execute, unit, source, running);
       if (result === undefined) continue;
       await batch.sink.append(result);
       await source.complete(unit);
@@ -176,10 +209,22 @@ export async function runSuiteBatch<Result>(batch: SuiteBatch<Result>, progress:
       progress.episodeDone?.({ result: summary, done, total, successes: totals.successes, cost: totals.cost });
     }
   };
+  const halting = async () => {
+    try {
+      await worker();
+    } catch (error) {
+      halt.abort(error);
+      throw error;
+    }
+  };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(batch.concurrency, pending.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(batch.concurrency, pending.length)) }, halting));
   } finally {
-    await batch.close();
+    try {
+      await batch.close();
+    } finally {
+      await source.close?.();
+    }
   }
   const stop = batch.unreachable?.();
   if (stop) throw stop;

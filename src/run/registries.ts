@@ -21,6 +21,12 @@ export interface Registries {
    * asks for a model client gets a one-line error.
    */
   readonly createModels?: (settings: ModelSettings) => RunModels;
+  /**
+   * How a worker process recreates this set (`--workers`): the module it runs (the composition
+   * root's worker entry, a file URL) and the set's name there. Absent: this set's runs stay in one
+   * process, and `--workers` is refused in one line.
+   */
+  readonly workers?: { readonly entry: string; readonly set: string };
 }
 
 /** The suite of that name in a set of registries; an unknown name lists the known ones. */

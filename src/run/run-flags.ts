@@ -15,12 +15,14 @@ export const SUITE_NAMES = ["tau-bench", "tau2"] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** How a flag's value is read: the CLI gives strings, the API gives typed values (strings are parsed the CLI way). */
-export type RunFlagType = "string" | "integer" | "number" | "boolean" | "list" | "key-value" | "json-object";
+export type RunFlagType = "string" | "integer" | "count" | "number" | "boolean" | "list" | "key-value" | "json-object";
 
 /** The TypeScript type of a flag's value in the API. */
 export interface RunFlagValueTypes {
   string: string;
   integer: number;
+  /** An integer, or `"auto"` (the machine's cores). */
+  count: number | "auto";
   number: number;
   boolean: boolean;
   list: Array<string | number>;
@@ -67,6 +69,9 @@ export type RunPathKind = "file" | "folder" | "cache-folder";
 
 /** More trials than this is a typo, not an evaluation (pass^k is reported for k up to the trials). */
 export const MAX_TRIALS = 10_000;
+
+/** More worker processes than this is a typo (each one loads the whole run). */
+export const MAX_WORKERS = 256;
 
 /** More episodes than this in one run is a typo too: it would not fit in memory, and would run for weeks. */
 export const MAX_EPISODES = 1_000_000;
@@ -309,6 +314,14 @@ const SELECTION_FLAGS = [
   { flag: "--num-trials", type: "integer", placeholder: "<n>", help: "trials per task (pass^k needs k ≤ trials)", default: 1, check: between(1, MAX_TRIALS) },
   { flag: "--max-concurrency", type: "integer", placeholder: "<n>", help: "episodes running at once", default: { "tau-bench": 1, tau2: 3 }, check: atLeast(1) },
   {
+    flag: "--workers",
+    type: "count",
+    placeholder: "<n|auto>",
+    help: "run the episodes in N local worker processes (auto: one per core); --max-concurrency stays the number running at once, spread over them; results as with one process",
+    default: 0,
+    check: (value: number | "auto") => (value === "auto" || (value >= 0 && value <= MAX_WORKERS) ? undefined : `must be auto or between 0 and ${MAX_WORKERS}, got ${value}`),
+  },
+  {
     flag: "--max-steps",
     type: "integer",
     placeholder: "<n>",
@@ -441,6 +454,32 @@ const STRATEGY_FLAGS = [
     check: oneOf("internal", "decision-only", "dry-run"),
   },
   { flag: "--dry-run", type: "boolean", help: "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)", default: false },
+  {
+    flag: "--agent-endpoint",
+    aliases: ["--agent-a2a-endpoint"],
+    type: "string",
+    placeholder: "<url>",
+    help: "a2a: the remote agent's base URL or agent-card URL (same as --agent-option endpoint=<url>)",
+    defaultHelp: "none",
+    check: url,
+  },
+  {
+    flag: "--agent-a2a-timeout",
+    type: "number",
+    placeholder: "<seconds>",
+    help: "a2a: seconds the remote agent has for one turn (its reply, polls and stream included)",
+    defaultHelp: "120",
+    check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`),
+  },
+  {
+    flag: "--agent-a2a-token-env",
+    type: "string",
+    placeholder: "<name>",
+    help: "a2a: environment variable holding the remote agent's bearer token",
+    defaultHelp: "none: no Authorization header",
+    check: environmentVariableName,
+  },
+  { flag: "--a2a-debug", type: "boolean", help: "a2a: print every A2A exchange (method, status, time, bodies; no credentials) on stderr" },
   { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)", defaultHelp: "none" },
 ] as const satisfies readonly RunFlag[];
 
@@ -456,6 +495,23 @@ const OUTPUT_FLAGS = [
     cliOnly: true,
   },
   { flag: "--format", type: "string", placeholder: "<format>", help: "output: text, json or markdown", default: "text", check: oneOf("text", "json", "markdown"), cliOnly: true },
+  {
+    flag: "--policy",
+    type: "string",
+    placeholder: "<file>",
+    help: "check the run's episodes against a policy rule file (YAML or JSON; read before the run starts): a Policy (adherence) column, the hits, and `policy` in the JSON; never changes the reward (semantic and llm rules need models: `taubridge report --policy` with --embedder-model/--judge-model)",
+    defaultHelp: "no policy check",
+    cliOnly: true,
+  },
+  {
+    flag: "--policy-strictness",
+    type: "string",
+    placeholder: "<level>",
+    help: "with --policy: which severities the adherence score counts: low (critical only), medium (high and critical), high (all)",
+    default: "medium",
+    check: oneOf("low", "medium", "high"),
+    cliOnly: true,
+  },
   { flag: "--quiet", type: "boolean", help: "no progress output", default: false },
 ] as const satisfies readonly RunFlag[];
 
@@ -464,7 +520,6 @@ export const RUN_FLAGS = [...PARTICIPANT_FLAGS, ...SELECTION_FLAGS, ...RUN_LAYER
 
 /** τ²'s flags for features taubridge does not have, refused by name with the reason (never silently ignored). */
 export const REFUSED_TAU2_FLAGS: ReadonlyArray<readonly [string, string]> = [
-  ["--workers <n>", "worker processes: taubridge runs simulations concurrently in one process (--max-concurrency)"],
   ["--provider-limit <limits>", "per-provider caps: use --max-concurrency"],
   ["--log-level <level>", "taubridge prints progress on stderr (--quiet to silence)"],
   ["--verbose-logs", "no per-call log files"],

@@ -88,6 +88,11 @@ export function parseFlagValue(flag: RunFlag, raw: unknown): unknown {
       value = parsed !== undefined && Number.isInteger(parsed) ? parsed : fail("an integer");
       break;
     }
+    case "count": {
+      const parsed = raw === "auto" ? "auto" : typeof raw === "number" ? raw : typeof raw === "string" ? parseInteger(raw) : undefined;
+      value = parsed === "auto" || (parsed !== undefined && Number.isInteger(parsed)) ? parsed : fail('an integer or "auto"');
+      break;
+    }
     case "number": {
       const parsed = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : undefined;
       value = parsed !== undefined && Number.isFinite(parsed) ? parsed : fail("a number");
@@ -147,7 +152,7 @@ export function parseRunSettings(raw: Record<string, unknown>, surface: "cli" | 
   return { suite, values };
 }
 
-/** The `--agent-option` values with the shorthands (`--agent-module`, `--workflow-path`, `--agent-isolation`, `--bridge-mode`, `--dry-run`) folded in. */
+/** The `--agent-option` values with the shorthands (`--agent-module`, `--workflow-path`, `--agent-isolation`, `--bridge-mode`, `--dry-run`, `--agent-endpoint` and the other `--agent-a2a-*`) folded in. */
 export function agentOptionsOf(values: Record<string, unknown>): Record<string, string> {
   const text = (name: string) => values[name] as string | undefined;
   return {
@@ -156,6 +161,10 @@ export function agentOptionsOf(values: Record<string, unknown>): Record<string, 
     ...(text("agentIsolation") ? { isolation: text("agentIsolation")! } : {}),
     ...(text("bridgeMode") ? { bridgeMode: text("bridgeMode")! } : {}),
     ...(values.dryRun ? { dryRun: "true" } : {}),
+    ...(text("agentEndpoint") ? { endpoint: text("agentEndpoint")! } : {}),
+    ...(values.agentA2aTimeout !== undefined ? { timeout: String(values.agentA2aTimeout) } : {}),
+    ...(text("agentA2aTokenEnv") ? { tokenEnv: text("agentA2aTokenEnv")! } : {}),
+    ...(values.a2aDebug ? { debug: "true" } : {}),
     ...((values.agentOption as Record<string, string> | undefined) ?? {}),
   };
 }

@@ -6,6 +6,7 @@
  * CPython 3.11 byte for byte.
  */
 import { pyFloatRepr } from "./float-repr.ts";
+import { parsePythonJson } from "./lossless-json.ts";
 import { PyFloat, isPyInt, type PyDict, type PyValue } from "./values.ts";
 
 export { pyFloatRepr };
@@ -245,13 +246,37 @@ function mixedJsonScalar(value: unknown): string | undefined {
  */
 export class PrintedJson {
   private lineText: string | undefined;
+  private known: unknown;
+  private parse: (() => unknown) | undefined;
 
   constructor(
-    readonly value: unknown,
+    value: unknown,
     readonly indent: number,
     readonly level: number,
     readonly indented: string,
-  ) {}
+  ) {
+    this.known = value;
+  }
+
+  /**
+   * Text printed elsewhere (a worker process printed an episode's entry for its place in the
+   * results file): placed as it is, and read back as a value only if it must be printed at another
+   * place.
+   */
+  static fromText(indented: string, indent: number, level: number): PrintedJson {
+    const printed = new PrintedJson(undefined, indent, level, indented);
+    printed.parse = () => parsePythonJson(indented);
+    return printed;
+  }
+
+  /** The value that was printed. */
+  get value(): unknown {
+    if (this.parse) {
+      this.known = this.parse();
+      this.parse = undefined;
+    }
+    return this.known;
+  }
 
   /** The value as `json.dumps(value)` prints it (separators `", "` and `": "`). */
   get line(): string {

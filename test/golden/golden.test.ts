@@ -5,90 +5,16 @@
  * restructured. Record the files once with `TAUBRIDGE_GOLDEN_RECORD=1`; after that a change to a
  * golden file is a deliberate, reviewed change (listed in `CHANGES.md`).
  */
-import { createHash } from "node:crypto";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startScriptedModelServer, type Responder } from "../../src/testing/index.ts";
-import { runCli } from "../support/cli.ts";
-import { sharedDirectory, tau2BenchDirectory, tauBenchDirectory } from "../support/shared-data.ts";
-import { maskText, type MaskPlaces } from "./mask.ts";
-import { REPOSITORY, SCENARIOS, scenarioContext, type Needs, type Scenario } from "./scenarios.ts";
+import { missing, runScenario } from "./run-scenario.ts";
+import { SCENARIOS } from "./scenarios.ts";
 
 const EXPECTED = join(import.meta.dirname, "expected");
 const RECORD = process.env.TAUBRIDGE_GOLDEN_RECORD === "1";
 /** A directory to write every scenario's output whole into (digests included), for diffing two commits locally. */
 const DUMP = process.env.TAUBRIDGE_GOLDEN_DUMP;
-/** Colour codes (presentation, not content). */
-const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
-
-const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
-const pythonAvailable = spawnSync(python, ["-c", "import sys; assert sys.version_info >= (3, 8)"]).status === 0;
-
-function missing(needs: readonly Needs[]): string | undefined {
-  if (needs.includes("tau-bench") && !tauBenchDirectory) return "TAUBRIDGE_SHARED has no tau-bench/";
-  if (needs.includes("tau2-bench") && !tau2BenchDirectory) return "TAUBRIDGE_SHARED has no tau2-bench/";
-  if (needs.includes("python") && !pythonAvailable) return `no Python 3.8+ (${python})`;
-  return undefined;
-}
-
-/** One line per episode of a results file (τ-bench list or τ² document), for locating a difference. */
-function episodeLines(text: string): string[] {
-  const value = JSON.parse(text) as unknown;
-  if (Array.isArray(value)) return value.map((entry) => `task ${entry.task_id} trial ${entry.trial} reward ${entry.reward} ${entry.taubridge?.termination ?? "-"}`);
-  const simulations = (value as { simulations?: Array<Record<string, unknown>> }).simulations ?? [];
-  return simulations.map(
-    (simulation) => `task ${simulation.task_id} trial ${simulation.trial} reward ${(simulation.reward_info as { reward?: unknown } | null)?.reward ?? "-"} ${simulation.termination_reason}`,
-  );
-}
-
-/** A section as stored: whole for our own data, as a digest (plus episode lines for results files) where the upstream data shows. */
-function section(title: string, text: string, whole: boolean, results = false): string {
-  if (whole) return `### ${title}\n${text}${text.endsWith("\n") ? "" : "\n"}`;
-  const digest = createHash("sha256").update(text).digest("hex");
-  const lines = results ? `${episodeLines(text).join("\n")}\n` : "";
-  return `### ${title} (digest)\nsha256 ${digest} bytes ${Buffer.byteLength(text)}\n${lines}`;
-}
-
-/** Runs a scenario and renders what it printed and wrote, masked. */
-async function runScenario(scenario: Scenario): Promise<{ stored: string; whole: string }> {
-  const answer: { responder: Responder } = { responder: () => undefined };
-  const server = scenario.responder ? await startScriptedModelServer({ responder: (request) => answer.responder(request) }) : undefined;
-  const context = scenarioContext(sharedDirectory, server?.baseURL ?? "http://127.0.0.1:9/v1");
-  if (scenario.responder) answer.responder = scenario.responder(context);
-  const places: MaskPlaces = { temporary: [context.out, context.scratch, join(context.out, "..")], repository: REPOSITORY, ...(sharedDirectory ? { shared: sharedDirectory } : {}) };
-  const mask = (text: string) => maskText(text.replace(ANSI, ""), places);
-  try {
-    scenario.prepare?.(context);
-    // Upstream data never enters the repository: where it shows (τ-bench / τ² data), sections are stored as digests.
-    const whole = !scenario.needs.some((need) => need === "tau-bench" || need === "tau2-bench");
-    const sections: string[] = [`# ${scenario.name}\n`];
-    const wholeSections: string[] = [`# ${scenario.name}\n`];
-    for (const [index, invocation] of scenario.invocations(context).entries()) {
-      const result = await runCli(invocation.args, { env: { TAUBRIDGE_DEBUG: "", ...invocation.env } });
-      const printed = whole || invocation.printsNoData === true;
-      const heading = `## ${index + 1}: taubridge ${mask(invocation.args.join(" "))}\nexit ${result.exitCode}\n`;
-      sections.push(heading, section("stdout", mask(String(result.stdout)), printed), section("stderr", mask(String(result.stderr)), true));
-      wholeSections.push(heading, section("stdout", mask(String(result.stdout)), true), section("stderr", mask(String(result.stderr)), true));
-    }
-    sections.push("## files\n");
-    wholeSections.push("## files\n");
-    const files = readdirSync(context.out, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && !entry.name.endsWith(".checkpoint.jsonl"))
-      .map((entry) => relative(context.out, join(entry.parentPath, entry.name)))
-      .sort();
-    for (const name of files) {
-      const isResults = name.endsWith(".json") && !name.endsWith(".meta.json");
-      const text = mask(readFileSync(join(context.out, name), "utf8"));
-      sections.push(section(name, text, whole || !isResults, isResults));
-      wholeSections.push(section(name, text, true));
-    }
-    return { stored: sections.join(""), whole: wholeSections.join("") };
-  } finally {
-    await server?.close();
-  }
-}
 
 describe.concurrent("golden outputs", () => {
   for (const scenario of SCENARIOS) {

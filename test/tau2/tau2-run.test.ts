@@ -90,7 +90,7 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     const accepted = await taubridge(["tau2", "run", ...offline, "--max-steps", "50", "--save-to", file, "--accept-changes"]);
     expect(accepted.exitCode).toBe(0);
     expect(accepted.stderr).toMatch(/resuming despite changes since the stored run \(--accept-changes\): --max-steps/);
-  });
+  }, 600_000);
 
   it("runs from the library API with tau2's options in camel case", async () => {
     const { runTau2Benchmark } = await import("../../app/index.ts");
@@ -120,9 +120,9 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
   });
 
   it("refuses tau2 flags it does not support, by name and with the reason", async () => {
-    const result = await taubridge(["tau2", "run", ...offline, "--workers", "4"]);
+    const result = await taubridge(["tau2", "run", ...offline, "--provider-limit", "openai=4"]);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/--workers is not supported by taubridge: worker processes/);
+    expect(result.stderr).toMatch(/--provider-limit is not supported by taubridge: per-provider caps/);
   });
 
   it("saves a simulation whose participant crashes on every attempt as infrastructure_error, and re-runs it on resume", async () => {

@@ -9,11 +9,16 @@
  */
 import { rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { z } from "zod";
 import { unitKey, type EpisodeSummary, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
 import type { Participant } from "../../core/contracts.ts";
+import type { SuiteUnitRunner } from "../../core/suite.ts";
+import { InfraError } from "../../errors/error-tree.ts";
+import { ModelEndpointUnreachableError } from "../../model/errors.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
-import { runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
+import { type ResultWire, runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, readCheckpointIdentity, type CheckpointContents } from "../../run/checkpoint.ts";
+import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
 import { setAsideOtherRun } from "../../run/run-name.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
 import { identityChanges, ResumeMismatchError } from "../../run/run-identity.ts";
@@ -21,13 +26,13 @@ import { runDataWarning, runIdentity } from "./run-identity.ts";
 import { acquireResultsLock } from "../../run/results-lock.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
-import { printedJson, pyJsonDumpsIndented } from "../../value/index.ts";
+import { PrintedJson, printedJson, pyJsonDumpsIndented, toJs } from "../../value/index.ts";
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
 import { missingDirectory, removeIfEmpty, writeFileAtomic } from "../../run/atomic-file.ts";
 import { readTauBenchCheckpoint, resultEntry, summaryFromResult } from "./codec.ts";
 import { evaluatorFor } from "./evaluator.ts";
-import { runEpisode, type EpisodeResult } from "./loop.ts";
+import { failedEpisode, runEpisode, type EpisodeResult } from "./loop.ts";
 
 /** Progress callbacks the batch layer calls (the run layer's progress, and each episode's full result); the CLI renders them. */
 export interface BatchObserver extends SuiteProgress {
@@ -144,16 +149,84 @@ function resultsSink(checkpoint: CheckpointWriter, resultsPath: string, checkpoi
   };
 }
 
-/** τ-bench's retry policy: an episode that ended in `infra_error` runs again while attempts remain; its last result stands. */
-function retryPolicy(config: BuiltRun["config"]): SuiteBatch<TauBenchResult>["retry"] {
+/**
+ * τ-bench's retry policy: an episode that ended in `infra_error` runs again while attempts remain;
+ * its last result stands. An attempt lost with the worker process running it (an `InfraError`
+ * thrown where τ-bench's loop throws nothing) is the same: retried, and after the last attempt
+ * recorded as an `infra_error` episode.
+ */
+function retryPolicy(built: BuiltRun): SuiteBatch<TauBenchResult>["retry"] {
   return {
-    attempts: config.episodeRetries + 1,
+    attempts: built.config.episodeRetries + 1,
     delayMs: 0,
     classify: (outcome) => {
-      if ("error" in outcome) throw outcome.error; // τ-bench's loop never throws: anything thrown is a harness bug
+      if ("error" in outcome) {
+        if (InfraError.isInstance(outcome.error)) return "retry";
+        throw outcome.error; // τ-bench's loop never throws: anything else thrown is a harness bug
+      }
       return isInfraError(outcome.result.summary) ? "retry" : "done";
     },
-    exhausted: (_unit, last) => (last as { result: TauBenchResult }).result,
+    exhausted: (unit, last) => ("error" in last ? writtenResult(failedEpisode(unit.taskIndex, unit.trial, last.error), built.secrets) : last.result),
+  };
+}
+
+/** What crosses from a worker: the entry as printed there (its place in the results file) and its summary. */
+const wireSchema = z.object({ entry: z.string(), summary: episodeSummarySchema });
+
+/** A result in its wire form (`--workers`, a queue): plain JSON, the entry's text as printed. */
+function encodeResult(result: TauBenchResult): unknown {
+  return { entry: (result.entry as PrintedJson).indented, summary: result.summary };
+}
+
+/**
+ * An episode a worker ran, as its results-file entry holds it: what `onEpisode` gets for it. The
+ * entry keeps everything but each step's observation and reward (the transcript has the
+ * observations); those read "" and 0.
+ */
+function episodeFromEntry(entry: PrintedJson): EpisodeResult {
+  const plain = toJs(entry.value as never) as Record<string, unknown>;
+  const block = (plain.taubridge ?? {}) as Record<string, unknown>;
+  const steps = (list: unknown) => ((list ?? []) as Array<Record<string, unknown>>).map((step) => ({ observation: "", reward: 0, done: false, ...step }) as unknown as EpisodeResult["steps"][number]);
+  return {
+    taskId: plain.task_id as number,
+    trial: plain.trial as number,
+    reward: plain.reward as number,
+    rewardBreakdown: (block.rewardBreakdown ?? {}) as Record<string, number>,
+    termination: block.termination as EpisodeResult["termination"],
+    info: plain.info as Record<string, unknown>,
+    traj: plain.traj as EpisodeResult["traj"],
+    steps: steps(block.steps),
+    plannedOnly: steps(block.plannedOnly),
+    usage: (block.usage ?? { agent: null, user: null }) as EpisodeResult["usage"],
+    durationMs: (block.durationMs ?? 0) as number,
+    ...(block.error ? { error: block.error as EpisodeResult["error"] } : {}),
+    ...(block.extra ? { extra: block.extra as EpisodeResult["extra"] } : {}),
+  };
+}
+
+/** A result made by a worker, read back: its entry is placed as the worker printed it. */
+const RESULT_WIRE: ResultWire<TauBenchResult> = {
+  decode: (wire) => {
+    const { entry, summary } = wireSchema.parse(wire);
+    return { entry: PrintedJson.fromText(entry, 2, 1), summary };
+  },
+};
+
+/**
+ * A run's episodes in a worker process: the same agent, user, evaluator and loop as a local run
+ * (built from the same settings), each unit's result in its wire form. The coordinator reads the
+ * checkpoint and writes the results; nothing here touches the run's files.
+ */
+export async function tauBenchUnitRunner(built: BuiltRun, warn: (message: string) => void = () => undefined): Promise<SuiteUnitRunner> {
+  const agent = await built.agentFactory.create({ ...built.context, warn });
+  const execute = episodeRunner(built, agent, evaluatorFor(built.domain));
+  return {
+    secrets: built.secrets,
+    execute: async (unit, signal) => encodeResult(await execute(unit, signal)),
+    unreachable: () => built.context.models.unreachable?.() ?? agent.unreachable?.() ?? built.user.unreachable?.(),
+    close: async () => {
+      await agent.close?.();
+    },
   };
 }
 
@@ -244,13 +317,14 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
     resumed,
     rerun,
     concurrency: config.maxConcurrency,
-    retry: retryPolicy(config),
+    retry: retryPolicy(built),
     // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
     execute: episodeRunner(built, agent, evaluatorFor(domain)),
     summary: (result) => result.summary,
     sink: resultsSink(checkpoint, resultsPath, checkpointPath),
     unreachable,
     ...(options.taskSource ? { source: options.taskSource } : {}),
+    wire: RESULT_WIRE,
     close: async () => {
       checkpoint.close();
       await agent.close?.();
@@ -262,7 +336,8 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
       observer.start?.({ ...info, checkpointPath, resumed: previous.header !== null }),
     episode: (result: TauBenchResult) => {
       ran++;
-      if (result.episode) observer.episode?.(result.episode);
+      // An episode a worker process ran (`--workers`) is read back from its entry, only when someone asks.
+      observer.episode?.(result.episode ?? episodeFromEntry(result.entry as PrintedJson));
     },
     episodeDone: observer.episodeDone,
   };
@@ -270,7 +345,8 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   try {
     run = await runSuiteBatch(batch, progress, signal);
   } catch (error) {
-    if (unreachable() && previous.header === null && ran === 0) {
+    // The endpoint refused the run's first call, here or in a worker process.
+    if ((unreachable() || ModelEndpointUnreachableError.isInstance(error)) && previous.header === null && ran === 0) {
       rmSync(checkpointPath, { force: true });
       removeIfEmpty(createdDirectory);
     }

@@ -95,6 +95,22 @@ export function resultEntry(episode: EpisodeResult): Record<string, unknown> {
   };
 }
 
+/**
+ * A recorded entry (lossless) with a re-scored episode's reward: `reward`, `info.reward_info` and
+ * our block's `rewardBreakdown` replaced, everything else as recorded (`rescore -o`).
+ */
+export function rescoredEntry(raw: PyDict, episode: Pick<EpisodeResult, "reward" | "info" | "rewardBreakdown">): PyDict {
+  const entry = new Map(raw);
+  entry.set("reward", new PyFloat(episode.reward));
+  const rewardInfo = episode.info.reward_info as RewardResult | null | undefined;
+  const info = entry.get("info");
+  if (info instanceof Map) entry.set("info", new Map(info).set("reward_info", rewardInfo ? rewardInfoDump(rewardInfo) : null));
+  const block = entry.get("taubridge");
+  if (block instanceof Map && block.has("rewardBreakdown"))
+    entry.set("taubridge", new Map(block).set("rewardBreakdown", new Map(Object.entries(episode.rewardBreakdown).map(([component, score]) => [component, new PyFloat(score)]))));
+  return entry;
+}
+
 /** The results file text: a JSON list with Python's `indent=2` formatting, as run.py writes it. */
 export function resultsFileText(episodes: readonly EpisodeResult[]): string {
   return pyJsonDumpsIndented(episodes.map(resultEntry), 2);

@@ -267,6 +267,14 @@ async function startUser(parts: EpisodeParts, kernel: EpisodeKernel): Promise<Pa
   }
 }
 
+/**
+ * An episode that failed before it could start where it was sent (the worker process running it
+ * was lost): what `runEpisode` returns for a failure thrown before the first step.
+ */
+export function failedEpisode(taskIndex: number, trial: number, failure: unknown): EpisodeResult {
+  return { taskId: taskIndex, trial, steps: [], plannedOnly: [], usage: { agent: null, user: null }, ...failed(failure), durationMs: 0 };
+}
+
 /** A failed episode: reward 0, τ-bench's `{error, traceback}` info, the failure's termination. */
 function failed(failure: unknown): Pick<EpisodeResult, "reward" | "rewardBreakdown" | "termination" | "info" | "traj" | "error"> {
   const kind = terminationForError(failure);

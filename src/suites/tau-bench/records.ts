@@ -4,7 +4,7 @@
  * usage, errors) and the original's (which carry only `task_id`, `reward`, `info`, `traj`, `trial`:
  * the tool calls are read from the trajectory, and what it does not say is null).
  */
-import type { EpisodeRecord, RecordMessage, RecordStep } from "../../core/episode-record.ts";
+import type { EpisodeRecord, ProtocolLog, RecordExpectations, RecordMessage, RecordStep } from "../../core/episode-record.ts";
 import { RESPOND_ACTION_NAME, type RoleUsage, type TerminationReason } from "../../core/types.ts";
 import { toJs } from "../../value/index.ts";
 import type { LoadedResultEntry } from "./codec.ts";
@@ -49,14 +49,22 @@ function messagesOf(traj: readonly Plain[]): RecordMessage[] {
   });
 }
 
-/** The observation a trajectory's tool message gives for a call id. */
-function resultsById(traj: readonly Plain[]): Map<string, string> {
-  const results = new Map<string, string>();
-  for (const message of traj) if (message.role === "tool" && typeof message.tool_call_id === "string") results.set(message.tool_call_id, String(message.content ?? ""));
-  return results;
+/**
+ * The observations of a trajectory's tool messages by call id, in order: a model may reuse a call
+ * id (the published gpt-4o trajectories do), so each step takes the next unread observation of its id.
+ */
+function resultsById(traj: readonly Plain[]): { next(id: string): string | null } {
+  const results = new Map<string, string[]>();
+  for (const message of traj) {
+    if (message.role !== "tool" || typeof message.tool_call_id !== "string") continue;
+    const queue = results.get(message.tool_call_id) ?? [];
+    queue.push(String(message.content ?? ""));
+    results.set(message.tool_call_id, queue);
+  }
+  return { next: (id) => results.get(id)?.shift() ?? null };
 }
 
-function stepOf(step: Plain, results: Map<string, string>, origin?: string): RecordStep {
+function stepOf(step: Plain, results: { next(id: string): string | null }, origin?: string): RecordStep {
   const action = plain(step.action);
   const id = typeof step.toolCallId === "string" ? step.toolCallId : null;
   return {
@@ -66,7 +74,7 @@ function stepOf(step: Plain, results: Map<string, string>, origin?: string): Rec
     origin: origin ?? String(step.origin ?? "agent"),
     toolCallId: id,
     frameworkToolName: typeof step.frameworkToolName === "string" ? step.frameworkToolName : null,
-    result: id !== null ? (results.get(id) ?? null) : null,
+    result: id !== null ? results.next(id) : null,
     error: null,
   };
 }
@@ -126,6 +134,41 @@ function errorOf(block: Plain, info: Plain): EpisodeRecord["error"] {
   return typeof info.error === "string" ? { kind: "error", message: info.error } : null;
 }
 
+/** A remote agent's measured exchanges (`taubridge.extra.protocol`), when the agent was one. */
+function protocolOf(block: Plain): { protocol?: ProtocolLog } {
+  const protocol = plain(block.extra).protocol;
+  return protocol && typeof protocol === "object" ? { protocol: protocol as ProtocolLog } : {};
+}
+
+/**
+ * What the entry's task expected (`info.task`: its actions and outputs) with the verdicts its reward
+ * info records: per output said or not (`r_outputs`), the database check (`r_actions`). τ-bench
+ * does not record which action matched: `matched` stays null for failure analysis to work out.
+ */
+function expectedOf(info: Plain): RecordExpectations | null {
+  const task = plain(info.task);
+  if (!Array.isArray(task.actions)) return null;
+  const rewardInfo = plain(info.reward_info);
+  const detail = plain(rewardInfo.info);
+  const saidOutputs = plain(detail.outputs);
+  const outputs = Array.isArray(task.outputs) ? (task.outputs as unknown[]).map(String) : [];
+  return {
+    instruction: typeof task.instruction === "string" ? task.instruction : null,
+    actions: (task.actions as Plain[]).map((action) => ({
+      name: String(action.name ?? ""),
+      arguments: action.kwargs ?? {},
+      requestor: "agent" as const,
+      compareArgs: null,
+      matched: null,
+      toolType: null,
+    })),
+    outputs: outputs.map((text) => ({ text, met: typeof saidOutputs[text] === "boolean" ? (saidOutputs[text] as boolean) : null })),
+    assertions: [],
+    databaseMatch: typeof detail.r_actions === "number" ? detail.r_actions >= 1 - 1e-6 : null,
+    rewardBasis: null,
+  };
+}
+
 /** One entry as a canonical record. */
 export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null): EpisodeRecord {
   const raw = entry.plain as unknown as Plain;
@@ -135,7 +178,7 @@ export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null):
   const usage = (entry.usage ?? { agent: null, user: null }) as { agent: RoleUsage | null; user: RoleUsage | null };
   const userCost = usage.user ? usage.user.cost : typeof info.user_cost === "number" ? info.user_cost : null;
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     suite: "tau-bench",
     domain,
     taskId: String(entry.taskId),
@@ -146,12 +189,15 @@ export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null):
     rewardBreakdown: breakdownOf(block, info),
     messages: messagesOf(traj),
     steps: stepsOf(entry, block, traj),
-    planned: Array.isArray(block.plannedOnly) ? (block.plannedOnly as Plain[]).map((step) => stepOf(step, new Map(), "dry-run")) : [],
+    planned: Array.isArray(block.plannedOnly) ? (block.plannedOnly as Plain[]).map((step) => stepOf(step, { next: () => null }, "dry-run")) : [],
     unmappedTools: entry.unmappedTools ?? [],
     usage,
     cost: { agent: usage.agent ? usage.agent.cost : null, user: userCost },
     error: errorOf(block, info),
     durationSeconds: typeof block.durationMs === "number" ? block.durationMs / 1000 : null,
+    expected: expectedOf(info),
+    review: null,
+    ...protocolOf(block),
     native: raw,
   };
 }

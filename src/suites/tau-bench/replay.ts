@@ -12,7 +12,7 @@ import { parsePythonJsonText } from "../../data/data-files.ts";
 import { parsePythonJson, toJs, type PyDict, type PyValue } from "../../value/index.ts";
 import { computePassK, type PassKReport } from "../../metrics/pass-k.ts";
 import { lazySchema } from "../../data/lazy-zod.ts";
-import type { LoadedResultEntry } from "./codec.ts";
+import { rescoredEntry, type LoadedResultEntry } from "./codec.ts";
 import { ScriptedUser } from "./participants/scripted-user.ts";
 import { simulatedUser, type UserSimulator } from "./participants/simulated-user.ts";
 
@@ -206,6 +206,12 @@ export interface RescoreReport {
   legacyHashMatches: number;
   hashExplanation: string | null;
   items: RescoreItem[];
+  /**
+   * Every entry of the file in its order (lossless), re-scored where the replay ran — `reward`,
+   * `info.reward_info` and our block's `rewardBreakdown` replaced — as recorded otherwise: what
+   * `rescore -o` writes.
+   */
+  entries: PyDict[];
 }
 
 /** A copy of the domain whose user addresses use the `province` key, as τ-bench's data did before 2025-01-16. */
@@ -255,6 +261,7 @@ function taskFromInfo(raw: PyDict, fallback: Task | undefined): Task | undefined
  */
 export async function rescoreResults(domain: LoadedDomain, entries: readonly LoadedResultEntry[], tasks: readonly Task[]): Promise<RescoreReport> {
   const items: RescoreItem[] = [];
+  const rescored: PyDict[] = [];
   let legacy: LoadedDomain | null | undefined;
   let legacyHashMatches = 0;
   const evaluator = new TauBenchEvaluator(domain);
@@ -275,12 +282,14 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     };
     if (!task) {
       items.push({ ...base, note: `task ${entry.taskId} not found` });
+      rescored.push(entry.raw);
       continue;
     }
     const extracted = actionsFromEntry(entry);
     if ("error" in extracted || (info instanceof Map && info.has("error"))) {
       const note = "error" in extracted ? extracted.error : "the episode ended in an error";
       items.push({ ...base, agree: entry.reward === 0, note });
+      rescored.push(entry.raw);
       continue;
     }
     // The same episode loop (over the episode kernel) and evaluator as a live run: the recorded actions are the agent, the recorded replies the user.
@@ -306,6 +315,7 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
       }
     }
     items.push({ ...base, reward, agree: Math.abs(reward - entry.reward) < 1e-9, groundTruthHash: ourHash, hashMatch, ...(note ? { note } : {}) });
+    rescored.push(rescoredEntry(entry.raw, episode));
   }
   // One item per entry, in order; recorded infra errors stay out of pass^k as in every report.
   const metrics = computePassK(items.map((item, index) => ({ taskId: item.taskId, trial: item.trial, reward: item.reward, termination: entries[index].termination })));
@@ -329,5 +339,6 @@ export async function rescoreResults(domain: LoadedDomain, entries: readonly Loa
     legacyHashMatches,
     hashExplanation,
     items,
+    entries: rescored,
   };
 }

@@ -3,7 +3,19 @@
  * or the original's), `rescore` through the same loop and evaluator as a live run, and `replay` of
  * an action list. The CLI and the API reach τ-bench only through this.
  */
-import type { EpisodeActions, ReplayOutcome, RescoreOutcome, ResultsRequest, RunFacets, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type {
+  EpisodeActions,
+  ReplayOutcome,
+  RescoreOutcome,
+  ResultsRequest,
+  RunFacets,
+  Suite,
+  SuiteResults,
+  SuiteRunOutcome,
+  SuiteRunRequest,
+  SuiteUnitRunner,
+  UnitRunnerRequest,
+} from "../../core/suite.ts";
 import { pyJsonDumps, type PyValue } from "../../value/index.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import { computePassK } from "../../metrics/pass-k.ts";
@@ -13,9 +25,10 @@ import type { RunModels } from "../../core/strategies.ts";
 import type { Registries } from "../../run/registries.ts";
 import type { RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
+import { pyJsonDumpsIndented } from "../../value/index.ts";
 import { readCheckpointHeader } from "../../run/checkpoint.ts";
 import { runTitle } from "../../report/labels.ts";
-import { runBatch } from "./batch.ts";
+import { runBatch, tauBenchUnitRunner } from "./batch.ts";
 import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
@@ -94,6 +107,14 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   };
 }
 
+/** A run's episodes in a worker process (`--workers`): built from the same settings as the coordinator's run, without its files. */
+async function unitRunner(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner> {
+  const registries = request.registries;
+  const input = runConfigFromSettings(request.settings as RunSettings, tauBenchParts(registries).defaultDomain);
+  await ensureTypeScriptModules(input.agentOptions);
+  return tauBenchUnitRunner(buildRun(input, { registries }), request.warn);
+}
+
 /** The facets of a τ-bench run from its options (the run's configuration, or the identity its checkpoint recorded). */
 function tauBenchFacets(options: Record<string, unknown>, defaultSplit = "test"): RunFacets {
   const text = (key: string) => (typeof options[key] === "string" && options[key] !== "" ? (options[key] as string) : undefined);
@@ -163,6 +184,7 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     agree: report.agree,
     lines,
     disagreements,
+    rescoredText: () => pyJsonDumpsIndented(report.entries, 2),
     json: {
       total: report.total,
       agree: report.agree,
@@ -215,6 +237,7 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
   replayStartsFromTask: false,
   episodeActions,
   run,
+  unitRunner,
   readResults,
   rescore,
   async replay(request): Promise<ReplayOutcome> {

@@ -10,18 +10,34 @@ import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
-import { unitKey, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
-import { runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
+import { z } from "zod";
+import { unitKey, type ResultSink, type TaskSourceFactory, type RoleUsageDelta, type WorkUnit } from "../../core/run.ts";
+import type { SuiteUnitRunner } from "../../core/suite.ts";
+import { ConfigError } from "../../errors/error-tree.ts";
+import { type ResultWire, runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
+import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import { redact } from "../../secrets/redact.ts";
-import type { BuiltTau2Run } from "./build.ts";
+import type { BuiltTau2Run, Tau2EpisodeParts } from "./build.ts";
 import { simulationKey } from "./build.ts";
-import { checkpointEntry, removeTau2Checkpoint, simulationMetrics, tau2CheckpointPath, tau2CheckpointWriter, tau2Summary, type Tau2SimulationRecord, writeTau2Results } from "./codec.ts";
+import {
+  checkpointEntry,
+  printedSimulationText,
+  removeTau2Checkpoint,
+  simulationFromWorker,
+  simulationHead,
+  simulationMetrics,
+  tau2CheckpointPath,
+  tau2CheckpointWriter,
+  tau2Summary,
+  type Tau2SimulationRecord,
+  writeTau2Results,
+} from "./codec.ts";
 import { evaluateTau2Simulation } from "./evaluator.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
 import type { Tau2Metrics } from "./metrics.ts";
-import type { Tau2SimulationMessage } from "./simulation.ts";
+import { TAU2_TERMINATION_REASONS, type Tau2SimulationMessage } from "./simulation.ts";
 import type { Tau2TaskFlag } from "./task-flags.ts";
 
 /** One unit of a τ² run: a task in a trial, with the trial's seed. */
@@ -38,7 +54,7 @@ function sideCost(messages: readonly Tau2SimulationMessage[], role: "assistant" 
 }
 
 /** One simulation with τ²'s evaluation attached (`run_simulation`). Throws for the retry loop. */
-async function simulate(run: BuiltTau2Run, unit: Tau2Unit, signal: AbortSignal): Promise<Tau2SimulationRecord> {
+async function simulate(run: Tau2EpisodeParts, unit: Tau2Unit, signal: AbortSignal): Promise<Tau2SimulationRecord> {
   const timestamp = new Date().toISOString();
   const outcome = await runTau2Episode({
     domain: run.domain,
@@ -79,7 +95,8 @@ async function simulate(run: BuiltTau2Run, unit: Tau2Unit, signal: AbortSignal):
  * The simulation's `info`: what a framework agent planned, when it did not step the environment
  * itself — dry run (`planned_actions`, never executed) or decision-only (`decisions`, stepped by
  * the harness, with the framework's tool name) — and the tools of its own the bridge refused
- * (`unmapped_tools`); null otherwise, as τ² writes it.
+ * (`unmapped_tools`); a remote agent's failure that ended the episode (`error`, `error_type`) and its
+ * measured exchanges (`protocol`); null otherwise, as τ² writes it.
  */
 function simulationInfo(outcome: Tau2EpisodeOutcome): Record<string, unknown> | null {
   const info: Record<string, unknown> = {};
@@ -87,6 +104,8 @@ function simulationInfo(outcome: Tau2EpisodeOutcome): Record<string, unknown> | 
   if (outcome.unmappedTools.length > 0) info.unmapped_tools = [...outcome.unmappedTools];
   if (outcome.decisions.length > 0)
     info.decisions = outcome.decisions.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId, framework_tool_name: call.frameworkToolName }));
+  if (outcome.agentFailure) Object.assign(info, { error: outcome.agentFailure.message, error_type: outcome.agentFailure.type });
+  if (outcome.protocol !== undefined) info.protocol = outcome.protocol;
   return Object.keys(info).length > 0 ? info : null;
 }
 
@@ -128,17 +147,43 @@ function writtenSimulation(record: Tau2SimulationRecord, secrets: readonly strin
   return written.termination_reason === "infrastructure_error" && written.info ? { ...written, info: redact(written.info, { secrets }) } : written;
 }
 
-/** How often the whole results file is rewritten during a run (the checkpoint lines are written at once). */
+/** How often, at least, the whole results file is rewritten during a run (the checkpoint lines are written at once). */
 const RESULTS_REWRITE_MS = 5_000;
+/**
+ * A rewrite takes at most this share of the run's time: a large file (telecom `full` is 100 MB) is
+ * rewritten less often, since a rewrite blocks the run's thread — and with `--workers`, the
+ * workers waiting for their next episode. The checkpoint keeps every simulation meanwhile.
+ */
+const RESULTS_REWRITE_SHARE = 0.05;
+
+/** Two usages added; the cost is unknown (null) when either is. */
+function addJudgeUsage(left: Tau2JudgeUsage, right: Tau2JudgeUsage): Tau2JudgeUsage {
+  return {
+    calls: left.calls + right.calls,
+    promptTokens: left.promptTokens + right.promptTokens,
+    completionTokens: left.completionTokens + right.completionTokens,
+    cost: left.cost === null || right.cost === null ? null : left.cost + right.cost,
+  };
+}
 
 /**
  * τ²'s results file as a result sink: each simulation joins the document (replacing the
  * infrastructure error it re-runs) and is a checkpoint line at once; the document is rewritten
- * atomically every few seconds (the checkpoint then starts afresh) and at the end.
+ * atomically every few seconds (the checkpoint then starts afresh) and at the end. The file lists
+ * the run's simulations in report order (trial-major, task-list order) after any it holds for
+ * other tasks, whatever order they finished in, so a run writes the same file at any
+ * concurrency, in one process or in workers.
  */
 class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   private readonly checkpoint;
+  /** Each unit's place in report order, by `(task, trial)` key. */
+  private readonly order: Map<string, number>;
+  /** The document's simulations by `(task, trial)` key. */
+  private readonly byKey: Map<string, Tau2SimulationRecord>;
+  /** The NL judge's usage in worker processes (`--workers`), reported with their results. */
+  private remoteJudge: Tau2JudgeUsage | null = null;
   private lastWrite = performance.now();
+  private rewriteEvery = RESULTS_REWRITE_MS;
   /** Whether the results file was there before this run (a resumed or extended run). */
   private readonly existed: boolean;
   /** The folder this run creates for its results file, if any (removed again when nothing was recorded). */
@@ -149,34 +194,64 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     this.existed = existsSync(run.outputPath);
     this.createdDirectory = missingDirectory(dirname(run.outputPath));
     this.checkpoint = tau2CheckpointWriter(run.outputPath);
+    this.order = new Map(run.units.map((unit, index) => [simulationKey({ task_id: unit.task.id, trial: unit.trial }), index]));
+    this.byKey = new Map(run.document.simulations.map((simulation) => [simulationKey(simulation), simulation]));
     this.flush();
+  }
+
+  /** Judge usage a worker spent (`--workers`). */
+  addJudgeUsage(usage: Tau2JudgeUsage): void {
+    this.remoteJudge = this.remoteJudge ? addJudgeUsage(this.remoteJudge, usage) : usage;
+  }
+
+  /** The judge's usage in this run: its calls here and in the workers. */
+  judgeUsage(): Tau2JudgeUsage | null {
+    const local = this.run.judge?.usage?.() ?? null;
+    if (!this.remoteJudge) return local;
+    return local ? addJudgeUsage(local, this.remoteJudge) : this.remoteJudge;
   }
 
   append(record: Tau2SimulationRecord): void {
     this.appended++;
     const { document, judge } = this.run;
-    const replaced = document.simulations.findIndex((simulation) => simulationKey(simulation) === simulationKey(record));
-    if (replaced >= 0) document.simulations.splice(replaced, 1);
+    // The infrastructure error a simulation re-runs leaves the document (found by key: a scan per append would be quadratic).
+    const key = simulationKey(record);
+    const replaced = this.byKey.get(key);
+    if (replaced) document.simulations.splice(document.simulations.indexOf(replaced), 1);
+    this.byKey.set(key, record);
     document.simulations.push(record);
-    if (judge?.usage) document.taubridge.judgeUsage = judge.usage();
+    if (judge?.usage) document.taubridge.judgeUsage = this.judgeUsage();
     this.checkpoint.append(checkpointEntry(record));
-    if (performance.now() - this.lastWrite > RESULTS_REWRITE_MS) this.flush();
+    if (performance.now() - this.lastWrite > this.rewriteEvery) this.flush();
   }
 
   flush(): void {
+    const started = performance.now();
+    this.sort();
     writeTau2Results(this.run.outputPath, this.run.document);
     this.status(false);
     this.checkpoint.close();
     removeTau2Checkpoint(this.run.outputPath);
     this.checkpoint.open({ resultsFile: this.run.outputPath }, true);
     this.lastWrite = performance.now();
+    this.rewriteEvery = Math.max(RESULTS_REWRITE_MS, (this.lastWrite - started) / RESULTS_REWRITE_SHARE);
   }
 
   close({ interrupted }: { interrupted: boolean }): void {
+    this.sort();
     writeTau2Results(this.run.outputPath, this.run.document);
     this.checkpoint.close();
     removeTau2Checkpoint(this.run.outputPath);
     this.status(interrupted);
+  }
+
+  /** The document's simulations in the file's order: those of other tasks first (as they were), then the run's in report order. */
+  private sort(): void {
+    const { document } = this.run;
+    const place = (simulation: Tau2SimulationRecord) => this.order.get(simulationKey(simulation)) ?? -1;
+    const others = document.simulations.filter((simulation) => place(simulation) < 0);
+    const ours = document.simulations.filter((simulation) => place(simulation) >= 0).sort((left, right) => place(left) - place(right));
+    document.simulations = [...others, ...ours];
   }
 
   /** The run's status (and identity, for the next resume) beside the results file. */
@@ -218,6 +293,81 @@ export interface Tau2BatchResult {
   resumed: number;
   /** Simulations this run ran. */
   ran: number;
+}
+
+/** What crosses from a worker: the simulation as printed there (its place in the results file), its scalar fields and its summary. */
+const wireSchema = z.object({
+  simulation: z.string(),
+  head: z.object({
+    id: z.string(),
+    task_id: z.string(),
+    timestamp: z.string(),
+    start_time: z.string(),
+    end_time: z.string(),
+    duration: z.number(),
+    termination_reason: z.enum(TAU2_TERMINATION_REASONS),
+    agent_cost: z.number().nullable(),
+    user_cost: z.number().nullable(),
+    trial: z.number().int().nonnegative(),
+    seed: z.number().int().nullable(),
+  }),
+  summary: episodeSummarySchema,
+});
+
+/** A simulation made by a worker, read back (its text placed as printed; the rest read only when asked for); the judge usage it reports joins the run's. */
+function resultWire(sink: Tau2ResultsSink): ResultWire<Tau2SimulationRecord> {
+  return {
+    decode: (wire) => {
+      const { simulation, head, summary } = wireSchema.parse(wire);
+      return simulationFromWorker(simulation, head, summary, "a worker's simulation");
+    },
+    usage: (usage) => {
+      if (usage.judge) sink.addJudgeUsage(usage.judge);
+    },
+  };
+}
+
+/** The judge's usage since `since`, as a usage delta (none when it made no call). */
+function judgeDelta(now: Tau2JudgeUsage, since: Tau2JudgeUsage): RoleUsageDelta {
+  if (now.calls === since.calls) return {};
+  return {
+    judge: {
+      calls: now.calls - since.calls,
+      promptTokens: now.promptTokens - since.promptTokens,
+      completionTokens: now.completionTokens - since.completionTokens,
+      cost: now.cost === null || since.cost === null ? null : now.cost - since.cost,
+    },
+  };
+}
+
+/**
+ * A run's simulations in a worker process (`--workers`): the same participants, judge and loop as
+ * a local run, each unit's simulation in its wire form, the judge's usage reported as it grows.
+ * The coordinator reads and writes the run's files; nothing here touches them.
+ */
+export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
+  const tasks = new Map(parts.taskSet.tasks.map((task) => [task.id, task]));
+  let reported: Tau2JudgeUsage = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+  return {
+    secrets: parts.secrets,
+    execute: async (unit, signal) => {
+      const task = tasks.get(unit.taskId);
+      if (!task || unit.seed === null) throw new ConfigError(`the worker's task set has no task "${unit.taskId}" (or the unit has no seed): the coordinator and its workers read different data`);
+      const record = writtenSimulation(await simulate(parts, { task, trial: unit.trial, seed: unit.seed }, signal), parts.secrets);
+      return { simulation: printedSimulationText(record), head: simulationHead(record), summary: tau2Summary(record) };
+    },
+    usage: () => {
+      const now = parts.judge?.usage?.();
+      if (!now) return {};
+      const delta = judgeDelta(now, reported);
+      reported = now;
+      return delta;
+    },
+    unreachable: () => parts.models.unreachable?.() ?? parts.agent.unreachable?.() ?? parts.user.unreachable?.(),
+    close: async () => {
+      await Promise.allSettled([parts.agent.close?.(), parts.user.close?.()]);
+    },
+  };
 }
 
 /** The run's units as the run layer's work units. */
@@ -263,6 +413,7 @@ export async function runTau2Batch(
     execute: async (unit, signal) => writtenSimulation(await simulate(run, byKey.get(unitKey(unit))!, signal), run.secrets),
     unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
     ...(options.taskSource ? { source: options.taskSource } : {}),
+    wire: resultWire(sink),
     summary: tau2Summary,
     sink,
     close: async () => {
@@ -290,7 +441,7 @@ export async function runTau2Batch(
   const simulations = run.document.simulations;
   return {
     outputPath: run.outputPath,
-    judgeUsage: run.judge?.usage?.() ?? null,
+    judgeUsage: sink.judgeUsage(),
     simulations,
     metrics: simulationMetrics(simulations),
     flags: run.flags,

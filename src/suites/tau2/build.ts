@@ -188,12 +188,8 @@ export function tau2DomainConfig(options: Pick<Tau2RunOptions, "retrievalConfig"
   };
 }
 
-/**
- * Resolves a run: names to objects, the output file, and what a previous run of the same file
- * already did. `secrets`: what the run knows to be secret (the suite passes those of all its
- * settings, `runSecrets(settings.values)`); by default those of the options and the environment.
- */
-export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}, secrets: readonly string[] = runSecrets(options)): Promise<BuiltTau2Run> {
+/** What a run resolves before anything of its files: the factories, solo mode, the domain (prepared), the task set and the judge. */
+async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels) {
   const definition = registries.domains.get(options.domain);
   const agentFactory = tau2AgentFactory(registries, options.agent);
   const userFactory = registries.users.get(options.user);
@@ -212,6 +208,45 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
   const judge = await runJudge(options, taskSet.tasks, models);
   checkRunSize(taskSet.tasks.length, options.numTrials);
   await prepareDomain(domain);
+  return { agentFactory, userFactory, solo, domain, taskSet, judge };
+}
+
+/** What an episode of a run needs: its parts without the run's files (a worker process holds only these). */
+export type Tau2EpisodeParts = Pick<BuiltTau2Run, "options" | "domain" | "taskSet" | "agent" | "user" | "judge" | "firstAgentMessage" | "solo" | "models" | "secrets">;
+
+/**
+ * A run's parts in a worker process (`--workers`): resolved from the same options as the
+ * coordinator's run, with the same participants, judge and model clients, and nothing of its files
+ * (no lock, no output path, no resume: the coordinator alone reads and writes those).
+ */
+export async function buildTau2EpisodeParts(
+  options: Tau2RunOptions,
+  registries: Tau2Registries,
+  models: Tau2RunModels = {},
+  secrets: readonly string[] = runSecrets(options),
+): Promise<Tau2EpisodeParts> {
+  const { agentFactory, userFactory, solo, domain, taskSet, judge } = await resolveTau2Run(options, registries, models);
+  return {
+    options,
+    domain,
+    taskSet,
+    agent: await runAgent(options, registries, agentFactory, domain, models),
+    user: await userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
+    judge,
+    firstAgentMessage: readTau2FirstAgentMessage(options.dataDir),
+    solo,
+    models,
+    secrets,
+  };
+}
+
+/**
+ * Resolves a run: names to objects, the output file, and what a previous run of the same file
+ * already did. `secrets`: what the run knows to be secret (the suite passes those of all its
+ * settings, `runSecrets(settings.values)`); by default those of the options and the environment.
+ */
+export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}, secrets: readonly string[] = runSecrets(options)): Promise<BuiltTau2Run> {
+  const { agentFactory, userFactory, solo, domain, taskSet, judge } = await resolveTau2Run(options, registries, models);
   const outputPath = tau2OutputPath(options);
   checkOutputPath(outputPath, "--save-to", "file");
   const notices: string[] = [];

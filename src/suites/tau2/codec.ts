@@ -15,7 +15,7 @@ import { computeTau2Metrics, type Tau2Metrics } from "./metrics.ts";
 import { parsePythonJsonText, readPythonJsonFile, readUtf8Lines } from "../../data/data-files.ts";
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
 import { plainView, tau2Schemas } from "./tasks.ts";
-import { PyFloat, type PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
+import { PyFloat, PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
 
 /** Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested. */
@@ -54,7 +54,7 @@ export function simulationMetrics(simulations: readonly Tau2SimulationRecord[]):
   return computeTau2Metrics(
     simulations.map((simulation) => ({
       taskId: simulation.task_id,
-      reward: rewardOf(simulation.reward_info),
+      reward: tau2Summary(simulation).reward,
       termination: simulation.termination_reason,
       agentCost: simulation.agent_cost,
       userCost: simulation.user_cost,
@@ -110,11 +110,23 @@ export function resultsText(document: Tau2ResultsDocument): string {
   return pyJsonDumpsIndented({
     timestamp: document.timestamp,
     info: document.info,
-    tasks: document.tasks,
+    tasks: printedTasks(document.tasks),
     simulations: document.simulations.map(printedSimulation),
     simulation_index: null,
     taubridge: { schemaVersion: TAU2_RESULTS_SCHEMA_VERSION, suite: "tau2-bench", ...document.taubridge },
   });
+}
+
+/** A run's task list printed once (level 1 of the results file): every rewrite of the file reuses the text. */
+const printedTaskLists = new WeakMap<readonly PyDict[], PrintedJson>();
+
+function printedTasks(tasks: readonly PyDict[]): PrintedJson {
+  let printed = printedTaskLists.get(tasks);
+  if (printed === undefined) {
+    printed = printedJson(tasks, 2, 1);
+    printedTaskLists.set(tasks, printed);
+  }
+  return printed;
 }
 
 /** Writes the document atomically (temp file, then rename). */
@@ -156,6 +168,50 @@ function printedSimulation(record: Tau2SimulationRecord): PrintedJson {
     printedSimulations.set(record, printed);
   }
   return printed;
+}
+
+/** A simulation's text as the results file holds it (`simulations[]`, level 2): what a worker sends (`--workers`). */
+export function printedSimulationText(record: Tau2SimulationRecord): string {
+  return printedSimulation(record).indented;
+}
+
+/** A simulation's scalar fields: what a worker sends beside its printed text (`--workers`). */
+export type Tau2SimulationHead = Pick<
+  Tau2SimulationRecord,
+  "id" | "task_id" | "timestamp" | "start_time" | "end_time" | "duration" | "termination_reason" | "agent_cost" | "user_cost" | "trial" | "seed"
+>;
+
+/** The fields a simulation's head holds. */
+export function simulationHead(record: Tau2SimulationRecord): Tau2SimulationHead {
+  const { id, task_id, timestamp, start_time, end_time, duration, termination_reason, agent_cost, user_cost, trial, seed } = record;
+  return { id, task_id, timestamp, start_time, end_time, duration, termination_reason, agent_cost, user_cost, trial, seed };
+}
+
+/**
+ * A simulation a worker process made, from its printed text, its head and its summary: the text
+ * is placed in the checkpoint and the results file as printed; the head and the summary serve the
+ * progress, the report and the metrics; the rest (messages, reward info, policy, info) is read
+ * from the text, as the resume path reads a simulation, only when something asks for it (the
+ * API's `onEpisode` or `details`). Reading 50 KB back per simulation would cost the coordinator
+ * more than the episode cost its worker.
+ */
+export function simulationFromWorker(text: string, head: Tau2SimulationHead, summary: EpisodeSummary, source: string): Tau2SimulationRecord {
+  let full: Tau2SimulationRecord | undefined;
+  const read = (): Tau2SimulationRecord => {
+    if (!full) {
+      const value = parsePythonJsonText(text, source) as PyDict;
+      if (!(value instanceof Map)) throw new DataError(`${source}: a simulation is a JSON object`);
+      full = readSimulation(value, source, 0);
+    }
+    return full;
+  };
+  const record = { ...head } as Tau2SimulationRecord;
+  for (const field of ["reward_info", "messages", "policy", "info"] as const) {
+    Object.defineProperty(record, field, { enumerable: true, configurable: true, get: () => read()[field] });
+  }
+  printedSimulations.set(record, PrintedJson.fromText(text, 2, 2));
+  summaries.set(record, summary);
+  return record;
 }
 
 /** The simulations of a checkpoint (a line cut short by a kill is ignored); none when there is no checkpoint. */
@@ -316,6 +372,18 @@ export function canonicalTermination(reason: Tau2TerminationReason): Termination
 
 /** The run layer's summary of a simulation: its reward, termination, spend per side (from its messages) and error. */
 export function tau2Summary(record: Tau2SimulationRecord): EpisodeSummary {
+  let summary = summaries.get(record);
+  if (summary === undefined) {
+    summary = summaryOf(record);
+    summaries.set(record, summary);
+  }
+  return summary;
+}
+
+/** Summaries of simulations (which do not change once made), computed once. */
+const summaries = new WeakMap<Tau2SimulationRecord, EpisodeSummary>();
+
+function summaryOf(record: Tau2SimulationRecord): EpisodeSummary {
   const usage = (role: "assistant" | "user", cost: number | null) => {
     let calls = 0;
     let promptTokens = 0;

@@ -28,6 +28,12 @@ export interface Tau2RescoreReport {
   items: Tau2RescoreItem[];
   metrics: Tau2Metrics;
   judge: "recorded" | "model";
+  /**
+   * Every simulation of the file in its order, re-scored (its `reward_info` replaced) where the
+   * evaluation ran, as recorded otherwise (infrastructure errors, evaluations that raised): what
+   * `rescore -o` writes, as τ²'s `evaluate-trajs -o` does.
+   */
+  simulations: Tau2SimulationRecord[];
 }
 
 /** A judge that answers with the verdicts recorded in the simulation's reward info. */
@@ -50,15 +56,18 @@ function recordedJudge(simulation: Tau2SimulationRecord): Tau2NlJudge {
 export async function rescoreTau2Results(domain: LoadedTau2Domain, results: LoadedTau2Results, tasks: ReadonlyMap<string, Tau2Task>, judge?: Tau2NlJudge): Promise<Tau2RescoreReport> {
   const items: Tau2RescoreItem[] = [];
   const rescored: Tau2SimulationRecord[] = [];
+  const simulations: Tau2SimulationRecord[] = [];
   for (const simulation of results.simulations) {
     const recordedReward = rewardOf(simulation.reward_info);
     if (simulation.termination_reason === "infrastructure_error") {
       rescored.push(simulation);
+      simulations.push(simulation);
       continue;
     }
     const task = tasks.get(simulation.task_id);
     if (!task) {
       items.push({ taskId: simulation.task_id, trial: simulation.trial, recordedReward, reward: null, agree: false, note: "task not in the file's tasks" });
+      simulations.push(simulation);
       continue;
     }
     try {
@@ -72,12 +81,15 @@ export async function rescoreTau2Results(domain: LoadedTau2Domain, results: Load
       });
       const reward = info.reward.value;
       items.push({ taskId: simulation.task_id, trial: simulation.trial, recordedReward, reward, agree: Math.abs(reward - recordedReward) <= 1e-6 });
-      rescored.push({ ...simulation, reward_info: info });
+      const record = { ...simulation, reward_info: info };
+      rescored.push(record);
+      simulations.push(record);
     } catch (error) {
       const note = PyException.isInstance(error) ? `evaluation raised ${error.pythonType}: ${error.message}` : `evaluation failed: ${error instanceof Error ? error.message : String(error)}`;
       items.push({ taskId: simulation.task_id, trial: simulation.trial, recordedReward, reward: null, agree: false, note });
+      simulations.push(simulation);
     }
   }
   const metrics = simulationMetrics(rescored);
-  return { total: items.length, agree: items.filter((item) => item.agree).length, items, metrics, judge: judge ? "model" : "recorded" };
+  return { total: items.length, agree: items.filter((item) => item.agree).length, items, metrics, judge: judge ? "model" : "recorded", simulations };
 }

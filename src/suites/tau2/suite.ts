@@ -5,7 +5,20 @@
  */
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
-import type { EpisodeActions, RunFacets, SuiteMetrics, ReplayOutcome, RescoreOutcome, ResultsRequest, Suite, SuiteResults, SuiteRunOutcome, SuiteRunRequest } from "../../core/suite.ts";
+import type {
+  EpisodeActions,
+  RunFacets,
+  SuiteMetrics,
+  ReplayOutcome,
+  RescoreOutcome,
+  ResultsRequest,
+  Suite,
+  SuiteResults,
+  SuiteRunOutcome,
+  SuiteRunRequest,
+  SuiteUnitRunner,
+  UnitRunnerRequest,
+} from "../../core/suite.ts";
 import { isToolCallMessage } from "./simulation.ts";
 import { runTitle } from "../../report/labels.ts";
 import { ensureTypeScriptModules } from "../../participants/typescript-modules.ts";
@@ -14,17 +27,18 @@ import type { Registries } from "../../run/registries.ts";
 import { agentOptionsOf, type RunSettings } from "../../run/run-settings.ts";
 import { readRunStatus, runStatusPath } from "../../run/run-status.ts";
 import { runSecrets } from "../../secrets/redact.ts";
-import { fromJs, isPyDict, pyJsonDumps, toJs, type PyDict, type PyValue } from "../../value/index.ts";
-import { runTau2Batch } from "./batch.ts";
-import { buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
-import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results } from "./codec.ts";
+import { fromJs, isPyDict, pyJsonDumps, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
+import { runTau2Batch, tau2UnitRunner } from "./batch.ts";
+import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactory, tau2DomainConfig, tau2Strategies, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./build.ts";
+import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results, type Tau2SimulationRecord } from "./codec.ts";
 import { tau2DataRoot } from "./data-root.ts";
 import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
-import { parsePythonJsonText } from "../../data/data-files.ts";
+import { parsePythonJsonText, readPythonJsonFile } from "../../data/data-files.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { tau2Record } from "./records.ts";
+import { tau2Leaderboard } from "./leaderboard.ts";
 import { parseTau2ActionsFile, replayTau2 } from "./replay.ts";
 import { rescoreTau2Results } from "./rescore.ts";
 import { TAU2_BENCH_RULES } from "./rules.ts";
@@ -179,6 +193,11 @@ function flagLines(flags: readonly Tau2TaskFlag[]): string[] {
   return lines;
 }
 
+/** A results file's tasks by id. */
+function tasksById(tasks: readonly PyDict[]): Map<string, PyDict> {
+  return new Map(tasks.filter((task) => task instanceof Map).map((task) => [String(task.get("id")), task]));
+}
+
 /** A results file's own pieces a report reads: its summaries in file order, metrics, domain, agent, notes. */
 function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Registries): Omit<SuiteResults, "completeness"> {
   const info = results.info;
@@ -214,7 +233,10 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
     notes: [judgeLine(judgeUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
-    records: () => results.simulations.map((simulation) => tau2Record(simulation, domain)),
+    records: () => {
+      const tasks = tasksById(results.tasks);
+      return results.simulations.map((simulation) => tau2Record(simulation, domain, tasks.get(simulation.task_id)));
+    },
   };
 }
 
@@ -228,9 +250,9 @@ function checkedResults(request: ResultsRequest<Registries>): { results: LoadedT
   return { results, domain: domain ?? request.env ?? null };
 }
 
-async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
-  const settings = request.settings as RunSettings;
-  const parts = tau2Of(request.registries);
+/** A run's options, names and model clients from its settings, the same in the coordinator and in a worker process. */
+async function runInputs(settings: RunSettings, registries: Registries, warn: ((message: string) => void) | undefined, inProcessModels: unknown) {
+  const parts = tau2Of(registries);
   const unprepared = tau2OptionsFromSettings(settings);
   // An agent that cannot run here is refused before any model client is made for it.
   tau2AgentFactory(parts, unprepared.agent);
@@ -238,10 +260,23 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
   // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them.
   const defaultRetrievalConfig = parts.domains.has(unprepared.domain) ? parts.domains.get(unprepared.domain).defaultRetrievalConfig : undefined;
-  const options = await withRetrievalBackends(unprepared, settings.values, request.progress?.warn ?? request.warn, process.env, defaultRetrievalConfig);
+  const options = await withRetrievalBackends(unprepared, settings.values, warn, process.env, defaultRetrievalConfig);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
-  const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts, request.progress?.warn ?? request.warn));
+  const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, registries, parts, warn));
+  return { options, parts, models };
+}
+
+/** A run's simulations in a worker process (`--workers`): built from the same settings as the coordinator's run, without its files. */
+async function unitRunner(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.warn, undefined);
+  return tau2UnitRunner(await buildTau2EpisodeParts(options, parts, models, runSecrets(settings.values)));
+}
+
+async function run(request: SuiteRunRequest<unknown, Registries>): Promise<SuiteRunOutcome> {
+  const settings = request.settings as RunSettings;
+  const { options, parts, models } = await runInputs(settings, request.registries, request.progress?.warn ?? request.warn, request.models);
   // Everything the settings hold that is secret (base URLs of every role, LLM arguments, agent options, the key variables' values): never written.
   const built = await buildTau2Run(options, parts, models, runSecrets(settings.values));
   for (const notice of built.notices) (request.progress?.warn ?? request.warn)?.(notice);
@@ -274,7 +309,10 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     summaries: result.simulations.map(tau2Summary),
     notes: [judgeLine(result.judgeUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
-    records: () => result.simulations.map((simulation) => tau2Record(simulation, options.domain)),
+    records: () => {
+      const tasks = tasksById(built.document.tasks);
+      return result.simulations.map((simulation) => tau2Record(simulation, options.domain, tasks.get(simulation.task_id)));
+    },
     checkpointPath: `${built.outputPath}.checkpoint.jsonl`,
     statusPath: runStatusPath(built.outputPath),
     ranEpisodes: result.ran,
@@ -328,7 +366,20 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     lines,
     disagreements,
     json: { total: report.total, agree: report.agree, judge: report.judge, metrics: report.metrics, disagreements },
+    rescoredText: () => rescoredTau2Text(request.path, report.simulations),
   };
+}
+
+/**
+ * The results file as recorded (read again losslessly, so fields our reader does not model — reviews,
+ * ticks — stay) with each simulation's `reward_info` replaced by the re-scored one.
+ */
+function rescoredTau2Text(path: string, simulations: readonly Tau2SimulationRecord[]): string {
+  const document = readPythonJsonFile(path);
+  const recorded = isPyDict(document) ? document.get("simulations") : undefined;
+  if (!isPyDict(document) || !Array.isArray(recorded) || recorded.length !== simulations.length) throw new DataError(`${path}: changed while it was re-scored`);
+  const rescored = recorded.map((simulation, index) => (isPyDict(simulation) ? new Map(simulation).set("reward_info", simulations[index].reward_info as PyValue) : simulation));
+  return `${pyJsonDumpsIndented(new Map(document).set("simulations", rescored))}\n`;
 }
 
 /** Each simulation of a results file as an action file: every tool call of its messages, in order, with its requestor. */
@@ -402,7 +453,7 @@ function replayDomainConfig(options: Record<string, unknown>): Tau2DomainConfig 
 
 /** τ²-bench's suite plug-in over its parts (created per run or server by the composition root). */
 export function createTau2Suite(parts: Tau2Parts): Tau2Suite {
-  return { ...TAU2_SUITE, parts };
+  return { ...TAU2_SUITE, parts, leaderboard: tau2Leaderboard(parts.domains) };
 }
 
 const TAU2_SUITE: Suite<Registries> = {
@@ -416,6 +467,7 @@ const TAU2_SUITE: Suite<Registries> = {
   replayStartsFromTask: true,
   episodeActions,
   run,
+  unitRunner,
   readResults,
   rescore,
   replay,

@@ -6,7 +6,7 @@
 import { Registry } from "../../../core/registry.ts";
 import type { Tau2ParticipantFactory } from "../run-options.ts";
 import { registerModelTau2Participants } from "./model-participants.ts";
-import { tau2OracleAgent } from "./oracle.ts";
+import { oracleKnobs, tau2OracleAgent, tau2OracleWith } from "./oracle.ts";
 import { tau2ScriptedUser } from "./scripted-user.ts";
 import { tau2HumanUser } from "./human-user.ts";
 
@@ -16,7 +16,13 @@ export function tau2Participants(): { agents: Registry<Tau2ParticipantFactory>; 
   const users = new Registry<Tau2ParticipantFactory>("τ² user");
   agents.register(
     "oracle",
-    Object.assign(() => tau2OracleAgent, { description: "taubridge's oracle: replays the task's ground-truth actions, then says its required outputs (no model)" }),
+    Object.assign(
+      (options: { llmArgs: Record<string, unknown> }) => {
+        const knobs = oracleKnobs(options.llmArgs);
+        return knobs.failureRate === 0 && knobs.costPerTurn === 0 ? tau2OracleAgent : tau2OracleWith(knobs);
+      },
+      { description: "taubridge's oracle: replays the task's ground-truth actions, then says its required outputs (no model; --agent-llm-args failure_rate, cost_per_turn for tests)" },
+    ),
   );
   users.register(
     "scripted",
