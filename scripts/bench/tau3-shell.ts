@@ -6,12 +6,13 @@
  *    environments of terminal_use and terminal_use_write): each round runs the original (a Python
  *    driver, support/original/tau3_shell.py: the original environment's `get_response`, or — when
  *    the original's dependencies are not importable — its `sandbox_manager.py` and
- *    `ShellMixin.shell` alone, which need only the standard library) and then ours in process
- *    (a fresh environment per episode, one orchestrator hop per command), so both see the same
- *    machine load. Both sides check every answer against the fixture. Reported: p50 / p99 / max
+ *    `ShellMixin.shell` alone, which need only the standard library) and ours in process (a fresh
+ *    environment per episode, one orchestrator hop per command), the two taking turns going first
+ *    from round to round, so both see the same machine load. Both sides check every answer against the fixture. Reported: p50 / p99 / max
  *    per call, for all calls and for the calls that reach `srt` (blocked ones answer at once).
  * 2. **Export.** `_create_sandbox` (the directory, the srt settings, 698 documents and INDEX.md):
- *    the original's and ours, p50 / p99.
+ *    the original's (`sandbox_manager.py`, standard library only) and ours, p50 / p99, timed in
+ *    pairs one right after the other (a burst of small writes is at the mercy of the disk's load).
  * 3. **A read-only export shared between environments.** One export; every terminal_use episode of
  *    the fixture runs against it in turn (as environments of one run would), each answer checked
  *    against the fixture, and the folder compared file by file with a fresh export afterwards (srt
@@ -115,8 +116,9 @@ interface OriginalReport {
   fixture_check: { compared: number; mismatches: unknown[] };
 }
 
-async function runOriginal(mode: { python: string; args: string[] }, exports: number): Promise<OriginalReport> {
-  const result = await execa(mode.python, [driver, ...mode.args, "--fixture", fixturePath, "--exports", String(exports)], { env: pythonEnv, reject: false, stdin: "ignore" });
+async function runOriginal(mode: { python: string; args: string[] }, probeRounds: number, exports: number): Promise<OriginalReport> {
+  const args = [driver, ...mode.args, "--fixture", fixturePath, "--rounds", String(probeRounds), "--exports", String(exports)];
+  const result = await execa(mode.python, args, { env: pythonEnv, reject: false, stdin: "ignore" });
   if (result.exitCode !== 0) throw new Error(`the original's driver exited ${result.exitCode}: ${result.stderr.slice(-2000)}`);
   return JSON.parse(result.stdout) as OriginalReport;
 }
@@ -146,15 +148,38 @@ async function runOurs(): Promise<{ hops: Hop[]; mismatches: string[] }> {
 
 const knowledgeBase = KnowledgeBase.load(join(data, "banking_knowledge", "documents"));
 
-async function timeOurExports(count: number): Promise<number[]> {
-  const seconds: number[] = [];
-  for (let index = 0; index < count; index++) {
-    const started = performance.now();
-    const sandbox = await SandboxManager.create({ allowWrites: false, dataRoot: data, runtime }, knowledgeBase.documents);
-    seconds.push((performance.now() - started) / 1000);
-    await sandbox.cleanup();
-  }
+async function timeOurExport(): Promise<number> {
+  const started = performance.now();
+  const sandbox = await SandboxManager.create({ allowWrites: false, dataRoot: data, runtime }, knowledgeBase.documents);
+  const seconds = (performance.now() - started) / 1000;
+  await sandbox.cleanup();
   return seconds;
+}
+
+/** The original's export: `SandboxManager(allow_writes=False)` then `export_documents(documents, "md")`, which is all `_create_sandbox` does. */
+const exportScope = "sandbox_manager.SandboxManager() + export_documents(documents, 'md'), as _create_sandbox calls them (one python3 process per export, timed inside it)";
+
+/**
+ * Exports timed in pairs, the original's and ours one after the other (taking turns going first):
+ * an export is a burst of ~700 small writes, and on a shared machine the disk's load moves more
+ * between two blocks of ten than between two neighbours.
+ */
+async function timeExports(count: number): Promise<{ original: number[]; ours: number[] } | { ours: number[]; skipped: string }> {
+  const sandboxOnly = { python: "python3", args: ["--sandbox-only"] };
+  const probe = await execa("python3", [driver, "--sandbox-only", "--check-imports"], { env: pythonEnv, reject: false, stdin: "ignore" });
+  const original: number[] = [];
+  const ours: number[] = [];
+  for (let index = 0; index < count; index++) {
+    if (probe.exitCode !== 0) {
+      ours.push(await timeOurExport());
+      continue;
+    }
+    const theirs = async () => original.push(...(await runOriginal(sandboxOnly, 0, 1)).exports);
+    const mine = async () => ours.push(await timeOurExport());
+    for (const side of index % 2 === 0 ? [theirs, mine] : [mine, theirs]) await side();
+  }
+  if (probe.exitCode !== 0) return { ours, skipped: `python3 cannot load the original's sandbox_manager.py: ${(probe.stderr || probe.stdout).trim().split("\n").at(-1)}` };
+  return { original, ours };
 }
 
 /** Every file under a directory (hidden ones too), with its size and SHA-256: what a command could see. */
@@ -204,24 +229,32 @@ async function sharedExport(): Promise<Record<string, unknown>> {
 const mode = await originalMode();
 const originalHops: Hop[] = [];
 const ourHops: Hop[] = [];
-let originalExports: number[] = [];
 const checks: Record<string, unknown> = {};
 for (let round = 0; round < rounds; round++) {
-  if (!("skipped" in mode)) {
-    const report = await runOriginal(mode, round === 0 ? EXPORTS : 0);
-    originalHops.push(...report.hops);
-    if (round === 0) originalExports = report.exports;
-    checks[`originalRound${round}`] = { compared: report.fixture_check.compared, mismatches: report.fixture_check.mismatches.length };
-  }
-  const ours = await runOurs();
-  ourHops.push(...ours.hops);
-  checks[`oursRound${round}`] = { compared: ours.hops.length, mismatches: ours.mismatches };
+  // The two sides take turns going first, so a change of load between them does not favour one.
+  const sides = [
+    async () => {
+      if ("skipped" in mode) return;
+      const report = await runOriginal(mode, 1, 0);
+      originalHops.push(...report.hops);
+      checks[`originalRound${round}`] = { compared: report.fixture_check.compared, mismatches: report.fixture_check.mismatches.length };
+    },
+    async () => {
+      const ours = await runOurs();
+      ourHops.push(...ours.hops);
+      checks[`oursRound${round}`] = { compared: ours.hops.length, mismatches: ours.mismatches };
+    },
+  ];
+  for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await side();
 }
-const ourExports = await timeOurExports(EXPORTS);
+const exportTimes = await timeExports(EXPORTS);
 const shared_ = await sharedExport();
 
-const original = "skipped" in mode ? { skipped: mode.skipped } : { scope: mode.scope, perCall: callStats(originalHops), export: percentiles(originalExports) };
-const ours = { perCall: callStats(ourHops), export: percentiles(ourExports) };
+const original = {
+  perCall: "skipped" in mode ? { skipped: mode.skipped } : { scope: mode.scope, ...callStats(originalHops) },
+  export: "skipped" in exportTimes ? { skipped: exportTimes.skipped } : { scope: exportScope, ...percentiles(exportTimes.original) },
+};
+const ours = { perCall: callStats(ourHops), export: percentiles(exportTimes.ours) };
 const ratio = (left: { p50Ms: number } | null | undefined, right: { p50Ms: number } | null | undefined) => (left && right ? Number((left.p50Ms / right.p50Ms).toFixed(2)) : null);
 console.log(
   JSON.stringify(
@@ -230,7 +263,10 @@ console.log(
       rounds,
       original,
       ours,
-      p50RatioOriginalOverOurs: "skipped" in original ? null : { perCallThroughSrt: ratio(original.perCall.throughSrt, ours.perCall.throughSrt), export: ratio(original.export, ours.export) },
+      p50RatioOriginalOverOurs: {
+        perCallThroughSrt: "skipped" in mode ? null : ratio(callStats(originalHops).throughSrt, ours.perCall.throughSrt),
+        export: "skipped" in exportTimes ? null : ratio(percentiles(exportTimes.original), ours.export),
+      },
       sharedReadOnlyExport: { ...shared_, savedPerEnvironmentMs: ours.export?.p50Ms ?? null, note: "terminal_use_write needs its own copy: its agent writes in the folder" },
       checks,
     },

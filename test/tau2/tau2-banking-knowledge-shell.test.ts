@@ -17,7 +17,7 @@ import type { Tau2DatabaseHash, Tau2Requestor } from "../../src/suites/tau2/engi
 import { environmentHopAsync } from "../../src/suites/tau2/engine/task-state.ts";
 import { toolsOf } from "../../src/suites/tau2/engine/toolkit.ts";
 import { createRetrievalBackends } from "../../src/suites/tau2/retrieval-backends.ts";
-import { findOnPath } from "../../src/suites/tau2/knowledge/index.ts";
+import { findOnPath, requiredSandboxTools } from "../../src/suites/tau2/knowledge/index.ts";
 import { tau2DomainViews } from "../../src/suites/tau2/views.ts";
 import { type PyDict, fromJs } from "../../src/value/index.ts";
 import { runCli, runTau2 } from "../support/cli.ts";
@@ -197,12 +197,17 @@ describeWithTau2Data("τ³ banking_knowledge shell variants without the sandbox 
     const base = ["--domain", "banking_knowledge", "--agent", "oracle", "--user", "scripted", "--task-ids", "task_001"];
     const noSocat = pathWith(["bash", "which", "rg", "bwrap"]);
     const nothing = pathWith([]);
+    // What srt misses on that PATH: socat, and whichever of the others this machine lacks too (the test runs without them).
+    const missingWithoutSocat = (requiredSandboxTools() ?? []).filter((tool) => !existsSync(join(noSocat, tool))).join(", ");
+    const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const refusals: Array<[string[], string, RegExp[]]> = [
       [
         [...base, "--retrieval-config", "terminal_use"],
         noSocat,
         [
-          /^taubridge: retrieval config 'terminal_use' needs τ²'s shell sandbox, but srt cannot find socat on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\); offline variants: /,
+          new RegExp(
+            `^taubridge: retrieval config 'terminal_use' needs τ²'s shell sandbox, but srt cannot find ${escapeRegExp(missingWithoutSocat)} on PATH \\(install with: sudo apt-get install -y bubblewrap ripgrep socat\\); offline variants: `,
+          ),
         ],
       ],
       [

@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { expect, it } from "vitest";
 import {
@@ -19,6 +20,7 @@ import {
   type KnowledgeDocument,
   SandboxManager,
   SandboxRuntimeError,
+  SRT_VERSION,
   checkSandboxAvailability,
   locateSandboxRuntime,
   sandboxEnvironment,
@@ -200,6 +202,24 @@ describeWithTau2Data("τ³ shell sandbox: the export, screening and sanitizing a
     expect(none).toEqual({ ok: false, problem: "srt cannot find rg, bwrap, socat, bash, which on PATH (install with: sudo apt-get install -y bubblewrap ripgrep socat)" });
     expect(checkSandboxAvailability({ PATH: empty }, "darwin")).toMatchObject({ ok: false, problem: expect.stringContaining("brew install ripgrep") });
     expect(checkSandboxAvailability({ PATH: empty }, "win32")).toEqual({ ok: false, problem: "the srt sandbox runs on Linux and macOS only, not on win32" });
+  });
+
+  it("runs srt 0.0.23 as pinned in package.json, and names a missing or different srt with the way to get the pinned one", () => {
+    const manifest = JSON.parse(readFileSync(fileURLToPath(new URL("../../../package.json", import.meta.url)), "utf8")) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies["@anthropic-ai/sandbox-runtime"]).toBe(SRT_VERSION);
+    expect(SRT_VERSION).toBe("0.0.23");
+    const installed = locateSandboxRuntime();
+    expect(installed?.version).toBe(SRT_VERSION);
+    expect(existsSync(installed?.cli ?? "")).toBe(true);
+    const path = { PATH: process.env.PATH };
+    expect(checkSandboxAvailability(path, "linux", () => undefined)).toEqual({
+      ok: false,
+      problem: "srt (npm @anthropic-ai/sandbox-runtime@0.0.23, a dependency of taubridge) is not installed: reinstall taubridge's dependencies (npm ci)",
+    });
+    expect(checkSandboxAvailability(path, "linux", () => ({ node: process.execPath, cli: "cli.js", version: "0.0.24" }))).toEqual({
+      ok: false,
+      problem: "srt is @anthropic-ai/sandbox-runtime 0.0.24, but τ² requires exactly 0.0.23: reinstall taubridge's dependencies (npm ci)",
+    });
   });
 });
 

@@ -72,12 +72,13 @@ export type SandboxAvailability = { ok: true; runtime: SandboxRuntime } | { ok: 
 
 /**
  * Checks the sandbox's requirements (`_check_sandbox_dependencies`): the platform, taubridge's `srt`
- * at the pinned version, and every system tool on PATH.
+ * at the pinned version, and every system tool on PATH. `locate` finds `srt` (a parameter so the
+ * refusals of a missing or different `srt` can be shown).
  */
-export function checkSandboxAvailability(env: Env = process.env, platform: NodeJS.Platform = process.platform): SandboxAvailability {
+export function checkSandboxAvailability(env: Env = process.env, platform: NodeJS.Platform = process.platform, locate: () => SandboxRuntime | undefined = locateSandboxRuntime): SandboxAvailability {
   const tools = requiredSandboxTools(platform);
   if (!tools) return { ok: false, problem: `the srt sandbox runs on Linux and macOS only, not on ${platform}` };
-  const runtime = locateSandboxRuntime();
+  const runtime = locate();
   if (!runtime) return { ok: false, problem: `srt (npm @anthropic-ai/sandbox-runtime@${SRT_VERSION}, a dependency of taubridge) is not installed: reinstall taubridge's dependencies (npm ci)` };
   if (runtime.version !== SRT_VERSION)
     return { ok: false, problem: `srt is @anthropic-ai/sandbox-runtime ${runtime.version}, but τ² requires exactly ${SRT_VERSION}: reinstall taubridge's dependencies (npm ci)` };
