@@ -3,8 +3,8 @@
  * scripts/check-dependencies.mjs, which also refuses folder-level cycles). The layers, lowest
  * first: src/errors (the one error tree), src/secrets (the one redaction module; imports nothing of
  * ours) < src/value (Python semantics) < src/core (contracts) <
- * src/model, src/metrics, src/data < src/kernel, src/participants < src/run < src/report <
- * src/suites/<suite> < src/api, src/cli < app/ (the composition root). A layer imports only
+ * src/model, src/metrics, src/data < src/kernel, src/participants, src/a2a/client < src/run <
+ * src/report < src/suites/<suite> < src/api, src/a2a/server < src/cli < app/ (the composition root). A layer imports only
  * layers below it; no shared layer imports a suite; suites do not import each other; `src/`
  * never imports the domains, bridge, adapters or app/, which pass registries in; the bridge never
  * imports the adapters; published code never imports vitest or test helpers; no file-level cycles.
@@ -133,6 +133,29 @@ module.exports = {
       severity: "error",
       from: { path: "^domains/", pathNot: TEST_FILE },
       to: { path: "^(app|src|bridge|adapters|test|scripts)/", pathNot: "^src/(core|value|errors|suites/[^/]+/engine|suites/tau2/knowledge)/" },
+    },
+    {
+      name: "a2a-client-is-a-participant",
+      comment:
+        "src/a2a/client is an agent strategy like src/participants: it builds on the contracts (core), the value model, the error tree and the redaction module, never on the kernel, the run layer, reports, the API, the CLI, the model layer, a suite or the A2A server",
+      severity: "error",
+      from: { path: "^src/a2a/client/" },
+      to: { path: "^src/", pathNot: "^src/(core|value|errors|secrets|a2a/client)/" },
+    },
+    {
+      name: "a2a-server-is-a-front-end",
+      comment:
+        "src/a2a/server sits beside the API: it drives runs through src/api and the run layer, reads reports and the contracts, and uses the A2A client's host allow-list; never the CLI, the kernel, participants or a suite (registries come from app/)",
+      severity: "error",
+      from: { path: "^src/a2a/server/" },
+      to: { path: "^src/(cli|kernel|participants|suites|testing|model)/" },
+    },
+    {
+      name: "a2a-is-above-the-layers-it-serves",
+      comment: "only the CLI and the composition root use A2A: no lower layer (nor the API) imports src/a2a",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(a2a|cli)/" },
+      to: { path: "^src/a2a/" },
     },
     {
       name: "kernel-imports-no-run-layer-or-participants",

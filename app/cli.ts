@@ -6,8 +6,8 @@
  */
 import { main, type RegistryNeeds } from "../src/cli/main.ts";
 
-/** Participants that need no shared strategy: τ-bench's oracle and scripted user, and τ²'s own participants. */
-const OFFLINE = new Set(["oracle", "scripted", "llm_agent", "llm_agent_gt", "llm_agent_solo", "user_simulator", "dummy_user"]);
+/** Participants the offline set has: τ-bench's oracle and scripted user, τ²'s own participants, the remote A2A agent. */
+const OFFLINE = new Set(["oracle", "scripted", "llm_agent", "llm_agent_gt", "llm_agent_solo", "user_simulator", "dummy_user", "a2a", "a2a_agent"]);
 
 await main(async (needs?: RegistryNeeds) => {
   const offline = needs !== undefined && !needs.models && needs.names.every((name) => OFFLINE.has(name));

@@ -1,11 +1,12 @@
 /**
  * The cheap registries: the suites and the shared strategies that need no model SDK, no framework
  * adapter and no Python tooling (the function agent and the human agent come with the model
- * strategies, which are plain modules). The CLI loads only these for runs that name nothing else,
+ * strategies, which are plain modules; so does the remote A2A agent). The CLI loads only these for runs that name nothing else,
  * so an offline run starts fast; `registries.ts` has the full set.
  */
 import { Registry } from "../src/core/registry.ts";
 import type { Suite } from "../src/core/suite.ts";
+import { registerA2AStrategy } from "../src/a2a/client/register.ts";
 import { registerModelStrategies } from "../src/participants/register.ts";
 import type { Registries } from "../src/run/registries.ts";
 import { agentStrategyRegistry } from "../src/core/strategies.ts";
@@ -18,5 +19,6 @@ export async function createOfflineRegistries(options: { tau2?: boolean } = {}):
   if (options.tau2) suites.register("tau2", await createTau2());
   const agentStrategies = agentStrategyRegistry();
   registerModelStrategies(agentStrategies);
+  registerA2AStrategy(agentStrategies);
   return { suites, agentStrategies };
 }

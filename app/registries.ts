@@ -1,6 +1,6 @@
 /**
  * The bundled registries: both suites, every shared strategy (model strategies, the function and
- * human agents, the framework adapters, FastWorkflow and the Python bridge) and the model layer.
+ * human agents, the remote A2A agent, the framework adapters, FastWorkflow and the Python bridge) and the model layer.
  * This is the one place that wires `domains/`, `adapters/` and the suites into the core. A set is
  * created per run or server: nothing here is process-wide.
  */
@@ -8,6 +8,7 @@ import { registerAdapterStrategies } from "../adapters/index.ts";
 import { registerFastWorkflowStrategy } from "../adapters/fastworkflow/index.ts";
 import { Registry } from "../src/core/registry.ts";
 import type { Suite } from "../src/core/suite.ts";
+import { registerA2AStrategy } from "../src/a2a/client/register.ts";
 import { registerModelStrategies } from "../src/participants/register.ts";
 import { createRunModels } from "../src/run/model-clients.ts";
 import type { Registries } from "../src/run/registries.ts";
@@ -21,6 +22,7 @@ export async function createBundledRegistries(): Promise<Registries> {
   suites.register("tau2", await createTau2());
   const agentStrategies = agentStrategyRegistry();
   registerModelStrategies(agentStrategies);
+  registerA2AStrategy(agentStrategies);
   registerAdapterStrategies(agentStrategies);
   registerFastWorkflowStrategy(agentStrategies);
   return { suites, agentStrategies, createModels: createRunModels };

@@ -6,7 +6,7 @@
  */
 import { buildReport, detailsText, leaderboardText, reportJson, type RoleTotals } from "../report/leaderboard.ts";
 import type { RoleUsage, TerminationReason } from "../core/types.ts";
-import type { EpisodeSummary, TaskSourceFactory } from "../core/run.ts";
+import type { EpisodeSummary, ResultSink, TaskSourceFactory } from "../core/run.ts";
 import type { SuiteMetrics } from "../core/suite.ts";
 import { suiteOf, type Registries } from "../run/registries.ts";
 import type { RunOptions } from "../run/run-flags.ts";
@@ -80,6 +80,12 @@ export interface BenchmarkHooks {
   warn?: (message: string) => void;
   /** Where the run's pending episodes are leased from (default: in this process); a queue plugs in here. */
   taskSource?: TaskSourceFactory;
+  /**
+   * Where each episode this call runs goes as soon as it is recorded (an A2A server turns each into a
+   * status update): `append` per episode, `flush` once the run's results file is written. The suite
+   * keeps writing its own results file and checkpoint as always.
+   */
+  sink?: Pick<ResultSink<BenchmarkEpisode>, "append" | "flush">;
 }
 
 function episodeOf(summary: EpisodeSummary, resumed: boolean): BenchmarkEpisode {
@@ -134,8 +140,15 @@ export async function runBenchmarkWith(registries: Registries, options: RunOptio
     models: hooks.models,
     taskSource: hooks.taskSource,
     onEpisode: hooks.onEpisode as ((result: unknown) => void) | undefined,
-    progress: { episodeDone: ({ result }) => ranNow.add(`${result.taskId}:${result.trial}`), warn: hooks.warn },
+    progress: {
+      episodeDone: ({ result }) => {
+        ranNow.add(`${result.taskId}:${result.trial}`);
+        void hooks.sink?.append(episodeOf(result, false));
+      },
+      warn: hooks.warn,
+    },
   });
+  await hooks.sink?.flush();
   return {
     suite: outcome.suite,
     title: outcome.title,

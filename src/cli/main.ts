@@ -16,6 +16,7 @@ import { registerCliExtensions } from "./extensions.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { registerResultsCommands } from "./results-commands.ts";
 import { registerRunCommands } from "./run-command.ts";
+import { registerServeCommand } from "./serve-command.ts";
 import { oneLineUsageErrors } from "./usage.ts";
 
 export type { LoadRegistries, RegistryNeeds } from "./registry-needs.ts";
@@ -35,6 +36,7 @@ export function createProgram(loadRegistries: LoadRegistries): Command {
   registerRunCommands(program, loadRegistries);
   registerResultsCommands(program, loadRegistries);
   registerCliExtensions(program);
+  registerServeCommand(program, loadRegistries);
   oneLineUsageErrors(program);
   return program;
 }

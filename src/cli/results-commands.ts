@@ -49,10 +49,11 @@ function checkOptionsFitSuite(registries: Registries, suite: Suite<Registries>, 
 const allSuites = (loadRegistries: LoadRegistries) => loadRegistries({ names: [], models: false, tau2: true });
 
 async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[], options: Record<string, string | boolean | undefined>): Promise<void> {
-  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { reportRowLabels }] = await Promise.all([
+  const [{ buildReport, detailsText, leaderboardText, perTaskText, reportJson }, { isRunStatusPath }, { reportRowLabels }, { protocolSummary, protocolSummaryText }] = await Promise.all([
     import("../report/leaderboard.ts"),
     import("../run/run-status.ts"),
     import("../report/labels.ts"),
+    import("../report/protocol-summary.ts"),
   ]);
   // `report results/*.json` also matches the runs' status sidecars: they annotate their results file's row.
   const paths = givenPaths.filter((path) => !isRunStatusPath(path));
@@ -77,8 +78,11 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   // Rows are named by what differs between the files; what they share is said once, above the table.
   const { labels, shared } = reportRowLabels(files);
   const reports = files.map((file, index) => buildReport(labels[index], file.summaries, file.completeness ?? undefined, { metrics: file.metrics, notes: file.notes }));
+  // A remote agent's exchanges (A2A), when the episodes kept them: latency percentiles and errors by code.
+  const protocols = files.map((file) => protocolSummary(file.records()));
   if (options.format === "json") {
-    printJson(reports.length === 1 ? reportJson(reports[0]) : reports.map(reportJson));
+    const json = reports.map((report, index) => ({ ...reportJson(report), ...(protocols[index] ? { protocol: protocols[index] } : {}) }));
+    printJson(json.length === 1 ? json[0] : json);
     return;
   }
   const format = options.format === "markdown" ? "markdown" : "text";
@@ -88,6 +92,8 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
     // With several files, each footer names the row and the file it belongs to.
     if (reports.length > 1) process.stdout.write(`${labels[index]} — ${paths[index]}\n`);
     process.stdout.write(`${detailsText(report)}\n`);
+    const protocol = protocols[index];
+    if (protocol) process.stdout.write(`${protocolSummaryText(protocol)}\n`);
     if (options.perTask) process.stdout.write(`${perTaskText(report, format)}\n`);
   }
 }
@@ -267,7 +273,10 @@ export function registerResultsCommands(program: Command, loadRegistries: LoadRe
     .addOption(new Option("--suite <suite>", "benchmark suite of an action list (default: tau; a record or results file says its own)").choices(["tau", "tau2", "tau-bench", "tau2-bench"]))
     .option("--task-id <id>", "the episode's task, with --from or records output; --suite tau2 also applies its initial state first")
     .option("--trial <n>", "with --from or records output: the episode's trial (default: the task's first)")
-    .option("--retrieval-config <variant>", "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval)")
+    .option(
+      "--retrieval-config <variant>",
+      "--suite tau2, τ³ banking_knowledge: the retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; shell: terminal_use, terminal_use_write, with τ²'s srt sandbox)",
+    )
     .option("--retrieval-config-kwargs <json>", "--suite tau2, τ³ banking_knowledge: the variant's overrides (top_k, grep_top_k, case_sensitive, reranker_min_score)")
     .addOption(formatOption(["json", "text"], "json"))
     .action((options) => replayAction(loadRegistries, options));

@@ -84,16 +84,33 @@ function isDryRun(settings: RunSettings): boolean {
 
 /** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). Nothing secret is printed (`src/secrets`). */
 async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[]): Promise<void> {
-  const { buildReport, detailsText, leaderboardText, reportJson } = await import("../report/leaderboard.ts");
+  const [{ buildReport, detailsText, leaderboardText, reportJson }, { protocolSummary, protocolSummaryText }] = await Promise.all([
+    import("../report/leaderboard.ts"),
+    import("../report/protocol-summary.ts"),
+  ]);
   const dryRun = isDryRun(settings);
   const notes = dryRun ? ["⚠ dry run: the agent's tool calls were planned, not executed; these numbers do not score the agent", ...outcome.notes] : outcome.notes;
   const title = dryRun ? `${outcome.title} [dry run]` : outcome.title;
   const runReport = buildReport(title, outcome.summaries, outcome.completeness ?? undefined, { metrics: outcome.metrics, notes });
   const format = settings.values.format as string;
   const printed = <T>(value: T): T => redact(value, { secrets, content: true });
+  // A remote agent (A2A) kept its exchanges with each episode: their summary goes under the details.
+  const protocol = protocolSummary(outcome.records());
   if (format === "json")
-    printJson(printed({ ...reportJson(runReport), ...(dryRun ? { dryRun: true } : {}), resultsPath: outcome.path, checkpointPath: outcome.checkpointPath, runStatusPath: outcome.statusPath }));
-  else process.stdout.write(printed(`${leaderboardText([runReport], format === "markdown" ? "markdown" : "text")}\n${detailsText(runReport)}\n\n📄 Results saved to ${outcome.path}\n`));
+    printJson(
+      printed({
+        ...reportJson(runReport),
+        ...(protocol ? { protocol } : {}),
+        ...(dryRun ? { dryRun: true } : {}),
+        resultsPath: outcome.path,
+        checkpointPath: outcome.checkpointPath,
+        runStatusPath: outcome.statusPath,
+      }),
+    );
+  else {
+    const details = protocol ? `${detailsText(runReport)}\n${protocolSummaryText(protocol)}` : detailsText(runReport);
+    process.stdout.write(printed(`${leaderboardText([runReport], format === "markdown" ? "markdown" : "text")}\n${details}\n\n📄 Results saved to ${outcome.path}\n`));
+  }
   if (interrupted) process.exitCode = EXIT_CODES.interrupted;
   else if (runReport.infraErrors > 0) {
     process.stderr.write(

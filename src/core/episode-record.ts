@@ -48,6 +48,53 @@ export interface RecordStep {
   error: boolean | null;
 }
 
+/**
+ * One HTTP exchange with a remote participant (an agent behind the A2A protocol), measured as it
+ * happened: card fetches, sends, polls and retries alike. Tokens are what the agent reported, or
+ * an estimate of the payload text labelled as such (`source`), never a made-up count.
+ */
+export interface ProtocolExchange {
+  /** The agent turn it belongs to (0 for the card fetch before the first turn). */
+  turn: number;
+  /** 1 for the first try of a request, 2… for retries (which reuse the message id). */
+  attempt: number;
+  /** The JSON-RPC method (`message/send`, `SendMessage`, `tasks/get`, …) or `GET agent-card`. */
+  method: string;
+  /** The URL called, without credentials. */
+  url: string;
+  protocolVersion: string;
+  /** null: no HTTP answer (connection refused, reset, timed out before the headers). */
+  httpStatus: number | null;
+  /** The JSON-RPC error code of the answer, if it was an error. */
+  rpcErrorCode: number | null;
+  /** Time to the response headers, and to the whole body, in milliseconds. */
+  ttfbMs: number | null;
+  latencyMs: number;
+  requestBytes: number;
+  responseBytes: number;
+  messageId: string | null;
+  contextId: string | null;
+  taskId: string | null;
+  /** The remote task's state in the answer (`completed`, `input-required`, …), if it was a task. */
+  taskState: string | null;
+  tokens: { input: number; output: number; source: "reported" | "estimated" } | null;
+  /** What went wrong (the error class's name and message), null for a good exchange. */
+  error: { type: string; message: string } | null;
+}
+
+/** A remote participant's protocol log for one episode (kept in the results file with the episode). */
+export interface ProtocolLog {
+  protocol: "a2a";
+  /** The protocol version spoken (`0.3`, `1.0`). */
+  version: string;
+  /** The agent's base URL as configured, and the RPC URL its card named. */
+  endpoint: string;
+  rpcUrl: string;
+  /** The agent's card: name and version, when it said. */
+  agent: { name: string | null; version: string | null };
+  exchanges: ProtocolExchange[];
+}
+
 /** One episode, canonically. */
 export interface EpisodeRecord {
   schemaVersion: 1;
@@ -74,6 +121,8 @@ export interface EpisodeRecord {
   cost: { agent: number | null; user: number | null };
   error: { kind: TerminationReason | "error"; message: string } | null;
   durationSeconds: number | null;
+  /** A remote agent's measured exchanges (A2A), when the episode's agent was one; absent otherwise. */
+  protocol?: ProtocolLog;
   /** The suite's own entry, as its results file holds it (plain JSON). */
   native: unknown;
 }

@@ -135,7 +135,11 @@ export interface ParticipantSession {
    * ended inside a turn or failed.
    */
   finish?(incoming: Incoming): void;
-  /** Strategy-specific data for the results file (bridge statistics, invalid calls, …). */
+  /**
+   * Strategy-specific data for the results file (bridge statistics, invalid calls, …). A remote
+   * agent puts its measured exchanges under `protocol` (a `ProtocolLog`, `episode-record.ts`):
+   * both suites keep that with the episode and in its canonical record.
+   */
   extra?(): Record<string, JsonValue> | undefined;
   /**
    * τ-bench's act/react agents start their `info` empty instead of from the reset info; an episode

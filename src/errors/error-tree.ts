@@ -119,6 +119,28 @@ export class AgentProtocolError extends TaubridgeError {
   static readonly marker: symbol = errorMarker("AgentProtocolError");
 }
 
+/** The termination reasons a participant's failure may declare (the kernel's vocabulary, spelled here because this layer imports nothing). */
+export type DeclaredTermination = "agent_error" | "user_error" | "timeout";
+
+/**
+ * A participant failed in a way that says how its episode ends: a remote agent that answered
+ * outside its protocol (`agent_error`), or took longer than its per-call limit (`timeout`). The
+ * loops of both suites end the episode with {@link termination} instead of treating the failure as
+ * a crash (which τ² would retry and finally record as an infrastructure error, flattering an agent
+ * that is simply broken). Infrastructure failures stay {@link InfraError}s.
+ */
+export class EpisodeEndingError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("EpisodeEndingError");
+
+  constructor(
+    message: string,
+    readonly termination: DeclaredTermination,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /** `Name: message` of any thrown value, for messages that wrap another error. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;

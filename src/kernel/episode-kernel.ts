@@ -8,7 +8,7 @@
  * loop it reproduces and decides, through this kernel, when a step counts and when the episode ends.
  */
 import type { ParticipantContext, ParticipantRole, ParticipantSession, StepRequest, Transcript, TurnUsage, UsageMeter } from "../core/contracts.ts";
-import { InfraError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
+import { EpisodeEndingError, InfraError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import type { ChatMessage, RoleUsage, StepEvent, TerminationReason } from "../core/types.ts";
 import { episodeUsage, UsageTotals } from "../model/usage.ts";
 import { Clock } from "./clock.ts";
@@ -31,9 +31,10 @@ export class EpisodeStop extends TaubridgeError {
   }
 }
 
-/** Classifies an exception into a termination reason: infra stays infra, never a zero-score agent failure. */
+/** Classifies an exception into a termination reason: infra stays infra, never a zero-score agent failure; a failure that declares its termination (`EpisodeEndingError`) gets it. */
 export function terminationForError(error: unknown): TerminationReason {
   if (EpisodeTimeoutError.isInstance(error)) return "timeout";
+  if (EpisodeEndingError.isInstance(error)) return error.termination;
   if (InfraError.isInstance(error)) return "infra_error";
   if (error && typeof error === "object" && (error as { role?: string }).role === "user") return "user_error";
   return "agent_error";

@@ -273,8 +273,8 @@ const SELECTION_FLAGS = [
     flag: "--retrieval-config",
     type: "string",
     placeholder: "<variant>",
-    help: "τ³ banking_knowledge retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; the embedding and reranker ones need --embedder-* / --reranker-* or API keys)",
-    defaultHelp: "τ²'s, alltools (needs embeddings and the srt sandbox: refused here)",
+    help: "τ³ banking_knowledge retrieval variant (offline: bm25_grep, bm25, grep_only, no_knowledge, full_kb, golden_retrieval; the embedding and reranker ones need --embedder-* / --reranker-* or API keys; terminal_use, terminal_use_write and alltools run a shell in τ²'s srt sandbox, which needs bubblewrap, ripgrep and socat)",
+    defaultHelp: "τ²'s, alltools (needs an embedder and the srt sandbox)",
     suites: TAU2,
   },
   {
@@ -441,6 +441,32 @@ const STRATEGY_FLAGS = [
     check: oneOf("internal", "decision-only", "dry-run"),
   },
   { flag: "--dry-run", type: "boolean", help: "framework adapters: log the planned actions without stepping the environment (same as --bridge-mode dry-run)", default: false },
+  {
+    flag: "--agent-endpoint",
+    aliases: ["--agent-a2a-endpoint"],
+    type: "string",
+    placeholder: "<url>",
+    help: "a2a: the remote agent's base URL or agent-card URL (same as --agent-option endpoint=<url>)",
+    defaultHelp: "none",
+    check: url,
+  },
+  {
+    flag: "--agent-a2a-timeout",
+    type: "number",
+    placeholder: "<seconds>",
+    help: "a2a: seconds the remote agent has for one turn (its reply, polls and stream included)",
+    defaultHelp: "120",
+    check: (value: number) => (value > 0 ? undefined : `must be > 0, got ${value}`),
+  },
+  {
+    flag: "--agent-a2a-token-env",
+    type: "string",
+    placeholder: "<name>",
+    help: "a2a: environment variable holding the remote agent's bearer token",
+    defaultHelp: "none: no Authorization header",
+    check: environmentVariableName,
+  },
+  { flag: "--a2a-debug", type: "boolean", help: "a2a: print every A2A exchange (method, status, time, bodies; no credentials) on stderr" },
   { flag: "--agent-option", type: "key-value", placeholder: "<key=value...>", help: "strategy-specific option (repeatable; see the adapter READMEs)", defaultHelp: "none" },
 ] as const satisfies readonly RunFlag[];
 

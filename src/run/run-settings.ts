@@ -147,7 +147,7 @@ export function parseRunSettings(raw: Record<string, unknown>, surface: "cli" | 
   return { suite, values };
 }
 
-/** The `--agent-option` values with the shorthands (`--agent-module`, `--workflow-path`, `--agent-isolation`, `--bridge-mode`, `--dry-run`) folded in. */
+/** The `--agent-option` values with the shorthands (`--agent-module`, `--workflow-path`, `--agent-isolation`, `--bridge-mode`, `--dry-run`, `--agent-endpoint` and the other `--agent-a2a-*`) folded in. */
 export function agentOptionsOf(values: Record<string, unknown>): Record<string, string> {
   const text = (name: string) => values[name] as string | undefined;
   return {
@@ -156,6 +156,10 @@ export function agentOptionsOf(values: Record<string, unknown>): Record<string, 
     ...(text("agentIsolation") ? { isolation: text("agentIsolation")! } : {}),
     ...(text("bridgeMode") ? { bridgeMode: text("bridgeMode")! } : {}),
     ...(values.dryRun ? { dryRun: "true" } : {}),
+    ...(text("agentEndpoint") ? { endpoint: text("agentEndpoint")! } : {}),
+    ...(values.agentA2aTimeout !== undefined ? { timeout: String(values.agentA2aTimeout) } : {}),
+    ...(text("agentA2aTokenEnv") ? { tokenEnv: text("agentA2aTokenEnv")! } : {}),
+    ...(values.a2aDebug ? { debug: "true" } : {}),
     ...((values.agentOption as Record<string, string> | undefined) ?? {}),
   };
 }

@@ -109,8 +109,8 @@ export {
 } from "./pydantic.ts";
 export { bitLength, decomposeDouble, divideHalfEven, ratioToDouble } from "./float-bits.ts";
 export { PyRandom, tau2TrialSeeds } from "./random.ts";
-export { pySplitWhitespace, pyStrip } from "./text.ts";
-export { decodeUtf8, STRICT_UTF8 } from "./utf8.ts";
+export { pyIsAlnum, pySplitWhitespace, pyStrip } from "./text.ts";
+export { decodeUtf8, pyDecodeUtf8, STRICT_UTF8 } from "./utf8.ts";
 export { pyMathLog } from "./math.ts";
 export { PY_RE_ASCII, PY_RE_DOTALL, PY_RE_IGNORECASE, PY_RE_MULTILINE, PY_RE_VERBOSE, PyRePattern, pyReCompile, pyReEscape } from "./regex.ts";
 export { RegexTranslationError, isPyReError, pyReError } from "./regex-syntax.ts";

@@ -53,3 +53,16 @@ export function pyStrip(value: PyValue | undefined): string {
   while (end > start && isSpaceUnit(flags, value.charCodeAt(end - 1))) end--;
   return value.slice(start, end);
 }
+
+/**
+ * Python `value.isalnum()`: not empty and every character alphanumeric (`isalpha`, `isdecimal`,
+ * `isdigit` or `isnumeric`), from CPython's table (its `\w` is exactly `isalnum()` or `_`).
+ * AttributeError for a non-str.
+ */
+export function pyIsAlnum(value: PyValue | undefined): boolean {
+  if (typeof value !== "string") throw pyAttributeError(value, "isalnum");
+  if (value === "") return false;
+  const word = charTables().word;
+  for (const char of value) if (char === "_" || !word.has(char.codePointAt(0) as number)) return false;
+  return true;
+}

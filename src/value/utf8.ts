@@ -4,6 +4,7 @@
  * put U+FFFD in their place.
  */
 import { DataError } from "../errors/error-tree.ts";
+import { PyException } from "./errors.ts";
 
 /** Strict UTF-8, the BOM kept in the text (as `readFileSync(path, "utf8")` keeps it; Python's `json.loads` refuses one). */
 export const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -11,6 +12,8 @@ export const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: tr
 /** Where a byte sequence stops being UTF-8, in the words of Python's codec error. */
 interface Utf8Problem {
   offset: number;
+  /** One past the last byte Python's error names (the lead byte and the valid continuation bytes after it). */
+  end: number;
   byte: number;
   reason: "invalid start byte" | "invalid continuation byte" | "unexpected end of data";
 }
@@ -36,12 +39,12 @@ function utf8Problem(bytes: Uint8Array): Utf8Problem | undefined {
       continue;
     }
     const sequence = sequenceAfter(lead);
-    if (!sequence) return { offset: index, byte: lead, reason: "invalid start byte" };
+    if (!sequence) return { offset: index, end: index + 1, byte: lead, reason: "invalid start byte" };
     for (let step = 1; step <= sequence.length; step++) {
-      if (index + step >= bytes.length) return { offset: index, byte: lead, reason: "unexpected end of data" };
+      if (index + step >= bytes.length) return { offset: index, end: index + step, byte: lead, reason: "unexpected end of data" };
       const byte = bytes[index + step];
       const [low, high] = step === 1 ? [sequence.low, sequence.high] : [0x80, 0xbf];
-      if (byte < low || byte > high) return { offset: index, byte: lead, reason: "invalid continuation byte" };
+      if (byte < low || byte > high) return { offset: index, end: index + step, byte: lead, reason: "invalid continuation byte" };
     }
     index += sequence.length + 1;
   }
@@ -60,5 +63,23 @@ export function decodeUtf8(bytes: Uint8Array, fileName: string): string {
     const problem = utf8Problem(bytes);
     const where = problem ? `byte 0x${problem.byte.toString(16).padStart(2, "0")} at offset ${problem.offset}: ${problem.reason}` : String(error);
     throw new DataError(`${fileName}: not valid UTF-8 (${where})`, { cause: error });
+  }
+}
+
+/**
+ * Python `data.decode("utf-8")` (strict): the text, or the `UnicodeDecodeError` Python raises, with
+ * its exact text (`'utf-8' codec can't decode byte 0xff in position 3: invalid start byte`, or
+ * `bytes in position 3-4` when the invalid sequence began with valid bytes). Why: a subprocess's
+ * output read in text mode (`subprocess.run(..., text=True)`) fails this way in the original, and
+ * the error's text is what the agent then reads.
+ */
+export function pyDecodeUtf8(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch (error) {
+    const problem = utf8Problem(bytes);
+    if (!problem) throw error;
+    const where = problem.end - problem.offset === 1 ? `byte 0x${problem.byte.toString(16).padStart(2, "0")} in position ${problem.offset}` : `bytes in position ${problem.offset}-${problem.end - 1}`;
+    throw new PyException(`'utf-8' codec can't decode ${where}: ${problem.reason}`, "UnicodeDecodeError");
   }
 }

@@ -5,12 +5,14 @@
  * original, 0ms in the fixtures), the tool lists of the base toolkit and every variant, the 48
  * discoverable tools and what unlock shows for them, the task loader and the refusals.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tau2BankingKnowledgeDomain } from "../../domains/tau2-banking-knowledge/index.ts";
 import { type LoadedTau2Domain, loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { discoverableToolsOf, toolsOf } from "../../src/suites/tau2/engine/toolkit.ts";
-import { FROZEN_CLOCK, OFFLINE_VARIANTS, RETRIEVAL_VARIANTS } from "../../src/suites/tau2/knowledge/index.ts";
+import { FROZEN_CLOCK, OFFLINE_VARIANTS, RETRIEVAL_VARIANTS, checkSandboxAvailability } from "../../src/suites/tau2/knowledge/index.ts";
 import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
 import { type Tau2Task, readTau2TaskDirectory } from "../../src/suites/tau2/tasks.ts";
 import { ConfigError } from "../../src/errors/error-tree.ts";
@@ -93,9 +95,17 @@ describeWithTau2Data("τ³ banking_knowledge against the reference fixtures", (d
 });
 
 describeWithTau2Data("τ³ banking_knowledge refusals", (data) => {
-  it("refuses the default variant (alltools) and names the offline ones", () => {
+  /** The real availability check over a PATH without any of the sandbox's tools. */
+  const noTools = { sandbox: () => checkSandboxAvailability({ PATH: mkdtempSync(join(tmpdir(), "no-tools-")) }, "linux") };
+
+  it("refuses the default variant (alltools) without an embedder, and without the sandbox tools, naming both and the offline ones", () => {
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data)).toThrow(ConfigError);
-    expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data)).toThrow(/srt shell sandbox.*offline variants: no_knowledge, full_kb, golden_retrieval, bm25_grep, bm25, grep_only/);
+    expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data)).toThrow(
+      /'alltools' needs a openai embedder \(text-embedding-3-large\).*offline variants: no_knowledge, full_kb, golden_retrieval, bm25_grep, bm25, grep_only/,
+    );
+    expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { services: noTools })).toThrow(
+      /needs a openai embedder \(text-embedding-3-large\), which is not available \(give --embedder-base-url or the embedder's API key\), and τ²'s shell sandbox, but srt cannot find rg, bwrap, socat, bash, which on PATH \(install with: sudo apt-get install -y bubblewrap ripgrep socat\); offline variants/,
+    );
   });
 
   it("refuses embedding and reranker variants without a backend, naming what is missing", () => {
@@ -103,7 +113,10 @@ describeWithTau2Data("τ³ banking_knowledge refusals", (data) => {
       /needs a openai embedder \(text-embedding-3-large\), which is not available \(give --embedder-base-url or the embedder's API key\); offline variants/,
     );
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "bm25_reranker" })).toThrow(/needs the pointwise LLM reranker/);
-    expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "terminal_use_write" })).toThrow(/srt shell sandbox \(bubblewrap \+ ripgrep \+ socat\)/);
+    expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "terminal_use_write", services: noTools })).toThrow(
+      /'terminal_use_write' needs τ²'s shell sandbox, but srt cannot find rg, bwrap, socat/,
+    );
+    expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "terminal_use", services: noTools, scoringOnly: true })).not.toThrow(); // rescore: no shell needed
     expect(() => loadTau2Domain(tau2BankingKnowledgeDomain, data, { retrievalConfig: "nope" })).toThrow(/unknown retrieval config 'nope'; known: no_knowledge, full_kb/);
   });
 

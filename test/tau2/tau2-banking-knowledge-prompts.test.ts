@@ -72,7 +72,7 @@ describeWithTau2Data("τ³ banking_knowledge prompts against the reference fixtu
     }
   });
 
-  it("assembles the policy of every online variant too (refused to run here, but its text is the original's)", () => {
+  it("assembles the policy of every model-backed and shell variant too, as the original", () => {
     domainFor("bm25"); // loads retrieval.py's texts
     const knowledgeBase = KnowledgeBase.load(join(data, "banking_knowledge", "documents"));
     const read = (file: string) => readFileSync(join(data, "banking_knowledge", file), "utf8");

@@ -4,8 +4,8 @@
  * truth (1.0 each; task_102's NL assertion answered by a scripted judge), the results file records
  * the retrieval config as τ²'s RunConfig/Info do, `rescore` agrees (also with `--fresh-tasks`);
  * `llm_agent` and `user_simulator` on the scripted OpenAI-compatible server search the knowledge
- * base, unlock and call a discoverable tool; and the refusals (default alltools, solo mode) are
- * one line with exit code 2.
+ * base, unlock and call a discoverable tool; and the refusals (default alltools without an
+ * embedder, solo mode) are one line with exit code 2.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,7 +85,7 @@ describeWithTau2Data("τ³ banking_knowledge runs", (data) => {
     const file = join(mkdtempSync(join(tmpdir(), "tau3-bank-refused-")), "results.json");
     const base = ["--domain", "banking_knowledge", "--agent", "oracle", "--user", "scripted"];
     const refusals: Array<[string[], RegExp]> = [
-      [base, /alltools' needs the original's srt shell sandbox .*offline variants: no_knowledge, full_kb, golden_retrieval, bm25_grep, bm25, grep_only/],
+      [base, /alltools' needs a openai embedder \(text-embedding-3-large\), which is not available.*offline variants: no_knowledge, full_kb, golden_retrieval, bm25_grep, bm25, grep_only/],
       [[...base, "--retrieval-config", "qwen_embeddings"], /needs a openrouter embedder \(qwen3-embedding-8b\), which is not available/],
       [["--domain", "banking_knowledge", "--agent", "llm_agent_solo", "--user", "dummy_user", "--retrieval-config", "bm25"], /does not support \(τ²: mock and telecom\)|does not support/],
     ];

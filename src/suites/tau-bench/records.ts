@@ -4,7 +4,7 @@
  * usage, errors) and the original's (which carry only `task_id`, `reward`, `info`, `traj`, `trial`:
  * the tool calls are read from the trajectory, and what it does not say is null).
  */
-import type { EpisodeRecord, RecordMessage, RecordStep } from "../../core/episode-record.ts";
+import type { EpisodeRecord, ProtocolLog, RecordMessage, RecordStep } from "../../core/episode-record.ts";
 import { RESPOND_ACTION_NAME, type RoleUsage, type TerminationReason } from "../../core/types.ts";
 import { toJs } from "../../value/index.ts";
 import type { LoadedResultEntry } from "./codec.ts";
@@ -126,6 +126,12 @@ function errorOf(block: Plain, info: Plain): EpisodeRecord["error"] {
   return typeof info.error === "string" ? { kind: "error", message: info.error } : null;
 }
 
+/** A remote agent's measured exchanges (`taubridge.extra.protocol`), when the agent was one. */
+function protocolOf(block: Plain): { protocol?: ProtocolLog } {
+  const protocol = plain(block.extra).protocol;
+  return protocol && typeof protocol === "object" ? { protocol: protocol as ProtocolLog } : {};
+}
+
 /** One entry as a canonical record. */
 export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null): EpisodeRecord {
   const raw = entry.plain as unknown as Plain;
@@ -152,6 +158,7 @@ export function tauBenchRecord(entry: LoadedResultEntry, domain: string | null):
     cost: { agent: usage.agent ? usage.agent.cost : null, user: userCost },
     error: errorOf(block, info),
     durationSeconds: typeof block.durationMs === "number" ? block.durationMs / 1000 : null,
+    ...protocolOf(block),
     native: raw,
   };
 }

@@ -79,7 +79,8 @@ async function simulate(run: BuiltTau2Run, unit: Tau2Unit, signal: AbortSignal):
  * The simulation's `info`: what a framework agent planned, when it did not step the environment
  * itself — dry run (`planned_actions`, never executed) or decision-only (`decisions`, stepped by
  * the harness, with the framework's tool name) — and the tools of its own the bridge refused
- * (`unmapped_tools`); null otherwise, as τ² writes it.
+ * (`unmapped_tools`); a remote agent's failure that ended the episode (`error`, `error_type`) and its
+ * measured exchanges (`protocol`); null otherwise, as τ² writes it.
  */
 function simulationInfo(outcome: Tau2EpisodeOutcome): Record<string, unknown> | null {
   const info: Record<string, unknown> = {};
@@ -87,6 +88,8 @@ function simulationInfo(outcome: Tau2EpisodeOutcome): Record<string, unknown> | 
   if (outcome.unmappedTools.length > 0) info.unmapped_tools = [...outcome.unmappedTools];
   if (outcome.decisions.length > 0)
     info.decisions = outcome.decisions.map((call) => ({ name: call.name, arguments: call.arguments, tool_call_id: call.toolCallId, framework_tool_name: call.frameworkToolName }));
+  if (outcome.agentFailure) Object.assign(info, { error: outcome.agentFailure.message, error_type: outcome.agentFailure.type });
+  if (outcome.protocol !== undefined) info.protocol = outcome.protocol;
   return Object.keys(info).length > 0 ? info : null;
 }
 

@@ -92,9 +92,20 @@ function environmentCheck(input: Tau2EvaluationInput, basis: readonly Tau2Reward
     return { reward: float(1), db_check: { db_match: true, db_reward: float(1) }, info: { note: "No expected actions or env assertions" } };
   }
   const predicted = input.domain.createEnvironment({ solo: input.solo, task: input.task });
-  const state = input.task.initial_state;
-  predicted.setState(state?.initialization_data, state?.initialization_actions, input.messages.filter(isReplayable), input.strictReplay ?? true);
-  const gold = goldEnvironment(input.domain, input.task, criteria.actions ?? []);
+  let gold: Tau2Environment | undefined;
+  try {
+    const state = input.task.initial_state;
+    predicted.setState(state?.initialization_data, state?.initialization_actions, input.messages.filter(isReplayable), input.strictReplay ?? true);
+    gold = goldEnvironment(input.domain, input.task, criteria.actions ?? []);
+    return scoreEnvironment(predicted, gold, criteria, basis);
+  } finally {
+    // Neither replay runs a read tool, so neither environment made anything to release (τ³'s sandbox is made on its first shell call).
+    for (const environment of [predicted, gold]) void environment?.dispose().catch(() => undefined);
+  }
+}
+
+/** The DB and env-assertion part of the reward, on the replayed and the gold environment. */
+function scoreEnvironment(predicted: Tau2Environment, gold: Tau2Environment, criteria: NonNullable<Tau2Task["evaluation_criteria"]>, basis: readonly Tau2RewardType[]): Partial<Tau2RewardInfo> {
   const goldHash = gold.hash();
   const predictedHash = predicted.hash();
   const dbMatch = goldHash.agent === predictedHash.agent && goldHash.user === predictedHash.user;

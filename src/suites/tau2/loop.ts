@@ -15,6 +15,7 @@
 import type { DomainView, Incoming, Participant, ParticipantSession, StepOutcome, StepRequest, StepTarget, Turn } from "../../core/contracts.ts";
 import type { SuiteRules } from "../../core/suite-rules.ts";
 import type { JsonValue, TerminationReason } from "../../core/types.ts";
+import { EpisodeEndingError } from "../../errors/error-tree.ts";
 import { startGuarded } from "../../kernel/agent-guard.ts";
 import { EPISODE_ENDED_OUTPUT, EpisodeKernel, type StepExecution } from "../../kernel/episode-kernel.ts";
 import type { PyDict } from "../../value/index.ts";
@@ -65,7 +66,7 @@ export interface Tau2EpisodeOutcome {
   durationSeconds: number;
   steps: number;
   errors: number;
-  /** The environment at the end (its hashes are the predicted state). */
+  /** The environment at the end (its hashes are the predicted state), already disposed. */
   environment: Tau2Environment;
   /** Tool calls planned in dry-run mode (never executed). */
   planned: Array<{ name: string; arguments: PyDict; toolCallId: string | null }>;
@@ -73,6 +74,10 @@ export interface Tau2EpisodeOutcome {
   decisions: Array<{ name: string; arguments: PyDict; toolCallId: string | null; frameworkToolName: string }>;
   /** Tools a framework agent called that are not the benchmark's (refused by the bridge, never executed). */
   unmappedTools: string[];
+  /** A remote agent's protocol log (A2A), when the agent was one. */
+  protocol?: JsonValue;
+  /** The agent's failure that ended the episode with its own termination (a remote agent's protocol error, its timeout). */
+  agentFailure?: { type: string; message: string };
 }
 
 /** The framework tools the bridge refused in an episode, from the agent session's extra data. */
@@ -81,6 +86,11 @@ function unmappedToolsOf(extra: Record<string, JsonValue> | undefined): string[]
   const bridge = extra?.bridge;
   const tools = extra?.unmappedTools ?? (bridge && typeof bridge === "object" && !Array.isArray(bridge) ? bridge.unmappedTools : undefined);
   return Array.isArray(tools) ? tools.filter((tool): tool is string => typeof tool === "string") : [];
+}
+
+/** A remote agent's measured exchanges (`extra().protocol`), kept with the simulation. */
+function protocolOf(extra: Record<string, JsonValue> | undefined): { protocol?: JsonValue } {
+  return extra?.protocol !== undefined ? { protocol: extra.protocol } : {};
 }
 
 /** τ²'s spelling of the kernel's termination reasons. */
@@ -106,6 +116,8 @@ class Tau2Episode implements StepTarget {
   private answeredCalls: readonly Tau2ToolCall[] = [];
   /** The tool message of the last executed call. */
   private lastToolMessage: Tau2ToolMessage | undefined;
+  /** The agent's failure that ended the episode with its own termination (`EpisodeEndingError`). */
+  agentFailure: EpisodeEndingError | undefined;
 
   private readonly views: NonNullable<Tau2EpisodeParts["views"]>;
 
@@ -322,6 +334,12 @@ class Tau2Episode implements StepTarget {
     } catch (error) {
       if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
       if (this.done && !this.kernel.signal.aborted) return false; // a step inside the turn ended the episode
+      if (EpisodeEndingError.isInstance(error) && !this.kernel.signal.aborted) {
+        // A failure that says how the episode ends (a remote agent's protocol error or timeout): data, not a crash to retry.
+        this.agentFailure = error;
+        this.kernel.end(error.termination);
+        return false;
+      }
       throw error;
     }
     if (this.done) return false;
@@ -395,17 +413,22 @@ export async function runTau2Episode(parts: Tau2EpisodeParts): Promise<Tau2Episo
   const episode = new Tau2Episode(parts);
   const { kernel } = episode;
   const startTime = kernel.clock.wallNow();
-  const failure = await kernel.run(
-    async () => {
-      await episode.initialize();
-      while (!episode.done) {
-        kernel.signal.throwIfAborted();
-        await episode.step_();
-        episode.checkTermination();
-      }
-    },
-    { sessions: () => [episode.agent, episode.user] },
-  );
+  let failure: unknown;
+  try {
+    failure = await kernel.run(
+      async () => {
+        await episode.initialize();
+        while (!episode.done) {
+          kernel.signal.throwIfAborted();
+          await episode.step_();
+          episode.checkTermination();
+        }
+      },
+      { sessions: () => [episode.agent, episode.user] },
+    );
+  } finally {
+    await episode.environment.dispose(); // the episode is over: nothing runs in its environment any more (its hashes stay readable)
+  }
   if (failure !== undefined) throw failure;
   return {
     termination: tau2Termination(kernel.termination as TerminationReason),
@@ -418,6 +441,8 @@ export async function runTau2Episode(parts: Tau2EpisodeParts): Promise<Tau2Episo
     environment: episode.environment,
     planned: kernel.planned.map((event) => ({ name: event.action.name, arguments: event.action.kwargs, toolCallId: event.toolCallId ?? null })),
     unmappedTools: unmappedToolsOf(episode.agentExtra()),
+    ...protocolOf(episode.agentExtra()),
+    ...(episode.agentFailure ? { agentFailure: { type: episode.agentFailure.name, message: episode.agentFailure.message } } : {}),
     decisions: kernel.events
       .filter((event) => event.origin === "harness")
       .map((event) => ({ name: event.action.name, arguments: event.action.kwargs, toolCallId: event.toolCallId ?? null, frameworkToolName: event.frameworkToolName ?? event.action.name })),

@@ -4,7 +4,7 @@
  * executed calls with their results (decision-only calls marked as the harness's), dry-run plans, the reward and its
  * breakdown, costs, the termination in the kernel's vocabulary.
  */
-import type { EpisodeRecord, RecordMessage, RecordStep, Requestor } from "../../core/episode-record.ts";
+import type { EpisodeRecord, ProtocolLog, RecordMessage, RecordStep, Requestor } from "../../core/episode-record.ts";
 import { pyJsonDumpsLine, toJs, type PyValue } from "../../value/index.ts";
 import { canonicalTermination, rewardOf, simulationToJson, tau2Summary, type Tau2SimulationRecord } from "./codec.ts";
 import type { Tau2SimulationMessage } from "./simulation.ts";
@@ -107,6 +107,7 @@ export function tau2Record(simulation: Tau2SimulationRecord, domain: string | nu
     cost: { agent: simulation.agent_cost, user: simulation.user_cost },
     error: typeof info?.error === "string" ? { kind: canonicalTermination(simulation.termination_reason), message: info.error } : null,
     durationSeconds: simulation.duration,
+    ...(info?.protocol && typeof info.protocol === "object" ? { protocol: info.protocol as ProtocolLog } : {}),
     native: JSON.parse(pyJsonDumpsLine(simulationToJson(simulation))),
   };
 }

@@ -8,7 +8,7 @@ import { DataError } from "../../errors/error-tree.ts";
 import { parsePythonJsonText } from "../../data/data-files.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
 import type { Tau2DatabaseHash, Tau2ToolCall } from "./engine/environment.ts";
-import { applyTaskInitialState, environmentHop } from "./engine/task-state.ts";
+import { applyTaskInitialState, environmentHopAsync } from "./engine/task-state.ts";
 import { lazySchema } from "../../data/lazy-zod.ts";
 import { plainView } from "./tasks.ts";
 import type { Tau2Task } from "./tasks.ts";
@@ -46,13 +46,23 @@ export interface Tau2ReplayResult {
   dbHash: Tau2DatabaseHash;
 }
 
-/** Replays the calls; with a task, its initial state is applied first (what the orchestrator does before the first turn). */
-export function replayTau2(domain: LoadedTau2Domain, calls: readonly Tau2ToolCall[], task?: Tau2Task): Tau2ReplayResult {
+/**
+ * Replays the calls; with a task, its initial state is applied first (what the orchestrator does
+ * before the first turn). Asynchronous because some tools wait on something outside the process
+ * (τ³ banking's `shell` in its sandbox, its model-backed searches); the environment is dropped at
+ * the end (τ³'s sandbox directory removed).
+ */
+export async function replayTau2(domain: LoadedTau2Domain, calls: readonly Tau2ToolCall[], task?: Tau2Task): Promise<Tau2ReplayResult> {
   const environment = domain.createEnvironment({ task });
-  if (task) applyTaskInitialState(environment, task);
-  const steps = calls.map((call) => {
-    const result = environmentHop(environment, call);
-    return { name: call.name, requestor: call.requestor, content: result.content, error: result.error };
-  });
-  return { steps, dbHash: environment.hash() };
+  try {
+    if (task) applyTaskInitialState(environment, task);
+    const steps: Tau2ReplayResult["steps"] = [];
+    for (const call of calls) {
+      const result = await environmentHopAsync(environment, call);
+      steps.push({ name: call.name, requestor: call.requestor, content: result.content, error: result.error });
+    }
+    return { steps, dbHash: environment.hash() };
+  } finally {
+    await environment.dispose();
+  }
 }

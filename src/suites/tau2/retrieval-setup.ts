@@ -30,7 +30,7 @@ export interface RetrievalPlan {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The variant a run names, when it is a known one that a backend can make runnable (not the shell variants). */
+/** The variant a run names, when it is a known one that needs a model backend (an embedder or the reranker; AllTools too). */
 function onlineVariant(retrievalConfig: string | undefined): RetrievalVariantSpec | undefined {
   if (retrievalConfig === undefined) return undefined;
   let variant: RetrievalVariantSpec;
@@ -39,7 +39,7 @@ function onlineVariant(retrievalConfig: string | undefined): RetrievalVariantSpe
   } catch {
     return undefined; // the domain names the known variants
   }
-  return variant.needs.shell || (!variant.needs.embedder && !variant.needs.reranker) ? undefined : variant;
+  return !variant.needs.embedder && !variant.needs.reranker ? undefined : variant;
 }
 
 /** The run settings' text value of a flag. */
@@ -101,11 +101,18 @@ export function retrievalModels(plan: RetrievalPlan, defaultRerankerModel: strin
 /**
  * The run's options with the retrieval backends its variant needs and has (clients built and keys
  * read now, so a bad URL or a missing named key is a one-line ConfigError before any episode);
- * unchanged when it needs none. The model SDK is loaded only then.
+ * unchanged when it needs none. The model SDK is loaded only then. `defaultRetrievalConfig` is the
+ * domain's variant when the run names none (τ³ banking: `alltools`, as τ²'s RunConfig forces it).
  */
-export async function withRetrievalBackends(options: Tau2RunOptions, values: Record<string, unknown>, warn?: (message: string) => void, env: Env = process.env): Promise<Tau2RunOptions> {
+export async function withRetrievalBackends(
+  options: Tau2RunOptions,
+  values: Record<string, unknown>,
+  warn?: (message: string) => void,
+  env: Env = process.env,
+  defaultRetrievalConfig?: string,
+): Promise<Tau2RunOptions> {
   if (options.retrievalBackends) return options; // given by the caller (the API)
-  const plan = retrievalPlan(options.retrievalConfig, values, env);
+  const plan = retrievalPlan(options.retrievalConfig ?? defaultRetrievalConfig, values, env);
   if (!plan.embedder && !plan.reranker) return options;
   const { createRetrievalBackends, UPSTREAM_RERANKER_MODEL } = await import("./retrieval-backends.ts");
   const backends: RetrievalBackends = createRetrievalBackends({ dataRoot: options.dataDir, ...plan, ...(warn ? { warn } : {}), env: { ...env } });

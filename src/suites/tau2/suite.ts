@@ -236,8 +236,9 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
   tau2AgentFactory(parts, unprepared.agent);
   // The data first: a missing or wrong --data-dir is reported as that, before anything reads it.
   tau2DomainDirectory(parts.domains.get(unprepared.domain), unprepared.dataDir);
-  // τ³ banking's embedding and reranker variants: their backends, when the flags or the environment provide them.
-  const options = await withRetrievalBackends(unprepared, settings.values, request.progress?.warn ?? request.warn);
+  // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them.
+  const defaultRetrievalConfig = parts.domains.has(unprepared.domain) ? parts.domains.get(unprepared.domain).defaultRetrievalConfig : undefined;
+  const options = await withRetrievalBackends(unprepared, settings.values, request.progress?.warn ?? request.warn, process.env, defaultRetrievalConfig);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(options.agentOptions);
   const models = (request.models as Tau2RunModels | undefined) ?? (await modelsFor(settings, options, request.registries, parts, request.progress?.warn ?? request.warn));
@@ -366,7 +367,7 @@ async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Prom
     task = taskSet.tasks.find((candidate) => candidate.id === request.taskId);
     if (!task) throw new ConfigError(`task "${request.taskId}" is not in ${taskSet.file}`);
   }
-  const result = replayTau2(domain, calls, task);
+  const result = await replayTau2(domain, calls, task);
   const text = result.steps.map((step, index) => `#${index} ${step.requestor} ${step.name}${step.error ? " (error)" : ""}\n${step.content}\n\n`).join("");
   return { json: result, text: `${text}db hash: agent ${result.dbHash.agent}, user ${result.dbHash.user ?? "none"}\n` };
 }

@@ -40,6 +40,8 @@ export interface Tau2DomainDefinition extends Tau2EnvironmentSpec {
   messages?: readonly { load(dataRoot: string): void }[];
   /** τ³ banking: the user toolkit works on the agent's database object (`get_environment` passes one `db` to both). */
   userSharesAgentDatabase?: boolean;
+  /** The retrieval variant a run without `--retrieval-config` gets (τ³ banking: `alltools`), so the run can build its backends. */
+  defaultRetrievalConfig?: string;
   /**
    * Domains whose environment depends on the run's domain configuration (τ³ banking: the retrieval
    * variant decides the agent's tools and policy) build it here, once per loaded domain. A
@@ -84,6 +86,8 @@ export interface Tau2DomainSetup {
   recorded: { retrievalConfig: string | null; retrievalConfigKwargs: PyDict | null };
   /** The Python classes the model-facing schemas are read from (module path, class name). */
   toolSources?: { agent: Tau2ToolSource; user?: Tau2ToolSource };
+  /** Releases what an environment of this setup holds outside memory (τ³ banking: its sandbox), when the environment is dropped. */
+  disposeEnvironment?(environment: Tau2Environment): Promise<void>;
   /**
    * Work a run awaits before its first episode (τ³ banking's embedding variants: every document
    * embedded, or read from the cache), so a dead endpoint stops the run instead of failing each
@@ -113,6 +117,7 @@ export interface LoadedTau2Domain {
    * A fresh environment over copies of the pristine databases. `seed` seeds the environment's
    * random source (the ids the original draws at random); the same seed gives the same ids.
    * `task` is the task it serves (τ²'s env kwargs: a configured domain derives its context from it).
+   * Whoever creates one calls its `dispose()` when done with it.
    */
   createEnvironment(options?: { solo?: boolean; seed?: number; task?: Tau2Task }): Tau2Environment;
 }
@@ -149,7 +154,7 @@ export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: strin
   const policies = new Map<boolean, string>();
   const read: Tau2PolicyReader = (fileName) => readUtf8File(join(directory, fileName));
   const setup = definition.configure?.(config, { directory, dataRoot, read });
-  const spec = setup ? { ...definition, agentToolkit: setup.agentToolkit } : definition;
+  const spec = setup ? { ...definition, agentToolkit: setup.agentToolkit, ...(setup.disposeEnvironment ? { dispose: setup.disposeEnvironment } : {}) } : definition;
   return {
     definition,
     directory,

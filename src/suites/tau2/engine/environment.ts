@@ -1,4 +1,4 @@
-import { ToolCrashError } from "../../../errors/error-tree.ts";
+import { InfraError, ToolCrashError } from "../../../errors/error-tree.ts";
 import { environmentMessages, toolkitMessages } from "./engine-messages.ts";
 import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
@@ -65,6 +65,11 @@ export interface Tau2EnvironmentSpec {
   userToolkit?: Tau2ToolkitDefinition;
   /** τ²'s `sync_tools` override (telecom); default no-op. */
   sync?(environment: Tau2Environment): void;
+  /**
+   * Releases what an environment holds outside this process's memory when it is dropped (τ³
+   * banking's sandbox directory and the commands still running in it); default nothing.
+   */
+  dispose?(environment: Tau2Environment): Promise<void>;
 }
 
 /** τ²'s `get_dict_hash(db.model_dump())`: SHA-256 of `json.dumps(..., sort_keys=True, default=str)`. */
@@ -75,6 +80,7 @@ export function tau2DatabaseHash(db: PyModel): string {
 export class Tau2Environment {
   readonly agent: Tau2ToolkitInstance;
   readonly user: Tau2ToolkitInstance | null;
+  private disposal: Promise<void> | undefined;
 
   constructor(
     readonly spec: Tau2EnvironmentSpec,
@@ -94,6 +100,16 @@ export class Tau2Environment {
     const userNames = new Set(toolsOf(this.user.definition).map((tool) => tool.name));
     const overlap = toolsOf(this.agent.definition).filter((tool) => userNames.has(tool.name));
     if (overlap.length > 0) throw new Error(environmentMessages.format("toolNamesOverlap", { overlap: overlap.map((tool) => tool.name).join(", ") }));
+  }
+
+  /**
+   * Drops the environment: what it holds outside memory is released (τ³ banking removes its
+   * sandbox directory). Every path that creates an environment calls it when done with it; the
+   * databases stay readable (hashes), tools that need what was released fail. Idempotent.
+   */
+  dispose(): Promise<void> {
+    this.disposal ??= this.spec.dispose?.(this) ?? Promise.resolve();
+    return this.disposal;
   }
 
   /** `sync_tools()`: lets a dual-control domain carry state between the two databases. */
@@ -168,9 +184,13 @@ export class Tau2Environment {
     }
   }
 
-  /** A Python-level exception as the tool's `Error: …` result; anything else is a crash of the port. */
+  /**
+   * A Python-level exception as the tool's `Error: …` result; an infrastructure failure the tool
+   * reports (τ³'s sandbox runtime missing its tools) as it is; anything else is a crash of the port.
+   */
   private failedResponse(call: Tau2ToolCall, error: unknown): Tau2ToolResult {
     if (PyException.isInstance(error)) return { id: call.id, content: `Error: ${error.message}`, requestor: call.requestor, error: true };
+    if (InfraError.isInstance(error)) throw error;
     throw new ToolCrashError(call.name, error);
   }
 

@@ -29,3 +29,10 @@ export function environmentHop(environment: Tau2Environment, call: Tau2ToolCall)
   environment.sync();
   return result;
 }
+
+/** {@link environmentHop} for a tool that may wait on something outside the process (`get_response` on the orchestrator's path). */
+export async function environmentHopAsync(environment: Tau2Environment, call: Tau2ToolCall): Promise<Tau2ToolResult> {
+  const result = await environment.getResponseAsync(call);
+  environment.sync();
+  return result;
+}

@@ -26,3 +26,6 @@ export {
   checkVariantRunnable,
   resolveRetrievalVariant,
 } from "./variants.ts";
+export { SHELL_TIMEOUT_SECONDS, type SandboxCommandResult, SandboxManager, type SandboxOptions, SandboxRuntimeError, checkSandboxRuns, sandboxEnvironment, sanitizeFilename } from "./sandbox.ts";
+export { SRT_VERSION, type SandboxAvailability, type SandboxRuntime, checkSandboxAvailability, findOnPath, locateSandboxRuntime, requiredSandboxTools, sandboxInstallHint } from "./sandbox-runtime.ts";
+export { shellToolText } from "./shell-tool.ts";

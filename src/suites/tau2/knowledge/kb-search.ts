@@ -61,8 +61,12 @@ export class KbSearchPipeline<Prepared = unknown> {
     this.clock = options.clock ?? (() => performance.now());
   }
 
-  /** The tool's text for `query` (and `k`, when the tool has one). Raises what the stages raise. */
-  async search(query: PyValue | undefined, k?: number): Promise<string> {
+  /**
+   * The tool's text for `query` (and `k`, when the tool has one: `None` slices nothing, a bool is
+   * 0 or 1, anything but an int raises slicing's TypeError after the retrieval, as in the original).
+   * Raises what the stages raise.
+   */
+  async search(query: PyValue | undefined, k?: PyValue): Promise<string> {
     const inputStart = this.clock();
     const prepared = await this.stages.prepare(query);
     const inputPreprocessingMs = this.clock() - inputStart;
@@ -70,12 +74,20 @@ export class KbSearchPipeline<Prepared = unknown> {
     let results = this.stages.rank(prepared);
     const retrievalMs = this.clock() - retrievalStart;
     results = stableDescending(results);
-    if (k !== undefined) results = pySliceTo(results, k);
+    if (k !== undefined && k !== null) results = pySliceTo(results, sliceStop(k));
     const postprocessingStart = this.clock();
     if (this.options.reranker) results = await this.options.reranker.rerank(query, results, (id) => this.knowledgeBase.get(id)?.content);
     const postprocessingMs = this.clock() - postprocessingStart;
     return formatKbSearchText(this.knowledgeBase, results, { inputPreprocessingMs, retrievalMs, postprocessingMs });
   }
+}
+
+/** A slice bound as Python takes it: an int (a bool is one), else NaN, which `pySliceTo` refuses with slicing's TypeError. */
+function sliceStop(k: PyValue): number {
+  if (typeof k === "boolean") return k ? 1 : 0;
+  if (typeof k === "number") return k;
+  if (typeof k === "bigint") return k < 0n ? Math.max(Number(k), Number.MIN_SAFE_INTEGER) : Math.min(Number(k), Number.MAX_SAFE_INTEGER);
+  return Number.NaN;
 }
 
 /** `sorted(all_results.items(), key=score, reverse=True)` over the retriever's (unique-id) results. */

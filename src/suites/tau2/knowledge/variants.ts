@@ -3,13 +3,14 @@
  * every name `--retrieval-config` accepts, its prompt template, its composed toolkit class and
  * retrieval tools, and what it needs beyond this process — an embedder, an LLM reranker, the
  * original's `srt` shell sandbox. This table is the one place that decides whether a variant can
- * run here: {@link checkVariantRunnable} refuses, in one line, a variant whose backend is missing.
- * The offline ones (BM25, grep, no/full/golden knowledge) need nothing.
+ * run here: {@link checkVariantRunnable} refuses, in one line, a variant whose backend or sandbox
+ * tools are missing. The offline ones (BM25, grep, no/full/golden knowledge) need nothing.
  */
 import { ConfigError } from "../../../errors/error-tree.ts";
 import type { DenseRetriever } from "./dense.ts";
 import type { KnowledgeBase } from "./knowledge-base.ts";
 import type { PointwiseReranker } from "./reranker.ts";
+import { checkSandboxAvailability, type SandboxAvailability, type SandboxRuntime } from "./sandbox-runtime.ts";
 
 /** The retrieval tools a variant's agent toolkit adds before the banking tools (mixins in MRO order). */
 export type RetrievalToolName = "KB_search" | "grep" | "KB_search_bm25" | "KB_search_dense" | "shell";
@@ -118,8 +119,8 @@ export const OFFLINE_VARIANTS: readonly string[] = RETRIEVAL_VARIANTS.filter((va
 /**
  * Backends a caller may supply for the online variants (the suite builds them over real clients in
  * `src/suites/tau2/retrieval-backends.ts`; this folder and the domains only see these shapes). A
- * variant that needs one that is absent is refused. The shell variants stay refused: their outputs
- * depend on the original's sandbox and the host's tools.
+ * variant that needs one that is absent is refused. The shell sandbox is not a backend: it runs
+ * here whenever `srt` and its system tools are installed (`sandbox-runtime.ts`).
  */
 export interface RetrievalBackends {
   /**
@@ -141,23 +142,20 @@ export function resolveRetrievalVariant(name: string): RetrievalVariantSpec {
 }
 
 /**
- * Refuses a variant whose backend is not available (one line, exit 2): the shell sandbox never is,
- * an embedder or reranker only when `backends` provides it. Names what is missing, how a run
- * provides it, and the offline variants.
+ * Refuses a variant whose backend is not available, in one line (exit 2): an embedder or reranker
+ * that `backends` does not provide, or — for the shell variants — the sandbox's `srt` or one of its
+ * system tools (`sandbox` is consulted only then; by default it looks at this machine). Names what
+ * is missing, how a run provides it, and the offline variants. Returns the sandbox's runtime when
+ * the variant has a shell.
  */
-export function checkVariantRunnable(variant: RetrievalVariantSpec, backends: RetrievalBackends = {}): void {
+export function checkVariantRunnable(variant: RetrievalVariantSpec, backends: RetrievalBackends = {}, sandbox: () => SandboxAvailability = checkSandboxAvailability): SandboxRuntime | undefined {
   const offline = `offline variants: ${OFFLINE_VARIANTS.join(", ")}`;
-  if (variant.needs.shell) {
-    throw new ConfigError(`retrieval config '${variant.name}' needs the original's srt shell sandbox (bubblewrap + ripgrep + socat), whose outputs cannot be reproduced here; ${offline}`);
-  }
   const missing: string[] = [];
-  if (variant.needs.embedder && !backends.dense) missing.push(`a ${variant.needs.embedder.type} embedder (${variant.needs.embedder.model})`);
-  if (variant.needs.reranker && !backends.reranker) missing.push("the pointwise LLM reranker");
-  if (missing.length > 0) {
-    const how = [
-      variant.needs.embedder && !backends.dense ? "--embedder-base-url or the embedder's API key" : "",
-      variant.needs.reranker && !backends.reranker ? "--reranker-base-url or the reranker's API key" : "",
-    ].filter(Boolean);
-    throw new ConfigError(`retrieval config '${variant.name}' needs ${missing.join(" and ")}, which is not available (give ${how.join(", and ")}); ${offline}`);
-  }
+  if (variant.needs.embedder && !backends.dense)
+    missing.push(`a ${variant.needs.embedder.type} embedder (${variant.needs.embedder.model}), which is not available (give --embedder-base-url or the embedder's API key)`);
+  if (variant.needs.reranker && !backends.reranker) missing.push("the pointwise LLM reranker, which is not available (give --reranker-base-url or the reranker's API key)");
+  const availability = variant.needs.shell ? sandbox() : undefined;
+  if (availability && !availability.ok) missing.push(`τ²'s shell sandbox, but ${availability.problem}`);
+  if (missing.length > 0) throw new ConfigError(`retrieval config '${variant.name}' needs ${missing.join(", and ")}; ${offline}`);
+  return availability?.ok ? availability.runtime : undefined;
 }
