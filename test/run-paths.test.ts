@@ -53,14 +53,14 @@ describe("τ-bench run: a path flag that cannot be used is refused before the fi
       expectRefused(result, flag);
       expect(readdirSync(logDir)).toEqual([]);
     },
-    60_000,
+    180_000,
   );
 
   it("a path that is a folder where a file is meant", async () => {
     const result = await runCli(["run", "--task-ids", "0", "--log-dir", scratch("paths-log"), "--quiet", "--price-file", scratch("a-folder")]);
     expectRefused(result, "--price-file");
     expect(result.stderr).toContain("is a folder, not a file");
-  }, 60_000);
+  }, 180_000);
 });
 
 describe.skipIf(!tau2BenchDirectory)(`τ² run: the same checks${tau2BenchDirectory ? "" : ` (${missingTau2Reason})`}`, () => {
@@ -77,7 +77,7 @@ describe.skipIf(!tau2BenchDirectory)(`τ² run: the same checks${tau2BenchDirect
       const result = await runCli([...base, ...(args.includes("--agent") ? [] : ["--agent", "oracle"]), ...args]);
       expectRefused(result, flag);
     },
-    60_000,
+    180_000,
   );
 });
 
@@ -88,7 +88,7 @@ describe("the derived cache is only a speed-up", () => {
     const warnings = result.stderr.split("\n").filter((line) => line.includes("derived cache"));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^\[taubridge\] warning: the derived cache .* cannot be used/);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("a response cache that fails in the middle of a run says so", () => {
@@ -115,7 +115,7 @@ describe("a response cache that fails in the middle of a run says so", () => {
     for (const text of ["one", "two", "three"]) expect((await agent.complete({ messages: [{ role: "user", content: text }] })).message.content).toBe("hello");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(new RegExp(`^the response cache ${directory.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} cannot be written`));
-  }, 60_000);
+  }, 180_000);
 });
 
 // The function agent runs with the checks above in place (a usable agent module passes).
@@ -123,5 +123,5 @@ describe("a usable path passes", () => {
   it("--agent-module of a real module", async () => {
     const result = await runCli(["run", "--agent-strategy", "module", "--agent-module", RENEWAL, "--task-ids", "2", "--log-dir", scratch("ok"), "--quiet"]);
     expect(result.exitCode, result.stderr).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });
