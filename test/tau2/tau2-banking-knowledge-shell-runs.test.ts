@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
+import { createTau2 } from "../../app/suites.ts";
+import { checkNumTrials, checkTasks } from "../../src/submit/checks.ts";
 import { readTau2Results, rewardOf } from "../../src/suites/tau2/codec.ts";
 import { Bm25Retriever, bm25Stages, FROZEN_CLOCK, KbSearchPipeline, KnowledgeBase } from "../../src/suites/tau2/knowledge/index.ts";
 import { scriptedEmbedding, startScriptedModelServer, type ScriptedModelServer } from "../../src/testing/index.ts";
@@ -66,6 +68,23 @@ function denseEntries(knowledgeBase: KnowledgeBase, query: string, k: number): s
 
 const withoutTiming = (text: string) => text.split("\n\n[Timing: ")[0];
 
+/**
+ * What `tau2 submit prepare` checks of a banking_knowledge results file, on a run of some tasks: it
+ * reads as a leaderboard file naming its retrieval variant, its tasks have the current definitions
+ * (the base split restricted to the tasks run) and each has num_trials simulations.
+ */
+async function expectSubmittable(file: string, taskIds: readonly string[], dataDir: string): Promise<void> {
+  const support = (await createTau2()).leaderboard;
+  if (!support) throw new Error("the τ² suite has no leaderboard support");
+  const results = support.readResults(file);
+  expect(results.domain).toBe("banking_knowledge");
+  expect(results.retrievalConfig).toBe("alltools");
+  const base = support.baseTasks("banking_knowledge", dataDir).filter((task) => taskIds.includes(task.id));
+  expect(base.map((task) => task.id).sort()).toEqual([...taskIds].sort());
+  expect(checkTasks(results, base)).toEqual([]);
+  expect(checkNumTrials(results)).toEqual([]);
+}
+
 describeWithSandbox("τ³ banking_knowledge shell variants, end to end", (data) => {
   const probes = JSON.parse(readFileSync(join(data, "fixtures", "shell_probes_banking_knowledge.json"), "utf8")) as ShellProbes;
   const policies = JSON.parse(readFileSync(join(data, "fixtures", "prompts_banking_knowledge.json"), "utf8")).bk_policies as Record<string, { policy: string }>;
@@ -110,6 +129,7 @@ describeWithSandbox("τ³ banking_knowledge shell variants, end to end", (data) 
         expect(info.retrieval_config).toBe(variant);
         expect(info.retrieval_config_kwargs).toBeNull();
         expect(info.environment_info.policy).toBe(policies[variant].policy);
+        if (variant === "alltools") await expectSubmittable(file, ["task_001", "task_004", "task_010", "task_046"], data);
       }
       expect(server.requests.filter((request) => request.path.endsWith("/embeddings"))).toHaveLength(1); // the documents, once, before the first episode
     } finally {
