@@ -177,7 +177,9 @@ describe("run --help shows every default", () => {
       "--task-split <split> task split (τ-bench: test, train, dev; airline has only test. τ²: base, train, test; telecom also small, full) (default: τ-bench: the domain's default split, test; τ²: base)",
     );
     expect(help).toContain("--num-trials <n> trials per task (pass^k needs k ≤ trials) (default: 1)");
-    expect(help).toContain("--model-provider <name> agent model provider (openai, or an OpenAI-compatible server) (default: openai; τ²: from the litellm prefix, openai-compatible with a base URL)");
+    expect(help).toContain(
+      "--model-provider <name> agent model provider: openai, anthropic, gemini, azure, deepseek, mistral, groq, together_ai, fireworks_ai, xai, openrouter, bedrock, vllm, ollama, llamacpp, lmstudio, or openai-compatible (any server) (default: openai; τ²: from the litellm prefix or model name, openai-compatible with a base URL)",
+    );
     expect(help).toContain("--shuffle shuffle the task order each trial [τ-bench only] (default: off)");
     expect(help).toContain("--max-steps <n> budget per episode (τ-bench: agent turns; τ²: hops) (default: τ-bench 30, τ² 200)");
     for (const flag of RUN_FLAGS) {

@@ -120,9 +120,9 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
   });
 
   it("refuses tau2 flags it does not support, by name and with the reason", async () => {
-    const result = await taubridge(["tau2", "run", ...offline, "--log-level", "DEBUG"]);
+    const result = await taubridge(["tau2", "run", ...offline, "--user-persona", "{}"]);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/--log-level is not supported by taubridge: taubridge prints progress on stderr/);
+    expect(result.stderr).toMatch(/--user-persona is not supported by taubridge: τ³ runtime personas are not implemented/);
   });
 
   it("takes --provider-limit with --queue only (the limit is shared by a queue's workers)", async () => {
