@@ -10,6 +10,7 @@
  */
 import type { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
+import { TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import { guardedLookup, type HostPolicy } from "./host-policy.ts";
 
 /** A complete answer. */
@@ -34,7 +35,9 @@ export interface HttpStream {
 }
 
 /** No HTTP answer came (or the body broke off): the cause is the network error or the abort reason. */
-export class NoAnswerError extends Error {
+export class NoAnswerError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("NoAnswerError");
+
   constructor(
     readonly cause: unknown,
     readonly phase: "headers" | "body",
@@ -42,7 +45,7 @@ export class NoAnswerError extends Error {
     readonly ttfbMs: number | null,
     readonly latencyMs: number,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 

@@ -8,6 +8,7 @@
  * in either spelling; `contextId` may be null. Stream events are v0.3 `status-update` /
  * `artifact-update` objects or v1.0 `statusUpdate` / `artifactUpdate` wrappers.
  */
+import { TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import { isObject, type Plain, type PlainObject, stringField } from "./json.ts";
 
 /** The protocol versions the client speaks. */
@@ -59,7 +60,9 @@ export type StreamEvent =
   | { type: "artifact"; taskId: string; contextId: string | null; artifact: WireArtifact; append: boolean };
 
 /** A result the client cannot read: the message says what was wrong (the caller makes it an `A2AProtocolError`). */
-export class WireShapeError extends Error {}
+export class WireShapeError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("WireShapeError");
+}
 
 /** The JSON-RPC method names of each version. */
 export const METHODS: Readonly<Record<A2AVersion, { send: string; stream: string; get: string; cancel: string }>> = {

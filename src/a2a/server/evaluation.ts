@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { runBenchmarkWith, type BenchmarkEpisode, type BenchmarkResult } from "../../api/run-benchmark.ts";
 import type { ResultSink } from "../../core/run.ts";
-import { describeError } from "../../errors/error-tree.ts";
+import { TaubridgeError, describeError, errorMarker } from "../../errors/error-tree.ts";
 import { protocolSummary, type ProtocolSummary } from "../../report/protocol-summary.ts";
 import { suiteOf, type Registries } from "../../run/registries.ts";
 import { taubridgeVersion } from "../../run/run-identity.ts";
@@ -331,7 +331,9 @@ function inOrder(pending: readonly import("../../core/run.ts").WorkUnit[]) {
 }
 
 /** More simulations than the server allows in one evaluation. */
-export class EvaluationTooLargeError extends Error {
+export class EvaluationTooLargeError extends TaubridgeError {
+  static readonly marker: symbol = errorMarker("EvaluationTooLargeError");
+
   constructor(
     readonly requested: number,
     readonly limit: number,
