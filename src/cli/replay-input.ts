@@ -10,10 +10,13 @@ import type { EpisodeRecord } from "../core/episode-record.ts";
 /** The parts of a canonical record `replay` reads. */
 export type ReplayableRecord = Pick<EpisodeRecord, "suite" | "domain" | "taskId" | "trial" | "steps">;
 
+/** Record schemas `replay` reads: 1, and 2 (which added `expected` and `review`; the replayed parts are the same). */
+const REPLAYABLE_SCHEMAS: ReadonlySet<unknown> = new Set([1, 2]);
+
 function isRecord(value: unknown): value is ReplayableRecord {
   if (!value || typeof value !== "object" || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
-  return record.schemaVersion === 1 && typeof record.suite === "string" && typeof record.taskId === "string" && typeof record.trial === "number" && Array.isArray(record.steps);
+  return REPLAYABLE_SCHEMAS.has(record.schemaVersion) && typeof record.suite === "string" && typeof record.taskId === "string" && typeof record.trial === "number" && Array.isArray(record.steps);
 }
 
 /**
