@@ -39,8 +39,12 @@ describe("walkthrough files in docs/", () => {
     expect(differing, "copy the page's block to docs/examples/<page>/<file> (or the file back into the page)").toEqual([]);
   });
 
-  it("docs/examples holds no file that no page shows", () => {
-    const shown = new Set(blocks.map((block) => block.path));
+  it("docs/examples holds no file that no page shows or links to", () => {
+    // A page shows a walkthrough file as a block, or links a whole example it runs (docs/a2a.md's Python agent, run by test/a2a).
+    const linked = readdirSync(docs)
+      .filter((name) => name.endsWith(".md"))
+      .flatMap((page) => [...readFileSync(join(docs, page), "utf8").matchAll(/\]\(examples\/([^)#\s]+)\)/g)].map((match) => match[1]));
+    const shown = new Set([...blocks.map((block) => block.path), ...linked]);
     const files = readdirSync(examples, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath.slice(examples.length + 1), entry.name));
