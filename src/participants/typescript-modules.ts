@@ -24,6 +24,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import module from "node:module";
 import { dirname, resolve } from "node:path";
+import { Script } from "node:vm";
 
 const TYPESCRIPT_FILE = /\.(?:[mc]?ts|tsx)$/i;
 /** What Node's type stripping loads: not `.tsx` (JSX needs a transform). */
@@ -67,9 +68,40 @@ function relativeSpecifiers(code: string): string[] {
 }
 
 /**
+ * Whether a `.ts` file at `path` sits in a CommonJS package: the nearest package.json has no
+ * `"type": "module"` (`npm init -y`). With no package.json at all, Node decides by syntax silently.
+ */
+function inCommonJsPackage(path: string): boolean {
+  for (let directory = dirname(path); ; directory = dirname(directory)) {
+    const manifest = resolve(directory, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        return (JSON.parse(readFileSync(manifest, "utf8")) as { type?: unknown }).type !== "module";
+      } catch {
+        return true;
+      }
+    }
+    if (dirname(directory) === directory) return false;
+  }
+}
+
+/** Whether JavaScript compiles as a CommonJS module body (no `import`/`export` statements, no top-level `await`). */
+function compilesAsCommonJs(code: string): boolean {
+  try {
+    new Script(`(function (exports, require, module, __filename, __dirname) {${code}\n})`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether Node can load `path` and the TypeScript files it imports relatively: each one strips
- * (no syntax that needs a transform) and each relative import names an existing file by its exact
- * path (Node does not add extensions to ES module specifiers; tsx does).
+ * (no syntax that needs a transform), each relative import names an existing file by its exact
+ * path (Node does not add extensions to ES module specifiers; tsx does), and a `.ts` file in a
+ * CommonJS project (no `"type": "module"`) is CommonJS: Node would otherwise re-parse it as an
+ * ES module and print a MODULE_TYPELESS_PACKAGE_JSON warning, where tsx compiles it to CommonJS
+ * silently, as on Node 20 — so the same file behaves the same on every Node.
  */
 function loadsNatively(path: string, strip: StripTypes, seen = new Set<string>()): boolean {
   if (seen.has(path)) return true;
@@ -81,6 +113,7 @@ function loadsNatively(path: string, strip: StripTypes, seen = new Set<string>()
   } catch {
     return false;
   }
+  if (/\.ts$/i.test(path) && inCommonJsPackage(path) && !compilesAsCommonJs(code)) return false;
   for (const specifier of relativeSpecifiers(code)) {
     const target = resolve(dirname(path), specifier.split(/[?#]/)[0] as string);
     if (!existsSync(target)) return false;
