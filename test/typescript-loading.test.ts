@@ -38,10 +38,15 @@ describe("loading a TypeScript agent module", () => {
     for (const name of ["with-enum.ts", "extensionless.ts", "imports-enum.mts", "component.tsx"]) expect(typeScriptLoader(join(directory, name)), name).toBe("tsx");
   });
 
-  it("in a CommonJS project (package.json without \"type\"), a .ts file with ES module syntax goes to tsx, as on Node 20 (Node would re-parse it and warn)", () => {
+  it('in a CommonJS project (package.json without "type"), a .ts file with ES module syntax goes to tsx, as on Node 20 (Node would re-parse it and warn)', () => {
     const agent = 'import { greet } from "./greet.ts";\nexport const respond = (name: string): string => greet(name);\n';
     const greet = "export function greet(name: string): string {\n  return name;\n}\n";
-    const commonJs = project({ "package.json": "{}\n", "agent.ts": agent, "greet.ts": greet, "required.ts": 'const { join } = require("node:path");\nmodule.exports = { respond: (name: string): string => join(name) };\n' });
+    const commonJs = project({
+      "package.json": "{}\n",
+      "agent.ts": agent,
+      "greet.ts": greet,
+      "required.ts": 'const { join } = require("node:path");\nmodule.exports = { respond: (name: string): string => join(name) };\n',
+    });
     expect(typeScriptLoader(join(commonJs, "agent.ts"))).toBe("tsx");
     expect(typeScriptLoader(join(commonJs, "required.ts"))).toBe(stripsTypes ? "native" : "tsx");
     const esm = project({ "package.json": '{ "type": "module" }\n', "agent.ts": agent, "greet.ts": greet });
