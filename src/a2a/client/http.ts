@@ -8,10 +8,22 @@
  * Failures without an answer are thrown as {@link NoAnswerError} with what was measured; the
  * caller decides what they mean (retry, transport error, timeout).
  */
+import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
-import { Agent, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { TaubridgeError, errorMarker } from "../../errors/error-tree.ts";
 import { guardedLookup, type HostPolicy } from "./host-policy.ts";
+
+let undiciModule: typeof import("undici") | undefined;
+/**
+ * undici, loaded when the first client is made: every run registers the A2A strategy, and an
+ * offline run that never talks to a remote agent should not pay for loading it (a tenth of a
+ * short oracle run's start-up). It is CommonJS, so `require` loads it synchronously.
+ */
+function undici(): typeof import("undici") {
+  undiciModule ??= createRequire(import.meta.url)("undici") as typeof import("undici");
+  return undiciModule;
+}
 
 /** A complete answer. */
 export interface HttpAnswer {
@@ -70,7 +82,7 @@ export class A2AHttp {
 
   constructor(private readonly options: HttpOptions) {
     // Our own deadlines govern (AbortSignal); undici's 5-minute defaults would cut a long blocking send.
-    this.dispatcher = new Agent({
+    this.dispatcher = new (undici().Agent)({
       keepAliveTimeout: 30_000,
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -89,7 +101,7 @@ export class A2AHttp {
     const requestBytes = init.body === undefined ? 0 : Buffer.byteLength(init.body);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, { method: init.method, headers: this.headersFor(init.headers ?? {}, init.body), body: init.body, signal: init.signal, dispatcher: this.dispatcher });
+      response = await undici().request(url, { method: init.method, headers: this.headersFor(init.headers ?? {}, init.body), body: init.body, signal: init.signal, dispatcher: this.dispatcher });
     } catch (error) {
       throw new NoAnswerError(error, "headers", requestBytes, null, performance.now() - started);
     }
@@ -117,7 +129,7 @@ export class A2AHttp {
     const requestBytes = Buffer.byteLength(init.body);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, {
+      response = await undici().request(url, {
         method: "POST",
         headers: this.headersFor({ accept: "text/event-stream", ...(init.headers ?? {}) }, init.body),
         body: init.body,

@@ -9,7 +9,6 @@
  */
 import { rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { z } from "zod";
 import { unitKey, type EpisodeSummary, type ResultSink, type TaskSourceFactory, type WorkUnit } from "../../core/run.ts";
 import type { Participant } from "../../core/contracts.ts";
 import type { SuiteUnitRunner } from "../../core/suite.ts";
@@ -18,6 +17,7 @@ import { ModelEndpointUnreachableError } from "../../model/errors.ts";
 import { computePassK, isInfraError, type PassKReport } from "../../metrics/pass-k.ts";
 import { type ResultWire, runSuiteBatch, type SuiteBatch } from "../../run/batch-runner.ts";
 import { CheckpointWriter, readCheckpointIdentity, type CheckpointContents } from "../../run/checkpoint.ts";
+import { lazySchema } from "../../data/lazy-zod.ts";
 import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
 import { setAsideOtherRun } from "../../run/run-name.ts";
 import { runFileStem, type RunConfig } from "./run-config.ts";
@@ -172,7 +172,7 @@ function retryPolicy(built: BuiltRun): SuiteBatch<TauBenchResult>["retry"] {
 }
 
 /** What crosses from a worker: the entry as printed there (its place in the results file) and its summary. */
-const wireSchema = z.object({ entry: z.string(), summary: episodeSummarySchema });
+const wireSchema = lazySchema((z) => z.object({ entry: z.string(), summary: episodeSummarySchema() }));
 
 /** A result in its wire form (`--workers`, a queue): plain JSON, the entry's text as printed. */
 function encodeResult(result: TauBenchResult): unknown {
@@ -208,7 +208,7 @@ function episodeFromEntry(entry: PrintedJson): EpisodeResult {
 /** A result made by a worker, read back: its entry is placed as the worker printed it. */
 const RESULT_WIRE: ResultWire<TauBenchResult> = {
   decode: (wire) => {
-    const { entry, summary } = wireSchema.parse(wire);
+    const { entry, summary } = wireSchema().parse(wire);
     return { entry: PrintedJson.fromText(entry, 2, 1), summary };
   },
 };

@@ -10,11 +10,11 @@ import { randomUUID } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { missingDirectory, removeIfEmpty } from "../../run/atomic-file.ts";
-import { z } from "zod";
 import { unitKey, type ResultSink, type TaskSourceFactory, type RoleUsageDelta, type WorkUnit } from "../../core/run.ts";
 import type { SuiteUnitRunner } from "../../core/suite.ts";
 import { ConfigError } from "../../errors/error-tree.ts";
 import { type ResultWire, runSuiteBatch, type BatchProgress, type SuiteBatch } from "../../run/batch-runner.ts";
+import { lazySchema } from "../../data/lazy-zod.ts";
 import { episodeSummarySchema } from "../../run/episode-summary-schema.ts";
 import { runStatusPath, writeRunStatus } from "../../run/run-status.ts";
 import { createRunLog, inEpisodeLog, inRunLog, type RunLogSettings } from "../../run/call-log.ts";
@@ -304,29 +304,31 @@ export interface Tau2BatchResult {
 }
 
 /** What crosses from a worker: the simulation as printed there (its place in the results file), its scalar fields and its summary. */
-const wireSchema = z.object({
-  simulation: z.string(),
-  head: z.object({
-    id: z.string(),
-    task_id: z.string(),
-    timestamp: z.string(),
-    start_time: z.string(),
-    end_time: z.string(),
-    duration: z.number(),
-    termination_reason: z.enum(TAU2_TERMINATION_REASONS),
-    agent_cost: z.number().nullable(),
-    user_cost: z.number().nullable(),
-    trial: z.number().int().nonnegative(),
-    seed: z.number().int().nullable(),
+const wireSchema = lazySchema((z) =>
+  z.object({
+    simulation: z.string(),
+    head: z.object({
+      id: z.string(),
+      task_id: z.string(),
+      timestamp: z.string(),
+      start_time: z.string(),
+      end_time: z.string(),
+      duration: z.number(),
+      termination_reason: z.enum(TAU2_TERMINATION_REASONS),
+      agent_cost: z.number().nullable(),
+      user_cost: z.number().nullable(),
+      trial: z.number().int().nonnegative(),
+      seed: z.number().int().nullable(),
+    }),
+    summary: episodeSummarySchema(),
   }),
-  summary: episodeSummarySchema,
-});
+);
 
 /** A simulation made by a worker, read back (its text placed as printed; the rest read only when asked for); the judge usage it reports joins the run's. */
 function resultWire(sink: Tau2ResultsSink): ResultWire<Tau2SimulationRecord> {
   return {
     decode: (wire) => {
-      const { simulation, head, summary } = wireSchema.parse(wire);
+      const { simulation, head, summary } = wireSchema().parse(wire);
       return simulationFromWorker(simulation, head, summary, "a worker's simulation");
     },
     usage: (usage) => {

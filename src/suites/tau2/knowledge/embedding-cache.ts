@@ -17,7 +17,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "../../../data/lazy-zod.ts";
 
 /** What identifies an embedding space; no secret may be in it (it is written into the file). */
 export interface EmbeddingSpaceIdentity {
@@ -35,17 +36,19 @@ export interface EmbeddedDocument {
 const FORMAT = "taubridge-document-embeddings";
 const VERSION = 1;
 
-const headerSchema = z.strictObject({
-  format: z.literal(FORMAT),
-  version: z.literal(VERSION),
-  model: z.string(),
-  endpoint: z.string(),
-  encodingFormat: z.string(),
-  documents: z.string(),
-  count: z.number().int().positive(),
-  dimensions: z.number().int().positive(),
-  payloadSha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
+const headerSchema = lazySchema((z) =>
+  z.strictObject({
+    format: z.literal(FORMAT),
+    version: z.literal(VERSION),
+    model: z.string(),
+    endpoint: z.string(),
+    encodingFormat: z.string(),
+    documents: z.string(),
+    count: z.number().int().positive(),
+    dimensions: z.number().int().positive(),
+    payloadSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+);
 
 function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
@@ -123,9 +126,9 @@ export class DocumentEmbeddingCache {
 function checkFile(bytes: Buffer, identity: EmbeddingSpaceIdentity, documents: readonly EmbeddedDocument[]): Float64Array[] | string {
   const newline = bytes.indexOf(0x0a);
   if (newline < 0) return "no header line";
-  let header: z.infer<typeof headerSchema>;
+  let header: z.infer<ReturnType<typeof headerSchema>>;
   try {
-    const parsed = headerSchema.safeParse(JSON.parse(bytes.subarray(0, newline).toString("utf8")));
+    const parsed = headerSchema().safeParse(JSON.parse(bytes.subarray(0, newline).toString("utf8")));
     if (!parsed.success) return `not a document-embeddings header (${parsed.error.issues[0]?.message ?? "invalid"})`;
     header = parsed.data;
   } catch {

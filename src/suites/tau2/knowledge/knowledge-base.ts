@@ -12,7 +12,7 @@
  */
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import { lazySchema } from "../../../data/lazy-zod.ts";
 import { DataError } from "../../../errors/error-tree.ts";
 import { decodeUtf8, pyCompareStrings } from "../../../value/index.ts";
 
@@ -23,7 +23,7 @@ export interface KnowledgeDocument {
   readonly content: string;
 }
 
-const DocumentSchema = z.object({ id: z.string(), title: z.string(), content: z.string() });
+const DocumentSchema = lazySchema((z) => z.object({ id: z.string(), title: z.string(), content: z.string() }));
 
 /** The documents of a knowledge base in index order. */
 export class KnowledgeBase {
@@ -83,7 +83,12 @@ function readDocument(path: string): KnowledgeDocument {
   } catch (error) {
     throw new DataError(`${path}: not JSON (${(error as Error).message})`, { cause: error });
   }
-  const parsed = DocumentSchema.safeParse(data);
+  // The common case without zod (what its object schema returns: the three fields, nothing else); zod words the error.
+  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    const { id, title, content } = data as Record<string, unknown>;
+    if (typeof id === "string" && typeof title === "string" && typeof content === "string") return { id, title, content };
+  }
+  const parsed = DocumentSchema().safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue.path.length > 0 ? `field "${issue.path.join(".")}"` : "the document";

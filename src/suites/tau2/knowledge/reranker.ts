@@ -21,7 +21,8 @@
  */
 import { TaubridgeError, errorMarker } from "../../../errors/error-tree.ts";
 import { type PyValue } from "../../../value/index.ts";
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "../../../data/lazy-zod.ts";
 import { readPointwiseRerankerPrompt } from "./messages.ts";
 import type { RetrievalResult } from "./retrievers.ts";
 
@@ -64,15 +65,17 @@ const RELEVANCE_SCORE_FORMAT = {
 } as const;
 
 /** pydantic's lax `int` from JSON: an integer, a float without fraction, or an integer string. */
-const relevanceScoreSchema = z.object({
-  relevance_score: z.union([
-    z.number().int(),
-    z
-      .string()
-      .regex(/^\s*[+-]?\d+\s*$/)
-      .transform(Number),
-  ]),
-});
+const relevanceScoreSchema = lazySchema((z) =>
+  z.object({
+    relevance_score: z.union([
+      z.number().int(),
+      z
+        .string()
+        .regex(/^\s*[+-]?\d+\s*$/)
+        .transform(Number),
+    ]),
+  }),
+);
 
 /** An answer that cannot be a rating (the SDK's parse raising): the document is dropped. */
 class UnusableRating extends TaubridgeError {
@@ -128,9 +131,9 @@ export class PointwiseReranker {
     if (answer.finishReason === "length" || answer.finishReason === "content_filter") throw new UnusableRating(`finish_reason ${answer.finishReason}`);
     const content = answer.message.content;
     if (!content) return 0;
-    let parsed: z.infer<typeof relevanceScoreSchema>;
+    let parsed: z.infer<ReturnType<typeof relevanceScoreSchema>>;
     try {
-      parsed = relevanceScoreSchema.parse(JSON.parse(content));
+      parsed = relevanceScoreSchema().parse(JSON.parse(content));
     } catch (error) {
       throw new UnusableRating(`not a RelevanceScore: ${(error as Error).message}`);
     }

@@ -22,7 +22,6 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { constants as osConstants, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { ConfigError, InfraError, describeError, errorMarker } from "../../../errors/error-tree.ts";
 import { PY_RE_MULTILINE, PyException, type PyRePattern, type PyValue, pyCompareStrings, pyDecodeUtf8, pyIsAlnum, pyReCompile, pyReEscape, pyStrip, pyTypeName } from "../../../value/index.ts";
 import type { KnowledgeDocument } from "./knowledge-base.ts";
@@ -340,6 +339,8 @@ async function runSrt(
   command: string,
   options: { cwd: string; env: Record<string, string>; timeoutSeconds: number; signal: AbortSignal },
 ): Promise<SrtOutcome> {
+  // execa is loaded by the first shell call, not by every τ² run that registers this domain.
+  const { execa } = await import("execa");
   const result = await execa(runtime.node, [runtime.cli, "--settings", settingsPath, command], {
     cwd: options.cwd,
     env: options.env,
