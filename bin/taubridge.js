@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the compiled CLI (dist/, built by `npm run build`, which `prepare` runs on `npm ci` and
-// before `npm pack`). A checkout without a build falls back to the TypeScript sources through
+// before `npm pack`): its bundle in dist/cli/ when there (TAUBRIDGE_UNBUNDLED=1: the modules as
+// compiled). A checkout without a build falls back to the TypeScript sources through
 // tsx, which is slower to start (it compiles at start-up) but needs no build step.
 //
 // Before that: a Node.js older than taubridge supports is refused in one line (exit 2), and on a
@@ -31,8 +32,13 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const { readFileSync } = await import("node:fs");
   process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
 } else {
+  // The bundled CLI (scripts/build/bundle-cli.mjs: the same compiled code in a few files, which
+  // starts faster), else the compiled modules as tsc wrote them.
+  const bundled = new URL("../dist/cli/cli.js", import.meta.url);
   const built = new URL("../dist/app/cli.js", import.meta.url);
-  if (existsSync(built)) {
+  if (existsSync(bundled) && !process.env.TAUBRIDGE_UNBUNDLED) {
+    await import(bundled.href);
+  } else if (existsSync(built)) {
     await import(built.href);
   } else {
     const { register } = await import("tsx/esm/api");

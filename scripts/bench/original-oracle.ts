@@ -372,7 +372,7 @@ if (runnable.length === 0) {
   console.log(JSON.stringify({ skipped: "the original code is not prepared", details: skipped }, null, 2));
   process.exit(0);
 }
-if (!existsSync(join(dist, "app", "cli.js"))) {
+if (!existsSync(join(dist, "cli", "cli.js"))) {
   process.stderr.write("dist/ missing: building (npm run build)\n");
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }

@@ -24,7 +24,7 @@ function newestSource(): number {
 
 /** Builds `dist/` unless it is newer than every source file. */
 export function ensureBuilt(): void {
-  const built = join(ROOT, "dist", "app", "cli.js");
+  const built = join(ROOT, "dist", "cli", "cli.js"); // the build's last step (scripts/build/bundle-cli.mjs)
   if (existsSync(built) && statSync(built).mtimeMs >= newestSource()) return;
   process.stderr.write("dist/ is missing or older than the sources: building (npm run build)\n");
   execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });

@@ -1,0 +1,93 @@
+/**
+ * The CLI as `bin/taubridge.js` runs it from the build: its bundle (`dist/cli/`, made by
+ * `scripts/build/bundle-cli.mjs` in `npm run build`), which must write exactly what the compiled
+ * modules write (`TAUBRIDGE_UNBUNDLED=1`), load none of `dist/`'s separate modules of ours, and —
+ * for an offline run — none of the packages only other runs need (undici for A2A and the model
+ * path, execa for τ³'s shell, zod for worker wire forms and error wording), which are a large share
+ * of a short run's start-up. Every module a run resolves is recorded by a module hook.
+ *
+ * Needs the build (`npm ci` makes it); without `dist/cli/cli.js` the tests skip and say so.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { missingTau2Reason, tau2BenchDirectory } from "./support/shared-data.ts";
+
+const root = join(import.meta.dirname, "..");
+const bin = join(root, "bin", "taubridge.js");
+const bundle = join(root, "dist", "cli", "cli.js");
+const built = existsSync(bundle);
+if (!built) console.warn("[cli-bundle.test] skipped: dist/cli/cli.js is not built (npm run build; npm ci runs it)");
+
+/** A module hook that appends every URL a run resolves to a file. */
+function resolveRecorder(directory: string, log: string): string {
+  const hook = join(directory, "hook.mjs");
+  writeFileSync(
+    hook,
+    `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");\n  return result;\n}\n`,
+  );
+  const register = join(directory, "register.mjs");
+  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+  return register;
+}
+
+/** Runs the built CLI with `args` (plus `--out`'s flag and a fresh folder), recording the modules it resolves. */
+async function runBuilt(args: string[], outFlag: "--log-dir" | "--save-to", env: Record<string, string> = {}) {
+  const directory = mkdtempSync(join(tmpdir(), "taubridge-bundle-"));
+  const log = join(directory, "resolved.txt");
+  const out = join(directory, outFlag === "--log-dir" ? "logs" : "results.json");
+  const result = await execa("node", ["--import", resolveRecorder(directory, log), bin, ...args, outFlag, out, "--quiet"], {
+    reject: false,
+    env: { TAUBRIDGE_CACHE_DIR: join(directory, "cache"), ...env },
+  });
+  expect(result.stderr).toBe("");
+  expect(result.exitCode).toBe(0);
+  const resolved = readFileSync(log, "utf8").trim().split("\n");
+  const file = outFlag === "--log-dir" ? join(out, readdirSync(out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json"))!) : out;
+  return { resolved, results: readFileSync(file, "utf8") };
+}
+
+/** What differs between two runs of the same work: clock readings and random ids. */
+const masked = (text: string) =>
+  text
+    .replace(/"(timestamp|start_time|end_time|startedAt|finishedAt|createdAt|updatedAt)": "[^"]*"/g, '"$1": "…"')
+    .replace(/"(duration|durationMs|elapsedMs|elapsed_ms)": [0-9.e-]+/g, '"$1": 0')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>");
+
+const ours = (url: string) => url.startsWith(pathToFileURL(join(root, "dist")).href);
+const packageOf = (url: string) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+
+describe.skipIf(!built)("the bundled CLI (dist/cli/)", () => {
+  it("runs τ-bench's library oracle from the bundle, loading no separate module of ours and neither undici, execa nor zod, and writes what the compiled modules write", {
+    timeout: 180_000,
+  }, async () => {
+    const args = ["run", "--agent-strategy", "oracle", "--user-strategy", "scripted"];
+    const bundled = await runBuilt(args, "--log-dir");
+    const fromDist = bundled.resolved.filter(ours);
+    expect(fromDist).toContain(pathToFileURL(bundle).href);
+    expect(fromDist.filter((url) => !url.includes("/dist/cli/"))).toEqual([]);
+    const packages = new Set(bundled.resolved.map(packageOf).filter((name) => name !== undefined));
+    for (const name of ["undici", "execa", "zod", "openai"]) expect(packages).not.toContain(name);
+
+    const unbundled = await runBuilt(args, "--log-dir", { TAUBRIDGE_UNBUNDLED: "1" });
+    expect(unbundled.resolved).toContain(pathToFileURL(join(root, "dist", "app", "cli.js")).href);
+    expect(unbundled.resolved.some((url) => url.includes("/dist/cli/"))).toBe(false);
+    expect(masked(bundled.results)).toBe(masked(unbundled.results));
+    expect(bundled.results).toContain('"reward": 1.0');
+  });
+
+  it.skipIf(!tau2BenchDirectory)("runs a τ² telecom oracle from the bundle without undici, execa or zod, writing what the compiled modules write", { timeout: 180_000 }, async () => {
+    if (!tau2BenchDirectory) return console.warn(missingTau2Reason);
+    const args = ["tau2", "run", "--domain", "telecom", "--agent", "oracle", "--user", "scripted", "--num-tasks", "5", "--data-dir", tau2BenchDirectory];
+    const bundled = await runBuilt(args, "--save-to");
+    const packages = new Set(bundled.resolved.map(packageOf).filter((name) => name !== undefined));
+    for (const name of ["undici", "execa", "zod", "openai"]) expect(packages).not.toContain(name);
+    expect(bundled.resolved.filter(ours).filter((url) => !url.includes("/dist/cli/"))).toEqual([]);
+    const unbundled = await runBuilt(args, "--save-to", { TAUBRIDGE_UNBUNDLED: "1" });
+    expect(masked(bundled.results)).toBe(masked(unbundled.results));
+    expect(JSON.parse(bundled.results).simulations).toHaveLength(5);
+  });
+});
