@@ -6,6 +6,7 @@
  * refused by name with the reason.
  */
 import { type Command, Option } from "commander";
+import { A2A_STRATEGY_NAMES } from "../a2a/client/register.ts";
 import { ConfigError } from "../errors/error-tree.ts";
 import type { SuiteRunOutcome } from "../core/suite.ts";
 import { flagAppliesTo, flagDefault, optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
@@ -96,7 +97,9 @@ async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupt
   const format = settings.values.format as string;
   const printed = <T>(value: T): T => redact(value, { secrets, content: true });
   // A remote agent (A2A) kept its exchanges with each episode: their summary goes under the details.
-  const protocol = protocolSummary(outcome.records());
+  // Only such an agent keeps them, so other runs do not build every episode's record to look.
+  const remote = (A2A_STRATEGY_NAMES as readonly unknown[]).includes(settings.values.agentStrategy);
+  const protocol = remote ? protocolSummary(outcome.records()) : null;
   if (format === "json")
     printJson(
       printed({
