@@ -90,7 +90,7 @@ beforeAll(async () => {
     skipReason = `the npm cache lacks a dependency of the packed package (npm ci --offline: ${installed.stderr.split("\n").find((line) => /ENOTCACHED|ETARGET|request to/.test(line)) ?? "not cached"})`;
     console.warn(`[package.test] skipped: ${skipReason}`);
   }
-}, 300_000);
+}, 900_000); // npm pack builds (tsc, the CLI bundle) and npm ci installs: minutes on a loaded machine
 
 /** Runs a command in the consumer project (no network, its own cache dir); npm's own config warnings are dropped from stderr. */
 async function inProject(command: string, args: string[]) {
