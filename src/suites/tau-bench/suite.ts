@@ -33,6 +33,8 @@ import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
+import { manifestOfEntries } from "./manifest.ts";
+import type { RunManifest } from "../../core/run-manifest.ts";
 import { actionsFromEntry, parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
 import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
 import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
@@ -96,6 +98,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     metrics: outcome.metrics,
     completeness: { expectedEpisodes: outcome.expectedEpisodes, interrupted: outcome.interrupted },
     notes: [],
+    manifest: outcome.manifest,
     records: () => tauBenchRecords(outcome.resultsPath, loadResultsFile(outcome.resultsPath), config.env),
     checkpointPath: outcome.checkpointPath,
     statusPath: runStatusPath(outcome.resultsPath),
@@ -129,6 +132,18 @@ function tauBenchFacets(options: Record<string, unknown>, defaultSplit = "test")
   };
 }
 
+/** The facets of a run its manifest records (a results file without the checkpoint beside it). */
+function manifestFacets(manifest: RunManifest): RunFacets {
+  const user = manifest.user.model ? `${manifest.user.strategy} (${manifest.user.model})` : manifest.user.strategy;
+  return {
+    suite: "τ-bench",
+    domain: manifest.domain ? `${manifest.domain}/${manifest.taskSet.split ?? "test"}` : null,
+    agent: manifest.agent.strategy,
+    model: manifest.agent.model ?? "no model",
+    user,
+  };
+}
+
 /**
  * What ran, for a results file read back: the identity in the header of the checkpoint beside it
  * (`<stem>.checkpoint.jsonl`; identity format 2 keeps the options under `options`, format 1 was the
@@ -151,18 +166,22 @@ async function readResults(request: ResultsRequest<Registries>): Promise<SuiteRe
   const { entries } = checkedEntries(request);
   const summaries = summariesOf(entries);
   const status = readRunStatus(request.path);
-  const facets = recordedFacets(request.path, request.registries);
+  // Results schema 2 on: every entry carries the run manifest (its task's definition hash); a file copied without its checkpoint still says what ran.
+  const manifest = manifestOfEntries(entries.map((entry) => entry.plain.taubridge?.manifest));
+  const facets = recordedFacets(request.path, request.registries) ?? (manifest ? manifestFacets(manifest) : null);
+  const domain = request.env ?? manifest?.domain ?? null;
   return {
     suite: "tau-bench",
     path: request.path,
     title: facets ? runTitle(facets) : request.path,
     facets,
-    domain: request.env ?? null,
+    domain,
     summaries,
     metrics: computePassK(summaries),
     completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null,
     notes: [],
-    records: () => tauBenchRecords(request.path, entries, request.env ?? null),
+    manifest,
+    records: () => tauBenchRecords(request.path, entries, domain),
   };
 }
 

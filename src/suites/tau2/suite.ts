@@ -3,6 +3,7 @@
  * `results.json` files (ours or the original's), `rescore` (τ²'s evaluator over the stored
  * trajectories) and `replay` of a tool-call list. The CLI and the API reach τ² only through this.
  */
+import { isManifest } from "../../run/run-manifest.ts";
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import type {
@@ -282,9 +283,13 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
   const roleUsage = roles instanceof Map ? (toJs(roles) as Record<string, RoleUsage>) : null;
   const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
   const summaries = results.simulations.map(tau2Summary);
+  // Results schema 2 on: the run manifest in the file's block (none in the originals' files or ours before).
+  const recordedManifest = results.taubridge?.get("manifest");
+  const manifest = recordedManifest instanceof Map ? toJs(recordedManifest) : null;
   return {
     suite: "tau2",
     path,
+    manifest: isManifest(manifest) ? manifest : null,
     title: facets ? runTitle(facets) : `${implementation} on ${domain ?? "?"}`,
     facets,
     domain,
@@ -372,6 +377,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     summaries: result.simulations.map(tau2Summary),
     notes: [judgeLine(result.judgeUsage), ...roleLines(result.roleUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
+    manifest: built.manifest,
     records: () => {
       const tasks = tasksById(built.document.tasks);
       return result.simulations.map((simulation) => tau2Record(simulation, options.domain, tasks.get(simulation.task_id)));
