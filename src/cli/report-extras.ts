@@ -58,9 +58,21 @@ export interface ReportExtras {
   gateFailures: string[];
 }
 
-/** Whether any extra was asked for (report stays exactly as before otherwise). */
-export function wantsExtras(options: Options): boolean {
-  return Boolean(options.policy || options.statistics || options.overallScore || options.breakdown || options.junit || (options.minPass as string[] | undefined)?.length || options.manifest);
+/**
+ * Whether any extra was asked for, or the files carry what a report shows unasked (a policy check a
+ * run stored; run manifests, in the JSON and, with several files, their differences): the report of
+ * a file without either stays exactly as before otherwise.
+ */
+export function wantsExtras(options: Options, files: readonly SuiteResults[] = []): boolean {
+  return Boolean(
+    options.policy ||
+      options.statistics ||
+      options.overallScore ||
+      options.breakdown ||
+      options.junit ||
+      (options.minPass as string[] | undefined)?.length ||
+      files.some((file) => file.manifest || file.policy),
+  );
 }
 
 /** Computes the extras of every file, in file order. */
@@ -115,6 +127,17 @@ export async function reportExtras(files: readonly SuiteResults[], labels: reado
     reports.forEach((report, index) => {
       extras.sections[index].push(policyText(report, format, { details: options.perTask === true }));
       extras.json[index].policy = policyJson(report);
+    });
+  }
+  // The check a `run --policy` stored in the files (no --policy given here): shown as the run reported it.
+  if (!options.policy && files.some((file) => file.policy)) {
+    const [{ policyText, policyJson, policyReportOfStored }, { formatNumber }] = await Promise.all([import("../analysis/policy/render.ts"), import("../analysis/tables.ts")]);
+    const reports = files.map((file) => (file.policy ? policyReportOfStored(file.policy, file) : null));
+    extras.columns.push({ head: "Policy", cells: reports.map((report) => (report ? formatNumber(report.adherence) : "-")) });
+    reports.forEach((report, index) => {
+      if (!report) return;
+      extras.sections[index].push(`${policyText(report, format, { details: options.perTask === true })}\n(stored by the run; --policy <file> checks again)`);
+      extras.json[index].policy = { ...policyJson(report), sha256: files[index].policy?.sha256 ?? null, stored: true };
     });
   }
   if (options.breakdown) {

@@ -5,7 +5,7 @@
  * composition root (`app/`); nothing shared imports a suite.
  */
 import type { EpisodeRecord } from "./episode-record.ts";
-import type { RunManifest } from "./run-manifest.ts";
+import type { RunManifest, StoredPolicy } from "./run-manifest.ts";
 import type { LeaderboardSupport } from "./leaderboard.ts";
 import type { EpisodeSummary, TaskSourceFactory, RoleUsageDelta, WorkUnit } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
@@ -116,6 +116,8 @@ export interface SuiteResults {
   records(): EpisodeRecord[];
   /** The run manifest the file records (taubridge's files from results schema 2 on); null for others. */
   manifest?: RunManifest | null;
+  /** The policy check a `run --policy` stored in the file; null when none was. */
+  policy?: StoredPolicy | null;
 }
 
 /** A finished run: its results as a report reads them, where they went, and how it ended. */
@@ -219,6 +221,8 @@ export interface Suite<Registries = unknown> {
   /** A run's parts in a worker process (`--workers`, a queue's workers); absent: the suite's runs stay in one process. */
   unitRunner?(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner>;
   readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
+  /** Stores `run --policy`'s check in a results file this suite wrote, where its `taubridge` block lives (the rest of the file unchanged, written atomically). */
+  storePolicy?(path: string, policy: StoredPolicy): void;
   rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;
   replay(request: ReplayRequest<Registries>): Promise<ReplayOutcome>;
   /** Leaderboard submissions (τ²'s `submit prepare|validate`); absent for suites without a leaderboard format. */

@@ -34,6 +34,7 @@ import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
 import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
 import { manifestOfEntries } from "./manifest.ts";
+import { storeTauBenchPolicy, tauBenchStoredPolicy } from "./stored-policy.ts";
 import type { RunManifest } from "../../core/run-manifest.ts";
 import { actionsFromEntry, parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
 import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
@@ -181,6 +182,7 @@ async function readResults(request: ResultsRequest<Registries>): Promise<SuiteRe
     completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null,
     notes: [],
     manifest,
+    policy: tauBenchStoredPolicy(entries.map((entry) => ({ taskId: entry.taskId, trial: entry.trial, block: entry.plain.taubridge }))),
     records: () => tauBenchRecords(request.path, entries, domain),
   };
 }
@@ -259,6 +261,7 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
   run,
   unitRunner,
   readResults,
+  storePolicy: storeTauBenchPolicy,
   rescore,
   async replay(request): Promise<ReplayOutcome> {
     if (request.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");

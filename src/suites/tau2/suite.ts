@@ -4,6 +4,7 @@
  * trajectories) and `replay` of a tool-call list. The CLI and the API reach τ² only through this.
  */
 import { isManifest } from "../../run/run-manifest.ts";
+import { storeTau2Policy, tau2StoredPolicy } from "./stored-policy.ts";
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import type {
@@ -290,6 +291,7 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
     suite: "tau2",
     path,
     manifest: isManifest(manifest) ? manifest : null,
+    policy: tau2StoredPolicy(results.taubridge),
     title: facets ? runTitle(facets) : `${implementation} on ${domain ?? "?"}`,
     facets,
     domain,
@@ -538,6 +540,7 @@ const TAU2_SUITE: Suite<Registries> = {
   run,
   unitRunner,
   readResults,
+  storePolicy: storeTau2Policy,
   rescore,
   replay,
   describe: (registries) => {
