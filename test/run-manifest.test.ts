@@ -37,7 +37,26 @@ function resultsFileIn(directory: string): string {
 async function libraryRun(userModel: string, extra: string[] = []): Promise<string> {
   const logDir = mkdtempSync(join(tmpdir(), "taubridge-manifest-"));
   const result = await runCli(
-    ["run", "--user-strategy", "llm", "--user-model", userModel, "--user-model-provider", "openai-compatible", "--user-base-url", server.baseURL, "--user-api-key-env", "MANIFEST_TEST_KEY", "--task-ids", "0", "6", "--log-dir", logDir, "--quiet", ...extra],
+    [
+      "run",
+      "--user-strategy",
+      "llm",
+      "--user-model",
+      userModel,
+      "--user-model-provider",
+      "openai-compatible",
+      "--user-base-url",
+      server.baseURL,
+      "--user-api-key-env",
+      "MANIFEST_TEST_KEY",
+      "--task-ids",
+      "0",
+      "6",
+      "--log-dir",
+      logDir,
+      "--quiet",
+      ...extra,
+    ],
     { env: { MANIFEST_TEST_KEY: SECRET } },
   );
   expect(result.exitCode, result.stderr).toBe(0);
@@ -163,7 +182,8 @@ describe.skipIf(!data)("τ² results carry the run manifest in the file's block"
 
     const compared = await runCli(["compare", first, second, "--format", "json"]);
     expect(compared.exitCode, compared.stderr).toBe(0);
-    const differences = (JSON.parse(compared.stdout) as { candidates: Array<{ manifestDifferences: Array<{ field: string; baseline: string; candidate: string }> }> }).candidates[0].manifestDifferences;
+    const differences = (JSON.parse(compared.stdout) as { candidates: Array<{ manifestDifferences: Array<{ field: string; baseline: string; candidate: string }> }> }).candidates[0]
+      .manifestDifferences;
     expect(differences).toEqual([{ field: "seed", baseline: "300", candidate: "301" }]);
   }, 120_000);
 });
