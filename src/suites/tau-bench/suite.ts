@@ -170,7 +170,8 @@ async function readResults(request: ResultsRequest<Registries>): Promise<SuiteRe
   // Results schema 2 on: every entry carries the run manifest (its task's definition hash); a file copied without its checkpoint still says what ran.
   const manifest = manifestOfEntries(entries.map((entry) => entry.plain.taubridge?.manifest));
   const facets = recordedFacets(request.path, request.registries) ?? (manifest ? manifestFacets(manifest) : null);
-  const domain = request.env ?? manifest?.domain ?? null;
+  // The domain stays what --env says (as for the originals' files): tasks of files with and without a manifest still pair in `compare`.
+  const domain = request.env ?? null;
   return {
     suite: "tau-bench",
     path: request.path,
