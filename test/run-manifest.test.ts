@@ -134,6 +134,8 @@ describe("τ-bench results carry the run manifest", () => {
 
     const text = await runCli(["compare", userA, otherTasks]);
     expect(text.stdout).toContain("⚠ the runs differ in more than the agent: taskSet.name");
+    // Hashes are cut to 12 characters in the text (the JSON keeps them whole).
+    expect(text.stdout).toMatch(/taskSet\.sha256 \("[0-9a-f]{12}…" → "[0-9a-f]{12}…"\)/);
 
     const same = await runCli(["compare", userA, userA, "--format", "json"]);
     expect((JSON.parse(same.stdout) as { candidates: Array<{ manifestDifferences: unknown[] }> }).candidates[0].manifestDifferences).toEqual([]);

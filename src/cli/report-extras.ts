@@ -152,13 +152,10 @@ export async function reportExtras(files: readonly SuiteResults[], labels: reado
     if (file.manifest) extras.json[index].manifest = file.manifest;
   });
   if (files.length > 1 && files.every((file) => file.manifest)) {
-    const { manifestDifferences } = await import("../analysis/manifest-diff.ts");
+    const { manifestDifferences, differencesText } = await import("../analysis/manifest-diff.ts");
     for (let index = 1; index < files.length; index++) {
       const differences = manifestDifferences(files[0].manifest as NonNullable<SuiteResults["manifest"]>, files[index].manifest as NonNullable<SuiteResults["manifest"]>);
-      if (differences.length > 0)
-        extras.footer.push(
-          `⚠ ${labels[index]} differs from ${labels[0]} in more than the agent: ${differences.map((difference) => `${difference.field} (${difference.baseline} → ${difference.candidate})`).join("; ")}`,
-        );
+      if (differences.length > 0) extras.footer.push(`⚠ ${labels[index]} differs from ${labels[0]} in more than the agent: ${differencesText(differences)}`);
     }
   }
   return extras;
