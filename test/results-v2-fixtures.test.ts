@@ -36,9 +36,24 @@ describe("frozen schemaVersion 2 results: library oracle run with --policy (2 ta
     expect(result.exitCode, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ episodes: 4, averageReward: 1, passK: { 1: 1, 2: 1 } });
-    expect(report.manifest).toMatchObject({ manifestVersion: 1, suite: "tau-bench", domain: "library", taskSet: { name: "library", split: "test" }, agent: { strategy: "oracle" }, user: { strategy: "scripted" }, seed: 10, numTrials: 2 });
+    expect(report.manifest).toMatchObject({
+      manifestVersion: 1,
+      suite: "tau-bench",
+      domain: "library",
+      taskSet: { name: "library", split: "test" },
+      agent: { strategy: "oracle" },
+      user: { strategy: "scripted" },
+      seed: 10,
+      numTrials: 2,
+    });
     expect(Object.keys(report.manifest.taskDefinitions).sort()).toEqual(["0", "2"]);
-    expect(report.policy).toMatchObject({ stored: true, file: "policy.yaml", strictness: "medium", adherence: 0.5, hitsByRule: [{ ruleId: "no-renewals", severity: "critical", hits: 2, episodes: 2 }] });
+    expect(report.policy).toMatchObject({
+      stored: true,
+      file: "policy.yaml",
+      strictness: "medium",
+      adherence: 0.5,
+      hitsByRule: [{ ruleId: "no-renewals", severity: "critical", hits: 2, episodes: 2 }],
+    });
   });
 
   it("rescores to the recorded rewards", async () => {
