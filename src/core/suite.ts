@@ -7,6 +7,7 @@
 import type { EpisodeRecord } from "./episode-record.ts";
 import type { RunManifest } from "./run-manifest.ts";
 import type { LeaderboardSupport } from "./leaderboard.ts";
+import type { EndStateDiffs } from "./state-diff.ts";
 import type { EpisodeSummary, TaskSourceFactory, RoleUsageDelta, WorkUnit } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
 
@@ -221,6 +222,13 @@ export interface Suite<Registries = unknown> {
   readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
   rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;
   replay(request: ReplayRequest<Registries>): Promise<ReplayOutcome>;
+  /**
+   * Each episode's end state against the gold end state, row by row (`taubridge view`): the
+   * episode's state-changing calls and the task's gold actions replayed on fresh copies of the
+   * domain's data, as the evaluator does for its hash. Rejects (ConfigError, DataError) when the
+   * domain or its data cannot be had; absent: the suite cannot say.
+   */
+  endStateDiffs?(request: ResultsRequest<Registries>): Promise<EndStateDiffs>;
   /** Leaderboard submissions (τ²'s `submit prepare|validate`); absent for suites without a leaderboard format. */
   readonly leaderboard?: LeaderboardSupport;
   /** The names the suite resolves, for `taubridge strategies`. */

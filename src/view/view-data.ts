@@ -4,6 +4,7 @@
  * from `src/analysis` as they are; this module only gathers them per run and per episode.
  */
 import type { EpisodeRecord } from "../core/episode-record.ts";
+import { type EndStateDiff, unavailableDiff } from "../core/state-diff.ts";
 import type { RoleUsage } from "../core/types.ts";
 import type { SuiteResults } from "../core/suite.ts";
 import { breakdownOf } from "../analysis/breakdown.ts";
@@ -25,6 +26,10 @@ export interface ViewInput {
   /** Tasks the results file records by id (τ²'s `tasks[]`); τ-bench's come from each record's entry. */
   tasks: ReadonlyMap<string, unknown>;
   partial?: boolean;
+  /** Each episode's end state against the gold one, by `taskId#trial` (the suite's `endStateDiffs`); null when not computed. */
+  stateDiffs?: ReadonlyMap<string, EndStateDiff> | null;
+  /** Why the diffs were not computed (no domain data, a suite that cannot say, a run still being written). */
+  stateDiffReason?: string | null;
 }
 
 export interface ViewOptions {
@@ -73,18 +78,36 @@ function taskOf(record: EpisodeRecord, tasks: ReadonlyMap<string, unknown>): unk
   return native && typeof native === "object" && native.info && typeof native.info === "object" ? (native.info.task ?? null) : null;
 }
 
-function viewEpisode(record: EpisodeRecord, task: unknown, policy: PolicyReport["episodes"][number] | undefined, notes: ReturnType<typeof notesByEpisode>): ViewEpisode {
+/** An episode's diff, or why there is none. */
+function stateDiffOf(input: ViewInput, key: string): EndStateDiff {
+  const diff = input.stateDiffs?.get(key);
+  if (diff) return diff;
+  if (input.stateDiffs) return unavailableDiff("the suite's replay did not cover this episode");
+  return unavailableDiff(input.stateDiffReason ?? "not computed");
+}
+
+function viewEpisode(input: ViewInput, record: EpisodeRecord, task: unknown, policy: PolicyReport["episodes"][number] | undefined, notes: ReturnType<typeof notesByEpisode>): ViewEpisode {
   const { native: _native, ...rest } = record;
   const facts = episodeFacts(record);
   const key = noteKey(record.taskId, record.trial);
-  return { key, record: rest, task, facts, policyHits: policy?.hits ?? [], adherence: policy?.adherence ?? null, toolErrors: facts.toolErrors.length, note: notes.get(key) ?? null };
+  return {
+    key,
+    record: rest,
+    task,
+    facts,
+    policyHits: policy?.hits ?? [],
+    adherence: policy?.adherence ?? null,
+    toolErrors: facts.toolErrors.length,
+    note: notes.get(key) ?? null,
+    stateDiff: stateDiffOf(input, key),
+  };
 }
 
 async function viewRun(input: ViewInput, index: number, policy: Policy, options: ViewOptions): Promise<ViewRun> {
   const { results, records } = input;
   const report = await checkPolicy(records, policy);
   const notes = notesByEpisode(input.notes);
-  const episodes = records.map((record, at) => viewEpisode(record, taskOf(record, input.tasks), report.episodes[at], notes));
+  const episodes = records.map((record, at) => viewEpisode(input, record, taskOf(record, input.tasks), report.episodes[at], notes));
   const terminations: Record<string, number> = {};
   for (const record of records) terminations[record.termination ?? "unknown"] = (terminations[record.termination ?? "unknown"] ?? 0) + 1;
   return {

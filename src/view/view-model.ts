@@ -5,6 +5,7 @@
  * page never recomputes what `src/analysis` says.
  */
 import type { EpisodeRecord } from "../core/episode-record.ts";
+import type { EndStateDiff } from "../core/state-diff.ts";
 import type { Breakdown } from "../analysis/breakdown.ts";
 import type { Comparison } from "../analysis/compare.ts";
 import type { EpisodeFacts } from "../analysis/facts.ts";
@@ -44,6 +45,8 @@ export interface ViewEpisode {
   /** Tool calls whose result was an error (from the facts). */
   toolErrors: number;
   note: EpisodeNote | null;
+  /** The end state against the gold end state, row by row (the suite's replay), or why it was not computed. */
+  stateDiff: EndStateDiff;
 }
 
 export interface ViewRun {

@@ -39,6 +39,9 @@ import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSui
 import { TAU_BENCH_RULES } from "./rules.ts";
 import { runConfigFromSettings } from "./run-config.ts";
 import { runLogSettings } from "../../run/call-log.ts";
+import type { EndStateDiffs } from "../../core/state-diff.ts";
+import { inferTauBenchDomain, tauBenchEndStateDiffs } from "./end-state-diff.ts";
+import { groundTruthStateFor } from "./evaluator.ts";
 
 function domainOf(registries: Registries, name: string, dataDir: string | undefined): LoadedDomain {
   const definition = tauBenchParts(registries).domains.get(name);
@@ -201,6 +204,35 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
   };
 }
 
+/**
+ * Each episode's end state against the gold end state (`taubridge view`). The domain is `--env`,
+ * else the one the run's checkpoint recorded, else the one domain whose tools the file calls; its
+ * data as every command finds it (`--data-dir`, `TAUBRIDGE_DATA_DIR`, the pulled cache, or the
+ * data a domain ships).
+ */
+async function endStateDiffs(request: ResultsRequest<Registries>): Promise<EndStateDiffs> {
+  const { entries } = checkedEntries({ ...request, env: undefined });
+  const domains = tauBenchParts(request.registries).domains;
+  const recorded = recordedFacets(request.path, request.registries)?.domain?.split("/") ?? [];
+  const name =
+    request.env ??
+    recorded[0] ??
+    inferTauBenchDomain(
+      entries,
+      domains.names().map((known) => domains.get(known)),
+    )?.name;
+  if (!name) throw new ConfigError(`${request.path} does not say which domain it was recorded on, and its tool calls fit no single domain: pass --env <domain>`);
+  const domain = domainOf(request.registries, name, request.dataDir);
+  const split = request.taskSplit ?? recorded[1];
+  let tasks: ReturnType<LoadedDomain["tasks"]> = [];
+  try {
+    tasks = taskSetOf(domain, split, request.taskFile).tasks;
+  } catch {
+    // Entries carry their task (`info.task`); the split is only the fallback.
+  }
+  return tauBenchEndStateDiffs(domain, entries, tasks, (task) => groundTruthStateFor(domain, task));
+}
+
 /** Each episode of a results file as an action file `[{name, kwargs}]` (its steps, or what its trajectory shows), for `replay --from`. */
 async function episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions> {
   const { entries } = checkedEntries(request);
@@ -241,6 +273,7 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
   unitRunner,
   readResults,
   rescore,
+  endStateDiffs,
   async replay(request): Promise<ReplayOutcome> {
     if (request.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");
     const domain = domainOf(request.registries, request.env, request.dataDir);
