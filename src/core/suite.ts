@@ -10,6 +10,7 @@ import type { LeaderboardSupport } from "./leaderboard.ts";
 import type { EndStateDiffs } from "./state-diff.ts";
 import type { EpisodeSummary, TaskSourceFactory, RoleUsageDelta, WorkUnit } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
+import type { RoleUsage } from "./types.ts";
 
 /** What a run asks of a suite: its settings (one flag table for both suites) and the run's surroundings. */
 export interface SuiteRunRequest<Settings = unknown, Registries = unknown> {
@@ -115,6 +116,11 @@ export interface SuiteResults {
   notes: string[];
   /** The canonical episode records of the file (ours or the original's), read on demand. */
   records(): EpisodeRecord[];
+  /**
+   * Usage of the model roles the records do not carry, summed over the run as the file records it
+   * (τ²: the NL-assertion `judge`; τ³: `reranker`, `embedder`); absent or null when none was recorded.
+   */
+  runUsage?: Readonly<Record<string, RoleUsage>> | null;
   /** The run manifest the file records (taubridge's files from results schema 2 on); null for others. */
   manifest?: RunManifest | null;
 }

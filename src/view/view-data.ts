@@ -47,8 +47,12 @@ export const BUILTIN_POLICY: Policy = parsePolicy({}, "built-in rules");
 
 const sum = (values: ReadonlyArray<number | null>): number | null => (values.some((value) => value === null) ? null : values.reduce<number>((total, value) => total + (value as number), 0));
 
-/** Per-role usage over the records: calls and tokens summed where recorded, cost null when any episode's is unknown. */
-export function roleRows(records: readonly EpisodeRecord[], fileNotes: readonly string[]): RoleRow[] {
+/**
+ * Per-role usage over the records: calls and tokens summed where recorded, cost null when any
+ * episode's is unknown; then the roles only the run records as a whole (`runUsage`: τ²'s NL judge,
+ * τ³'s reranker and embedder), and the judge's line as text when neither says more.
+ */
+export function roleRows(records: readonly EpisodeRecord[], fileNotes: readonly string[], runUsage: Readonly<Record<string, RoleUsage>> | null = null): RoleRow[] {
   const durations = records.map((record) => record.durationSeconds).filter((value): value is number => typeof value === "number");
   const meanEpisodeSeconds = durations.length === 0 ? null : durations.reduce((a, b) => a + b, 0) / durations.length;
   const rows: RoleRow[] = (["agent", "user"] as const).map((role) => {
@@ -65,8 +69,27 @@ export function roleRows(records: readonly EpisodeRecord[], fileNotes: readonly 
       text: null,
     };
   });
-  const judge = fileNotes.find((line) => /judge/i.test(line)) ?? null;
-  rows.push({ role: "judge", episodes: 0, calls: null, promptTokens: null, completionTokens: null, cost: null, meanEpisodeSeconds: null, text: judge ?? "no judge usage recorded" });
+  const judged = records.filter((record) => record.expected?.rewardBasis?.includes("NL_ASSERTION") && record.expected.assertions.some((assertion) => assertion.kind === "nl")).length;
+  const usage = runUsage ?? {};
+  const judge = usage.judge;
+  if (judge)
+    rows.push({
+      role: "judge",
+      episodes: judged,
+      calls: judge.calls,
+      promptTokens: judge.promptTokens,
+      completionTokens: judge.completionTokens,
+      cost: judge.cost,
+      meanEpisodeSeconds: null,
+      text: null,
+    });
+  else {
+    const line = fileNotes.find((note) => /judge/i.test(note)) ?? null;
+    rows.push({ role: "judge", episodes: 0, calls: null, promptTokens: null, completionTokens: null, cost: null, meanEpisodeSeconds: null, text: line ?? "no judge usage recorded" });
+  }
+  for (const [role, totals] of Object.entries(usage))
+    if (role !== "judge")
+      rows.push({ role, episodes: 0, calls: totals.calls, promptTokens: totals.promptTokens, completionTokens: totals.completionTokens, cost: totals.cost, meanEpisodeSeconds: null, text: null });
   return rows;
 }
 
@@ -121,7 +144,7 @@ async function viewRun(input: ViewInput, index: number, policy: Policy, options:
     partial: input.partial === true,
     completeness: results.completeness,
     statistics: runStatistics(outcomesOf(results), { seed: options.seed ?? 0, resamples: options.resamples ?? 2000 }),
-    roles: roleRows(records, results.notes),
+    roles: roleRows(records, results.notes, results.runUsage ?? null),
     terminations,
     infraErrors: records
       .filter((record) => record.termination === "infra_error")

@@ -15,10 +15,11 @@ import type { RunStatistics } from "../analysis/statistics.ts";
 
 export const VIEW_SCHEMA_VERSION = 1;
 
-/** Usage of one model role over a run: summed over the episodes that recorded it. */
+/** Usage of one model role over a run: summed over the episodes that recorded it, or as the run recorded it (judge, reranker, embedder). */
 export interface RoleRow {
-  role: "agent" | "user" | "judge";
-  /** Episodes whose record carries this role's usage. */
+  /** `agent`, `user`, `judge`; τ³'s `reranker` and `embedder` when the run used them. */
+  role: string;
+  /** Episodes whose record carries this role's usage (the judge: episodes whose score needed it; 0 for usage recorded per run only). */
   episodes: number;
   calls: number | null;
   promptTokens: number | null;

@@ -198,7 +198,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         expect(summary).toContain(`End state vs gold end state: ${rowCount} row${rowCount === 1 ? " differs" : "s differ"}`);
         const shown = await tab
           .locator("[data-testid=state-diff] tbody tr")
-          .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => (cell as HTMLElement).innerText.trim())));
+          .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => (cell as unknown as { innerText: string }).innerText.trim())));
         // A long value is folded: the cell shows its label until opened.
         const cell = (value: string | null, label: string) => (value === null ? "(absent)" : value.length <= 80 ? value : `${label} (${value.length} characters)`);
         const expectedRows = diff!.tables.flatMap((table) =>

@@ -293,6 +293,10 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
     notes: [judgeLine(judgeUsage), ...roleLines(roleUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
+    runUsage:
+      judgeUsage || roleUsage
+        ? { ...(judgeUsage ? { judge: { calls: judgeUsage.calls, promptTokens: judgeUsage.promptTokens, completionTokens: judgeUsage.completionTokens, cost: judgeUsage.cost } } : {}), ...roleUsage }
+        : null,
     records: () => {
       const tasks = tasksById(results.tasks);
       return results.simulations.map((simulation) => tau2Record(simulation, domain, tasks.get(simulation.task_id)));
