@@ -132,11 +132,12 @@ export async function loadInputs(paths: readonly string[], read: ReadResults, op
   const labels = resultsLabels(paths);
   const inputs: ViewInput[] = [];
   for (const [index, path] of paths.entries()) {
+    // The diffs first: the suite reads the file again, and its copy is released before the records are built.
+    const diffs = await stateDiffsOf(path, !existsSync(path), options.stateDiffs);
     const one = await readOne(path, read, options.allowMissing === true);
     if (!one) continue;
     const notesPath = notesPathOf(path);
     const notes = existsSync(notesPath) ? parseNotes(readFileSync(notesPath, "utf8"), notesPath) : null;
-    const diffs = await stateDiffsOf(path, one.partial && !existsSync(path), options.stateDiffs);
     inputs.push({ results: one.results, label: labels[index], records: one.records, notes, tasks: one.tasks, partial: one.partial, ...diffs });
   }
   return inputs;

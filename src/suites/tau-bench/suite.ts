@@ -31,7 +31,7 @@ import { runTitle } from "../../report/labels.ts";
 import { runBatch, tauBenchUnitRunner } from "./batch.ts";
 import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
-import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
+import { domainDirectory, loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
 import { actionsFromEntry, parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
 import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
@@ -211,15 +211,17 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
  * data a domain ships).
  */
 async function endStateDiffs(request: ResultsRequest<Registries>): Promise<EndStateDiffs> {
-  const { entries } = checkedEntries({ ...request, env: undefined });
   const domains = tauBenchParts(request.registries).domains;
   const recorded = recordedFacets(request.path, request.registries)?.domain?.split("/") ?? [];
+  const known = request.env ?? recorded[0];
+  // Without data, say so before reading a file that may be hundreds of megabytes (a file that does not name its domain is read to find it).
+  if (known) domainDirectory(domains.get(known), request.dataDir ?? defaultDataRoot(domains.get(known)));
+  const { entries } = checkedEntries({ ...request, env: undefined });
   const name =
-    request.env ??
-    recorded[0] ??
+    known ??
     inferTauBenchDomain(
       entries,
-      domains.names().map((known) => domains.get(known)),
+      domains.names().map((candidate) => domains.get(candidate)),
     )?.name;
   if (!name) throw new ConfigError(`${request.path} does not say which domain it was recorded on, and its tool calls fit no single domain: pass --env <domain>`);
   const domain = domainOf(request.registries, name, request.dataDir);
