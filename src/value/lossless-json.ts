@@ -209,56 +209,61 @@ class Parser {
       if (code === 92 || code < 32) break;
       position++;
     }
-    let out = text.slice(start, position);
+    // Runs between escapes are sliced whole and joined once: a string built a character at a time
+    // is a rope of one node per character (tens of bytes each) until something flattens it.
+    const out: string[] = [];
+    let run = start;
     while (position < text.length) {
       const code = text.charCodeAt(position);
       if (code === 34) {
         this.position = position + 1;
-        return out;
+        out.push(text.slice(run, position));
+        return out.join("");
       }
       if (code < 32) this.fail("Invalid control character", position);
       if (code !== 92) {
-        out += text[position];
         position++;
         continue;
       }
+      out.push(text.slice(run, position));
       const escape = text[position + 1];
       position += 2;
       switch (escape) {
         case '"':
-          out += '"';
+          out.push('"');
           break;
         case "\\":
-          out += "\\";
+          out.push("\\");
           break;
         case "/":
-          out += "/";
+          out.push("/");
           break;
         case "b":
-          out += "\b";
+          out.push("\b");
           break;
         case "f":
-          out += "\f";
+          out.push("\f");
           break;
         case "n":
-          out += "\n";
+          out.push("\n");
           break;
         case "r":
-          out += "\r";
+          out.push("\r");
           break;
         case "t":
-          out += "\t";
+          out.push("\t");
           break;
         case "u": {
           const digits = text.slice(position, position + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(digits)) this.fail("Invalid \\uXXXX escape", position - 2);
-          out += String.fromCharCode(parseInt(digits, 16));
+          out.push(String.fromCharCode(parseInt(digits, 16)));
           position += 4;
           break;
         }
         default:
           this.fail("Invalid \\escape", position - 2);
       }
+      run = position;
     }
     return this.fail("Unterminated string starting", start - 1);
   }

@@ -31,7 +31,7 @@ import { runTitle } from "../../report/labels.ts";
 import { runBatch, tauBenchUnitRunner } from "./batch.ts";
 import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
-import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
+import { domainDirectory, loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
 import { manifestOfEntries } from "./manifest.ts";
 import { storeTauBenchPolicy, tauBenchStoredPolicy } from "./stored-policy.ts";
@@ -42,6 +42,9 @@ import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSui
 import { TAU_BENCH_RULES } from "./rules.ts";
 import { runConfigFromSettings } from "./run-config.ts";
 import { runLogSettings } from "../../run/call-log.ts";
+import type { EndStateDiffs } from "../../core/state-diff.ts";
+import { inferTauBenchDomain, tauBenchEndStateDiffs } from "./end-state-diff.ts";
+import { groundTruthStateFor } from "./evaluator.ts";
 
 function domainOf(registries: Registries, name: string, dataDir: string | undefined): LoadedDomain {
   const definition = tauBenchParts(registries).domains.get(name);
@@ -223,6 +226,37 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
   };
 }
 
+/**
+ * Each episode's end state against the gold end state (`taubridge view`). The domain is `--env`,
+ * else the one the run's checkpoint recorded, else the one domain whose tools the file calls; its
+ * data as every command finds it (`--data-dir`, `TAUBRIDGE_DATA_DIR`, the pulled cache, or the
+ * data a domain ships).
+ */
+async function endStateDiffs(request: ResultsRequest<Registries>): Promise<EndStateDiffs> {
+  const domains = tauBenchParts(request.registries).domains;
+  const recorded = recordedFacets(request.path, request.registries)?.domain?.split("/") ?? [];
+  const known = request.env ?? recorded[0];
+  // Without data, say so before reading a file that may be hundreds of megabytes (a file that does not name its domain is read to find it).
+  if (known) domainDirectory(domains.get(known), request.dataDir ?? defaultDataRoot(domains.get(known)));
+  const { entries } = checkedEntries({ ...request, env: undefined });
+  const name =
+    known ??
+    inferTauBenchDomain(
+      entries,
+      domains.names().map((candidate) => domains.get(candidate)),
+    )?.name;
+  if (!name) throw new ConfigError(`${request.path} does not say which domain it was recorded on, and its tool calls fit no single domain: pass --env <domain>`);
+  const domain = domainOf(request.registries, name, request.dataDir);
+  const split = request.taskSplit ?? recorded[1];
+  let tasks: ReturnType<LoadedDomain["tasks"]> = [];
+  try {
+    tasks = taskSetOf(domain, split, request.taskFile).tasks;
+  } catch {
+    // Entries carry their task (`info.task`); the split is only the fallback.
+  }
+  return tauBenchEndStateDiffs(domain, entries, tasks, (task) => groundTruthStateFor(domain, task));
+}
+
 /** Each episode of a results file as an action file `[{name, kwargs}]` (its steps, or what its trajectory shows), for `replay --from`. */
 async function episodeActions(request: ResultsRequest<Registries>): Promise<EpisodeActions> {
   const { entries } = checkedEntries(request);
@@ -264,6 +298,7 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
   readResults,
   storePolicy: storeTauBenchPolicy,
   rescore,
+  endStateDiffs,
   async replay(request): Promise<ReplayOutcome> {
     if (request.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");
     const domain = domainOf(request.registries, request.env, request.dataDir);

@@ -36,6 +36,8 @@ import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactor
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results, type Tau2SimulationRecord } from "./codec.ts";
 import { runLogSettings } from "../../run/call-log.ts";
 import { tau2DataRoot } from "./data-root.ts";
+import type { EndStateDiffs } from "../../core/state-diff.ts";
+import { tau2EndStateDiffs } from "./end-state-diff.ts";
 import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
 import { parsePythonJsonText, readPythonJsonFile } from "../../data/data-files.ts";
@@ -298,6 +300,10 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
     notes: [judgeLine(judgeUsage), ...roleLines(roleUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
+    runUsage:
+      judgeUsage || roleUsage
+        ? { ...(judgeUsage ? { judge: { calls: judgeUsage.calls, promptTokens: judgeUsage.promptTokens, completionTokens: judgeUsage.completionTokens, cost: judgeUsage.cost } } : {}), ...roleUsage }
+        : null,
     records: () => {
       const tasks = tasksById(results.tasks);
       return results.simulations.map((simulation) => tau2Record(simulation, domain, tasks.get(simulation.task_id)));
@@ -442,6 +448,20 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
 }
 
 /**
+ * Each simulation's end state against the gold end state (`taubridge view`), on the domain and the
+ * domain configuration the file recorded, with the data every command finds (`--data-dir`,
+ * `TAUBRIDGE_TAU2_DATA_DIR`, the pulled cache).
+ */
+async function endStateDiffs(request: ResultsRequest<Registries>): Promise<EndStateDiffs> {
+  const { results, domain: domainName } = checkedResults(request);
+  if (!domainName) throw new ConfigError(`${request.path}: no info.environment_info.domain_name; pass --env`);
+  const definition = tau2Of(request.registries).domains.get(domainName);
+  const domain = loadTau2Domain(definition, tau2DataRoot(request.dataDir), recordedDomainConfig(results.info));
+  const tasks = new Map(validateTau2Tasks(results.tasks, request.path).map((task) => [task.id, task]));
+  return tau2EndStateDiffs(domain, results, tasks, domainName);
+}
+
+/**
  * The results file as recorded (read again losslessly, so fields our reader does not model — reviews,
  * ticks — stay) with each simulation's `reward_info` replaced by the re-scored one.
  */
@@ -543,6 +563,7 @@ const TAU2_SUITE: Suite<Registries> = {
   storePolicy: storeTau2Policy,
   rescore,
   replay,
+  endStateDiffs,
   describe: (registries) => {
     const tau2 = tau2Of(registries);
     const strategies = tau2.strategies;
