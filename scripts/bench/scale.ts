@@ -37,6 +37,7 @@ const { values } = parseArgs({
     turns: { type: "string", default: "10" },
     workers: { type: "string" },
     "keep-files": { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
   },
   allowPositionals: true,
 });
@@ -88,13 +89,14 @@ interface ProcessUsage {
 }
 
 /** One `tau2 run` of `count` simulations against a fresh server: its calls, wall times, CPU and memory. */
-async function run(count: number, workers: string | undefined) {
+async function run(count: number, workers: string | undefined, profileDirectory?: string) {
   const server = await startServer();
   const directory = mkdtempSync(join(tmpdir(), "taubridge-bench-scale-"));
   const usageFile = join(directory, "usage.jsonl");
   const { tasks, trials } = taskGrid(count);
   const llmArgs = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
   const args = [
+    ...(profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`] : []),
     ...["--import", join(ROOT, "scripts", "bench", "support", "usage-report.mjs"), BIN, "tau2", "run"],
     ...["--domain", "telecom", "--task-split-name", "base", "--num-tasks", String(tasks), "--num-trials", String(trials), "--max-concurrency", String(count)],
     ...["--agent", "llm_agent", "--agent-llm", "bench-agent", "--agent-llm-args", llmArgs, "--user", "user_simulator", "--user-llm", "bench-user", "--user-llm-args", llmArgs],
@@ -142,7 +144,7 @@ async function measure(workers: string | undefined) {
   // The fixed cost of a run (start, loading, result writing) from a one-simulation run of the same command.
   const single = await run(1, workers);
   if (single.exitCode !== 0) return { workers: workers ?? null, failed: single };
-  const full = await run(simulations, workers);
+  const full = await run(simulations, workers, values["cpu-prof"]);
   if (full.exitCode !== 0) return { workers: workers ?? null, failed: full };
   const callsPerSimulation = full.calls / full.simulations;
   const idealMs = callsPerSimulation * latencyMs * Math.ceil(full.simulations / simulations);

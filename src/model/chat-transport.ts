@@ -113,33 +113,99 @@ function connectionError(error: unknown, signal: AbortSignal): Error {
   return new APIConnectionError({ cause });
 }
 
+/** What an answer is made of, collected by {@link ChatAnswerHandler}. */
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A dispatch handler (undici's handler API) that collects one answer: status, headers and the body
+ * as text. Dispatching it directly skips what `request()` adds per call for a body read whole — its
+ * request handler, a `Readable` body stream and its consumer — and its abort listener: `signal` is
+ * listened to here for the request's lifetime only.
+ */
+class ChatAnswerHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: Record<string, string | string[] | undefined> = {};
+  private readonly chunks: Buffer[] = [];
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly onSignal = () => this.controller?.abort(this.signal.reason);
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly resolve: (answer: RawAnswer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    signal.addEventListener("abort", this.onSignal, { once: true });
+  }
+
+  private done(): void {
+    this.signal.removeEventListener("abort", this.onSignal);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(this.signal.reason);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.done();
+    const { chunks } = this;
+    const body = chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
+    this.resolve({ status: this.status, headers: this.headers, body });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.done();
+    this.reject(error);
+  }
+}
+
+/** One POST through the origin's pool, its answer collected whole. */
+function send(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal): Promise<RawAnswer> {
+  return new Promise<RawAnswer>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const handler = new ChatAnswerHandler(signal, resolve, reject);
+    poolFor(target.origin).dispatch({ origin: target.origin, path: target.path, method: "POST", headers: target.headers, body }, handler);
+  });
+}
+
 /**
  * One POST of `body` to the target, answered as `chat.completions.create` answers: the parsed body
  * of a 2xx (JSON when the media type says so, else its text; `null` for 204), the SDK's error for
  * anything else. `signal` aborts it (`APIUserAbortError`).
  */
-export async function postChat(target: ChatTarget, body: string, signal: AbortSignal): Promise<unknown> {
-  let answer: Dispatcher.ResponseData;
+export async function postChat(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal): Promise<unknown> {
+  let answer: RawAnswer;
   try {
-    answer = await poolFor(target.origin).request({ path: target.path, method: "POST", headers: target.headers, body, signal });
+    answer = await send(target, body, signal);
   } catch (error) {
     throw connectionError(error, signal);
   }
-  const status = answer.statusCode;
-  let text: string;
-  try {
-    text = status === 204 ? "" : await answer.body.text();
-  } catch (error) {
-    throw connectionError(error, signal);
-  }
+  const { status, headers } = answer;
+  const text = status === 204 ? "" : answer.body;
   if (status < 200 || status >= 300) {
     const json = safeJson(text);
-    throw APIError.generate(status, json as object | undefined, json === undefined ? text : undefined, headersOf(answer.headers));
+    throw APIError.generate(status, json as object | undefined, json === undefined ? text : undefined, headersOf(headers));
   }
   if (status === 204) return null;
-  const mediaType = headerText(answer.headers, "content-type")?.split(";")[0]?.trim();
+  const mediaType = headerText(headers, "content-type")?.split(";")[0]?.trim();
   if (mediaType?.includes("application/json") || mediaType?.endsWith("+json")) {
-    if (headerText(answer.headers, "content-length") === "0") return undefined;
+    if (headerText(headers, "content-length") === "0") return undefined;
     return JSON.parse(text);
   }
   return text;
@@ -189,35 +255,66 @@ function unchanged(value: unknown, recorded: readonly unknown[], position: { ind
   return recorded[position.index++] === SNAPSHOT_END;
 }
 
-interface SerializedMessage {
-  json: string;
-  leaves: unknown[];
+/**
+ * Whether `value` can never change: a primitive, or a frozen plain object or array (no `toJSON`,
+ * no accessor) whose values are all such. A message made that way (the τ² participants freeze the
+ * messages they send) is serialised once and reused without checking its leaves again.
+ */
+function immutable(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (!Object.isFrozen(value)) return false;
+  if (!Array.isArray(value)) {
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+  }
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  for (const key in descriptors) {
+    const descriptor = descriptors[key] as PropertyDescriptor;
+    if (!("value" in descriptor)) return false;
+    if (key === "toJSON" && typeof descriptor.value === "function") return false;
+    if (!immutable(descriptor.value)) return false;
+  }
+  return true;
 }
 
+interface SerializedMessage {
+  /** The value's JSON as UTF-8. */
+  bytes: Buffer;
+  /** Its leaves when it was serialised, to check it is unchanged; `null` when it cannot change ({@link immutable}). */
+  leaves: unknown[] | null;
+}
+
+const COMMA = Buffer.from(",");
+
 /**
- * Builds chat-completion bodies as `JSON.stringify` of `{ ...params, model, messages, tools?,
- * temperature?, tool_choice? }` (the client's body, byte for byte), serialising each message
- * object once: a conversation's history is sent again on every turn, and re-serialising it was a
- * visible share of a call's CPU. A cached message is reused only while its leaves are the same
- * values (strings compared by identity first, so the check costs a few comparisons per message,
- * not its length); a message changed in place is serialised again. Tool lists are cached the same
- * way, by identity.
+ * Builds chat-completion bodies as the UTF-8 bytes of `JSON.stringify` of `{ ...params, model,
+ * messages, tools?, temperature?, tool_choice? }` (the client's body, byte for byte), serialising
+ * each message object once: a conversation's history is sent again on every turn, and
+ * re-serialising and re-encoding it was a visible share of a call's CPU. The body is the cached
+ * bytes of each message copied one after the other (no string to flatten and encode per call). A
+ * cached message is reused while it cannot have changed: it is deeply frozen ({@link immutable}),
+ * or its leaves are the same values (strings compared by identity first, so the check costs a few
+ * comparisons per leaf, not the text's length); a message changed in place is serialised again.
+ * Tool lists are cached the same way, by identity.
  */
 export class ChatBodyWriter {
   private readonly messages = new WeakMap<object, SerializedMessage>();
 
-  /** The JSON of one value, from the cache when it is the same object with the same leaves. */
-  private serialized(value: unknown): string {
-    if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  /** The JSON bytes of one value, from the cache when it is the same object with the same leaves. */
+  private serialized(value: unknown): Buffer {
+    if (value === null || typeof value !== "object") return Buffer.from(JSON.stringify(value) ?? "null");
     const cached = this.messages.get(value);
-    if (cached && unchanged(value, cached.leaves, { index: 0 })) return cached.json;
-    const json = JSON.stringify(value) ?? "null";
-    const leaves: unknown[] = [];
-    if (snapshot(value, leaves)) this.messages.set(value, { json, leaves });
-    return json;
+    if (cached && (cached.leaves === null || unchanged(value, cached.leaves, { index: 0 }))) return cached.bytes;
+    const bytes = Buffer.from(JSON.stringify(value) ?? "null");
+    if (immutable(value)) this.messages.set(value, { bytes, leaves: null });
+    else {
+      const leaves: unknown[] = [];
+      if (snapshot(value, leaves)) this.messages.set(value, { bytes, leaves });
+    }
+    return bytes;
   }
 
-  /** The body text; `params` first (their keys cannot clash with the client's: it refuses those). */
+  /** The body bytes; `params` first (their keys cannot clash with the client's: it refuses those). */
   write(parts: {
     params: Record<string, unknown> | undefined;
     model: string;
@@ -225,25 +322,31 @@ export class ChatBodyWriter {
     tools: readonly unknown[] | undefined;
     temperature: number | undefined;
     toolChoice: unknown;
-  }): string {
-    let text = "{";
+  }): Buffer {
+    let head = "{";
     if (parts.params) {
       const params = JSON.stringify(parts.params);
-      if (params.length > 2) text += `${params.slice(1, -1)},`;
+      if (params.length > 2) head += `${params.slice(1, -1)},`;
     }
-    text += `"model":${JSON.stringify(parts.model)},"messages":[`;
+    head += `"model":${JSON.stringify(parts.model)},"messages":[`;
+    const pieces: Buffer[] = [Buffer.from(head)];
     const { messages } = parts;
     for (let index = 0; index < messages.length; index++) {
-      if (index > 0) text += ",";
-      text += this.serialized(messages[index]);
+      if (index > 0) pieces.push(COMMA);
+      pieces.push(this.serialized(messages[index]));
     }
-    text += "]";
-    if (parts.tools !== undefined) text += `,"tools":${this.serialized(parts.tools)}`;
-    if (parts.temperature !== undefined) text += `,"temperature":${JSON.stringify(parts.temperature)}`;
+    let tail = "]";
+    if (parts.tools !== undefined) {
+      pieces.push(Buffer.from(`${tail},"tools":`));
+      pieces.push(this.serialized(parts.tools));
+      tail = "";
+    }
+    if (parts.temperature !== undefined) tail += `,"temperature":${JSON.stringify(parts.temperature)}`;
     if (parts.toolChoice !== undefined) {
       const choice = JSON.stringify(parts.toolChoice);
-      if (choice !== undefined) text += `,"tool_choice":${choice}`;
+      if (choice !== undefined) tail += `,"tool_choice":${choice}`;
     }
-    return `${text}}`;
+    pieces.push(Buffer.from(`${tail}}`));
+    return Buffer.concat(pieces);
   }
 }

@@ -200,12 +200,12 @@ type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type ChatAnswer = { choices?: OpenAI.Chat.Completions.ChatCompletion["choices"]; usage?: OpenAI.Completions.CompletionUsage } | null | undefined;
 
 /** One HTTP attempt with its own timeout, through the SDK or the client's own path; notes whether the endpoint answered at all. */
-async function attemptOnce(core: ClientCore, body: ChatBody | string, signal: AbortSignal | undefined) {
+async function attemptOnce(core: ClientCore, body: ChatBody | Buffer, signal: AbortSignal | undefined) {
   const { timeoutMs } = core.options;
   const attempt = attemptSignal(signal, timeoutMs);
   try {
     let response: ChatAnswer;
-    if (typeof body === "string") {
+    if (Buffer.isBuffer(body)) {
       core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs);
       response = (await postChat(await core.target, body, attempt.signal)) as ChatAnswer;
     } else {
@@ -242,11 +242,11 @@ function requestParts(core: ClientCore, request: CompletionRequest): RequestPart
 }
 
 /**
- * The body sent: the text the client's own path posts (built by its {@link ChatBodyWriter}, the
+ * The body sent: the bytes the client's own path posts (built by its {@link ChatBodyWriter}, the
  * history serialised once), or the object the SDK serialises — the same bytes either way:
  * `{ ...params, model, messages, tools?, temperature?, tool_choice? }`.
  */
-function requestBody(core: ClientCore, request: CompletionRequest, parts: RequestParts): ChatBody | string {
+function requestBody(core: ClientCore, request: CompletionRequest, parts: RequestParts): ChatBody | Buffer {
   const { params, tools, temperature } = parts;
   if (core.writer) return core.writer.write({ params, model: core.wireModel, messages: request.messages, tools, temperature, toolChoice: request.toolChoice });
   return {
