@@ -303,7 +303,9 @@ async function fromCache(core: ClientCore, key: string, started: number): Promis
 /** One chat completion: from the cache, else over HTTP with the retry layer; usage summed, the answer cached. */
 async function complete(core: ClientCore, request: CompletionRequest): Promise<CompletionResult> {
   // The client's secrets and those of this request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry.
-  const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
+  // Found only when needed (an error, a cache entry): looking through the parameters on every call was a visible share of its CPU.
+  let found: readonly string[] | undefined;
+  const secrets = (): readonly string[] => (found ??= request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets);
   const started = performance.now();
   const parts = requestParts(core, request);
   const keyInput = core.cache ? cacheKeyInput(core, request, parts) : undefined;
@@ -321,13 +323,13 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
       maxAttempts: core.options.maxAttempts,
       backoff: core.backoff,
       signal: request.signal,
-      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, secrets) }) } : {}),
+      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, secrets()) }) } : {}),
     }));
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
-    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets);
-    throw toModelError(core, error, 1, secrets);
+    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets());
+    throw toModelError(core, error, 1, secrets());
   }
   const message = toAssistantMessage(outcome.choice.message);
   const recordedUsage = toUsage(outcome.usage);
@@ -336,7 +338,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const finishReason = outcome.choice.finish_reason ?? null;
   if (core.cache && key && keyInput) {
     try {
-      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets);
+      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets());
     } catch {
       // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
     }
