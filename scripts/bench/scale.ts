@@ -60,7 +60,7 @@ function taskGrid(count: number): { tasks: number; trials: number } {
 
 interface Server {
   baseURL: string;
-  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number }>;
+  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number; connections: number }>;
   close(): void;
 }
 
@@ -127,6 +127,7 @@ async function run(count: number, workers: string | undefined, profileDirectory?
     simulations: count,
     calls: stats.completions,
     peakInFlight: stats.peakInFlight,
+    connections: stats.connections,
     batchWallMs: stats.firstRequestAt && stats.lastAnswerAt ? stats.lastAnswerAt - stats.firstRequestAt : null,
     processWallMs: Math.round(processWallMs),
     processes: usage.length,
@@ -155,6 +156,7 @@ async function measure(workers: string | undefined) {
     turns,
     calls: full.calls,
     peakCallsInFlight: full.peakInFlight,
+    connections: full.connections,
     idealMs: Math.round(idealMs),
     batchWallMs: full.batchWallMs,
     wallOverIdeal: full.batchWallMs === null ? null : round(full.batchWallMs / idealMs),

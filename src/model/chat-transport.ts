@@ -30,6 +30,8 @@
 import type OpenAI from "openai";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { interceptors, Pool, type Dispatcher } from "undici";
+import { onAbort } from "./abort-relay.ts";
+import { AttemptTimeoutError } from "./retry.ts";
 
 /** What a client sends with every chat completion: the URL and the headers the SDK builds. */
 export interface ChatTarget {
@@ -105,8 +107,7 @@ function safeJson(text: string): unknown {
 }
 
 /** What the SDK's fetch path rejects with when the request fails before an answer: its connection errors. */
-function connectionError(error: unknown, signal: AbortSignal): Error {
-  if (signal.aborted) return new APIUserAbortError();
+function connectionError(error: unknown): Error {
   const cause = error instanceof Error ? error : new Error(String(error));
   const isTimeout = cause.name === "AbortError" || /timed? ?out/i.test(String(cause) + ("cause" in cause ? String(cause.cause) : ""));
   if (isTimeout) return new APIConnectionTimeoutError();
@@ -121,33 +122,51 @@ interface RawAnswer {
 }
 
 /**
- * A dispatch handler (undici's handler API) that collects one answer: status, headers and the body
- * as text. Dispatching it directly skips what `request()` adds per call for a body read whole — its
- * request handler, a `Readable` body stream and its consumer — and its abort listener: `signal` is
- * listened to here for the request's lifetime only.
+ * A dispatch handler (undici's handler API) that collects one answer — status, headers and the
+ * body as text — and ends the request early when the caller's signal aborts (rejecting with the
+ * SDK's `APIUserAbortError`) or the attempt's time is up (rejecting with {@link AttemptTimeoutError}).
+ * Dispatching it directly skips what `request()` adds per call for a body read whole (its request
+ * handler, a `Readable` body stream and its consumer), and the attempt needs no `AbortController`
+ * of its own: one timer, and the caller's signal listened to through its relay (`abort-relay.ts`).
  */
 class ChatAnswerHandler implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Record<string, string | string[] | undefined> = {};
   private readonly chunks: Buffer[] = [];
   private controller: Dispatcher.DispatchController | undefined;
-  private readonly onSignal = () => this.controller?.abort(this.signal.reason);
+  /** Why the request was ended early, once it was (the controller is told when it arrives). */
+  private stopped: Error | undefined;
+  private settled = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly detach: (() => void) | undefined;
 
   constructor(
-    private readonly signal: AbortSignal,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
     private readonly resolve: (answer: RawAnswer) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    signal.addEventListener("abort", this.onSignal, { once: true });
+    this.timer = setTimeout(() => this.stop(new AttemptTimeoutError(timeoutMs)), timeoutMs);
+    this.detach = signal ? onAbort(signal, () => this.stop(new APIUserAbortError())) : undefined;
   }
 
-  private done(): void {
-    this.signal.removeEventListener("abort", this.onSignal);
+  private stop(reason: Error): void {
+    if (this.settled) return;
+    this.stopped = reason;
+    this.controller?.abort(reason);
+    this.finish();
+    this.reject(reason);
+  }
+
+  private finish(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.detach?.();
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.signal.aborted) controller.abort(this.signal.reason);
+    if (this.stopped) controller.abort(this.stopped);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
@@ -160,42 +179,31 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.done();
+    if (this.settled) return;
+    this.finish();
     const { chunks } = this;
     const body = chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
     this.resolve({ status: this.status, headers: this.headers, body });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.done();
-    this.reject(error);
+    if (this.settled) return;
+    this.finish();
+    this.reject(connectionError(error));
   }
-}
-
-/** One POST through the origin's pool, its answer collected whole. */
-function send(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal): Promise<RawAnswer> {
-  return new Promise<RawAnswer>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const handler = new ChatAnswerHandler(signal, resolve, reject);
-    poolFor(target.origin).dispatch({ origin: target.origin, path: target.path, method: "POST", headers: target.headers, body }, handler);
-  });
 }
 
 /**
  * One POST of `body` to the target, answered as `chat.completions.create` answers: the parsed body
  * of a 2xx (JSON when the media type says so, else its text; `null` for 204), the SDK's error for
- * anything else. `signal` aborts it (`APIUserAbortError`).
+ * anything else. `signal` aborts it (`APIUserAbortError`); after `timeoutMs` it fails with
+ * {@link AttemptTimeoutError}.
  */
-export async function postChat(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal): Promise<unknown> {
-  let answer: RawAnswer;
-  try {
-    answer = await send(target, body, signal);
-  } catch (error) {
-    throw connectionError(error, signal);
-  }
+export async function postChat(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal | undefined, timeoutMs: number): Promise<unknown> {
+  if (signal?.aborted) throw new APIUserAbortError();
+  const answer = await new Promise<RawAnswer>((resolve, reject) => {
+    poolFor(target.origin).dispatch({ path: target.path, method: "POST", headers: target.headers, body }, new ChatAnswerHandler(signal, timeoutMs, resolve, reject));
+  });
   const { status, headers } = answer;
   const text = status === 204 ? "" : answer.body;
   if (status < 200 || status >= 300) {

@@ -199,17 +199,16 @@ function toModelError(core: ClientCore, error: unknown, attempts: number, secret
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type ChatAnswer = { choices?: OpenAI.Chat.Completions.ChatCompletion["choices"]; usage?: OpenAI.Completions.CompletionUsage } | null | undefined;
 
-/** One HTTP attempt with its own timeout, through the SDK or the client's own path; notes whether the endpoint answered at all. */
+/** One HTTP attempt with its own timeout, through the client's own path or the SDK; notes whether the endpoint answered at all. */
 async function attemptOnce(core: ClientCore, body: ChatBody | Buffer, signal: AbortSignal | undefined) {
   const { timeoutMs } = core.options;
-  const attempt = attemptSignal(signal, timeoutMs);
   try {
     let response: ChatAnswer;
     if (Buffer.isBuffer(body)) {
       core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs);
-      response = (await postChat(await core.target, body, attempt.signal)) as ChatAnswer;
+      response = (await postChat(await core.target, body, signal, timeoutMs)) as ChatAnswer;
     } else {
-      response = await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
+      response = await sdkAttempt(core, body, signal);
     }
     core.answered = true;
     const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
@@ -217,6 +216,17 @@ async function attemptOnce(core: ClientCore, body: ChatBody | Buffer, signal: Ab
     return { choice, usage: response?.usage };
   } catch (error) {
     if (errorStatus(error) !== undefined) core.answered = true;
+    throw error;
+  }
+}
+
+/** One attempt through the SDK's `chat.completions.create`, with a signal of its own that the timeout aborts. */
+async function sdkAttempt(core: ClientCore, body: ChatBody, signal: AbortSignal | undefined): Promise<ChatAnswer> {
+  const { timeoutMs } = core.options;
+  const attempt = attemptSignal(signal, timeoutMs);
+  try {
+    return await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
+  } catch (error) {
     if (attempt.timedOut() && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
     throw error;
   } finally {

@@ -92,3 +92,21 @@ if (wanted.length > 0) {
     console.log(rows(stacks, 8).join("\n"));
   }
 }
+
+// `TAUBRIDGE_PROFILE_INCLUSIVE=name1,name2`: the time with each function anywhere on the stack (counted once per sample).
+const inclusive = (process.env.TAUBRIDGE_PROFILE_INCLUSIVE ?? "").split(",").filter(Boolean);
+if (inclusive.length > 0) {
+  const totals = new Map(inclusive.map((name) => [name, 0]));
+  for (const [id, micros] of selfMicros) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parentOf.get(at)) {
+      const name = byId.get(at).callFrame.functionName;
+      if (totals.has(name) && !seen.has(name)) {
+        seen.add(name);
+        totals.set(name, totals.get(name) + micros);
+      }
+    }
+  }
+  console.log("\ninclusive (% of busy):");
+  console.log(rows(totals, inclusive.length).join("\n"));
+}
