@@ -38,6 +38,7 @@ const { values } = parseArgs({
     workers: { type: "string" },
     "keep-files": { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
+    bin: { type: "string" },
   },
   allowPositionals: true,
 });
@@ -97,7 +98,7 @@ async function run(count: number, workers: string | undefined, profileDirectory?
   const llmArgs = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
   const args = [
     ...(profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`] : []),
-    ...["--import", join(ROOT, "scripts", "bench", "support", "usage-report.mjs"), BIN, "tau2", "run"],
+    ...["--import", join(ROOT, "scripts", "bench", "support", "usage-report.mjs"), values.bin ?? BIN, "tau2", "run"],
     ...["--domain", "telecom", "--task-split-name", "base", "--num-tasks", String(tasks), "--num-trials", String(trials), "--max-concurrency", String(count)],
     ...["--agent", "llm_agent", "--agent-llm", "bench-agent", "--agent-llm-args", llmArgs, "--user", "user_simulator", "--user-llm", "bench-user", "--user-llm-args", llmArgs],
     ...["--data-dir", data, "--save-to", join(directory, "results.json"), "--quiet", "--format", "json"],
@@ -140,7 +141,7 @@ async function run(count: number, workers: string | undefined, profileDirectory?
 const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 async function measure(workers: string | undefined) {
-  ensureBuilt();
+  if (!values.bin) ensureBuilt();
   const loadBefore = loadavg().map((value) => round(value, 2));
   // The fixed cost of a run (start, loading, result writing) from a one-simulation run of the same command.
   const single = await run(1, workers);

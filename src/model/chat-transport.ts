@@ -39,6 +39,8 @@ export interface ChatTarget {
   /** Path and query (`/v1/chat/completions`, `/openai/deployments/x/chat/completions?api-version=…`). */
   path: string;
   headers: Record<string, string>;
+  /** The same headers as undici's flat `[name, value, …]` list (it takes that without looking for an iterator or listing keys). */
+  headerList: string[];
 }
 
 interface SdkInternals {
@@ -62,7 +64,7 @@ export async function chatTarget(sdk: OpenAI, model: string, timeoutMs: number):
     headers[name] = value;
   });
   const parsed = new URL(url);
-  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, headers };
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, headers, headerList: Object.entries(headers).flat() };
 }
 
 const pools = new Map<string, Dispatcher>();
@@ -202,7 +204,7 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
 export async function postChat(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal | undefined, timeoutMs: number): Promise<unknown> {
   if (signal?.aborted) throw new APIUserAbortError();
   const answer = await new Promise<RawAnswer>((resolve, reject) => {
-    poolFor(target.origin).dispatch({ path: target.path, method: "POST", headers: target.headers, body }, new ChatAnswerHandler(signal, timeoutMs, resolve, reject));
+    poolFor(target.origin).dispatch({ path: target.path, method: "POST", headers: target.headerList, body }, new ChatAnswerHandler(signal, timeoutMs, resolve, reject));
   });
   const { status, headers } = answer;
   const text = status === 204 ? "" : answer.body;
