@@ -21,7 +21,10 @@
  * `--turns` user turns long (default 10: 21 calls). `--workers N` is passed to the CLI (`tau2 run
  * --workers`, the local worker processes); a CLI without it says so and that line is skipped.
  * Uses the compiled CLI (built when `dist/` is older than the sources) and TAUBRIDGE_SHARED's
- * tau2-bench data.
+ * tau2-bench data. `--bin <path>/bin/taubridge.js` runs another build's CLI instead (compare two
+ * builds in alternating runs: on a loaded machine the ratio is steadier than either figure);
+ * `--cpu-prof <dir>` writes a V8 CPU profile of the measured run's CLI there
+ * (`support/profile-summary.mjs` summarises it). The server reports the TCP connections it accepted.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
