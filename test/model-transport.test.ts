@@ -229,7 +229,7 @@ describe("the body writer", () => {
       { role: "user", content: "hi" },
     ];
     const expected = () => JSON.stringify({ seed: 1, model: "m", messages, tools, temperature: 0, tool_choice: "auto" });
-    const write = () => writer.write({ params: { seed: 1 }, model: "m", messages, tools, temperature: 0, toolChoice: "auto" });
+    const write = () => writer.write({ params: { seed: 1 }, model: "m", messages, tools, temperature: 0, toolChoice: "auto" }).toString("utf8");
     expect(write()).toBe(expected());
     messages.push({ role: "assistant", content: "hello", tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }] });
     expect(write()).toBe(expected());
@@ -245,8 +245,23 @@ describe("the body writer", () => {
     // What JSON.stringify drops or turns into null, and values with toJSON.
     messages.push({ role: "user", content: undefined, when: new Date(0), extra: () => 1 });
     expect(write()).toBe(expected());
-    expect(writer.write({ params: {}, model: "m", messages: [undefined, null, 1] as never, tools: undefined, temperature: Number.NaN, toolChoice: undefined })).toBe(
+    expect(writer.write({ params: {}, model: "m", messages: [undefined, null, 1] as never, tools: undefined, temperature: Number.NaN, toolChoice: undefined }).toString("utf8")).toBe(
       JSON.stringify({ model: "m", messages: [undefined, null, 1], temperature: Number.NaN }),
     );
+  });
+
+  it("keeps a deeply frozen message as bytes and checks a partly frozen one leaf by leaf", () => {
+    const writer = new ChatBodyWriter();
+    const frozen = Object.freeze({ role: "user", content: "caf\u00e9 \u{1F600}", tool_calls: Object.freeze([Object.freeze({ id: "a" })]) });
+    const inner = { id: "b" };
+    const partly = Object.freeze({ role: "assistant", content: null, tool_calls: Object.freeze([inner]) });
+    const messages = [frozen, partly];
+    const body = () => writer.write({ params: undefined, model: "m", messages, tools: undefined, temperature: undefined, toolChoice: undefined });
+    const first = body();
+    expect(first.toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
+    expect(first.equals(Buffer.from(JSON.stringify({ model: "m", messages })))).toBe(true);
+    // Sent again after the frozen array's unfrozen element changed: the partly frozen message is serialised anew.
+    inner.id = "c";
+    expect(body().toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
   });
 });

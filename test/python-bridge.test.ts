@@ -20,7 +20,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { setTimeout as pause } from "node:timers/promises";
+import { describe, expect, it, vi } from "vitest";
 import { retailDomain } from "../domains/retail/index.ts";
 import { libraryDomain } from "../domains/library/index.ts";
 import { EPISODE_OVER_OUTPUT, FastWorkflowAgent, parseFastWorkflowOptions } from "../adapters/fastworkflow/index.ts";
@@ -268,14 +269,27 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
   });
 
   it("an episode timeout kills the child", async () => {
-    const { agent, stderr } = fastworkflow(RETAIL_WORKFLOW, [{ commands: RIGHT_5.slice(0, 1), sleep: 30, reply: "too late" }]);
-    const result = await runEpisode({ domain: retail, task: retail.tasks()[5]!, taskIndex: 5, trial: 0, agent, user: scriptedUser, maxSteps: 30, timeoutMs: 1_500 });
+    // A child that never finishes its turn, and an episode clock the test moves: the limit passes
+    // only once the child is running (it printed its pid), however slowly the machine starts it.
+    const { agent, stderr } = fastworkflow(RETAIL_WORKFLOW, [{ commands: RIGHT_5.slice(0, 1), sleep: 86_400, reply: "never said" }]);
+    const childPid = () => Number(/imported \(pid (\d+)\)/.exec(stderr.join("\n"))?.[1] ?? 0);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let result: EpisodeResult;
+    try {
+      const episodeDone = runEpisode({ domain: retail, task: retail.tasks()[5]!, taskIndex: 5, trial: 0, agent, user: scriptedUser, maxSteps: 30, timeoutMs: 1_000 });
+      while (childPid() === 0) await pause(20); // node:timers/promises: not the faked global
+      expect(alive(childPid())).toBe(true);
+      // The episode's limit, and no other timer: the bridge's own (ready: 20 s, turn: 600 s) are longer.
+      vi.advanceTimersByTime(1_000);
+      result = await episodeDone;
+    } finally {
+      vi.useRealTimers();
+    }
     expect(result.termination).toBe("timeout");
-    const pid = Number(/imported \(pid (\d+)\)/.exec(stderr.join("\n"))?.[1]);
-    expect(pid).toBeGreaterThan(0);
-    for (let waited = 0; waited < 3_000 && alive(pid); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(alive(pid)).toBe(false);
-  });
+    // Gone: polled without a time bound (the test's own timeout is the bound).
+    while (alive(childPid())) await pause(50);
+    expect(alive(childPid())).toBe(false);
+  }, 120_000);
 
   it("an exception in the agent's own code is an agent error, not an infra error", async () => {
     const { agent } = fastworkflow(RETAIL_WORKFLOW, [{ commands: RIGHT_5.slice(0, 1), raise: "the workflow has a bug" }]);

@@ -95,6 +95,18 @@ describe("lossless JSON reader", () => {
     expect(() => parsePythonJson('{\n  "a": 1,\n  "b" 2\n}')).toThrow(JsonSyntaxError);
     expect(() => parsePythonJson('{\n  "a": 1,\n  "b" 2\n}')).toThrow(/line 3 column 7/);
   });
+
+  it("decodes strings with escapes as json.loads does, in one flat piece, and reports a malformed one where Python does", () => {
+    const [text] = parsePythonJson(String.raw`["\ud83d\ude00 \ud800 \/\b\f\r\t\"\\ \u00e9 x"]`) as string[];
+    expect(text).toBe('😀 \ud800 /\b\f\r\t"\\ é x');
+    const long = parsePythonJson(JSON.stringify(["line\n".repeat(5_000)])) as string[];
+    expect(long[0]).toBe("line\n".repeat(5_000));
+    // Each message and column as Python 3's json.loads gives it.
+    expect(() => parsePythonJson(String.raw`["ab\x"]`)).toThrow(/Invalid \\escape at line 1 column 5/);
+    expect(() => parsePythonJson('["a\\nb\tc"]')).toThrow(/Invalid control character at line 1 column 7/);
+    expect(() => parsePythonJson(String.raw`["a\u12G4"]`)).toThrow(/Invalid \\uXXXX escape at line 1 column 5/);
+    expect(() => parsePythonJson(String.raw`["a\n`)).toThrow(/Unterminated string starting at line 1 column 2/);
+  });
 });
 
 describe("json.dumps and repr texts", () => {

@@ -17,54 +17,23 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa, type ResultPromise } from "execa";
+import type { ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBenchmark } from "../app/index.ts";
 import { durableConnection } from "../src/queue/connection.ts";
 import { SharedLimits } from "../src/queue/limits.ts";
 import { runKey } from "../src/queue/names.ts";
-import { type Responder, type ScriptedRequest, startScriptedModelServer } from "../src/testing/index.ts";
+import { type Responder, startScriptedModelServer } from "../src/testing/index.ts";
 import { missing, runScenario, scenarioFiles } from "./golden/run-scenario.ts";
-import { SCENARIOS, scenarioContext, type Scenario, type ScenarioContext } from "./golden/scenarios.ts";
-import { CLI_SOURCE, runCli } from "./support/cli.ts";
+import { scenarioContext, type ScenarioContext } from "./golden/scenarios.ts";
+import { runCli } from "./support/cli.ts";
+import { filesOf, gatedScenario, scenarioNamed, until, withArgs, withoutHeadings } from "./support/gated-runs.ts";
 import { redisMissing, startRedis, type TestRedis } from "./support/redis-server.ts";
 import { sharedDirectory } from "./support/shared-data.ts";
 
-const TSX = import.meta.resolve("tsx");
 const TIMEOUT = 1_200_000;
 /** Short locks, so a killed worker's jobs come back quickly (the machine may be loaded: a false stall only costs a re-run). */
 const WORKER_FLAGS = ["--lock-duration", "4", "--stalled-interval", "1"];
-
-function scenarioNamed(name: string): Scenario {
-  const scenario = SCENARIOS.find((candidate) => candidate.name === name);
-  if (!scenario) throw new Error(`no golden scenario ${name}`);
-  return scenario;
-}
-
-/** The same scenario with flags (and environment) added to every invocation. */
-function withArgs(scenario: Scenario, extra: readonly string[], env: Record<string, string> = {}): Scenario {
-  return {
-    ...scenario,
-    invocations: (context) => scenario.invocations(context).map((invocation) => ({ ...invocation, args: [...invocation.args, ...extra], env: { ...invocation.env, ...env } })),
-  };
-}
-
-function withoutHeadings(rendered: string): string {
-  return rendered.replace(/^## \d+: taubridge .*\n/gm, "");
-}
-
-/** What a run wrote (masked), from a rendered scenario. */
-function filesOf(rendered: string): string {
-  return rendered.slice(rendered.indexOf("## files\n") + "## files\n".length);
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 600_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Waits until Redis holds no key matching `pattern` (workers let go of a finished run's queue within a second or so). */
 async function noKeys(redis: TestRedis, pattern: string): Promise<void> {
@@ -78,10 +47,7 @@ interface WorkerProcess {
 
 /** A `taubridge worker` process; resolves once it serves the queue. */
 async function startWorker(url: string, extra: readonly string[] = [], env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = execa("node", ["--import", TSX, CLI_SOURCE, "worker", "--queue", url, ...WORKER_FLAGS, ...extra], {
-    reject: false,
-    env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), TAUBRIDGE_DEBUG: "", ...env },
-  });
+  const child = runCli(["worker", "--queue", url, ...WORKER_FLAGS, ...extra], { env: { TAUBRIDGE_DEBUG: "", ...env } });
   let output = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
@@ -97,52 +63,8 @@ async function stopWorkers(workers: readonly WorkerProcess[]): Promise<void> {
   await Promise.allSettled(workers.map((worker) => worker.process));
 }
 
-/** A responder whose requests wait at a gate while `closed(request)` says so, until `open()`. */
-function gated(responder: Responder, closed: (request: ScriptedRequest) => boolean) {
-  let open!: () => void;
-  let opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  let isOpen = false;
-  const held: ScriptedRequest[] = [];
-  return {
-    held,
-    open: () => {
-      isOpen = true;
-      open();
-    },
-    close: () => {
-      isOpen = false;
-      opened = new Promise<void>((resolve) => {
-        open = resolve;
-      });
-    },
-    responder: (async (request) => {
-      if (!isOpen && closed(request)) {
-        held.push(request);
-        await opened;
-      }
-      return responder(request);
-    }) satisfies Responder,
-  };
-}
-
-/** A scenario's coordinator started by hand (the CLI from the sources), with a gated model server. */
-async function gatedScenario(scenario: Scenario, closed: (request: ScriptedRequest) => boolean) {
-  const answer: { responder: Responder } = { responder: () => undefined };
-  const gate = gated((request) => answer.responder(request), closed);
-  const server = await startScriptedModelServer({ responder: gate.responder });
-  const context: ScenarioContext = scenarioContext(sharedDirectory, server.baseURL);
-  answer.responder = (scenario.responder as (context: ScenarioContext) => Responder)(context);
-  const args = scenario.invocations(context)[0].args;
-  return { context, gate, server, args };
-}
-
 function startCoordinator(args: readonly string[], env: Record<string, string> = {}) {
-  return execa("node", ["--import", TSX, CLI_SOURCE, ...args], {
-    reject: false,
-    env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), TAUBRIDGE_DEBUG: "", ...env },
-  });
+  return runCli(args, { env: { TAUBRIDGE_DEBUG: "", ...env } });
 }
 
 /** The run's job counts, as `taubridge queue status --format json` prints them. */

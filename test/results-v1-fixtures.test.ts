@@ -16,6 +16,7 @@ import type { EpisodeSummary } from "../src/core/run.ts";
 import { readTauBenchCheckpoint as readCheckpoint } from "../src/suites/tau-bench/codec.ts";
 import { rescoreResults } from "../src/suites/tau-bench/replay.ts";
 import { loadResultsFile, type LoadedResultEntry } from "../src/suites/tau-bench/codec.ts";
+import { parsePythonJson, pyJsonDumpsIndented, type PyDict } from "../src/value/index.ts";
 
 const directory = fileURLToPath(new URL("./fixtures/results/v1", import.meta.url));
 const ORACLE = "library-test-oracle-none-0.0_ids_0-6_user-none-scripted";
@@ -69,7 +70,7 @@ describe("frozen schemaVersion 1 results: library oracle run (2 tasks × 2 trial
     expect(checkpoint.entries.map((entry) => entry.summary)).toEqual(summaries(entries));
   });
 
-  it("a run resumed from the checkpoint runs nothing and writes the same results file, byte for byte", async () => {
+  it("a run resumed from the checkpoint runs nothing and writes the same results, byte for byte but for each entry's schema 2 manifest", async () => {
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-v1-resume-"));
     copyFileSync(join(directory, `${ORACLE}.checkpoint.jsonl`), join(logDir, `${ORACLE}.checkpoint.jsonl`));
     const warnings: string[] = [];
@@ -81,7 +82,16 @@ describe("frozen schemaVersion 1 results: library oracle run (2 tasks × 2 trial
     expect(outcome.ranEpisodes).toBe(0);
     expect(outcome.resumedEpisodes).toBe(4);
     expect(outcome.resultsPath).toBe(join(logDir, `${ORACLE}.json`));
-    expect(readFileSync(outcome.resultsPath, "utf8")).toBe(readFileSync(join(directory, `${ORACLE}.json`), "utf8"));
+    // Written today at results schema 2: every entry gains this run's manifest; without it, the v1 file as it was.
+    const written = parsePythonJson(readFileSync(outcome.resultsPath, "utf8")) as PyDict[];
+    const withoutManifest = written.map((entry) => {
+      const block = new Map(entry.get("taubridge") as PyDict);
+      expect(block.get("schemaVersion")).toBe(2);
+      expect((block.get("manifest") as PyDict).get("suite")).toBe("tau-bench");
+      block.delete("manifest");
+      return new Map(entry).set("taubridge", block.set("schemaVersion", 1));
+    });
+    expect(pyJsonDumpsIndented(withoutManifest, 2)).toBe(readFileSync(join(directory, `${ORACLE}.json`), "utf8"));
   });
 
   it("rescores to the recorded rewards, with the recorded ground-truth hashes", async () => {

@@ -19,28 +19,15 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { type Responder, type ScriptedRequest, startScriptedModelServer } from "../src/testing/index.ts";
+import type { ScriptedRequest } from "../src/testing/index.ts";
 import { missing, runScenario, scenarioFiles } from "./golden/run-scenario.ts";
-import { SCENARIOS, scenarioContext, type Scenario, type ScenarioContext } from "./golden/scenarios.ts";
-import { CLI_SOURCE, runCli } from "./support/cli.ts";
-import { sharedDirectory } from "./support/shared-data.ts";
+import type { Scenario } from "./golden/scenarios.ts";
+import { runCli } from "./support/cli.ts";
+import { filesOf, gatedScenario, releaseGatedRun, scenarioNamed, until, withArgs, withoutHeadings } from "./support/gated-runs.ts";
 
-const TSX = import.meta.resolve("tsx");
 const WORKERS = ["--workers", "2", "--max-concurrency", "3"];
 const TIMEOUT = 900_000;
-
-function scenarioNamed(name: string): Scenario {
-  const scenario = SCENARIOS.find((candidate) => candidate.name === name);
-  if (!scenario) throw new Error(`no golden scenario ${name}`);
-  return scenario;
-}
-
-/** The same scenario with flags added to every invocation. */
-function withArgs(scenario: Scenario, extra: readonly string[]): Scenario {
-  return { ...scenario, invocations: (context) => scenario.invocations(context).map((invocation) => ({ ...invocation, args: [...invocation.args, ...extra] })) };
-}
 
 /** τ² telecom (its base split) with the oracle agent: no golden scenario runs that split. */
 const TAU2_TELECOM_ORACLE: Scenario = {
@@ -50,11 +37,6 @@ const TAU2_TELECOM_ORACLE: Scenario = {
     { args: ["tau2", "run", "--data-dir", context.tau2Bench, "--save-to", join(context.out, "results.json"), "--quiet", "--domain", "telecom", "--agent", "oracle", "--user", "scripted"] },
   ],
 };
-
-/** A rendered run without its invocation headings (the flags differ by design). */
-function withoutHeadings(rendered: string): string {
-  return rendered.replace(/^## \d+: taubridge .*\n/gm, "");
-}
 
 /** The first section (`### name`) where two renderings differ, for the failure message. */
 function firstDifference(left: string, right: string): string | undefined {
@@ -95,30 +77,6 @@ describe("--workers 2 prints and writes what one process does", () => {
   }
 });
 
-/** A responder whose requests wait at a gate once `closed(request)` says so, until `open()`. */
-function gated(responder: Responder, closed: (request: ScriptedRequest) => boolean) {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  let isOpen = false;
-  const held: ScriptedRequest[] = [];
-  return {
-    held,
-    open: () => {
-      isOpen = true;
-      open();
-    },
-    responder: (async (request) => {
-      if (!isOpen && closed(request)) {
-        held.push(request);
-        await opened;
-      }
-      return responder(request);
-    }) satisfies Responder,
-  };
-}
-
 interface LogLine {
   direction: "to" | "from" | "exit";
   worker: number;
@@ -136,37 +94,36 @@ function logLines(path: string): LogLine[] {
 
 const results = (log: string) => logLines(log).filter((line) => line.direction === "from" && line.message.type === "result");
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 600_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** A scenario's run started by hand (the CLI from the sources, its own process group), with the protocol log. */
+function startRun(args: readonly string[], log: string, env: Record<string, string> = {}) {
+  return runCli(args, { detached: true, env: { TAUBRIDGE_WORKER_LOG: log, TAUBRIDGE_DEBUG: "", ...env } });
+}
+
+type WorkersRun = Awaited<ReturnType<typeof gatedScenario>> & { log: string };
+
+/**
+ * A scenario on a gated model server, with a protocol log for its runs, given to `body`; the gate
+ * is opened and the server closed afterwards, whatever happened.
+ */
+async function withGatedRun(name: string, closed: (request: ScriptedRequest, log: string) => boolean, body: (run: WorkersRun) => Promise<void>): Promise<void> {
+  const log = join(mkdtempSync(join(tmpdir(), "taubridge-worker-log-")), "protocol.jsonl");
+  const run = { ...(await gatedScenario(scenarioNamed(name), (request) => closed(request, log))), log };
+  try {
+    await body(run);
+  } finally {
+    await releaseGatedRun(run);
   }
 }
 
-/** A scenario's run started by hand (the CLI from the sources, its own process group), with the protocol log. */
-function startRun(args: readonly string[], log: string, env: Record<string, string> = {}) {
-  return execa("node", ["--import", TSX, CLI_SOURCE, ...args], {
-    reject: false,
-    detached: true,
-    env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), TAUBRIDGE_WORKER_LOG: log, TAUBRIDGE_DEBUG: "", ...env },
-  });
+/** Whether a run wrote what the one-process baseline wrote: undefined when it did, else where they differ. */
+function filesDiffer(baseline: { whole: string }, run: WorkersRun): string | undefined {
+  return firstDifference(filesOf(baseline.whole), scenarioFiles(run.context));
 }
 
-/** A scenario with a gated model server: its context, the gate, and the server to close. */
-async function gatedScenario(name: string, closed: (request: ScriptedRequest, log: string) => boolean) {
-  const scenario = scenarioNamed(name);
-  const log = join(mkdtempSync(join(tmpdir(), "taubridge-worker-log-")), "protocol.jsonl");
-  const answer: { responder: Responder } = { responder: () => undefined };
-  const gate = gated(
-    (request) => answer.responder(request),
-    (request) => closed(request, log),
-  );
-  const server = await startScriptedModelServer({ responder: gate.responder });
-  const context: ScenarioContext = scenarioContext(sharedDirectory, server.baseURL);
-  answer.responder = (scenario.responder as (context: ScenarioContext) => Responder)(context);
-  const args = scenario.invocations(context)[0].args;
-  return { scenario, context, gate, server, log, args };
+/** The τ-bench results file a run wrote (its only `.json` besides the status sidecar). */
+function tauBenchEntries<Entry>(run: WorkersRun): Entry[] {
+  const name = readdirSync(run.context.out).find((file) => file.endsWith(".json") && !file.endsWith(".meta.json")) as string;
+  return JSON.parse(readFileSync(join(run.context.out, name), "utf8")) as Entry[];
 }
 
 describe("a --workers run interrupted with Ctrl-C", () => {
@@ -177,34 +134,34 @@ describe("a --workers run interrupted with Ctrl-C", () => {
     async () => {
       const baseline = await runScenario(scenario);
       // Once one simulation is recorded, every model call waits: the episodes in flight are cut by the interrupt.
-      const run = await gatedScenario(scenario.name, (_request, log) => results(log).length >= 1);
-      try {
-        const args = [...run.args, "--workers", "2", "--max-concurrency", "2"];
-        const first = startRun(args, run.log);
-        await until(() => run.gate.held.length >= 2, "two episodes waiting at the model");
-        process.kill(-(first.pid as number), "SIGINT"); // the terminal's Ctrl-C: coordinator and workers alike
-        const interrupted = await first;
-        expect(interrupted.exitCode).toBe(130);
-        const partial = JSON.parse(readFileSync(join(run.context.out, "results.json"), "utf8")) as { simulations: Array<{ termination_reason: string }> };
-        expect(partial.simulations.length).toBeGreaterThanOrEqual(1);
-        expect(partial.simulations.length).toBeLessThan(10);
-        // The episodes the interrupt cut are not recorded (as failures or otherwise).
-        expect(partial.simulations.filter((simulation) => simulation.termination_reason !== "user_stop" && simulation.termination_reason !== "agent_stop")).toEqual([]);
-        const status = JSON.parse(readFileSync(join(run.context.out, "results.meta.json"), "utf8")) as { interrupted: boolean };
-        expect(status.interrupted).toBe(true);
-        // Each held episode was told to stop and answered that it did.
-        const cancelled = logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "cancelled");
-        expect(cancelled.length).toBeGreaterThanOrEqual(2);
-        expect(logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "failed")).toEqual([]);
+      await withGatedRun(
+        scenario.name,
+        (_request, log) => results(log).length >= 1,
+        async (run) => {
+          const args = [...run.args, "--workers", "2", "--max-concurrency", "2"];
+          const first = startRun(args, run.log);
+          await until(() => run.gate.held.length >= 2, "two episodes waiting at the model");
+          process.kill(-(first.pid as number), "SIGINT"); // the terminal's Ctrl-C: coordinator and workers alike
+          const interrupted = await first;
+          expect(interrupted.exitCode).toBe(130);
+          const partial = JSON.parse(readFileSync(join(run.context.out, "results.json"), "utf8")) as { simulations: Array<{ termination_reason: string }> };
+          expect(partial.simulations.length).toBeGreaterThanOrEqual(1);
+          expect(partial.simulations.length).toBeLessThan(10);
+          // The episodes the interrupt cut are not recorded (as failures or otherwise).
+          expect(partial.simulations.filter((simulation) => simulation.termination_reason !== "user_stop" && simulation.termination_reason !== "agent_stop")).toEqual([]);
+          const status = JSON.parse(readFileSync(join(run.context.out, "results.meta.json"), "utf8")) as { interrupted: boolean };
+          expect(status.interrupted).toBe(true);
+          // Each held episode was told to stop and answered that it did.
+          const cancelled = logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "cancelled");
+          expect(cancelled.length).toBeGreaterThanOrEqual(2);
+          expect(logLines(run.log).filter((line) => line.direction === "from" && line.message.type === "failed")).toEqual([]);
 
-        run.gate.open();
-        const second = await startRun(args, run.log);
-        expect(second.exitCode).toBe(0);
-        expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
-      } finally {
-        run.gate.open();
-        await run.server.close();
-      }
+          run.gate.open();
+          const second = await startRun(args, run.log);
+          expect(second.exitCode).toBe(0);
+          expect(filesDiffer(baseline, run)).toBeUndefined();
+        },
+      );
     },
     TIMEOUT,
   );
@@ -215,25 +172,24 @@ describe("a --workers run sent SIGTERM (the whole process group, as a service ma
   it(
     "τ-bench without episode retries: exit 130, the workers' attempts cancelled and nothing recorded as an infrastructure error",
     async () => {
-      const run = await gatedScenario(scenario.name, (_request, log) => results(log).length >= 1);
-      try {
-        const first = startRun([...run.args, "--workers", "2", "--max-concurrency", "2"], run.log);
-        await until(() => run.gate.held.length >= 2, "two episodes waiting at the model");
-        process.kill(-(first.pid as number), "SIGTERM");
-        const stopped = await first;
-        expect(stopped.exitCode).toBe(130);
-        // The workers outlived the signal and answered the coordinator's cancel; none died with its episode.
-        const lines = logLines(run.log);
-        expect(lines.filter((line) => line.direction === "from" && line.message.type === "cancelled").length).toBeGreaterThanOrEqual(2);
-        expect(lines.filter((line) => line.direction === "exit" && (line.message as { signal?: string | null }).signal)).toEqual([]);
-        const resultsFile = join(run.context.out, readdirSync(run.context.out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json")) as string);
-        const entries = JSON.parse(readFileSync(resultsFile, "utf8")) as Array<{ taubridge: { termination: string } }>;
-        expect(entries.length).toBeGreaterThanOrEqual(1);
-        expect(entries.filter((entry) => entry.taubridge.termination === "infra_error")).toEqual([]);
-      } finally {
-        run.gate.open();
-        await run.server.close();
-      }
+      await withGatedRun(
+        scenario.name,
+        (_request, log) => results(log).length >= 1,
+        async (run) => {
+          const first = startRun([...run.args, "--workers", "2", "--max-concurrency", "2"], run.log);
+          await until(() => run.gate.held.length >= 2, "two episodes waiting at the model");
+          process.kill(-(first.pid as number), "SIGTERM");
+          const stopped = await first;
+          expect(stopped.exitCode).toBe(130);
+          // The workers outlived the signal and answered the coordinator's cancel; none died with its episode.
+          const lines = logLines(run.log);
+          expect(lines.filter((line) => line.direction === "from" && line.message.type === "cancelled").length).toBeGreaterThanOrEqual(2);
+          expect(lines.filter((line) => line.direction === "exit" && (line.message as { signal?: string | null }).signal)).toEqual([]);
+          const entries = tauBenchEntries<{ taubridge: { termination: string } }>(run);
+          expect(entries.length).toBeGreaterThanOrEqual(1);
+          expect(entries.filter((entry) => entry.taubridge.termination === "infra_error")).toEqual([]);
+        },
+      );
     },
     TIMEOUT,
   );
@@ -251,7 +207,7 @@ describe("a worker process killed mid-episode", () => {
   };
 
   /** Waits until every other episode is done, then kills the worker holding the last one; returns its unit key. */
-  async function killHolder(run: Awaited<ReturnType<typeof gatedScenario>>, episodes: number): Promise<string> {
+  async function killHolder(run: WorkersRun, episodes: number): Promise<string> {
     await until(() => run.gate.held.length === 1 && results(run.log).length === episodes - 1, "every episode but the held one");
     const done = new Set(results(run.log).map((line) => line.message.key));
     const sent = logLines(run.log).filter((line) => line.direction === "to" && line.message.type === "unit");
@@ -268,8 +224,7 @@ describe("a worker process killed mid-episode", () => {
     `τ²: its episode runs again on a replacement and the results are one process's${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
       const baseline = await runScenario(tau2);
-      const run = await gatedScenario(tau2.name, holdOne());
-      try {
+      await withGatedRun(tau2.name, holdOne(), async (run) => {
         const finished = startRun([...run.args, "--workers", "2", "--max-concurrency", "2", "--retry-delay", "0"], run.log);
         const key = await killHolder(run, 10);
         const done = await finished;
@@ -279,11 +234,8 @@ describe("a worker process killed mid-episode", () => {
         // Every (task, trial) recorded once, as one process records it.
         expect(new Set(results(run.log).map((line) => line.message.key)).size).toBe(10);
         expect(results(run.log)).toHaveLength(10);
-        expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
-      } finally {
-        run.gate.open();
-        await run.server.close();
-      }
+        expect(filesDiffer(baseline, run)).toBeUndefined();
+      });
     },
     TIMEOUT,
   );
@@ -293,15 +245,13 @@ describe("a worker process killed mid-episode", () => {
     `τ-bench without episode retries: recorded once as an infrastructure error (exit 3), re-run by the next run`,
     async () => {
       const baseline = await runScenario(tau);
-      const run = await gatedScenario(tau.name, holdOne());
-      try {
+      await withGatedRun(tau.name, holdOne(), async (run) => {
         const first = startRun([...run.args, "--workers", "2", "--max-concurrency", "2"], run.log);
         const key = await killHolder(run, 11);
         const lost = await first;
         expect(lost.exitCode).toBe(3);
         expect(lost.stderr).toContain("1 episode(s) ended in infrastructure errors");
-        const resultsFile = join(run.context.out, readdirSync(run.context.out).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json")) as string);
-        const entries = JSON.parse(readFileSync(resultsFile, "utf8")) as Array<{ task_id: number; trial: number; info: { error?: string }; taubridge: { termination: string } }>;
+        const entries = tauBenchEntries<{ task_id: number; trial: number; info: { error?: string }; taubridge: { termination: string } }>(run);
         expect(entries).toHaveLength(11);
         const failed = entries.filter((entry) => entry.taubridge.termination === "infra_error");
         expect(failed.map((entry) => `${entry.task_id}\u0000${entry.trial}`)).toEqual([key]);
@@ -309,11 +259,8 @@ describe("a worker process killed mid-episode", () => {
         // The next run (one process) re-runs it: the results are one process's.
         const second = await runCli(run.args);
         expect(second.exitCode).toBe(0);
-        expect(firstDifference(baseline.whole.slice(baseline.whole.indexOf("## files\n") + "## files\n".length), scenarioFiles(run.context))).toBeUndefined();
-      } finally {
-        run.gate.open();
-        await run.server.close();
-      }
+        expect(filesDiffer(baseline, run)).toBeUndefined();
+      });
     },
     TIMEOUT,
   );
@@ -325,24 +272,25 @@ describe("the response cache, shared by the worker processes", () => {
     "is filled by every worker (entries written whole) and answers a second run entirely, with the same results",
     async () => {
       const cache = mkdtempSync(join(tmpdir(), "taubridge-workers-cache-"));
-      const run = await gatedScenario(scenario.name, () => false);
-      try {
-        const args = [...run.args, "--workers", "2", "--max-concurrency", "4", "--cache-dir", cache];
-        const first = await startRun(args, run.log);
-        expect(first.exitCode).toBe(0);
-        const calls = run.server.requests.length;
-        expect(calls).toBeGreaterThan(0);
-        const filled = scenarioFiles(run.context);
-        const entries = readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".json"));
-        expect(entries).toHaveLength(new Set(run.server.requests.map((request) => JSON.stringify(request.body))).size);
-        expect(readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".tmp"))).toEqual([]);
-        const second = await startRun([...args, "--no-resume"], run.log);
-        expect(second.exitCode).toBe(0);
-        expect(run.server.requests.length).toBe(calls); // every call answered from the cache
-        expect(scenarioFiles(run.context)).toBe(filled);
-      } finally {
-        await run.server.close();
-      }
+      await withGatedRun(
+        scenario.name,
+        () => false,
+        async (run) => {
+          const args = [...run.args, "--workers", "2", "--max-concurrency", "4", "--cache-dir", cache];
+          const first = await startRun(args, run.log);
+          expect(first.exitCode).toBe(0);
+          const calls = run.server.requests.length;
+          expect(calls).toBeGreaterThan(0);
+          const filled = scenarioFiles(run.context);
+          const entries = readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".json"));
+          expect(entries).toHaveLength(new Set(run.server.requests.map((request) => JSON.stringify(request.body))).size);
+          expect(readdirSync(cache, { recursive: true }).filter((name) => String(name).endsWith(".tmp"))).toEqual([]);
+          const second = await startRun([...args, "--no-resume"], run.log);
+          expect(second.exitCode).toBe(0);
+          expect(run.server.requests.length).toBe(calls); // every call answered from the cache
+          expect(scenarioFiles(run.context)).toBe(filled);
+        },
+      );
     },
     TIMEOUT,
   );
@@ -355,24 +303,25 @@ describe("what crosses the pipe, and runs --workers refuses", () => {
     `keys stay in the environment: every worker reads its own, none is on the pipe${reason ? ` (skipped: ${reason})` : ""}`,
     async () => {
       const secret = `sk-workers-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
-      const run = await gatedScenario(scenario.name, () => false);
-      try {
-        const args = [...run.args, "--workers", "2", "--max-concurrency", "2", "--agent-api-key-env", "WORKERS_TEST_AGENT_KEY", "--user-api-key-env", "WORKERS_TEST_USER_KEY"];
-        const done = await startRun(args, run.log, { WORKERS_TEST_AGENT_KEY: secret, WORKERS_TEST_USER_KEY: `${secret}-user` });
-        expect(done.exitCode).toBe(0);
-        const pipe = readFileSync(run.log, "utf8");
-        expect(pipe).toContain('"type":"configure"');
-        expect(pipe).toContain("WORKERS_TEST_AGENT_KEY"); // the variable's name travels…
-        expect(pipe).not.toContain(secret); // …its value never does
-        expect(results(run.log)).toHaveLength(10);
-        // The workers called the model with the key from their own environment.
-        const calls = run.server.requests.filter((request) => request.path.endsWith("/chat/completions"));
-        expect(calls.length).toBeGreaterThan(0);
-        expect(calls.every((request) => request.hadAuthorization)).toBe(true);
-        expect(readFileSync(join(run.context.out, "results.json"), "utf8")).not.toContain(secret);
-      } finally {
-        await run.server.close();
-      }
+      await withGatedRun(
+        scenario.name,
+        () => false,
+        async (run) => {
+          const args = [...run.args, "--workers", "2", "--max-concurrency", "2", "--agent-api-key-env", "WORKERS_TEST_AGENT_KEY", "--user-api-key-env", "WORKERS_TEST_USER_KEY"];
+          const done = await startRun(args, run.log, { WORKERS_TEST_AGENT_KEY: secret, WORKERS_TEST_USER_KEY: `${secret}-user` });
+          expect(done.exitCode).toBe(0);
+          const pipe = readFileSync(run.log, "utf8");
+          expect(pipe).toContain('"type":"configure"');
+          expect(pipe).toContain("WORKERS_TEST_AGENT_KEY"); // the variable's name travels…
+          expect(pipe).not.toContain(secret); // …its value never does
+          expect(results(run.log)).toHaveLength(10);
+          // The workers called the model with the key from their own environment.
+          const calls = run.server.requests.filter((request) => request.path.endsWith("/chat/completions"));
+          expect(calls.length).toBeGreaterThan(0);
+          expect(calls.every((request) => request.hadAuthorization)).toBe(true);
+          expect(readFileSync(join(run.context.out, "results.json"), "utf8")).not.toContain(secret);
+        },
+      );
     },
     TIMEOUT,
   );
@@ -380,21 +329,22 @@ describe("what crosses the pipe, and runs --workers refuses", () => {
   it.skipIf(reason !== undefined)(
     `--workers auto starts one worker process per core, each recording its simulations once${reason ? ` (skipped: ${reason})` : ""}`,
     async () => {
-      const run = await gatedScenario(scenario.name, () => false);
-      try {
-        const done = await startRun([...run.args, "--workers", "auto", "--max-concurrency", "4"], run.log);
-        expect(done.exitCode).toBe(0);
-        // Counted by the configurations sent (one per process started), not by which ones became ready first.
-        const configured = logLines(run.log).filter((line) => line.direction === "to" && line.message.type === "configure");
-        expect(new Set(configured.map((line) => line.pid)).size).toBe(availableParallelism());
-        expect(new Set(configured.map((line) => line.worker))).toEqual(new Set(Array.from({ length: availableParallelism() }, (_, index) => index + 1)));
-        expect(new Set(results(run.log).map((line) => line.message.key)).size).toBe(10);
-        expect(results(run.log)).toHaveLength(10);
-        const written = JSON.parse(readFileSync(join(run.context.out, "results.json"), "utf8")) as { simulations: unknown[] };
-        expect(written.simulations).toHaveLength(10);
-      } finally {
-        await run.server.close();
-      }
+      await withGatedRun(
+        scenario.name,
+        () => false,
+        async (run) => {
+          const done = await startRun([...run.args, "--workers", "auto", "--max-concurrency", "4"], run.log);
+          expect(done.exitCode).toBe(0);
+          // Counted by the configurations sent (one per process started), not by which ones became ready first.
+          const configured = logLines(run.log).filter((line) => line.direction === "to" && line.message.type === "configure");
+          expect(new Set(configured.map((line) => line.pid)).size).toBe(availableParallelism());
+          expect(new Set(configured.map((line) => line.worker))).toEqual(new Set(Array.from({ length: availableParallelism() }, (_, index) => index + 1)));
+          expect(new Set(results(run.log).map((line) => line.message.key)).size).toBe(10);
+          expect(results(run.log)).toHaveLength(10);
+          const written = JSON.parse(readFileSync(join(run.context.out, "results.json"), "utf8")) as { simulations: unknown[] };
+          expect(written.simulations).toHaveLength(10);
+        },
+      );
     },
     TIMEOUT,
   );

@@ -1,7 +1,7 @@
 /**
  * Reading-results benchmarks (issue 26's targets): `analyze`'s deterministic pass over 10,000
  * episodes (< 10 s), the policy engine's deterministic rules over 10,000 episodes (< 5 s), and
- * `submit validate` of a four-domain submission (< 2 s). The episodes are the published gpt-4o
+ * `submit validate` of a four-domain submission (< 2 s; in-process and as the whole CLI process). The episodes are the published gpt-4o
  * airline trajectories (200) read once as canonical records and repeated with other trial numbers;
  * the submission is made from our oracle runs of the four leaderboard domains (made once, kept in
  * the temporary directory).
@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { execa } from "execa";
 import { analyzeRecords } from "../../src/analysis/analyze.ts";
 import { checkPolicy } from "../../src/analysis/policy/engine.ts";
 import { parsePolicy } from "../../src/analysis/policy/rules.ts";
@@ -84,5 +85,11 @@ if (existsSync(join(tau2Data, "airline"))) {
   result.submitValidateTargetMs = 2_000;
   result.submitValid = outcome.defects.length === 0;
   result.submitDomains = readdirSync(join(prepared.directory, "trajectories")).length;
+  // What a user waits for: the whole `taubridge tau2 submit validate` process (start-up included;
+  // the build in dist/ when there is one, as bin/taubridge.js runs it).
+  const cliStart = performance.now();
+  const cli = await execa("node", [join(import.meta.dirname, "..", "..", "bin", "taubridge.js"), "tau2", "submit", "validate", prepared.directory, "--data-dir", tau2Data], { reject: false });
+  result.submitValidateCliMs = Math.round(performance.now() - cliStart);
+  result.submitValidateCliExitCode = cli.exitCode;
 } else result.submitValidate = "skipped: no τ² data";
 console.log(JSON.stringify(result, null, 2));

@@ -21,7 +21,10 @@
  * `--turns` user turns long (default 10: 21 calls). `--workers N` is passed to the CLI (`tau2 run
  * --workers`, the local worker processes); a CLI without it says so and that line is skipped.
  * Uses the compiled CLI (built when `dist/` is older than the sources) and TAUBRIDGE_SHARED's
- * tau2-bench data.
+ * tau2-bench data. `--bin <path>/bin/taubridge.js` runs another build's CLI instead (compare two
+ * builds in alternating runs: on a loaded machine the ratio is steadier than either figure);
+ * `--cpu-prof <dir>` writes a V8 CPU profile of the measured run's CLI there
+ * (`support/profile-summary.mjs` summarises it). The server reports the TCP connections it accepted.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -37,6 +40,8 @@ const { values } = parseArgs({
     turns: { type: "string", default: "10" },
     workers: { type: "string" },
     "keep-files": { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
+    bin: { type: "string" },
   },
   allowPositionals: true,
 });
@@ -59,7 +64,7 @@ function taskGrid(count: number): { tasks: number; trials: number } {
 
 interface Server {
   baseURL: string;
-  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number }>;
+  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number; connections: number }>;
   close(): void;
 }
 
@@ -88,14 +93,15 @@ interface ProcessUsage {
 }
 
 /** One `tau2 run` of `count` simulations against a fresh server: its calls, wall times, CPU and memory. */
-async function run(count: number, workers: string | undefined) {
+async function run(count: number, workers: string | undefined, profileDirectory?: string) {
   const server = await startServer();
   const directory = mkdtempSync(join(tmpdir(), "taubridge-bench-scale-"));
   const usageFile = join(directory, "usage.jsonl");
   const { tasks, trials } = taskGrid(count);
   const llmArgs = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
   const args = [
-    ...["--import", join(ROOT, "scripts", "bench", "support", "usage-report.mjs"), BIN, "tau2", "run"],
+    ...(profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`] : []),
+    ...["--import", join(ROOT, "scripts", "bench", "support", "usage-report.mjs"), values.bin ?? BIN, "tau2", "run"],
     ...["--domain", "telecom", "--task-split-name", "base", "--num-tasks", String(tasks), "--num-trials", String(trials), "--max-concurrency", String(count)],
     ...["--agent", "llm_agent", "--agent-llm", "bench-agent", "--agent-llm-args", llmArgs, "--user", "user_simulator", "--user-llm", "bench-user", "--user-llm-args", llmArgs],
     ...["--data-dir", data, "--save-to", join(directory, "results.json"), "--quiet", "--format", "json"],
@@ -125,6 +131,7 @@ async function run(count: number, workers: string | undefined) {
     simulations: count,
     calls: stats.completions,
     peakInFlight: stats.peakInFlight,
+    connections: stats.connections,
     batchWallMs: stats.firstRequestAt && stats.lastAnswerAt ? stats.lastAnswerAt - stats.firstRequestAt : null,
     processWallMs: Math.round(processWallMs),
     processes: usage.length,
@@ -137,12 +144,12 @@ async function run(count: number, workers: string | undefined) {
 const round = (value: number, digits = 3) => Number(value.toFixed(digits));
 
 async function measure(workers: string | undefined) {
-  ensureBuilt();
+  if (!values.bin) ensureBuilt();
   const loadBefore = loadavg().map((value) => round(value, 2));
   // The fixed cost of a run (start, loading, result writing) from a one-simulation run of the same command.
   const single = await run(1, workers);
   if (single.exitCode !== 0) return { workers: workers ?? null, failed: single };
-  const full = await run(simulations, workers);
+  const full = await run(simulations, workers, values["cpu-prof"]);
   if (full.exitCode !== 0) return { workers: workers ?? null, failed: full };
   const callsPerSimulation = full.calls / full.simulations;
   const idealMs = callsPerSimulation * latencyMs * Math.ceil(full.simulations / simulations);
@@ -153,6 +160,7 @@ async function measure(workers: string | undefined) {
     turns,
     calls: full.calls,
     peakCallsInFlight: full.peakInFlight,
+    connections: full.connections,
     idealMs: Math.round(idealMs),
     batchWallMs: full.batchWallMs,
     wallOverIdeal: full.batchWallMs === null ? null : round(full.batchWallMs / idealMs),

@@ -89,32 +89,17 @@ const tauBench = join(shared, "tau-bench");
 const TURNS = 10;
 const MODEL_CONCURRENCY = 128;
 
+/** A τ² run of telecom's `full` task split into `<out>/results.json`, with the workload's own flags. */
+function tau2TelecomFull(out: string, flags: readonly string[]): ReturnType<Workload["command"]> {
+  const results = join(out, "results.json");
+  return { argv: ["tau2", "run", "--data-dir", tau2, "--save-to", results, "--quiet", "--domain", "telecom", "--task-split-name", "full", ...flags], results: () => results };
+}
+
 const WORKLOADS: Workload[] = [
   {
     name: "telecom-full",
     episodes: 2285,
-    command: (out) => ({
-      argv: [
-        "tau2",
-        "run",
-        "--data-dir",
-        tau2,
-        "--save-to",
-        join(out, "results.json"),
-        "--quiet",
-        "--domain",
-        "telecom",
-        "--agent",
-        "oracle",
-        "--user",
-        "scripted",
-        "--task-split-name",
-        "full",
-        "--max-concurrency",
-        "8",
-      ],
-      results: () => join(out, "results.json"),
-    }),
+    command: (out) => tau2TelecomFull(out, ["--agent", "oracle", "--user", "scripted", "--max-concurrency", "8"]),
   },
   {
     name: "retail-v1",
@@ -127,36 +112,11 @@ const WORKLOADS: Workload[] = [
   {
     name: "telecom-model",
     episodes: 256,
-    command: (out) => ({
-      argv: [
-        "tau2",
-        "run",
-        "--data-dir",
-        tau2,
-        "--save-to",
-        join(out, "results.json"),
-        "--quiet",
-        "--domain",
-        "telecom",
-        "--agent",
-        "llm_agent",
-        "--user",
-        "user_simulator",
-        "--agent-llm",
-        "bench-agent",
-        "--user-llm",
-        "bench-user",
-        "--task-split-name",
-        "full",
-        "--num-tasks",
-        "256",
-        "--max-concurrency",
-        String(MODEL_CONCURRENCY),
-        "--max-steps",
-        "200",
-      ],
-      results: () => join(out, "results.json"),
-    }),
+    command: (out) =>
+      tau2TelecomFull(out, [
+        ...["--agent", "llm_agent", "--user", "user_simulator", "--agent-llm", "bench-agent", "--user-llm", "bench-user"],
+        ...["--num-tasks", "256", "--max-concurrency", String(MODEL_CONCURRENCY), "--max-steps", "200"],
+      ]),
     async around(run) {
       const server = await startLatencyServer(latencyMs, TURNS);
       try {

@@ -4,7 +4,7 @@
  * (their run manifests). Text, Markdown (a pull-request comment) or JSON.
  */
 import type { SuiteResults } from "../core/suite.ts";
-import { manifestDifferences, type ManifestDifference } from "./manifest-diff.ts";
+import { differencesText, manifestDifferences, type ManifestDifference } from "./manifest-diff.ts";
 import { type Outcome, type PairedComparison, type RunStatistics, comparePaired, runStatistics } from "./statistics.ts";
 import { formatNumber, renderTable } from "./tables.ts";
 
@@ -79,7 +79,7 @@ export function comparisonText(comparison: Comparison, format: "text" | "markdow
     if (c.onlyBaseline.length + c.onlyCandidate.length > 0)
       parts.push(`not paired (left out): ${c.onlyBaseline.length} task(s) only in the baseline, ${c.onlyCandidate.length} only in ${candidate.label}`);
     if (candidate.differences && candidate.differences.length > 0) {
-      parts.push(`⚠ the runs differ in more than the agent: ${candidate.differences.map((difference) => `${difference.field} (${difference.baseline} → ${difference.candidate})`).join("; ")}`);
+      parts.push(`⚠ the runs differ in more than the agent: ${differencesText(candidate.differences)}`);
     }
     const moved = c.perTask.filter((task) => task.difference !== 0).sort((a, b) => a.difference - b.difference);
     if (moved.length > 0) {

@@ -45,3 +45,13 @@ export function manifestDifferences(baseline: RunManifest, candidate: RunManifes
     out.push({ field: "taskDefinitions", baseline: `${shared.length} shared task(s)`, candidate: `${changed.length} changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}` });
   return out;
 }
+
+/** A value as a difference line shows it: content hashes cut to 12 characters (the JSON keeps them whole). */
+function shown(value: string): string {
+  return value.replace(/\b([0-9a-f]{12})[0-9a-f]{52}\b/g, "$1…");
+}
+
+/** The differences as one line's text: `field (baseline → candidate); …`. */
+export function differencesText(differences: readonly ManifestDifference[]): string {
+  return differences.map((difference) => `${difference.field} (${shown(difference.baseline)} → ${shown(difference.candidate)})`).join("; ");
+}

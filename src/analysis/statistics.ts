@@ -162,6 +162,68 @@ function resample<T extends { successes: readonly boolean[]; rewards: readonly n
   return out;
 }
 
+/**
+ * pass^k of one task by (n, c, k) for n up to `maxTrials`, computed once: the bootstrap asks for it
+ * millions of times (resamples × tasks × k), and the binomials behind it are BigInts.
+ */
+function taskPassKTable(maxTrials: number, convention: PassKConvention): Float64Array[][] {
+  return Array.from({ length: maxTrials + 1 }, (_, n) =>
+    Array.from({ length: n + 1 }, (_, c) => {
+      const row = new Float64Array(maxTrials + 1);
+      for (let k = 1; k <= n; k++) row[k] = taskPassK(n, c, k, convention);
+      return row;
+    }),
+  );
+}
+
+/**
+ * The bootstrap's samples: for each of `resamples` rounds, the two-level resample of {@link resample}
+ * (the same draws from `random`, in the same order) reduced as it is drawn to each drawn task's
+ * trial count, successes and reward sum, then the mean reward, pass^k and the overall score summed
+ * in the same order as {@link meanReward}, {@link passK} and {@link overallScore} sum them — the same
+ * numbers, without an array per drawn task or a BigInt per pass^k.
+ */
+function bootstrapSamples(tasks: readonly TaskOutcomes[], ks: readonly number[], resamples: number, random: () => number, convention: PassKConvention) {
+  const samples = { reward: [] as number[], overall: [] as number[], passK: new Map<number, number[]>(ks.map((k) => [k, []])) };
+  if (tasks.length === 0) return samples;
+  const table = taskPassKTable(ks.length, convention);
+  const drawnTrials = new Int32Array(tasks.length);
+  const drawnSuccesses = new Int32Array(tasks.length);
+  const values: Array<number | null> = new Array(ks.length + 1).fill(null);
+  for (let round = 0; round < resamples; round++) {
+    let rewardSum = 0;
+    let rewardCount = 0;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let drawn = 0; drawn < tasks.length; drawn++) {
+      const task = tasks[Math.floor(random() * tasks.length)];
+      const n = task.successes.length;
+      let c = 0;
+      for (let trial = 0; trial < n; trial++) {
+        const at = Math.floor(random() * n);
+        if (task.successes[at]) c++;
+        rewardSum += task.rewards[at];
+      }
+      rewardCount += n;
+      drawnTrials[drawn] = n;
+      drawnSuccesses[drawn] = c;
+      if (n < fewest) fewest = n;
+    }
+    samples.reward.push(rewardCount === 0 ? 0 : rewardSum / rewardCount);
+    for (const k of ks) {
+      if (fewest < k) {
+        values[k] = null;
+        continue;
+      }
+      let sum = 0;
+      for (let drawn = 0; drawn < tasks.length; drawn++) sum += table[drawnTrials[drawn]][drawnSuccesses[drawn]][k];
+      values[k] = sum / tasks.length;
+      samples.passK.get(k)?.push(values[k] as number);
+    }
+    if (ks.length >= 4 && [1, 2, 3, 4].every((k) => values[k] !== null)) samples.overall.push([1, 2, 3, 4].reduce((total, k) => total + (values[k] as number), 0) / 4);
+  }
+  return samples;
+}
+
 /** The `p`-quantile of sorted values (linear interpolation, numpy's default). */
 export function quantile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -197,20 +259,7 @@ export function runStatistics(outcomes: readonly Outcome[], options: StatisticsO
   const infraErrors = outcomes.length - tasks.reduce((sum, task) => sum + task.rewards.length, 0);
   const maxTrials = Math.max(0, ...tasks.map((task) => task.successes.length));
   const ks = Array.from({ length: maxTrials }, (_, index) => index + 1);
-  const samples = { reward: [] as number[], overall: [] as number[], passK: new Map<number, number[]>(ks.map((k) => [k, []])) };
-  const random = seededRandom(seed);
-  if (tasks.length > 0) {
-    for (let round = 0; round < resamples; round++) {
-      const drawn = resample(tasks, random);
-      samples.reward.push(meanReward(drawn) ?? 0);
-      for (const k of ks) {
-        const value = passK(drawn, k, convention);
-        if (value !== null) samples.passK.get(k)?.push(value);
-      }
-      const overall = overallScore(drawn, convention);
-      if (overall !== null) samples.overall.push(overall);
-    }
-  }
+  const samples = bootstrapSamples(tasks, ks, resamples, seededRandom(seed), convention);
   const estimate = (value: number | null, values: number[]): Estimate => (value === null || values.length === 0 ? { value, low: null, high: null } : { value, ...interval(values, confidence) });
   const perTask = tasks.map((task) => {
     const n = task.successes.length;

@@ -1,3 +1,4 @@
+import type { LeaderboardSupport } from "../core/leaderboard.ts";
 import type { Registries } from "../run/registries.ts";
 
 /**
@@ -11,5 +12,16 @@ export interface RegistryNeeds {
   tau2: boolean;
 }
 
-/** Supplies the registries a command resolves names in (created per command: nothing is process-wide). */
-export type LoadRegistries = (needs?: RegistryNeeds) => Promise<Registries>;
+/**
+ * Supplies a suite's leaderboard support alone (undefined: the suite has none), without the suite's
+ * domains and participants: `tau2 submit prepare|validate` need nothing else, and loading the whole
+ * suite was most of their start-up.
+ */
+export type LoadLeaderboard = (suite: string) => Promise<LeaderboardSupport | undefined>;
+
+/**
+ * Supplies the registries a command resolves names in (created per command: nothing is
+ * process-wide). `leaderboard`, when the caller has it, is the cheaper way to a suite's leaderboard
+ * support; without it the registries' suite (`Suite.leaderboard`) serves.
+ */
+export type LoadRegistries = ((needs?: RegistryNeeds) => Promise<Registries>) & { readonly leaderboard?: LoadLeaderboard };

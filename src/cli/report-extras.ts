@@ -58,9 +58,21 @@ export interface ReportExtras {
   gateFailures: string[];
 }
 
-/** Whether any extra was asked for (report stays exactly as before otherwise). */
-export function wantsExtras(options: Options): boolean {
-  return Boolean(options.policy || options.statistics || options.overallScore || options.breakdown || options.junit || (options.minPass as string[] | undefined)?.length || options.manifest);
+/**
+ * Whether any extra was asked for, or the files carry what a report shows unasked (a policy check a
+ * run stored; run manifests, in the JSON and, with several files, their differences): the report of
+ * a file without either stays exactly as before otherwise.
+ */
+export function wantsExtras(options: Options, files: readonly SuiteResults[] = []): boolean {
+  return Boolean(
+    options.policy ||
+      options.statistics ||
+      options.overallScore ||
+      options.breakdown ||
+      options.junit ||
+      (options.minPass as string[] | undefined)?.length ||
+      files.some((file) => file.manifest || file.policy),
+  );
 }
 
 /** Computes the extras of every file, in file order. */
@@ -117,6 +129,17 @@ export async function reportExtras(files: readonly SuiteResults[], labels: reado
       extras.json[index].policy = policyJson(report);
     });
   }
+  // The check a `run --policy` stored in the files (no --policy given here): shown as the run reported it.
+  if (!options.policy && files.some((file) => file.policy)) {
+    const [{ policyText, policyJson, policyReportOfStored }, { formatNumber }] = await Promise.all([import("../analysis/policy/render.ts"), import("../analysis/tables.ts")]);
+    const reports = files.map((file) => (file.policy ? policyReportOfStored(file.policy, file) : null));
+    extras.columns.push({ head: "Policy", cells: reports.map((report) => (report ? formatNumber(report.adherence) : "-")) });
+    reports.forEach((report, index) => {
+      if (!report) return;
+      extras.sections[index].push(`${policyText(report, format, { details: options.perTask === true })}\n(stored by the run; --policy <file> checks again)`);
+      extras.json[index].policy = { ...policyJson(report), sha256: files[index].policy?.sha256 ?? null, stored: true };
+    });
+  }
   if (options.breakdown) {
     const { breakdownOf, breakdownText } = await import("../analysis/breakdown.ts");
     files.forEach((file, index) => {
@@ -129,13 +152,10 @@ export async function reportExtras(files: readonly SuiteResults[], labels: reado
     if (file.manifest) extras.json[index].manifest = file.manifest;
   });
   if (files.length > 1 && files.every((file) => file.manifest)) {
-    const { manifestDifferences } = await import("../analysis/manifest-diff.ts");
+    const { manifestDifferences, differencesText } = await import("../analysis/manifest-diff.ts");
     for (let index = 1; index < files.length; index++) {
       const differences = manifestDifferences(files[0].manifest as NonNullable<SuiteResults["manifest"]>, files[index].manifest as NonNullable<SuiteResults["manifest"]>);
-      if (differences.length > 0)
-        extras.footer.push(
-          `⚠ ${labels[index]} differs from ${labels[0]} in more than the agent: ${differences.map((difference) => `${difference.field} (${difference.baseline} → ${difference.candidate})`).join("; ")}`,
-        );
+      if (differences.length > 0) extras.footer.push(`⚠ ${labels[index]} differs from ${labels[0]} in more than the agent: ${differencesText(differences)}`);
     }
   }
   return extras;

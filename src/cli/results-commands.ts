@@ -84,7 +84,7 @@ async function reportAction(loadRegistries: LoadRegistries, givenPaths: string[]
   const protocols = files.map((file) => protocolSummary(file.records()));
   // Policy adherence, intervals, breakdowns, JUnit, --min-pass (src/analysis): only when asked for.
   const { reportExtras, wantsExtras } = await import("./report-extras.ts");
-  const extras = wantsExtras(options) ? await reportExtras(files, labels, options) : null;
+  const extras = wantsExtras(options, files) ? await reportExtras(files, labels, options) : null;
   if (options.format === "json") {
     const json = reports.map((report, index) => ({ ...reportJson(report), ...(protocols[index] ? { protocol: protocols[index] } : {}), ...(extras?.json[index] ?? {}) }));
     printJson(json.length === 1 ? json[0] : json);

@@ -8,7 +8,7 @@
 import { type Command, Option } from "commander";
 import { A2A_STRATEGY_NAMES } from "../a2a/client/register.ts";
 import { ConfigError } from "../errors/error-tree.ts";
-import type { SuiteRunOutcome } from "../core/suite.ts";
+import type { Suite, SuiteRunOutcome } from "../core/suite.ts";
 import { flagAppliesTo, flagDefault, optionName, REFUSED_TAU2_FLAGS, RUN_FLAGS, type RunFlag, type SuiteName } from "../run/run-flags.ts";
 import { parseRunSettings, type RunSettings } from "../run/run-settings.ts";
 import { checkRunPaths } from "../run/run-paths.ts";
@@ -84,12 +84,14 @@ function isDryRun(settings: RunSettings): boolean {
 }
 
 /** Prints the run's report and sets the exit code (130 interrupted, 3 episodes left in infra errors). Nothing secret is printed (`src/secrets`). */
-async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[], policy: LivePolicy | null): Promise<void> {
+async function report(outcome: SuiteRunOutcome, settings: RunSettings, interrupted: boolean, secrets: readonly string[], policy: LivePolicy | null, suite: Suite): Promise<void> {
   const [{ buildReport, detailsText, leaderboardText, reportJson }, { protocolSummary, protocolSummaryText }] = await Promise.all([
     import("../report/leaderboard.ts"),
     import("../report/protocol-summary.ts"),
   ]);
   const checked = policy ? await policyOfRun(outcome, policy, settings.values.format === "markdown" ? "markdown" : "text") : null;
+  // The check goes into the results file too (where the suite keeps its own block), for `report` to read back.
+  if (checked) suite.storePolicy?.(outcome.path, checked.stored);
   const dryRun = isDryRun(settings);
   const notes = dryRun ? ["⚠ dry run: the agent's tool calls were planned, not executed; these numbers do not score the agent", ...outcome.notes] : outcome.notes;
   const title = dryRun ? `${outcome.title} [dry run]` : outcome.title;
@@ -145,13 +147,18 @@ async function livePolicy(values: RunSettings["values"]): Promise<LivePolicy | n
  * them): the Policy column, the hits section and the JSON. The rewards are the run's, untouched.
  */
 async function policyOfRun(outcome: SuiteRunOutcome, live: LivePolicy, format: "text" | "markdown") {
-  const [{ checkPolicy }, { policyText, policyJson }, { formatNumber }] = await Promise.all([
+  const [{ checkPolicy }, { policyText, policyJson, storedPolicyOf }, { formatNumber }] = await Promise.all([
     import("../analysis/policy/engine.ts"),
     import("../analysis/policy/render.ts"),
     import("../analysis/tables.ts"),
   ]);
   const checked = await checkPolicy(outcome.records(), live.policy, { strictness: live.strictness });
-  return { column: { head: "Policy", cells: [formatNumber(checked.adherence)] }, text: policyText(checked, format), json: policyJson(checked) };
+  return {
+    column: { head: "Policy", cells: [formatNumber(checked.adherence)] },
+    text: policyText(checked, format),
+    json: policyJson(checked),
+    stored: storedPolicyOf(checked, live.policy.sha256 ?? ""),
+  };
 }
 
 /** Runs a suite with the parsed settings: loads what the names need, runs with progress and Ctrl-C, reports. */
@@ -188,7 +195,7 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
     await workers?.close();
     await queue?.close();
   }
-  await report(ran.value, settings, ran.interrupted || queue?.cancelled.aborted === true, secrets, policy);
+  await report(ran.value, settings, ran.interrupted || queue?.cancelled.aborted === true, secrets, policy, plugin);
 }
 
 /** Adds `run` and `tau2 run` to the program. */

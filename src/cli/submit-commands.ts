@@ -14,11 +14,11 @@ import { collect, printJson } from "./usage.ts";
 
 type Options = Record<string, string | boolean | string[] | undefined>;
 
+/** τ²'s leaderboard support: from the caller's leaderboard loader when it has one (only the support's modules load), else from the τ² suite. */
 async function leaderboardSupport(loadRegistries: LoadRegistries): Promise<LeaderboardSupport> {
-  const registries = await loadRegistries({ names: [], models: false, tau2: true });
-  const suite = registries.suites.get("tau2");
-  if (!suite.leaderboard) throw new ConfigError("this installation's τ² suite has no leaderboard support");
-  return suite.leaderboard;
+  const support = loadRegistries.leaderboard ? await loadRegistries.leaderboard("tau2") : (await loadRegistries({ names: [], models: false, tau2: true })).suites.get("tau2").leaderboard;
+  if (!support) throw new ConfigError("this installation's τ² suite has no leaderboard support");
+  return support;
 }
 
 /** Reads all of stdin (piped answers, one a line). */

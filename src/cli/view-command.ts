@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { ConfigError } from "../errors/error-tree.ts";
 import type { LoadRegistries } from "./registry-needs.ts";
 import { readResultsFiles } from "./analysis-commands.ts";
+import { allSuites, checkOptionsFitSuite, suiteOfFile } from "./results-commands.ts";
 
 type Options = Record<string, string | boolean | undefined>;
 
@@ -36,11 +37,19 @@ async function viewAction(loadRegistries: LoadRegistries, given: string[], optio
   const policy = options.policy ? (await import("../analysis/policy/rules.ts")).loadPolicyFile(options.policy as string) : undefined;
   const paths = expandPaths(given);
   const read = async (path: string) => (await readResultsFiles(loadRegistries, [path], {}))[0];
+  const stateDiffs = async (path: string) => {
+    const registries = await allSuites(loadRegistries);
+    const suite = suiteOfFile(registries, path);
+    if (!suite.endStateDiffs) throw new ConfigError(`${suite.title} cannot replay its episodes' end states`);
+    // A --data-dir of the other suite's data (several files of both suites): said on this file's episodes.
+    checkOptionsFitSuite(registries, suite, path, { env: options.env as string | undefined, dataDir: options.dataDir as string | undefined });
+    return suite.endStateDiffs({ path, registries, env: options.env as string | undefined, dataDir: options.dataDir as string | undefined, taskSplit: options.taskSplit as string | undefined });
+  };
   const script = await pageScript();
   if (options.serve) {
     const port = portOf(options.port as string | undefined);
     const { serveView } = await import("../view/server.ts");
-    const load = async () => buildViewData(await loadInputs(paths, read, { allowMissing: true }), { policy, live: true });
+    const load = async () => buildViewData(await loadInputs(paths, read, { allowMissing: true, stateDiffs }), { policy, live: true });
     let server: Awaited<ReturnType<typeof serveView>>;
     try {
       server = await serveView({ load, version: () => sourcesVersion(paths), script, port, warn: (message) => process.stderr.write(`${message}\n`) });
@@ -60,7 +69,7 @@ async function viewAction(loadRegistries: LoadRegistries, given: string[], optio
     });
     return;
   }
-  const inputs = await loadInputs(paths, read);
+  const inputs = await loadInputs(paths, read, { stateDiffs });
   const data = await buildViewData(inputs, { policy });
   const html = viewHtml(data, script);
   const episodes = data.runs.reduce((total, run) => total + run.episodes.length, 0);
@@ -83,13 +92,19 @@ export function registerViewCommand(program: Command, loadRegistries: LoadRegist
   program
     .command("view")
     .description(
-      "Look at results instead of reading them: one self-contained HTML page (data embedded, no network) with the run summary (pass^k with its confidence band, usage by role, terminations, infrastructure errors, policy adherence, a task × trial grid, filters kept in the URL), every episode (task context beside the conversation, failure facts and policy hits pinned to their messages, reward breakdown, state-changing calls against the ground truth, notes), and several runs side by side with the paired comparison. --serve keeps it live while a run writes",
+      "Look at results instead of reading them: one self-contained HTML page (data embedded, no network) with the run summary (pass^k with its confidence band, usage by role, terminations, infrastructure errors, policy adherence, a task × trial grid, filters kept in the URL), every episode (task context beside the conversation, failure facts and policy hits pinned to their messages, reward breakdown, state-changing calls and the end state's database diff against the ground truth, notes), and several runs side by side with the paired comparison. --serve keeps it live while a run writes",
     )
     .argument("<results...>", "results files of either suite, ours or the originals' (a folder: the results files in it); several are compared against the first")
     .option("--out <file.html>", "where to write the page (default: beside a single results file, x.json → x.html; else ./taubridge-view.html)")
     .option("--bundle <dir>", "write a folder to publish instead: index.html (self-contained) and view-data.json")
     .option("--serve", "serve the page on 127.0.0.1 instead of writing it; it refreshes while a run writes its checkpoint or results file, and notes are saved to <results>.notes.json", false)
     .option("--port <n>", "port of --serve (0: a free one, printed)", "0")
+    .option(
+      "--data-dir <dir>",
+      "the domain data the end-state diffs replay on (as rescore; default: TAUBRIDGE_DATA_DIR / TAUBRIDGE_TAU2_DATA_DIR, else the data `taubridge data pull` installed; the library domain ships its own)",
+    )
+    .option("--env <domain>", "τ-bench: the domain of results files that do not record it (default: the run's checkpoint, else the one domain whose tools the episodes call)")
+    .option("--task-split <split>", "τ-bench: the split whose tasks an entry without its task refers to (default: the run's, else the domain's)")
     .option("--policy <file>", "policy rules to check (YAML or JSON, as `report --policy`); default: the built-in rules")
     .action((paths: string[], options) => viewAction(loadRegistries, paths, options));
 }

@@ -43,3 +43,33 @@ export interface RunManifest {
   /** Other outcome-deciding settings (max steps, errors, timeouts, …). */
   settings: Record<string, unknown>;
 }
+
+/** One episode's policy check as a results file keeps it. */
+export interface StoredEpisodePolicy {
+  taskId: string;
+  trial: number;
+  /** Adherence in [0, 1]; null when the policy does not apply to the episode's domain. */
+  adherence: number | null;
+  /** Each rule broken: rule id, type, severity, the message (`messageIndex` in the episode's canonical record) and step it points at, what. */
+  hits: Array<{ ruleId: string; type: string; severity: string; messageIndex: number | null; stepIndex: number | null; detail: string }>;
+}
+
+/**
+ * `run --policy`'s check as the results file keeps it, beside the manifest (τ-bench: each entry's
+ * block holds its episode's part and the run's; τ²: the file's block holds it all). Reported next to
+ * the reward, never part of it. Rewritten only by a run with `--policy`: a run resumed without it
+ * writes its file without one (the episodes changed).
+ */
+export interface StoredPolicy {
+  /** The rule file's name (its directory left out: nothing machine-dependent) and the SHA-256 of its content. */
+  file: string;
+  sha256: string;
+  /** `low`, `medium` or `high`: which severities the score counts. */
+  strictness: string;
+  /** The run's adherence: the mean over the episodes the policy applies to (null when none). */
+  adherence: number | null;
+  hitsByRule: Array<{ ruleId: string; severity: string; hits: number; episodes: number }>;
+  /** Rules not checked, and why (a `semantic` or `llm` rule needs a model the run did not give the check). */
+  skipped: Array<{ ruleId: string; reason: string }>;
+  episodes: StoredEpisodePolicy[];
+}

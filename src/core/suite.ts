@@ -5,10 +5,12 @@
  * composition root (`app/`); nothing shared imports a suite.
  */
 import type { EpisodeRecord } from "./episode-record.ts";
-import type { RunManifest } from "./run-manifest.ts";
+import type { RunManifest, StoredPolicy } from "./run-manifest.ts";
 import type { LeaderboardSupport } from "./leaderboard.ts";
+import type { EndStateDiffs } from "./state-diff.ts";
 import type { EpisodeSummary, TaskSourceFactory, RoleUsageDelta, WorkUnit } from "./run.ts";
 import type { SuiteRules } from "./suite-rules.ts";
+import type { RoleUsage } from "./types.ts";
 
 /** What a run asks of a suite: its settings (one flag table for both suites) and the run's surroundings. */
 export interface SuiteRunRequest<Settings = unknown, Registries = unknown> {
@@ -114,8 +116,15 @@ export interface SuiteResults {
   notes: string[];
   /** The canonical episode records of the file (ours or the original's), read on demand. */
   records(): EpisodeRecord[];
+  /**
+   * Usage of the model roles the records do not carry, summed over the run as the file records it
+   * (τ²: the NL-assertion `judge`; τ³: `reranker`, `embedder`); absent or null when none was recorded.
+   */
+  runUsage?: Readonly<Record<string, RoleUsage>> | null;
   /** The run manifest the file records (taubridge's files from results schema 2 on); null for others. */
   manifest?: RunManifest | null;
+  /** The policy check a `run --policy` stored in the file; null when none was. */
+  policy?: StoredPolicy | null;
 }
 
 /** A finished run: its results as a report reads them, where they went, and how it ended. */
@@ -219,8 +228,17 @@ export interface Suite<Registries = unknown> {
   /** A run's parts in a worker process (`--workers`, a queue's workers); absent: the suite's runs stay in one process. */
   unitRunner?(request: UnitRunnerRequest<unknown, Registries>): Promise<SuiteUnitRunner>;
   readResults(request: ResultsRequest<Registries>): Promise<SuiteResults>;
+  /** Stores `run --policy`'s check in a results file this suite wrote, where its `taubridge` block lives (the rest of the file unchanged, written atomically). */
+  storePolicy?(path: string, policy: StoredPolicy): void;
   rescore(request: ResultsRequest<Registries>): Promise<RescoreOutcome>;
   replay(request: ReplayRequest<Registries>): Promise<ReplayOutcome>;
+  /**
+   * Each episode's end state against the gold end state, row by row (`taubridge view`): the
+   * episode's state-changing calls and the task's gold actions replayed on fresh copies of the
+   * domain's data, as the evaluator does for its hash. Rejects (ConfigError, DataError) when the
+   * domain or its data cannot be had; absent: the suite cannot say.
+   */
+  endStateDiffs?(request: ResultsRequest<Registries>): Promise<EndStateDiffs>;
   /** Leaderboard submissions (τ²'s `submit prepare|validate`); absent for suites without a leaderboard format. */
   readonly leaderboard?: LeaderboardSupport;
   /** The names the suite resolves, for `taubridge strategies`. */

@@ -195,6 +195,20 @@ export function pinnedHashes(dataset: string, prefix: string): Map<string, strin
   return new Map(Object.entries(table));
 }
 
+const COMMIT_KIND = "manifest-commit-v1";
+
+/**
+ * The upstream commit the shipped manifest of `dataset` pins (what a run manifest names as its
+ * data commit when the run's files are the pinned ones). Kept in the derived cache under the
+ * manifest file's own SHA-256, as the pinned hashes are.
+ */
+export function pinnedCommit(dataset: string): string {
+  const location = datasetDefinition(dataset).manifestUrl;
+  const bytes = readManifestBytes(location);
+  const isCommit = (value: unknown): value is { commit: string } => typeof value === "object" && value !== null && typeof (value as { commit?: unknown }).commit === "string";
+  return cachedDerivation(COMMIT_KIND, derivedCacheKey(sha256Hex(bytes)), isCommit, () => ({ commit: manifestFromBytes(bytes, location).commit })).commit;
+}
+
 const DATA_KIND = "manifest-data-hashes-v1";
 
 /**

@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { datasetOfDirectory } from "./locations.ts";
-import { pinnedDataHashes, sha256Hex } from "./manifest.ts";
+import { pinnedCommit, pinnedDataHashes, sha256Hex } from "./manifest.ts";
 
 interface KnownHash {
   size: number;
@@ -114,4 +114,30 @@ export function unpinnedDataWarning(paths: readonly string[]): string | undefine
   if (changed.size === 0) return undefined;
   const parts = [...changed].map(([dataset, files]) => `${files.join(", ")} (${dataset}; \`taubridge data pull ${dataset}\` restores the pinned files)`);
   return `data files differ from the pinned export, so scores may not compare with published ones: ${parts.join("; ")}`;
+}
+
+/**
+ * The upstream commit a run's data is pinned to: the shipped manifest's commit of `dataset` when
+ * every one of `files` (paths under the dataset's data directory `root`) is listed by the manifest
+ * with the same SHA-256; null when one differs, is missing or is not the dataset's (a file edited by
+ * hand, a `--task-file` elsewhere, the bundled library domain). What a run manifest records.
+ */
+export function pinnedDataCommit(dataset: string, root: string, files: readonly string[]): string | null {
+  let table: Map<string, string> | null;
+  try {
+    table = pinnedDataHashes(dataset);
+  } catch {
+    return null;
+  }
+  if (files.length === 0) return null;
+  for (const file of files) {
+    const target = relative(resolve(root), resolve(file)).split("\\").join("/");
+    const pinned = table.get(target);
+    if (!pinned || fileSha256(file) !== pinned) return null;
+  }
+  try {
+    return pinnedCommit(dataset);
+  } catch {
+    return null;
+  }
 }

@@ -4,11 +4,21 @@
  * two messages are made in the same microsecond; a task's message history gets synthetic times
  * one second apart, ending before the episode starts, as the original assigns them.
  */
+const pad = (value: number, width = 2) => String(value).padStart(width, "0");
+
+/** The last second formatted, and its text up to the seconds (messages come many to a second: the date is worked out once per second). */
+let formattedSecond = Number.NaN;
+let secondText = "";
+
 function isoLocal(epochMicros: number): string {
-  const date = new Date(Math.floor(epochMicros / 1000));
-  const pad = (value: number, width = 2) => String(value).padStart(width, "0");
+  const second = Math.floor(epochMicros / 1_000_000);
+  if (second !== formattedSecond) {
+    const date = new Date(second * 1000);
+    secondText = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+    formattedSecond = second;
+  }
   const micros = Math.floor(epochMicros % 1_000_000);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(micros, 6)}`;
+  return `${secondText}.${pad(micros, 6)}`;
 }
 
 export class Clock {

@@ -30,6 +30,8 @@
 import type OpenAI from "openai";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { interceptors, Pool, type Dispatcher } from "undici";
+import { onAbort } from "./abort-relay.ts";
+import { AttemptTimeoutError } from "./retry.ts";
 
 /** What a client sends with every chat completion: the URL and the headers the SDK builds. */
 export interface ChatTarget {
@@ -37,6 +39,8 @@ export interface ChatTarget {
   /** Path and query (`/v1/chat/completions`, `/openai/deployments/x/chat/completions?api-version=…`). */
   path: string;
   headers: Record<string, string>;
+  /** The same headers as undici's flat `[name, value, …]` list (it takes that without looking for an iterator or listing keys). */
+  headerList: string[];
 }
 
 interface SdkInternals {
@@ -60,7 +64,7 @@ export async function chatTarget(sdk: OpenAI, model: string, timeoutMs: number):
     headers[name] = value;
   });
   const parsed = new URL(url);
-  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, headers };
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, headers, headerList: Object.entries(headers).flat() };
 }
 
 const pools = new Map<string, Dispatcher>();
@@ -105,41 +109,113 @@ function safeJson(text: string): unknown {
 }
 
 /** What the SDK's fetch path rejects with when the request fails before an answer: its connection errors. */
-function connectionError(error: unknown, signal: AbortSignal): Error {
-  if (signal.aborted) return new APIUserAbortError();
+function connectionError(error: unknown): Error {
   const cause = error instanceof Error ? error : new Error(String(error));
   const isTimeout = cause.name === "AbortError" || /timed? ?out/i.test(String(cause) + ("cause" in cause ? String(cause.cause) : ""));
   if (isTimeout) return new APIConnectionTimeoutError();
   return new APIConnectionError({ cause });
 }
 
+/** What an answer is made of, collected by {@link ChatAnswerHandler}. */
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A dispatch handler (undici's handler API) that collects one answer — status, headers and the
+ * body as text — and ends the request early when the caller's signal aborts (rejecting with the
+ * SDK's `APIUserAbortError`) or the attempt's time is up (rejecting with {@link AttemptTimeoutError}).
+ * Dispatching it directly skips what `request()` adds per call for a body read whole (its request
+ * handler, a `Readable` body stream and its consumer), and the attempt needs no `AbortController`
+ * of its own: one timer, and the caller's signal listened to through its relay (`abort-relay.ts`).
+ */
+class ChatAnswerHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private headers: Record<string, string | string[] | undefined> = {};
+  private readonly chunks: Buffer[] = [];
+  private controller: Dispatcher.DispatchController | undefined;
+  /** Why the request was ended early, once it was (the controller is told when it arrives). */
+  private stopped: Error | undefined;
+  private settled = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly detach: (() => void) | undefined;
+
+  constructor(
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+    private readonly resolve: (answer: RawAnswer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.timer = setTimeout(() => this.stop(new AttemptTimeoutError(timeoutMs)), timeoutMs);
+    this.detach = signal ? onAbort(signal, () => this.stop(new APIUserAbortError())) : undefined;
+  }
+
+  private stop(reason: Error): void {
+    if (this.settled) return;
+    this.stopped = reason;
+    this.controller?.abort(reason);
+    this.finish();
+    this.reject(reason);
+  }
+
+  private finish(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.detach?.();
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.stopped) controller.abort(this.stopped);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.finish();
+    const { chunks } = this;
+    const body = chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
+    this.resolve({ status: this.status, headers: this.headers, body });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.settled) return;
+    this.finish();
+    this.reject(connectionError(error));
+  }
+}
+
 /**
  * One POST of `body` to the target, answered as `chat.completions.create` answers: the parsed body
  * of a 2xx (JSON when the media type says so, else its text; `null` for 204), the SDK's error for
- * anything else. `signal` aborts it (`APIUserAbortError`).
+ * anything else. `signal` aborts it (`APIUserAbortError`); after `timeoutMs` it fails with
+ * {@link AttemptTimeoutError}.
  */
-export async function postChat(target: ChatTarget, body: string, signal: AbortSignal): Promise<unknown> {
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await poolFor(target.origin).request({ path: target.path, method: "POST", headers: target.headers, body, signal });
-  } catch (error) {
-    throw connectionError(error, signal);
-  }
-  const status = answer.statusCode;
-  let text: string;
-  try {
-    text = status === 204 ? "" : await answer.body.text();
-  } catch (error) {
-    throw connectionError(error, signal);
-  }
+export async function postChat(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal | undefined, timeoutMs: number): Promise<unknown> {
+  if (signal?.aborted) throw new APIUserAbortError();
+  const answer = await new Promise<RawAnswer>((resolve, reject) => {
+    poolFor(target.origin).dispatch({ path: target.path, method: "POST", headers: target.headerList, body }, new ChatAnswerHandler(signal, timeoutMs, resolve, reject));
+  });
+  const { status, headers } = answer;
+  const text = status === 204 ? "" : answer.body;
   if (status < 200 || status >= 300) {
     const json = safeJson(text);
-    throw APIError.generate(status, json as object | undefined, json === undefined ? text : undefined, headersOf(answer.headers));
+    throw APIError.generate(status, json as object | undefined, json === undefined ? text : undefined, headersOf(headers));
   }
   if (status === 204) return null;
-  const mediaType = headerText(answer.headers, "content-type")?.split(";")[0]?.trim();
+  const mediaType = headerText(headers, "content-type")?.split(";")[0]?.trim();
   if (mediaType?.includes("application/json") || mediaType?.endsWith("+json")) {
-    if (headerText(answer.headers, "content-length") === "0") return undefined;
+    if (headerText(headers, "content-length") === "0") return undefined;
     return JSON.parse(text);
   }
   return text;
@@ -189,35 +265,66 @@ function unchanged(value: unknown, recorded: readonly unknown[], position: { ind
   return recorded[position.index++] === SNAPSHOT_END;
 }
 
-interface SerializedMessage {
-  json: string;
-  leaves: unknown[];
+/**
+ * Whether `value` can never change: a primitive, or a frozen plain object or array (no `toJSON`,
+ * no accessor) whose values are all such. A message made that way (the τ² participants freeze the
+ * messages they send) is serialised once and reused without checking its leaves again.
+ */
+function immutable(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (!Object.isFrozen(value)) return false;
+  if (!Array.isArray(value)) {
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+  }
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  for (const key in descriptors) {
+    const descriptor = descriptors[key] as PropertyDescriptor;
+    if (!("value" in descriptor)) return false;
+    if (key === "toJSON" && typeof descriptor.value === "function") return false;
+    if (!immutable(descriptor.value)) return false;
+  }
+  return true;
 }
 
+interface SerializedMessage {
+  /** The value's JSON as UTF-8. */
+  bytes: Buffer;
+  /** Its leaves when it was serialised, to check it is unchanged; `null` when it cannot change ({@link immutable}). */
+  leaves: unknown[] | null;
+}
+
+const COMMA = Buffer.from(",");
+
 /**
- * Builds chat-completion bodies as `JSON.stringify` of `{ ...params, model, messages, tools?,
- * temperature?, tool_choice? }` (the client's body, byte for byte), serialising each message
- * object once: a conversation's history is sent again on every turn, and re-serialising it was a
- * visible share of a call's CPU. A cached message is reused only while its leaves are the same
- * values (strings compared by identity first, so the check costs a few comparisons per message,
- * not its length); a message changed in place is serialised again. Tool lists are cached the same
- * way, by identity.
+ * Builds chat-completion bodies as the UTF-8 bytes of `JSON.stringify` of `{ ...params, model,
+ * messages, tools?, temperature?, tool_choice? }` (the client's body, byte for byte), serialising
+ * each message object once: a conversation's history is sent again on every turn, and
+ * re-serialising and re-encoding it was a visible share of a call's CPU. The body is the cached
+ * bytes of each message copied one after the other (no string to flatten and encode per call). A
+ * cached message is reused while it cannot have changed: it is deeply frozen ({@link immutable}),
+ * or its leaves are the same values (strings compared by identity first, so the check costs a few
+ * comparisons per leaf, not the text's length); a message changed in place is serialised again.
+ * Tool lists are cached the same way, by identity.
  */
 export class ChatBodyWriter {
   private readonly messages = new WeakMap<object, SerializedMessage>();
 
-  /** The JSON of one value, from the cache when it is the same object with the same leaves. */
-  private serialized(value: unknown): string {
-    if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  /** The JSON bytes of one value, from the cache when it is the same object with the same leaves. */
+  private serialized(value: unknown): Buffer {
+    if (value === null || typeof value !== "object") return Buffer.from(JSON.stringify(value) ?? "null");
     const cached = this.messages.get(value);
-    if (cached && unchanged(value, cached.leaves, { index: 0 })) return cached.json;
-    const json = JSON.stringify(value) ?? "null";
-    const leaves: unknown[] = [];
-    if (snapshot(value, leaves)) this.messages.set(value, { json, leaves });
-    return json;
+    if (cached && (cached.leaves === null || unchanged(value, cached.leaves, { index: 0 }))) return cached.bytes;
+    const bytes = Buffer.from(JSON.stringify(value) ?? "null");
+    if (immutable(value)) this.messages.set(value, { bytes, leaves: null });
+    else {
+      const leaves: unknown[] = [];
+      if (snapshot(value, leaves)) this.messages.set(value, { bytes, leaves });
+    }
+    return bytes;
   }
 
-  /** The body text; `params` first (their keys cannot clash with the client's: it refuses those). */
+  /** The body bytes; `params` first (their keys cannot clash with the client's: it refuses those). */
   write(parts: {
     params: Record<string, unknown> | undefined;
     model: string;
@@ -225,25 +332,31 @@ export class ChatBodyWriter {
     tools: readonly unknown[] | undefined;
     temperature: number | undefined;
     toolChoice: unknown;
-  }): string {
-    let text = "{";
+  }): Buffer {
+    let head = "{";
     if (parts.params) {
       const params = JSON.stringify(parts.params);
-      if (params.length > 2) text += `${params.slice(1, -1)},`;
+      if (params.length > 2) head += `${params.slice(1, -1)},`;
     }
-    text += `"model":${JSON.stringify(parts.model)},"messages":[`;
+    head += `"model":${JSON.stringify(parts.model)},"messages":[`;
+    const pieces: Buffer[] = [Buffer.from(head)];
     const { messages } = parts;
     for (let index = 0; index < messages.length; index++) {
-      if (index > 0) text += ",";
-      text += this.serialized(messages[index]);
+      if (index > 0) pieces.push(COMMA);
+      pieces.push(this.serialized(messages[index]));
     }
-    text += "]";
-    if (parts.tools !== undefined) text += `,"tools":${this.serialized(parts.tools)}`;
-    if (parts.temperature !== undefined) text += `,"temperature":${JSON.stringify(parts.temperature)}`;
+    let tail = "]";
+    if (parts.tools !== undefined) {
+      pieces.push(Buffer.from(`${tail},"tools":`));
+      pieces.push(this.serialized(parts.tools));
+      tail = "";
+    }
+    if (parts.temperature !== undefined) tail += `,"temperature":${JSON.stringify(parts.temperature)}`;
     if (parts.toolChoice !== undefined) {
       const choice = JSON.stringify(parts.toolChoice);
-      if (choice !== undefined) text += `,"tool_choice":${choice}`;
+      if (choice !== undefined) tail += `,"tool_choice":${choice}`;
     }
-    return `${text}}`;
+    pieces.push(Buffer.from(`${tail}}`));
+    return Buffer.concat(pieces);
   }
 }

@@ -199,17 +199,16 @@ function toModelError(core: ClientCore, error: unknown, attempts: number, secret
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type ChatAnswer = { choices?: OpenAI.Chat.Completions.ChatCompletion["choices"]; usage?: OpenAI.Completions.CompletionUsage } | null | undefined;
 
-/** One HTTP attempt with its own timeout, through the SDK or the client's own path; notes whether the endpoint answered at all. */
-async function attemptOnce(core: ClientCore, body: ChatBody | string, signal: AbortSignal | undefined) {
+/** One HTTP attempt with its own timeout, through the client's own path or the SDK; notes whether the endpoint answered at all. */
+async function attemptOnce(core: ClientCore, body: ChatBody | Buffer, signal: AbortSignal | undefined) {
   const { timeoutMs } = core.options;
-  const attempt = attemptSignal(signal, timeoutMs);
   try {
     let response: ChatAnswer;
-    if (typeof body === "string") {
+    if (Buffer.isBuffer(body)) {
       core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs);
-      response = (await postChat(await core.target, body, attempt.signal)) as ChatAnswer;
+      response = (await postChat(await core.target, body, signal, timeoutMs)) as ChatAnswer;
     } else {
-      response = await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
+      response = await sdkAttempt(core, body, signal);
     }
     core.answered = true;
     const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
@@ -217,6 +216,17 @@ async function attemptOnce(core: ClientCore, body: ChatBody | string, signal: Ab
     return { choice, usage: response?.usage };
   } catch (error) {
     if (errorStatus(error) !== undefined) core.answered = true;
+    throw error;
+  }
+}
+
+/** One attempt through the SDK's `chat.completions.create`, with a signal of its own that the timeout aborts. */
+async function sdkAttempt(core: ClientCore, body: ChatBody, signal: AbortSignal | undefined): Promise<ChatAnswer> {
+  const { timeoutMs } = core.options;
+  const attempt = attemptSignal(signal, timeoutMs);
+  try {
+    return await core.openai.chat.completions.create(body, { signal: attempt.signal, timeout: timeoutMs, maxRetries: 0 });
+  } catch (error) {
     if (attempt.timedOut() && !signal?.aborted) throw new AttemptTimeoutError(timeoutMs);
     throw error;
   } finally {
@@ -242,11 +252,11 @@ function requestParts(core: ClientCore, request: CompletionRequest): RequestPart
 }
 
 /**
- * The body sent: the text the client's own path posts (built by its {@link ChatBodyWriter}, the
+ * The body sent: the bytes the client's own path posts (built by its {@link ChatBodyWriter}, the
  * history serialised once), or the object the SDK serialises — the same bytes either way:
  * `{ ...params, model, messages, tools?, temperature?, tool_choice? }`.
  */
-function requestBody(core: ClientCore, request: CompletionRequest, parts: RequestParts): ChatBody | string {
+function requestBody(core: ClientCore, request: CompletionRequest, parts: RequestParts): ChatBody | Buffer {
   const { params, tools, temperature } = parts;
   if (core.writer) return core.writer.write({ params, model: core.wireModel, messages: request.messages, tools, temperature, toolChoice: request.toolChoice });
   return {
@@ -303,7 +313,9 @@ async function fromCache(core: ClientCore, key: string, started: number): Promis
 /** One chat completion: from the cache, else over HTTP with the retry layer; usage summed, the answer cached. */
 async function complete(core: ClientCore, request: CompletionRequest): Promise<CompletionResult> {
   // The client's secrets and those of this request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry.
-  const secrets = request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
+  // Found only when needed (an error, a cache entry): looking through the parameters on every call was a visible share of its CPU.
+  let found: readonly string[] | undefined;
+  const secrets = (): readonly string[] => (found ??= request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets);
   const started = performance.now();
   const parts = requestParts(core, request);
   const keyInput = core.cache ? cacheKeyInput(core, request, parts) : undefined;
@@ -321,13 +333,13 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
       maxAttempts: core.options.maxAttempts,
       backoff: core.backoff,
       signal: request.signal,
-      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, secrets) }) } : {}),
+      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, secrets()) }) } : {}),
     }));
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
-    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets);
-    throw toModelError(core, error, 1, secrets);
+    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets());
+    throw toModelError(core, error, 1, secrets());
   }
   const message = toAssistantMessage(outcome.choice.message);
   const recordedUsage = toUsage(outcome.usage);
@@ -336,7 +348,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const finishReason = outcome.choice.finish_reason ?? null;
   if (core.cache && key && keyInput) {
     try {
-      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets);
+      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets());
     } catch {
       // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
     }

@@ -549,7 +549,7 @@ const OUTPUT_FLAGS = [
     flag: "--policy",
     type: "string",
     placeholder: "<file>",
-    help: "check the run's episodes against a policy rule file (YAML or JSON; read before the run starts): a Policy (adherence) column, the hits, and `policy` in the JSON; never changes the reward (semantic and llm rules need models: `taubridge report --policy` with --embedder-model/--judge-model)",
+    help: "check the run's episodes against a policy rule file (YAML or JSON; read before the run starts): a Policy (adherence) column, the hits, and `policy` in the JSON and in the results file (read back by `taubridge report`); never changes the reward (semantic and llm rules need models: `taubridge report --policy` with --embedder-model/--judge-model)",
     defaultHelp: "no policy check",
     cliOnly: true,
   },

@@ -195,6 +195,35 @@ class Parser {
     return BigInt(literal);
   }
 
+  /**
+   * A string with escapes, decoded in one piece by the native decoder: its closing quote is found
+   * (a backslash escapes the next character) and the literal handed to `JSON.parse`, whose escapes
+   * are `json.loads`'s. Why: built a character at a time (below), a long string with escapes is a
+   * rope of thousands of pieces that every later comparison or hash of it has to flatten (τ³'s
+   * task documents made `submit validate` spend most of its time there). Undefined when the literal
+   * is malformed (a control character, a bad escape, no closing quote): the checked path then
+   * reports it where the decoder would.
+   */
+  private escapedString(quote: number, from: number): string | undefined {
+    const text = this.text;
+    let end = from;
+    while (end < text.length) {
+      const code = text.charCodeAt(end);
+      if (code === 34) break;
+      if (code < 32) return undefined;
+      end += code === 92 ? 2 : 1;
+    }
+    if (end >= text.length) return undefined;
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(text.slice(quote, end + 1));
+    } catch {
+      return undefined;
+    }
+    this.position = end + 1;
+    return decoded as string;
+  }
+
   parseString(): string {
     const text = this.text;
     let position = this.position + 1;
@@ -209,56 +238,65 @@ class Parser {
       if (code === 92 || code < 32) break;
       position++;
     }
-    let out = text.slice(start, position);
+    if (text.charCodeAt(position) === 92) {
+      const decoded = this.escapedString(start - 1, position);
+      if (decoded !== undefined) return decoded;
+    }
+    // Checked path (a malformed literal): runs between escapes are sliced whole and joined once —
+    // a string built a character at a time is a rope of one node per character until flattened.
+    const out: string[] = [];
+    let run = start;
     while (position < text.length) {
       const code = text.charCodeAt(position);
       if (code === 34) {
         this.position = position + 1;
-        return out;
+        out.push(text.slice(run, position));
+        return out.join("");
       }
       if (code < 32) this.fail("Invalid control character", position);
       if (code !== 92) {
-        out += text[position];
         position++;
         continue;
       }
+      out.push(text.slice(run, position));
       const escape = text[position + 1];
       position += 2;
       switch (escape) {
         case '"':
-          out += '"';
+          out.push('"');
           break;
         case "\\":
-          out += "\\";
+          out.push("\\");
           break;
         case "/":
-          out += "/";
+          out.push("/");
           break;
         case "b":
-          out += "\b";
+          out.push("\b");
           break;
         case "f":
-          out += "\f";
+          out.push("\f");
           break;
         case "n":
-          out += "\n";
+          out.push("\n");
           break;
         case "r":
-          out += "\r";
+          out.push("\r");
           break;
         case "t":
-          out += "\t";
+          out.push("\t");
           break;
         case "u": {
           const digits = text.slice(position, position + 4);
-          if (!/^[0-9a-fA-F]{4}$/.test(digits)) this.fail("Invalid \\uXXXX escape", position - 2);
-          out += String.fromCharCode(parseInt(digits, 16));
+          if (!/^[0-9a-fA-F]{4}$/.test(digits)) this.fail("Invalid \\uXXXX escape", position - 1); // Python names the "u"
+          out.push(String.fromCharCode(parseInt(digits, 16)));
           position += 4;
           break;
         }
         default:
           this.fail("Invalid \\escape", position - 2);
       }
+      run = position;
     }
     return this.fail("Unterminated string starting", start - 1);
   }

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EpisodeRecord } from "../core/episode-record.ts";
 import type { SuiteResults } from "../core/suite.ts";
-import { ConfigError } from "../errors/error-tree.ts";
+import type { EndStateDiffs } from "../core/state-diff.ts";
+import { ConfigError, TaubridgeError } from "../errors/error-tree.ts";
 import { notesPathOf, parseNotes } from "../analysis/notes.ts";
 import { resultsLabels } from "../report/labels.ts";
 import { parsePythonJson, pyJsonDumpsLine } from "../value/index.ts";
@@ -17,6 +18,9 @@ import type { ViewInput } from "./view-data.ts";
 
 /** Reads one results file (the CLI's: the suite that recognises it). */
 export type ReadResults = (path: string) => Promise<SuiteResults>;
+
+/** Each episode's end state against the gold one (the CLI's: the suite's `endStateDiffs`); rejects with why it cannot. */
+export type ReadStateDiffs = (path: string) => Promise<EndStateDiffs>;
 
 const isAuxiliary = (name: string) => name.endsWith(".meta.json") || name.endsWith(".notes.json") || name.endsWith(".checkpoint.jsonl") || name === "submission.json" || name === "manifest.json";
 
@@ -107,19 +111,34 @@ async function readOne(path: string, read: ReadResults, allowMissing: boolean): 
   }
 }
 
+/** A run's end-state diffs, or the one reason they are not there (said on every episode's page). */
+async function stateDiffsOf(path: string, fromCheckpoint: boolean, read: ReadStateDiffs | undefined): Promise<Pick<ViewInput, "stateDiffs" | "stateDiffReason">> {
+  if (!read) return { stateDiffs: null, stateDiffReason: "not computed (no suite replay was given)" };
+  if (fromCheckpoint) return { stateDiffs: null, stateDiffReason: "the run is still being written: the diff is computed once its results file exists" };
+  try {
+    return { stateDiffs: (await read(path)).episodes, stateDiffReason: null };
+  } catch (error) {
+    // No data, no domain, a file the suite cannot replay: said on the page. Anything else is a bug and stays loud.
+    if (!TaubridgeError.isInstance(error)) throw error;
+    return { stateDiffs: null, stateDiffReason: error.message.split("\n")[0] };
+  }
+}
+
 /**
  * Reads every run with its notes. `allowMissing` (serving): a results file that does not exist yet
  * and has no checkpoint is left out until it appears, instead of being an error.
  */
-export async function loadInputs(paths: readonly string[], read: ReadResults, options: { allowMissing?: boolean } = {}): Promise<ViewInput[]> {
+export async function loadInputs(paths: readonly string[], read: ReadResults, options: { allowMissing?: boolean; stateDiffs?: ReadStateDiffs } = {}): Promise<ViewInput[]> {
   const labels = resultsLabels(paths);
   const inputs: ViewInput[] = [];
   for (const [index, path] of paths.entries()) {
+    // The diffs first: the suite reads the file again, and its copy is released before the records are built.
+    const diffs = await stateDiffsOf(path, !existsSync(path), options.stateDiffs);
     const one = await readOne(path, read, options.allowMissing === true);
     if (!one) continue;
     const notesPath = notesPathOf(path);
     const notes = existsSync(notesPath) ? parseNotes(readFileSync(notesPath, "utf8"), notesPath) : null;
-    inputs.push({ results: one.results, label: labels[index], records: one.records, notes, tasks: one.tasks, partial: one.partial });
+    inputs.push({ results: one.results, label: labels[index], records: one.records, notes, tasks: one.tasks, partial: one.partial, ...diffs });
   }
   return inputs;
 }

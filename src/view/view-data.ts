@@ -4,6 +4,7 @@
  * from `src/analysis` as they are; this module only gathers them per run and per episode.
  */
 import type { EpisodeRecord } from "../core/episode-record.ts";
+import { type EndStateDiff, unavailableDiff } from "../core/state-diff.ts";
 import type { RoleUsage } from "../core/types.ts";
 import type { SuiteResults } from "../core/suite.ts";
 import { breakdownOf } from "../analysis/breakdown.ts";
@@ -25,6 +26,10 @@ export interface ViewInput {
   /** Tasks the results file records by id (τ²'s `tasks[]`); τ-bench's come from each record's entry. */
   tasks: ReadonlyMap<string, unknown>;
   partial?: boolean;
+  /** Each episode's end state against the gold one, by `taskId#trial` (the suite's `endStateDiffs`); null when not computed. */
+  stateDiffs?: ReadonlyMap<string, EndStateDiff> | null;
+  /** Why the diffs were not computed (no domain data, a suite that cannot say, a run still being written). */
+  stateDiffReason?: string | null;
 }
 
 export interface ViewOptions {
@@ -42,8 +47,12 @@ export const BUILTIN_POLICY: Policy = parsePolicy({}, "built-in rules");
 
 const sum = (values: ReadonlyArray<number | null>): number | null => (values.some((value) => value === null) ? null : values.reduce<number>((total, value) => total + (value as number), 0));
 
-/** Per-role usage over the records: calls and tokens summed where recorded, cost null when any episode's is unknown. */
-export function roleRows(records: readonly EpisodeRecord[], fileNotes: readonly string[]): RoleRow[] {
+/**
+ * Per-role usage over the records: calls and tokens summed where recorded, cost null when any
+ * episode's is unknown; then the roles only the run records as a whole (`runUsage`: τ²'s NL judge,
+ * τ³'s reranker and embedder), and the judge's line as text when neither says more.
+ */
+export function roleRows(records: readonly EpisodeRecord[], fileNotes: readonly string[], runUsage: Readonly<Record<string, RoleUsage>> | null = null): RoleRow[] {
   const durations = records.map((record) => record.durationSeconds).filter((value): value is number => typeof value === "number");
   const meanEpisodeSeconds = durations.length === 0 ? null : durations.reduce((a, b) => a + b, 0) / durations.length;
   const rows: RoleRow[] = (["agent", "user"] as const).map((role) => {
@@ -60,8 +69,27 @@ export function roleRows(records: readonly EpisodeRecord[], fileNotes: readonly 
       text: null,
     };
   });
-  const judge = fileNotes.find((line) => /judge/i.test(line)) ?? null;
-  rows.push({ role: "judge", episodes: 0, calls: null, promptTokens: null, completionTokens: null, cost: null, meanEpisodeSeconds: null, text: judge ?? "no judge usage recorded" });
+  const judged = records.filter((record) => record.expected?.rewardBasis?.includes("NL_ASSERTION") && record.expected.assertions.some((assertion) => assertion.kind === "nl")).length;
+  const usage = runUsage ?? {};
+  const judge = usage.judge;
+  if (judge)
+    rows.push({
+      role: "judge",
+      episodes: judged,
+      calls: judge.calls,
+      promptTokens: judge.promptTokens,
+      completionTokens: judge.completionTokens,
+      cost: judge.cost,
+      meanEpisodeSeconds: null,
+      text: null,
+    });
+  else {
+    const line = fileNotes.find((note) => /judge/i.test(note)) ?? null;
+    rows.push({ role: "judge", episodes: 0, calls: null, promptTokens: null, completionTokens: null, cost: null, meanEpisodeSeconds: null, text: line ?? "no judge usage recorded" });
+  }
+  for (const [role, totals] of Object.entries(usage))
+    if (role !== "judge")
+      rows.push({ role, episodes: 0, calls: totals.calls, promptTokens: totals.promptTokens, completionTokens: totals.completionTokens, cost: totals.cost, meanEpisodeSeconds: null, text: null });
   return rows;
 }
 
@@ -73,18 +101,36 @@ function taskOf(record: EpisodeRecord, tasks: ReadonlyMap<string, unknown>): unk
   return native && typeof native === "object" && native.info && typeof native.info === "object" ? (native.info.task ?? null) : null;
 }
 
-function viewEpisode(record: EpisodeRecord, task: unknown, policy: PolicyReport["episodes"][number] | undefined, notes: ReturnType<typeof notesByEpisode>): ViewEpisode {
+/** An episode's diff, or why there is none. */
+function stateDiffOf(input: ViewInput, key: string): EndStateDiff {
+  const diff = input.stateDiffs?.get(key);
+  if (diff) return diff;
+  if (input.stateDiffs) return unavailableDiff("the suite's replay did not cover this episode");
+  return unavailableDiff(input.stateDiffReason ?? "not computed");
+}
+
+function viewEpisode(input: ViewInput, record: EpisodeRecord, task: unknown, policy: PolicyReport["episodes"][number] | undefined, notes: ReturnType<typeof notesByEpisode>): ViewEpisode {
   const { native: _native, ...rest } = record;
   const facts = episodeFacts(record);
   const key = noteKey(record.taskId, record.trial);
-  return { key, record: rest, task, facts, policyHits: policy?.hits ?? [], adherence: policy?.adherence ?? null, toolErrors: facts.toolErrors.length, note: notes.get(key) ?? null };
+  return {
+    key,
+    record: rest,
+    task,
+    facts,
+    policyHits: policy?.hits ?? [],
+    adherence: policy?.adherence ?? null,
+    toolErrors: facts.toolErrors.length,
+    note: notes.get(key) ?? null,
+    stateDiff: stateDiffOf(input, key),
+  };
 }
 
 async function viewRun(input: ViewInput, index: number, policy: Policy, options: ViewOptions): Promise<ViewRun> {
   const { results, records } = input;
   const report = await checkPolicy(records, policy);
   const notes = notesByEpisode(input.notes);
-  const episodes = records.map((record, at) => viewEpisode(record, taskOf(record, input.tasks), report.episodes[at], notes));
+  const episodes = records.map((record, at) => viewEpisode(input, record, taskOf(record, input.tasks), report.episodes[at], notes));
   const terminations: Record<string, number> = {};
   for (const record of records) terminations[record.termination ?? "unknown"] = (terminations[record.termination ?? "unknown"] ?? 0) + 1;
   return {
@@ -98,7 +144,7 @@ async function viewRun(input: ViewInput, index: number, policy: Policy, options:
     partial: input.partial === true,
     completeness: results.completeness,
     statistics: runStatistics(outcomesOf(results), { seed: options.seed ?? 0, resamples: options.resamples ?? 2000 }),
-    roles: roleRows(records, results.notes),
+    roles: roleRows(records, results.notes, results.runUsage ?? null),
     terminations,
     infraErrors: records
       .filter((record) => record.termination === "infra_error")

@@ -5,6 +5,7 @@
  * page never recomputes what `src/analysis` says.
  */
 import type { EpisodeRecord } from "../core/episode-record.ts";
+import type { EndStateDiff } from "../core/state-diff.ts";
 import type { Breakdown } from "../analysis/breakdown.ts";
 import type { Comparison } from "../analysis/compare.ts";
 import type { EpisodeFacts } from "../analysis/facts.ts";
@@ -14,10 +15,11 @@ import type { RunStatistics } from "../analysis/statistics.ts";
 
 export const VIEW_SCHEMA_VERSION = 1;
 
-/** Usage of one model role over a run: summed over the episodes that recorded it. */
+/** Usage of one model role over a run: summed over the episodes that recorded it, or as the run recorded it (judge, reranker, embedder). */
 export interface RoleRow {
-  role: "agent" | "user" | "judge";
-  /** Episodes whose record carries this role's usage. */
+  /** `agent`, `user`, `judge`; τ³'s `reranker` and `embedder` when the run used them. */
+  role: string;
+  /** Episodes whose record carries this role's usage (the judge: episodes whose score needed it; 0 for usage recorded per run only). */
   episodes: number;
   calls: number | null;
   promptTokens: number | null;
@@ -44,6 +46,8 @@ export interface ViewEpisode {
   /** Tool calls whose result was an error (from the facts). */
   toolErrors: number;
   note: EpisodeNote | null;
+  /** The end state against the gold end state, row by row (the suite's replay), or why it was not computed. */
+  stateDiff: EndStateDiff;
 }
 
 export interface ViewRun {

@@ -8,7 +8,8 @@
  * One unit in, one reply out. The coordinator sends the run's configuration once per worker (a
  * queue may send it with every job: it is small and has an id), then units; the worker answers
  * each unit with exactly one reply: its result, the error its attempt threw, or that it was
- * cancelled. Usage the attempt spent outside its result (τ²'s judge) rides on every reply.
+ * cancelled. Usage the attempt spent outside its result (τ²'s judge, τ³ retrieval's reranker and
+ * embedder) rides on every reply.
  *
  * Nothing secret crosses: the configuration holds the run's flags, never a key (a run whose flags
  * hold one is refused: `configuration.ts`); each worker reads keys from its own environment, and
@@ -57,7 +58,7 @@ export const workUnitSchema: z.ZodType<WorkUnit> = z.object({
 });
 
 const roleUsageSchema = z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number(), cost: z.number().nullable() });
-/** Usage spent outside a result, by role (τ²: `judge`). */
+/** Usage spent outside a result, by role (τ²: `judge`; τ³ retrieval: `reranker`, `embedder`). */
 export const usageSchema = z.record(z.string(), roleUsageSchema);
 
 /** Which attempt of which unit of which run a reply or a cancel is about. */

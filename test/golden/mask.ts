@@ -1,6 +1,7 @@
 /**
  * What the golden guard blanks out before comparing: only what changes from run to run by nature
- * (wall-clock times, durations, random ids, temporary paths, ports, stack traces). Everything else
+ * (wall-clock times, durations, random ids, temporary paths, ports, stack traces, the taubridge
+ * version a run records). Everything else
  * — every reward, hash, observation, message, usage figure and the byte layout of each file — is
  * compared as it is.
  */
@@ -22,6 +23,8 @@ const TRACEBACKS = /("(?:traceback|error_traceback)": )"(?:[^"\\]|\\.)*"/g;
 const LOOPBACK_PORT = /127\.0\.0\.1:\d+/g;
 const SESSION_KEYS = /("sessionKey": )"[^"]*"/g;
 const NODE_PID = /\(node:\d+\)/g;
+/** The taubridge version a run records (run identity, run manifest): it changes with every release, not with the output. */
+const TAUBRIDGE_VERSION = /("taubridgeVersion": )"[^"]*"/g;
 /** Stack frames (a framework logging an error prints them): which files and lines they name changes as code moves. */
 const STACK_FRAMES = /(?:^[ \t]+at .*(?:\n|$))+/gm;
 
@@ -55,5 +58,6 @@ export function maskText(text: string, places: MaskPlaces): string {
     .replace(TIMED_FIELDS, '$1"<masked>"')
     .replace(LOOPBACK_PORT, "127.0.0.1:<port>")
     .replace(SESSION_KEYS, '$1"<session>"')
-    .replace(NODE_PID, "(node:<pid>)");
+    .replace(NODE_PID, "(node:<pid>)")
+    .replace(TAUBRIDGE_VERSION, '$1"<version>"');
 }

@@ -13,10 +13,12 @@ const TSX = import.meta.resolve("tsx");
  * assert on the exit code and output. Each call gets its own empty `TAUBRIDGE_CACHE_DIR`, so no
  * test reads or fills the user's data cache. Returns the execa subprocess (awaitable, killable).
  */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; nodeArgs?: readonly string[]; input?: string } = {}) {
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; nodeArgs?: readonly string[]; input?: string; detached?: boolean } = {}) {
   const execaOptions = {
     reject: false,
     cwd: options.cwd,
+    // Its own process group, so a test can signal the CLI and its children at once (as a terminal's Ctrl-C does).
+    ...(options.detached ? { detached: true } : {}),
     ...(options.input !== undefined ? { input: options.input } : {}),
     env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), ...options.env },
   } satisfies Options;

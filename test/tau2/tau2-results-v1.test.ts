@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { tau2Registries } from "../support/tau2-registries.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { rescoreTau2Results } from "../../src/suites/tau2/rescore.ts";
-import { checkpointEntry, readTau2Results, resultsText, simulationMetrics, simulationToJson } from "../../src/suites/tau2/codec.ts";
+import { TAU2_RESULTS_SCHEMA_VERSION, checkpointEntry, readTau2Results, resultsText, simulationMetrics, simulationToJson } from "../../src/suites/tau2/codec.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
 import { rawTau2Task, readTau2Tasks, validateTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { type PyDict, parsePythonJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../src/value/index.ts";
@@ -68,7 +68,7 @@ describe("frozen τ² results, schema version 1", () => {
         tasks: results.tasks,
         simulations: results.simulations.map(simulationToJson),
         simulation_index: null,
-        taubridge: { schemaVersion: 1, suite: "tau2-bench" },
+        taubridge: { schemaVersion: TAU2_RESULTS_SCHEMA_VERSION, suite: "tau2-bench" },
       }),
     );
   });

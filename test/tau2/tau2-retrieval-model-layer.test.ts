@@ -5,7 +5,8 @@
  * answers kept under `--cache-dir` (document and query embeddings, reranker ratings), so a second
  * run with the same cache sends neither an embeddings nor a reranker request; a dead reranker
  * endpoint stops the run before the first episode with exit 2 in one line naming the URL and the
- * flag, even when the agent would never have searched.
+ * flag, even when the agent would never have searched; with `--workers 2` the retrieval roles' usage
+ * is summed from the worker processes into the same per-role usage as in one process.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -113,6 +114,32 @@ describeWithTau2Data("τ³ retrieval's reranker and embedder through the run lay
       await server.close();
     }
   }, 240_000);
+
+  it("with --workers 2 the reranker's and the embedder's usage is summed from the workers: the same per role as in one process", async () => {
+    const work = mkdtempSync(join(tmpdir(), "tau3-layer-workers-"));
+    const roleUsage = async (extra: readonly string[], name: string) => {
+      // A server per run, so each run's requests and usage are its own.
+      const server = await startServer();
+      try {
+        const backends = ["--embedder-base-url", server.baseURL, "--reranker-base-url", server.baseURL, "--reranker-model", "reranker-model"];
+        const file = join(work, name, "results.json");
+        const result = await runTau2([...base, ...backends, ...modelArgs(server), ...extra], { data, saveTo: file, env: NO_KEYS });
+        expect(result.exitCode, result.stderr).toBe(0);
+        const raw = JSON.parse(readFileSync(file, "utf8")) as { taubridge: { roleUsage?: Record<string, unknown> } };
+        return { usage: raw.taubridge.roleUsage, rerankerRequests: server.requestsFor("reranker-model").length, embeddingRequests: requestsTo(server, "/embeddings") };
+      } finally {
+        await server.close();
+      }
+    };
+    const one = await roleUsage([], "one");
+    const workers = await roleUsage(["--workers", "2"], "workers");
+    // The calls were made (in a worker), and the file counts each of them as one process does.
+    expect(workers.rerankerRequests).toBe(10);
+    expect(one.usage?.reranker).toMatchObject({ calls: 10 });
+    expect(workers.usage?.reranker).toMatchObject({ calls: workers.rerankerRequests });
+    expect(workers.usage?.embedder).toMatchObject({ calls: workers.embeddingRequests });
+    expect(workers.usage).toEqual(one.usage);
+  }, 480_000);
 
   it("a dead reranker endpoint stops the run before the first episode: exit 2, one line naming the URL and --reranker-base-url", async () => {
     const server = await startServer();

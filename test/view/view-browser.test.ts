@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EpisodeRecord } from "../../src/core/episode-record.ts";
+import { createOfflineRegistries } from "../../app/offline-registries.ts";
 import { chromiumPath, launchChromium, missingBrowserReason } from "../support/browser.ts";
 import { runCli, runTau2 } from "../support/cli.ts";
 import { missingTau2Reason, tau2BenchDirectory, tauBenchDirectory } from "../support/shared-data.ts";
@@ -87,7 +88,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
       expect(a.exitCode, a.stderr).toBe(0);
       const b = await runTau2(common, { data: tau2BenchDirectory as string, saveTo: clean });
       expect(b.exitCode, b.stderr).toBe(0);
-      const view = await runCli(["view", failing, clean, "--out", page]);
+      const view = await runCli(["view", failing, clean, "--out", page, "--data-dir", tau2BenchDirectory as string]);
       expect(view.exitCode, view.stderr).toBe(0);
       expect(view.stdout).toContain(pathToFileURL(page).href);
       failingRecords = await records(failing);
@@ -164,7 +165,7 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
     );
 
     it(
-      "opens a failed episode: task context, the conversation, facts pinned to messages, reward breakdown, the database verdict and the ground-truth calls",
+      "opens a failed episode: task context, the conversation, facts pinned to messages, reward breakdown, the database verdict, the ground-truth calls and the end state's row-level diff against the gold end state",
       async () => {
         const record = failingRecords.find((candidate) => candidate.reward < 1 && candidate.expected?.databaseMatch === false) as EpisodeRecord;
         expect(record).toBeDefined();
@@ -186,6 +187,25 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
         for (const action of analysed?.facts.missingActions ?? []) expect(facts).toMatch(new RegExp(`missing action #\\d+: ${action.name}\\(`));
         expect(await tab.getByTestId("db-verdict").innerText()).toBe("The end state differs from the ground truth's.");
         expect(await tab.getByTestId("db-diff").innerText()).toContain("expected, not done");
+        // The row-level diff of the end state against the gold end state: what the suite's replay says, row by row and field by field.
+        const registries = await createOfflineRegistries({ tau2: true });
+        const diffs = await registries.suites.get("tau2").endStateDiffs!({ path: failing, registries, dataDir: tau2BenchDirectory });
+        const diff = diffs.episodes.get(`${record.taskId}#${record.trial}`);
+        expect(diff?.status).toBe("computed");
+        expect(diff?.tables.length).toBeGreaterThan(0);
+        const summary = await tab.getByTestId("state-diff-summary").innerText();
+        const rowCount = diff!.tables.reduce((total, table) => total + table.rows.length, 0);
+        expect(summary).toContain(`End state vs gold end state: ${rowCount} row${rowCount === 1 ? " differs" : "s differ"}`);
+        const shown = await tab
+          .locator("[data-testid=state-diff] tbody tr")
+          .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => (cell as unknown as { innerText: string }).innerText.trim())));
+        // A long value is folded: the cell shows its label until opened.
+        const cell = (value: string | null, label: string) => (value === null ? "(absent)" : value.length <= 80 ? value : `${label} (${value.length} characters)`);
+        const expectedRows = diff!.tables.flatMap((table) =>
+          table.rows.flatMap((row) => row.fields.map((field) => [table.table, row.key, field.field || "(whole row)", cell(field.gold, "gold value"), cell(field.actual, "value")])),
+        );
+        expect(shown.map((cells) => [cells[0], cells[1], cells[3], cells[4], cells[5]])).toEqual(expectedRows);
+        for (const table of diff!.tables) expect(summary).toContain(`in ${table.table}: ${table.rows[0].key}`);
         for (const [component, value] of Object.entries(record.rewardBreakdown))
           expect(await tab.getByTestId("reward-breakdown").innerText()).toMatch(new RegExp(`${component}\\s+${value.toFixed(3)}`));
         await tab.close();

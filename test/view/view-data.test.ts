@@ -7,13 +7,16 @@
 import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EpisodeNote, notesPathOf, parseNotes, withNote } from "../../src/analysis/notes.ts";
 import type { EpisodeRecord } from "../../src/core/episode-record.ts";
 import { scriptSafeJson, viewHtml } from "../../src/view/html.ts";
 import { roleRows } from "../../src/view/view-data.ts";
 import type { ViewData } from "../../src/view/view-model.ts";
-import { runCli } from "../support/cli.ts";
+import { type ScriptedModelServer, startScriptedModelServer } from "../../src/testing/index.ts";
+import { byModel, tau2JudgeResponder, tau2PlanTasks } from "../golden/responders.ts";
+import { runCli, runTau2 } from "../support/cli.ts";
+import { describeWithTau2Data } from "../support/shared-data.ts";
 
 const V1 = join(import.meta.dirname, "..", "fixtures", "results", "v1");
 const TOOL_CALLING = "library-test-tool-calling-agent-model-0.0_ids_0-1-2_user-user-model-llm";
@@ -154,4 +157,61 @@ describe("the page's HTML", () => {
     expect(user).toMatchObject({ role: "user", episodes: 0, calls: null, cost: null });
     expect(judge.text).toBe("no judge usage recorded");
   });
+});
+
+describeWithTau2Data("the judge's usage in the per-role table (τ² NL assertions, scripted judge)", (tau2Data) => {
+  let server: ScriptedModelServer;
+  beforeAll(async () => {
+    server = await startScriptedModelServer({ responder: byModel({ judge: tau2JudgeResponder(tau2PlanTasks(join(tau2Data, "retail", "tasks.json"))) }) });
+  });
+  afterAll(() => server?.close());
+
+  it(
+    "a run whose tasks need the NL judge shows its calls, tokens and cost as the results file records them",
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), "taubridge-view-judge-"));
+      const results = join(folder, "retail.json");
+      const run = await runTau2(
+        [
+          "--domain",
+          "retail",
+          "--task-ids",
+          "2",
+          "--agent",
+          "oracle",
+          "--user",
+          "scripted",
+          "--judge-model",
+          "judge-model",
+          "--judge-provider",
+          "openai-compatible",
+          "--judge-base-url",
+          server.baseURL,
+        ],
+        {
+          data: tau2Data,
+          saveTo: results,
+        },
+      );
+      expect(run.exitCode, run.stderr).toBe(0);
+      const recorded = (JSON.parse(readFileSync(results, "utf8")) as { taubridge: { judgeUsage: { calls: number; promptTokens: number; completionTokens: number; cost: number | null } } }).taubridge
+        .judgeUsage;
+      expect(recorded.calls).toBeGreaterThan(0);
+      expect(server.requests.filter((request) => request.model === "judge-model")).toHaveLength(recorded.calls);
+      const { data } = await bundle([results]);
+      const judge = data.runs[0].roles.find((row) => row.role === "judge");
+      expect(judge).toEqual({
+        role: "judge",
+        episodes: 1,
+        calls: recorded.calls,
+        promptTokens: recorded.promptTokens,
+        completionTokens: recorded.completionTokens,
+        cost: recorded.cost,
+        meanEpisodeSeconds: null,
+        text: null,
+      });
+      expect(recorded.promptTokens).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 });

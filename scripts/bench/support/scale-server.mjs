@@ -4,7 +4,8 @@
 // once it has seen `TURNS` agent messages (the user simulator sees them as `user` messages). It
 // reads only what it needs from a request (the model, the count of user messages) instead of
 // parsing 20 KB of JSON per call, and keeps counters, not requests. `GET /stats` answers the number
-// of completions and the times of the first request and the last answer.
+// of completions, the times of the first request and the last answer, the most requests in flight
+// and the TCP connections accepted.
 //
 //   node scripts/bench/support/scale-server.mjs   (env LATENCY_MS, TURNS; prints {"port": …} once listening)
 import { createServer } from "node:http";
@@ -16,6 +17,7 @@ let firstRequestAt = null;
 let lastAnswerAt = null;
 let inFlight = 0;
 let peakInFlight = 0;
+let connections = 0;
 
 function answer(content, promptTokens) {
   return JSON.stringify({
@@ -38,7 +40,7 @@ function userMessages(body) {
 const server = createServer((request, response) => {
   if (request.method === "GET" && request.url === "/stats") {
     response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify({ completions, firstRequestAt, lastAnswerAt, peakInFlight }));
+    response.end(JSON.stringify({ completions, firstRequestAt, lastAnswerAt, peakInFlight, connections }));
     return;
   }
   const chunks = [];
@@ -60,6 +62,7 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 60_000;
+server.on("connection", () => connections++);
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
 });

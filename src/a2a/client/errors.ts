@@ -13,7 +13,7 @@
  * | `A2ATaskError` | the agent itself reported its task `failed`, `rejected` or `canceled` | `agent_error` |
  * | `A2AHostRefusedError` | the URL's host is not allowed (`allowHosts`); nothing was sent | the run stops, exit 2 |
  */
-import { ConfigError, EpisodeEndingError, InfraError, errorMarker } from "../../errors/error-tree.ts";
+import { ConfigError, type DeclaredTermination, EpisodeEndingError, InfraError, errorMarker } from "../../errors/error-tree.ts";
 
 /** What every A2A error carries about the exchange that failed. */
 export interface A2AErrorDetails {
@@ -24,30 +24,56 @@ export interface A2AErrorDetails {
   method?: string;
 }
 
-/** The agent card could not be had or used (unreachable, 404, not JSON, no JSON-RPC interface). */
-export class A2ADiscoveryError extends ConfigError {
-  static readonly marker: symbol = errorMarker("A2ADiscoveryError");
+type ErrorOptions = { cause?: unknown };
 
-  constructor(
+/**
+ * A base class `Base` whose errors also carry the exchange's details: `new (message, details,
+ * options?)`, with `Base`'s statics (`isInstance`). Each A2A error extends one and declares only its
+ * own marker. The bases are anonymous and never exported: they have no identity in the error tree
+ * and declare no marker, so an error's markers are its own class's and `Base`'s line.
+ */
+type CarryingDetails<Base extends abstract new (...args: never[]) => object, Details> = Omit<Base, "prototype"> &
+  (new (
     message: string,
-    readonly details: A2AErrorDetails,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
+    details: Details,
+    options?: ErrorOptions,
+  ) => InstanceType<Base> & { readonly details: Details });
+
+/** A {@link CarryingDetails} base over a `ConfigError` or `InfraError` class. */
+function carryingDetails<Details>(): <Base extends typeof ConfigError | typeof InfraError>(base: Base) => CarryingDetails<Base, Details> {
+  return (base) =>
+    class extends (base as typeof ConfigError) {
+      constructor(
+        message: string,
+        readonly details: Details,
+        options?: ErrorOptions,
+      ) {
+        super(message, options);
+      }
+    } as unknown as CarryingDetails<typeof base, Details>;
+}
+
+/** A {@link CarryingDetails} base over `EpisodeEndingError` whose errors end their episode as `termination`. */
+function endingWithDetails<Details>(termination: DeclaredTermination): CarryingDetails<typeof EpisodeEndingError, Details> {
+  return class extends EpisodeEndingError {
+    constructor(
+      message: string,
+      readonly details: Details,
+      options?: ErrorOptions,
+    ) {
+      super(message, termination, options);
+    }
+  } as unknown as CarryingDetails<typeof EpisodeEndingError, Details>;
+}
+
+/** The agent card could not be had or used (unreachable, 404, not JSON, no JSON-RPC interface). */
+export class A2ADiscoveryError extends carryingDetails<A2AErrorDetails>()(ConfigError) {
+  static readonly marker: symbol = errorMarker("A2ADiscoveryError");
 }
 
 /** The endpoint refused the run's very first call: every episode would fail the same way (exit 2, naming the URL). */
-export class A2AEndpointRefusedError extends ConfigError {
+export class A2AEndpointRefusedError extends carryingDetails<A2AErrorDetails>()(ConfigError) {
   static readonly marker: symbol = errorMarker("A2AEndpointRefusedError");
-
-  constructor(
-    message: string,
-    readonly details: A2AErrorDetails,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** An outbound URL whose host the allow-list does not name: refused before any connection. */
@@ -63,65 +89,26 @@ export class A2AHostRefusedError extends ConfigError {
 }
 
 /** HTTP 401/403 (or a task waiting in `auth-required`): the credential is missing or wrong; never retried. */
-export class A2AAuthError extends InfraError {
+export class A2AAuthError extends carryingDetails<A2AErrorDetails & { wwwAuthenticate?: string | null }>()(InfraError) {
   static readonly marker: symbol = errorMarker("A2AAuthError");
-
-  constructor(
-    message: string,
-    readonly details: A2AErrorDetails & { wwwAuthenticate?: string | null },
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** No answer (connection refused or reset, DNS) or 429/5xx, after the retries: infrastructure, not the agent's reasoning. */
-export class A2ATransportError extends InfraError {
+export class A2ATransportError extends carryingDetails<A2AErrorDetails>()(InfraError) {
   static readonly marker: symbol = errorMarker("A2ATransportError");
-
-  constructor(
-    message: string,
-    readonly details: A2AErrorDetails,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** The agent did not answer within the per-request limit (or a polled task did not finish within the turn's). */
-export class A2ATimeoutError extends EpisodeEndingError {
+export class A2ATimeoutError extends endingWithDetails<A2AErrorDetails & { phase: "headers" | "body" | "poll" | "stream" }>("timeout") {
   static readonly marker: symbol = errorMarker("A2ATimeoutError");
-
-  constructor(
-    message: string,
-    readonly details: A2AErrorDetails & { phase: "headers" | "body" | "poll" | "stream" },
-    options?: { cause?: unknown },
-  ) {
-    super(message, "timeout", options);
-  }
 }
 
 /** An answer outside the protocol: not JSON, a bad envelope, a JSON-RPC error, a result of no known shape, an empty reply. */
-export class A2AProtocolError extends EpisodeEndingError {
+export class A2AProtocolError extends endingWithDetails<A2AErrorDetails>("agent_error") {
   static readonly marker: symbol = errorMarker("A2AProtocolError");
-
-  constructor(
-    message: string,
-    readonly details: A2AErrorDetails,
-    options?: { cause?: unknown },
-  ) {
-    super(message, "agent_error", options);
-  }
 }
 
 /** The agent reported its task `failed`, `rejected` or `canceled` (its status text is kept in the message). */
-export class A2ATaskError extends EpisodeEndingError {
+export class A2ATaskError extends endingWithDetails<A2AErrorDetails & { state: string }>("agent_error") {
   static readonly marker: symbol = errorMarker("A2ATaskError");
-
-  constructor(
-    message: string,
-    readonly details: A2AErrorDetails & { state: string },
-  ) {
-    super(message, "agent_error");
-  }
 }

@@ -2,6 +2,7 @@
  * Policy rule files: YAML or JSON, one per domain, validated with zod; an error names the file and
  * the rule (its id, else its position) and the field. See docs/analysis.md for the format.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -85,6 +86,8 @@ export const policyFileSchema = z.strictObject({
 /** A policy loaded from its file. */
 export interface Policy {
   file: string;
+  /** SHA-256 of the rule file's text, when it was read from a file (what a results file records of it). */
+  sha256?: string;
   domains: string[] | null;
   builtins: BuiltinRuleId[] | "all";
   builtinSeverity: Partial<Record<BuiltinRuleId, Severity>>;
@@ -153,5 +156,5 @@ export function loadPolicyFile(path: string): Policy {
   } catch (error) {
     throw new ConfigError(`${path}: not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`);
   }
-  return parsePolicy(document, path);
+  return { ...parsePolicy(document, path), sha256: createHash("sha256").update(text, "utf8").digest("hex") };
 }

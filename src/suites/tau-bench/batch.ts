@@ -31,7 +31,9 @@ import { PrintedJson, printedJson, pyJsonDumpsIndented, toJs } from "../../value
 import type { SuiteProgress } from "../../core/suite.ts";
 import type { BuiltRun } from "./build.ts";
 import { missingDirectory, removeIfEmpty, writeFileAtomic } from "../../run/atomic-file.ts";
-import { readTauBenchCheckpoint, resultEntry, summaryFromResult } from "./codec.ts";
+import { entryManifestText, entryWithManifest, readTauBenchCheckpoint, resultEntry, summaryFromResult } from "./codec.ts";
+import type { RunManifest } from "../../core/run-manifest.ts";
+import { entryManifest, tauBenchManifest } from "./manifest.ts";
 import { evaluatorFor } from "./evaluator.ts";
 import { failedEpisode, runEpisode, type EpisodeResult } from "./loop.ts";
 
@@ -43,6 +45,8 @@ export interface BatchObserver extends SuiteProgress {
 
 export interface BatchOutcome {
   config: RunConfig;
+  /** The run manifest every entry of the results file carries (each with its own task's definition hash). */
+  manifest: RunManifest;
   resultsPath: string;
   checkpointPath: string;
   summaries: EpisodeSummary[];
@@ -134,15 +138,31 @@ function resumedResults(previous: CheckpointContents, units: readonly WorkUnit[]
   return { resumed, rerun };
 }
 
-/** τ-bench's result sink: a checkpoint line per episode; at the end the results file (report order) and its status. */
-function resultsSink(checkpoint: CheckpointWriter, resultsPath: string, checkpointPath: string): ResultSink<TauBenchResult> {
+/**
+ * τ-bench's result sink: a checkpoint line per episode; at the end the results file (report order,
+ * each entry with the run's manifest) and its status.
+ */
+function resultsSink(checkpoint: CheckpointWriter, resultsPath: string, checkpointPath: string, manifest: RunManifest): ResultSink<TauBenchResult> {
   return {
     append: (result) => checkpoint.append(result.entry),
     flush: () => undefined,
     close: ({ results, units, interrupted }) => {
+      // Each task's manifest (its own definition hash) is printed once, whatever the number of trials.
+      const printed = new Map<string, { manifest: RunManifest; text: string }>();
+      const manifestOf = (taskId: string) => {
+        let found = printed.get(taskId);
+        if (!found) {
+          const own = entryManifest(manifest, taskId);
+          found = { manifest: own, text: entryManifestText(own) };
+          printed.set(taskId, found);
+        }
+        return found;
+      };
       const entries = units.flatMap((unit) => {
         const result = results.get(unitKey(unit));
-        return result ? [result.entry] : [];
+        if (!result) return [];
+        const { manifest: own, text } = manifestOf(unit.taskId);
+        return [entryWithManifest(result.entry, own, text)];
       });
       writeFileAtomic(resultsPath, pyJsonDumpsIndented(entries, 2));
       writeRunStatus(resultsPath, { episodes: entries.length, expectedEpisodes: units.length, interrupted, checkpointPath });
@@ -307,6 +327,7 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   // The log dir holds many runs' files: this run's episode logs go in `<stem>.artifacts/`.
   const log = options.log ? createRunLog({ ...options.log, artifactsDirectory: join(dirname(resultsPath), `${stem}.artifacts`), secrets: built.secrets }) : undefined;
   const identity = runIdentity(config, domain, built.taskFilePath, built.secrets);
+  const manifest = tauBenchManifest(built, identity);
   const dataWarning = runDataWarning(domain, built.taskFilePath);
   if (dataWarning) observer.warn?.(dataWarning);
   // --no-resume starts this run over; another run's results at the same name are set aside, never overwritten silently.
@@ -336,7 +357,7 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
     // One evaluator for the run (its ground-truth cache lives on the domain, shared by every episode).
     execute: loggedEpisodes(log, episodeRunner(built, agent, evaluatorFor(domain))),
     summary: (result) => result.summary,
-    sink: resultsSink(checkpoint, resultsPath, checkpointPath),
+    sink: resultsSink(checkpoint, resultsPath, checkpointPath, manifest),
     unreachable,
     ...(options.taskSource ? { source: options.taskSource } : {}),
     wire: RESULT_WIRE,
@@ -369,6 +390,7 @@ async function runLockedBatch(built: BuiltRun, observer: BatchObserver, signal: 
   }
   return {
     config,
+    manifest,
     resultsPath,
     checkpointPath,
     summaries: run.summaries,

@@ -3,7 +3,8 @@ import { lazySchema } from "../../data/lazy-zod.ts";
 import { DataError } from "../../errors/error-tree.ts";
 import { TERMINATION_REASONS, type Action, type RewardResult, type RoleUsage, type Task, type TerminationReason } from "../../core/types.ts";
 import { readPythonJsonFile } from "../../data/data-files.ts";
-import { PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
+import { PrintedJson, PyFloat, pyJsonDumpsIndented, toJs, type PyDict, type PyValue } from "../../value/index.ts";
+import type { RunManifest } from "../../core/run-manifest.ts";
 import type { EpisodeResult } from "./loop.ts";
 import type { EpisodeSummary } from "../../core/run.ts";
 import { readCheckpoint, REWARD, TRIAL, type CheckpointContents } from "../../run/checkpoint.ts";
@@ -12,8 +13,12 @@ import { readCheckpoint, REWARD, TRIAL, type CheckpointContents } from "../../ru
  * Version of the `taubridge` block we add to each τ-bench result entry.
  * 1: termination, rewardBreakdown (component → score; absent in files written by earlier
  *    taubridge versions), usage (agent/user), durationMs, steps (actions with origin), error.
+ * 2: adds `manifest` (the run manifest, `src/core/run-manifest.ts`, with the definition hash of the
+ *    entry's own task) to every entry of a results file, and `policy` (`run --policy`: the
+ *    episode's adherence and hits, and the run's score) when the run was checked against one.
+ *    Checkpoint lines stay as in 1 (their header holds the run's identity).
  */
-export const RESULT_SCHEMA_VERSION = 1;
+export const RESULT_SCHEMA_VERSION = 2;
 
 function actionDump(action: Action): PyDict {
   return new Map<string, PyValue>([
@@ -114,6 +119,55 @@ export function rescoredEntry(raw: PyDict, episode: Pick<EpisodeResult, "reward"
 /** The results file text: a JSON list with Python's `indent=2` formatting, as run.py writes it. */
 export function resultsFileText(episodes: readonly EpisodeResult[]): string {
   return pyJsonDumpsIndented(episodes.map(resultEntry), 2);
+}
+
+/** How an entry printed at its place in the results file (level 1, indent 2) ends: its `taubridge` block closing, then the entry. */
+const ENTRY_END = "\n    }\n  }";
+
+/** An entry's block with `key` set (last), as a Map or a plain object like the entry's. */
+function withBlockKey(entry: unknown, key: string, value: unknown): unknown {
+  if (entry instanceof Map) {
+    const block = entry.get("taubridge");
+    if (!(block instanceof Map)) return entry;
+    const stamped = new Map(block);
+    stamped.delete(key);
+    return new Map(entry).set("taubridge", stamped.set("schemaVersion", RESULT_SCHEMA_VERSION).set(key, value as PyValue));
+  }
+  if (entry && typeof entry === "object") {
+    const plain = entry as Record<string, unknown>;
+    const block = plain.taubridge;
+    if (!block || typeof block !== "object") return entry;
+    const { [key]: _previous, ...rest } = block as Record<string, unknown>;
+    return { ...plain, taubridge: { ...rest, schemaVersion: RESULT_SCHEMA_VERSION, [key]: value } };
+  }
+  return entry;
+}
+
+/**
+ * An entry as the results file holds it: `manifest` added as the last field of its `taubridge`
+ * block. An entry printed for its place (a `PrintedJson`, made here or by a worker process) gets the
+ * manifest's text (printed once per task by the caller) spliced in before its block closes — the
+ * same bytes a print of the whole value gives, without printing the entry again; an entry read
+ * back from a checkpoint (a resume) gets it as a value. Called by the coordinator only, so a run
+ * writes the same file in one process, with `--workers` or over a queue.
+ */
+export function entryWithManifest(entry: unknown, manifest: RunManifest, manifestText: string): unknown {
+  if (entry instanceof PrintedJson) {
+    if (entry.indent === 2 && entry.level === 1 && entry.indented.endsWith(ENTRY_END) && !entry.indented.includes('\n      "manifest": '))
+      return PrintedJson.fromText(`${entry.indented.slice(0, -ENTRY_END.length)},\n      "manifest": ${manifestText}${ENTRY_END}`, 2, 1);
+    return withBlockKey(entry.value, "manifest", manifest);
+  }
+  return withBlockKey(entry, "manifest", manifest);
+}
+
+/** The manifest's text at its place in an entry (level 3 of the results file), for {@link entryWithManifest}. */
+export function entryManifestText(manifest: RunManifest): string {
+  return pyJsonDumpsIndented(manifest, 2, 3);
+}
+
+/** A results entry (lossless) with the `run --policy` record of its episode added to its block. */
+export function entryWithPolicy(entry: PyDict, policy: Record<string, unknown>): PyDict {
+  return withBlockKey(entry, "policy", policy) as PyDict;
 }
 
 const TASK_INDEX = "expected a τ-bench task index (an integer ≥ 0)";

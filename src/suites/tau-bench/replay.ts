@@ -240,7 +240,8 @@ function legacyProvinceDomain(domain: LoadedDomain): LoadedDomain | null {
   return new LoadedDomain(domain.definition, domain.dataDirectory, new BaseDatabase(collections), domain.policy, domain.toolSchemas);
 }
 
-function taskFromInfo(raw: PyDict, fallback: Task | undefined): Task | undefined {
+/** The task an entry records (`info.task`), else `fallback`. */
+export function taskFromInfo(raw: PyDict, fallback: Task | undefined): Task | undefined {
   const info = raw.get("info");
   const task = info instanceof Map ? info.get("task") : undefined;
   if (!(task instanceof Map)) return fallback;

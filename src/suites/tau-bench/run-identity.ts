@@ -51,7 +51,7 @@ export function runIdentity(config: RunConfig, domain: LoadedDomain, taskFile: s
 }
 
 /** The domain's data files a run reads (collections, policy, tool schemas), by name in its folder. */
-function domainDataFiles(domain: LoadedDomain): string[] {
+export function domainDataFiles(domain: LoadedDomain): string[] {
   const definition = domain.definition;
   return [...definition.collections.map((name) => `${name}.json`), definition.policyFile, definition.toolsInfoFile];
 }

@@ -31,14 +31,20 @@ import { runTitle } from "../../report/labels.ts";
 import { runBatch, tauBenchUnitRunner } from "./batch.ts";
 import { buildRun } from "./build.ts";
 import { loadResultsFile, type LoadedResultEntry } from "./codec.ts";
-import { loadDomain, type LoadedDomain } from "./engine/domain.ts";
+import { domainDirectory, loadDomain, type LoadedDomain } from "./engine/domain.ts";
 import { tauBenchRecords } from "./records.ts";
+import { manifestOfEntries } from "./manifest.ts";
+import { storeTauBenchPolicy, tauBenchStoredPolicy } from "./stored-policy.ts";
+import type { RunManifest } from "../../core/run-manifest.ts";
 import { actionsFromEntry, parseActionsFile, replayActions, rescoreResults } from "./replay.ts";
 import { checkResultsConsistent, checkResultsMatchDomain } from "./results-check.ts";
 import { tauBenchParts, tauBenchStrategies, type TauBenchParts, type TauBenchSuite } from "./parts.ts";
 import { TAU_BENCH_RULES } from "./rules.ts";
 import { runConfigFromSettings } from "./run-config.ts";
 import { runLogSettings } from "../../run/call-log.ts";
+import type { EndStateDiffs } from "../../core/state-diff.ts";
+import { inferTauBenchDomain, tauBenchEndStateDiffs } from "./end-state-diff.ts";
+import { groundTruthStateFor } from "./evaluator.ts";
 
 function domainOf(registries: Registries, name: string, dataDir: string | undefined): LoadedDomain {
   const definition = tauBenchParts(registries).domains.get(name);
@@ -96,6 +102,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     metrics: outcome.metrics,
     completeness: { expectedEpisodes: outcome.expectedEpisodes, interrupted: outcome.interrupted },
     notes: [],
+    manifest: outcome.manifest,
     records: () => tauBenchRecords(outcome.resultsPath, loadResultsFile(outcome.resultsPath), config.env),
     checkpointPath: outcome.checkpointPath,
     statusPath: runStatusPath(outcome.resultsPath),
@@ -129,6 +136,18 @@ function tauBenchFacets(options: Record<string, unknown>, defaultSplit = "test")
   };
 }
 
+/** The facets of a run its manifest records (a results file without the checkpoint beside it). */
+function manifestFacets(manifest: RunManifest): RunFacets {
+  const user = manifest.user.model ? `${manifest.user.strategy} (${manifest.user.model})` : manifest.user.strategy;
+  return {
+    suite: "τ-bench",
+    domain: manifest.domain ? `${manifest.domain}/${manifest.taskSet.split ?? "test"}` : null,
+    agent: manifest.agent.strategy,
+    model: manifest.agent.model ?? "no model",
+    user,
+  };
+}
+
 /**
  * What ran, for a results file read back: the identity in the header of the checkpoint beside it
  * (`<stem>.checkpoint.jsonl`; identity format 2 keeps the options under `options`, format 1 was the
@@ -151,18 +170,24 @@ async function readResults(request: ResultsRequest<Registries>): Promise<SuiteRe
   const { entries } = checkedEntries(request);
   const summaries = summariesOf(entries);
   const status = readRunStatus(request.path);
-  const facets = recordedFacets(request.path, request.registries);
+  // Results schema 2 on: every entry carries the run manifest (its task's definition hash); a file copied without its checkpoint still says what ran.
+  const manifest = manifestOfEntries(entries.map((entry) => entry.plain.taubridge?.manifest));
+  const facets = recordedFacets(request.path, request.registries) ?? (manifest ? manifestFacets(manifest) : null);
+  // The domain stays what --env says (as for the originals' files): tasks of files with and without a manifest still pair in `compare`.
+  const domain = request.env ?? null;
   return {
     suite: "tau-bench",
     path: request.path,
     title: facets ? runTitle(facets) : request.path,
     facets,
-    domain: request.env ?? null,
+    domain,
     summaries,
     metrics: computePassK(summaries),
     completeness: status ? { expectedEpisodes: status.expectedEpisodes, interrupted: status.interrupted } : null,
     notes: [],
-    records: () => tauBenchRecords(request.path, entries, request.env ?? null),
+    manifest,
+    policy: tauBenchStoredPolicy(entries.map((entry) => ({ taskId: entry.taskId, trial: entry.trial, block: entry.plain.taubridge }))),
+    records: () => tauBenchRecords(request.path, entries, domain),
   };
 }
 
@@ -199,6 +224,37 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
       disagreements,
     },
   };
+}
+
+/**
+ * Each episode's end state against the gold end state (`taubridge view`). The domain is `--env`,
+ * else the one the run's checkpoint recorded, else the one domain whose tools the file calls; its
+ * data as every command finds it (`--data-dir`, `TAUBRIDGE_DATA_DIR`, the pulled cache, or the
+ * data a domain ships).
+ */
+async function endStateDiffs(request: ResultsRequest<Registries>): Promise<EndStateDiffs> {
+  const domains = tauBenchParts(request.registries).domains;
+  const recorded = recordedFacets(request.path, request.registries)?.domain?.split("/") ?? [];
+  const known = request.env ?? recorded[0];
+  // Without data, say so before reading a file that may be hundreds of megabytes (a file that does not name its domain is read to find it).
+  if (known) domainDirectory(domains.get(known), request.dataDir ?? defaultDataRoot(domains.get(known)));
+  const { entries } = checkedEntries({ ...request, env: undefined });
+  const name =
+    known ??
+    inferTauBenchDomain(
+      entries,
+      domains.names().map((candidate) => domains.get(candidate)),
+    )?.name;
+  if (!name) throw new ConfigError(`${request.path} does not say which domain it was recorded on, and its tool calls fit no single domain: pass --env <domain>`);
+  const domain = domainOf(request.registries, name, request.dataDir);
+  const split = request.taskSplit ?? recorded[1];
+  let tasks: ReturnType<LoadedDomain["tasks"]> = [];
+  try {
+    tasks = taskSetOf(domain, split, request.taskFile).tasks;
+  } catch {
+    // Entries carry their task (`info.task`); the split is only the fallback.
+  }
+  return tauBenchEndStateDiffs(domain, entries, tasks, (task) => groundTruthStateFor(domain, task));
 }
 
 /** Each episode of a results file as an action file `[{name, kwargs}]` (its steps, or what its trajectory shows), for `replay --from`. */
@@ -240,7 +296,9 @@ const TAU_BENCH_SUITE: Suite<Registries> = {
   run,
   unitRunner,
   readResults,
+  storePolicy: storeTauBenchPolicy,
   rescore,
+  endStateDiffs,
   async replay(request): Promise<ReplayOutcome> {
     if (request.taskId !== undefined) throw new ConfigError("--task-id applies to --suite tau2 only");
     const domain = domainOf(request.registries, request.env, request.dataDir);

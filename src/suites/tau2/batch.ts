@@ -37,7 +37,6 @@ import {
 import { evaluateTau2Simulation } from "./evaluator.ts";
 import type { Tau2JudgeUsage } from "./judge.ts";
 import type { RoleUsage } from "../../core/types.ts";
-import type { Tau2RunModels } from "./run-options.ts";
 import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { TAU2_TERMINATION_REASONS, type Tau2SimulationMessage } from "./simulation.ts";
@@ -160,7 +159,7 @@ const RESULTS_REWRITE_MS = 5_000;
 const RESULTS_REWRITE_SHARE = 0.05;
 
 /** Two usages added; the cost is unknown (null) when either is. */
-function addJudgeUsage(left: Tau2JudgeUsage, right: Tau2JudgeUsage): Tau2JudgeUsage {
+function addUsage(left: RoleUsage, right: RoleUsage): RoleUsage {
   return {
     calls: left.calls + right.calls,
     promptTokens: left.promptTokens + right.promptTokens,
@@ -185,6 +184,8 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
   private readonly byKey: Map<string, Tau2SimulationRecord>;
   /** The NL judge's usage in worker processes (`--workers`), reported with their results. */
   private remoteJudge: Tau2JudgeUsage | null = null;
+  /** The other roles' usage in worker processes (τ³ retrieval's reranker and embedder), by role. */
+  private readonly remoteRoles = new Map<string, RoleUsage>();
   private lastWrite = performance.now();
   private rewriteEvery = RESULTS_REWRITE_MS;
   /** Whether the results file was there before this run (a resumed or extended run). */
@@ -204,29 +205,46 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
 
   /** Judge usage a worker spent (`--workers`). */
   addJudgeUsage(usage: Tau2JudgeUsage): void {
-    this.remoteJudge = this.remoteJudge ? addJudgeUsage(this.remoteJudge, usage) : usage;
+    this.remoteJudge = this.remoteJudge ? addUsage(this.remoteJudge, usage) : usage;
+  }
+
+  /** A retrieval role's usage a worker spent (`--workers`). */
+  addRoleUsage(role: string, usage: RoleUsage): void {
+    const earlier = this.remoteRoles.get(role);
+    this.remoteRoles.set(role, earlier ? addUsage(earlier, usage) : usage);
+  }
+
+  /** The reranker's and the embedder's usage in this run, by role: their calls here and in the workers (null: neither role). */
+  roleUsage(): Record<string, RoleUsage> | null {
+    const local = this.run.models.roleUsage?.() ?? {};
+    const roles = [...new Set([...Object.keys(local), ...this.remoteRoles.keys()])].sort((left, right) => roleRank(left) - roleRank(right) || (left < right ? -1 : left > right ? 1 : 0));
+    if (roles.length === 0) return null;
+    const usage: Record<string, RoleUsage> = {};
+    for (const role of roles) {
+      const here = local[role];
+      const there = this.remoteRoles.get(role);
+      usage[role] = here && there ? addUsage(here, there) : ((here ?? there) as RoleUsage);
+    }
+    return usage;
   }
 
   /** The judge's usage in this run: its calls here and in the workers. */
   judgeUsage(): Tau2JudgeUsage | null {
     const local = this.run.judge?.usage?.() ?? null;
     if (!this.remoteJudge) return local;
-    return local ? addJudgeUsage(local, this.remoteJudge) : this.remoteJudge;
+    return local ? addUsage(local, this.remoteJudge) : this.remoteJudge;
   }
 
   append(record: Tau2SimulationRecord): void {
     this.appended++;
-    const { document, judge } = this.run;
+    const { document } = this.run;
     // The infrastructure error a simulation re-runs leaves the document (found by key: a scan per append would be quadratic).
     const key = simulationKey(record);
     const replaced = this.byKey.get(key);
     if (replaced) document.simulations.splice(document.simulations.indexOf(replaced), 1);
     this.byKey.set(key, record);
     document.simulations.push(record);
-    if (judge?.usage) document.taubridge.judgeUsage = this.judgeUsage();
-    // The reranker's and the embedder's calls (τ³ retrieval), when the run has them: what the report's notes show.
-    const roleUsage = roleUsageOf(this.run.models);
-    if (roleUsage) document.taubridge.roleUsage = roleUsage;
+    this.noteUsage();
     this.checkpoint.append(checkpointEntry(record));
     if (performance.now() - this.lastWrite > this.rewriteEvery) this.flush();
   }
@@ -243,7 +261,17 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     this.rewriteEvery = Math.max(RESULTS_REWRITE_MS, (this.lastWrite - started) / RESULTS_REWRITE_SHARE);
   }
 
+  /** The judge's, the reranker's and the embedder's usage so far, into the document (what the report's notes show). */
+  private noteUsage(): void {
+    const { document, judge } = this.run;
+    if (judge?.usage) document.taubridge.judgeUsage = this.judgeUsage();
+    const roleUsage = this.roleUsage();
+    if (roleUsage) document.taubridge.roleUsage = roleUsage;
+  }
+
   close({ interrupted }: { interrupted: boolean }): void {
+    // Usage a worker reported with a failed or cancelled attempt after the last simulation is counted too.
+    if (this.appended > 0) this.noteUsage();
     this.sort();
     writeTau2Results(this.run.outputPath, this.run.document);
     this.checkpoint.close();
@@ -332,22 +360,34 @@ function resultWire(sink: Tau2ResultsSink): ResultWire<Tau2SimulationRecord> {
       return simulationFromWorker(simulation, head, summary, "a worker's simulation");
     },
     usage: (usage) => {
-      if (usage.judge) sink.addJudgeUsage(usage.judge);
+      for (const [role, delta] of Object.entries(usage)) {
+        if (role === "judge") sink.addJudgeUsage(delta);
+        else sink.addRoleUsage(role, delta);
+      }
     },
   };
 }
 
-/** The judge's usage since `since`, as a usage delta (none when it made no call). */
-function judgeDelta(now: Tau2JudgeUsage, since: Tau2JudgeUsage): RoleUsageDelta {
-  if (now.calls === since.calls) return {};
-  return {
-    judge: {
-      calls: now.calls - since.calls,
-      promptTokens: now.promptTokens - since.promptTokens,
-      completionTokens: now.completionTokens - since.completionTokens,
-      cost: now.cost === null || since.cost === null ? null : now.cost - since.cost,
-    },
-  };
+/** The judge's, the reranker's and the embedder's usage since `since`, by role, as a usage delta (a role that made no call since is left out). */
+function usageDelta(now: Readonly<Record<string, RoleUsage>>, since: Readonly<Record<string, RoleUsage>>): RoleUsageDelta {
+  const delta: RoleUsageDelta = {};
+  for (const [role, usage] of Object.entries(now)) {
+    const before = since[role] ?? { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+    if (usage.calls === before.calls) continue;
+    delta[role] = {
+      calls: usage.calls - before.calls,
+      promptTokens: usage.promptTokens - before.promptTokens,
+      completionTokens: usage.completionTokens - before.completionTokens,
+      cost: usage.cost === null || before.cost === null ? null : usage.cost - before.cost,
+    };
+  }
+  return delta;
+}
+
+/** The order of the usage roles in a results file: the reranker's, then the embedder's (as the model clients list them), then any other by name. */
+function roleRank(role: string): number {
+  const rank = ["reranker", "embedder"].indexOf(role);
+  return rank < 0 ? 2 : rank;
 }
 
 /**
@@ -357,7 +397,7 @@ function judgeDelta(now: Tau2JudgeUsage, since: Tau2JudgeUsage): RoleUsageDelta 
  */
 export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
   const tasks = new Map(parts.taskSet.tasks.map((task) => [task.id, task]));
-  let reported: Tau2JudgeUsage = { calls: 0, promptTokens: 0, completionTokens: 0, cost: 0 };
+  let reported: Record<string, RoleUsage> = {};
   return {
     secrets: parts.secrets,
     execute: async (unit, signal) => {
@@ -366,10 +406,12 @@ export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
       const record = writtenSimulation(await simulate(parts, { task, trial: unit.trial, seed: unit.seed }, signal), parts.secrets);
       return { simulation: printedSimulationText(record), head: simulationHead(record), summary: tau2Summary(record) };
     },
+    // The judge's and the retrieval roles' usage, reported as it grows (the coordinator sums them into the run's).
     usage: () => {
-      const now = parts.judge?.usage?.();
-      if (!now) return {};
-      const delta = judgeDelta(now, reported);
+      const now: Record<string, RoleUsage> = { ...(parts.models.roleUsage?.() ?? {}) };
+      const judge = parts.judge?.usage?.();
+      if (judge) now.judge = judge;
+      const delta = usageDelta(now, reported);
       reported = now;
       return delta;
     },
@@ -463,7 +505,7 @@ export async function runTau2Batch(
   return {
     outputPath: run.outputPath,
     judgeUsage: sink.judgeUsage(),
-    roleUsage: roleUsageOf(run.models),
+    roleUsage: sink.roleUsage(),
     simulations,
     metrics: simulationMetrics(simulations),
     flags: run.flags,
@@ -471,10 +513,4 @@ export async function runTau2Batch(
     resumed: outcome.resumedEpisodes,
     ran: outcome.ranEpisodes,
   };
-}
-
-/** The run's reranker and embedder usage, by role; null when it has neither. */
-function roleUsageOf(models: Tau2RunModels): Record<string, RoleUsage> | null {
-  const usage = models.roleUsage?.();
-  return usage && Object.keys(usage).length > 0 ? usage : null;
 }

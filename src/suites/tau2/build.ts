@@ -30,6 +30,8 @@ import { type Tau2TaskSet, loadTau2TaskSet } from "./task-sets.ts";
 import { type Tau2Task, rawTau2Task } from "./tasks.ts";
 import { type Tau2ResultsDocument, type Tau2SimulationRecord, infoIdentity, readTau2Checkpoint, readTau2Results, tau2CheckpointPath } from "./codec.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
+import { tau2Manifest } from "./manifest.ts";
+import type { RunManifest } from "../../core/run-manifest.ts";
 import { type Tau2ParticipantFactory, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./run-options.ts";
 
 export { TAU2_RUN_DEFAULTS, type Tau2FactoryOptions, type Tau2ParticipantFactory, type Tau2Registries, type Tau2RunModels, type Tau2RunOptions } from "./run-options.ts";
@@ -52,6 +54,8 @@ export interface BuiltTau2Run {
   resumed: Map<string, Tau2SimulationRecord>;
   /** What decides the run's outcomes (recorded in the results file for the next resume). */
   identity: RunIdentity;
+  /** The run manifest the results file's `taubridge` block carries. */
+  manifest: RunManifest;
   /** Warnings for the run's channel (a resume that accepted changes). */
   notices: string[];
   /** The results file's lock (`results-lock.ts`), held from the build to the end of the batch. */
@@ -205,12 +209,13 @@ async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registrie
     numTasks: options.numTasks,
   });
   if (agentFactory?.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
-  const judge = await runJudge(options, taskSet.tasks, models);
+  const judged = await runJudge(options, taskSet.tasks, models);
+  const judge = judged?.judge;
   checkRunSize(taskSet.tasks.length, options.numTrials);
   // A dead reranker or embeddings endpoint stops the run here, in one line naming the URL (exit 2), once the variant is known to be runnable.
   await models.preflight?.();
   await prepareDomain(domain);
-  return { agentFactory, userFactory, solo, domain, taskSet, judge };
+  return { agentFactory, userFactory, solo, domain, taskSet, judge, judgeModel: judged?.model ?? null };
 }
 
 /** What an episode of a run needs: its parts without the run's files (a worker process holds only these). */
@@ -248,7 +253,7 @@ export async function buildTau2EpisodeParts(
  * settings, `runSecrets(settings.values)`); by default those of the options and the environment.
  */
 export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}, secrets: readonly string[] = runSecrets(options)): Promise<BuiltTau2Run> {
-  const { agentFactory, userFactory, solo, domain, taskSet, judge } = await resolveTau2Run(options, registries, models);
+  const { agentFactory, userFactory, solo, domain, taskSet, judge, judgeModel } = await resolveTau2Run(options, registries, models);
   const outputPath = tau2OutputPath(options);
   checkOutputPath(outputPath, "--save-to", "file");
   const notices: string[] = [];
@@ -272,7 +277,8 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
         : new Map();
     const units = seeds.flatMap((seed, trial) => taskSet.tasks.map((task) => ({ trial, task, seed })));
     const flags = flagTau2Tasks(taskSet.tasks);
-    document.taubridge = { flaggedTasks: flags };
+    const manifest = tau2Manifest({ options, domain, taskSet, identity, judgeModel, dataFiles: domainDataFiles(domain.directory) });
+    document.taubridge = { flaggedTasks: flags, manifest };
     return {
       options,
       domain,
@@ -288,6 +294,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
       flags,
       resumed,
       identity,
+      manifest,
       models,
       notices,
       lock,
@@ -318,7 +325,7 @@ async function runJudge(options: Tau2RunOptions, tasks: readonly Tau2Task[], mod
     reason = error.message;
   }
   if (!judgeModel) throw new ConfigError(judgeNeededMessage(options.domain, judged, tasks.length, reason));
-  return createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir));
+  return { judge: createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir)), model: judgeModel.model };
 }
 
 /** The one line for tasks that need a judge the run cannot set up. */

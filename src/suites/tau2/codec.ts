@@ -18,8 +18,13 @@ import { plainView, tau2Schemas } from "./tasks.ts";
 import { PyFloat, PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
 
-/** Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested. */
-export const TAU2_RESULTS_SCHEMA_VERSION = 1;
+/**
+ * Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested.
+ * 1: `suite`, `flaggedTasks`, `judgeUsage`, `roleUsage`.
+ * 2: adds `manifest` (the run manifest, `src/core/run-manifest.ts`) and, after `run --policy`,
+ *    `policy` (the run's adherence score and each simulation's hits). τ²'s own fields are unchanged.
+ */
+export const TAU2_RESULTS_SCHEMA_VERSION = 2;
 
 /** One simulation (τ²'s `SimulationRun`) as we hold it. */
 export interface Tau2SimulationRecord {

@@ -471,15 +471,19 @@ function describe(path: string, info: PyDict, tasks: readonly PyDict[], simulati
   };
 }
 
-/** τ²'s leaderboard support over its domains. */
-export function tau2Leaderboard(domains: Registry<Tau2DomainDefinition>): LeaderboardSupport {
+/**
+ * τ²'s leaderboard support over its domains: a domain's base tasks are read from its definition's
+ * data folder. Without the domain registry (a caller that needs only this support, such as `tau2
+ * submit`, spares loading every domain's tools), from the task set of the domain's name, which is
+ * its folder for every leaderboard domain.
+ */
+export function tau2Leaderboard(domains?: Pick<Registry<Tau2DomainDefinition>, "get">): LeaderboardSupport {
   return {
     domains: LEADERBOARD_DOMAINS,
     benchmarkVersion: TAU2_BENCHMARK_VERSION,
     readResults,
     baseTasks(domain, dataDir) {
-      const definition = domains.get(domain);
-      const taskSet = loadTau2TaskSet(tau2DataRoot(dataDir), { taskSetName: definition.folder, split: "base" });
+      const taskSet = loadTau2TaskSet(tau2DataRoot(dataDir), { taskSetName: domains ? domains.get(domain).folder : domain, split: "base" });
       return taskSet.tasks.map((task) => {
         const raw = rawTau2Task(task);
         if (!raw) throw new DataError(`${domain}: task ${task.id} has no source dictionary to hash`);

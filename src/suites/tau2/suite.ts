@@ -3,6 +3,8 @@
  * `results.json` files (ours or the original's), `rescore` (τ²'s evaluator over the stored
  * trajectories) and `replay` of a tool-call list. The CLI and the API reach τ² only through this.
  */
+import { isManifest } from "../../run/run-manifest.ts";
+import { storeTau2Policy, tau2StoredPolicy } from "./stored-policy.ts";
 import type { ChatModel } from "../../core/contracts.ts";
 import { ConfigError, DataError } from "../../errors/error-tree.ts";
 import type {
@@ -34,6 +36,8 @@ import { buildTau2EpisodeParts, buildTau2Run, TAU2_RUN_DEFAULTS, tau2AgentFactor
 import { readTau2Results, simulationMetrics, tau2Summary, type LoadedTau2Results, type Tau2SimulationRecord } from "./codec.ts";
 import { runLogSettings } from "../../run/call-log.ts";
 import { tau2DataRoot } from "./data-root.ts";
+import type { EndStateDiffs } from "../../core/state-diff.ts";
+import { tau2EndStateDiffs } from "./end-state-diff.ts";
 import { loadTau2Domain, tau2DomainDirectory, type Tau2DomainConfig } from "./engine/domain.ts";
 import { loadTau2TaskSet } from "./task-sets.ts";
 import { parsePythonJsonText, readPythonJsonFile } from "../../data/data-files.ts";
@@ -282,15 +286,24 @@ function resultsView(path: string, results: LoadedTau2Results, parts?: Tau2Regis
   const roleUsage = roles instanceof Map ? (toJs(roles) as Record<string, RoleUsage>) : null;
   const flags = flagTau2Tasks(validateTau2Tasks(results.tasks, path));
   const summaries = results.simulations.map(tau2Summary);
+  // Results schema 2 on: the run manifest in the file's block (none in the originals' files or ours before).
+  const recordedManifest = results.taubridge?.get("manifest");
+  const manifest = recordedManifest instanceof Map ? toJs(recordedManifest) : null;
   return {
     suite: "tau2",
     path,
+    manifest: isManifest(manifest) ? manifest : null,
+    policy: tau2StoredPolicy(results.taubridge),
     title: facets ? runTitle(facets) : `${implementation} on ${domain ?? "?"}`,
     facets,
     domain,
     summaries,
     metrics: suiteMetrics(simulationMetrics(results.simulations), new Set(summaries.map((summary) => summary.trial)).size),
     notes: [judgeLine(judgeUsage), ...roleLines(roleUsage), ...flagLines(flags), ...scriptedUserLines(implementation, userImplementation)],
+    runUsage:
+      judgeUsage || roleUsage
+        ? { ...(judgeUsage ? { judge: { calls: judgeUsage.calls, promptTokens: judgeUsage.promptTokens, completionTokens: judgeUsage.completionTokens, cost: judgeUsage.cost } } : {}), ...roleUsage }
+        : null,
     records: () => {
       const tasks = tasksById(results.tasks);
       return results.simulations.map((simulation) => tau2Record(simulation, domain, tasks.get(simulation.task_id)));
@@ -372,6 +385,7 @@ async function run(request: SuiteRunRequest<unknown, Registries>): Promise<Suite
     summaries: result.simulations.map(tau2Summary),
     notes: [judgeLine(result.judgeUsage), ...roleLines(result.roleUsage), ...flagLines(result.flags), ...scriptedUserLines(options.agent, options.user)],
     completeness: { expectedEpisodes: expected, interrupted: result.interrupted },
+    manifest: built.manifest,
     records: () => {
       const tasks = tasksById(built.document.tasks);
       return result.simulations.map((simulation) => tau2Record(simulation, options.domain, tasks.get(simulation.task_id)));
@@ -431,6 +445,20 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
     json: { total: report.total, agree: report.agree, judge: report.judge, metrics: report.metrics, disagreements },
     rescoredText: () => rescoredTau2Text(request.path, report.simulations),
   };
+}
+
+/**
+ * Each simulation's end state against the gold end state (`taubridge view`), on the domain and the
+ * domain configuration the file recorded, with the data every command finds (`--data-dir`,
+ * `TAUBRIDGE_TAU2_DATA_DIR`, the pulled cache).
+ */
+async function endStateDiffs(request: ResultsRequest<Registries>): Promise<EndStateDiffs> {
+  const { results, domain: domainName } = checkedResults(request);
+  if (!domainName) throw new ConfigError(`${request.path}: no info.environment_info.domain_name; pass --env`);
+  const definition = tau2Of(request.registries).domains.get(domainName);
+  const domain = loadTau2Domain(definition, tau2DataRoot(request.dataDir), recordedDomainConfig(results.info));
+  const tasks = new Map(validateTau2Tasks(results.tasks, request.path).map((task) => [task.id, task]));
+  return tau2EndStateDiffs(domain, results, tasks, domainName);
 }
 
 /**
@@ -532,8 +560,10 @@ const TAU2_SUITE: Suite<Registries> = {
   run,
   unitRunner,
   readResults,
+  storePolicy: storeTau2Policy,
   rescore,
   replay,
+  endStateDiffs,
   describe: (registries) => {
     const tau2 = tau2Of(registries);
     const strategies = tau2.strategies;

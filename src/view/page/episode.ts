@@ -6,6 +6,7 @@
  */
 import type { EpisodeNote } from "../../analysis/notes.ts";
 import type { RecordMessage, RecordStep } from "../../core/episode-record.ts";
+import type { EndStateDiff, StateRowDiff } from "../../core/state-diff.ts";
 import type { ViewData, ViewEpisode, ViewRun } from "../view-model.ts";
 import { fmt, h, money, pretty, rewardColour } from "./dom.ts";
 import { matches, type PageState } from "./state.ts";
@@ -204,7 +205,49 @@ function taskView(episode: ViewEpisode): HTMLElement {
   );
 }
 
-/** The database end state against the ground truth: the evaluator's verdict and the state-changing calls on each side. */
+const CHANGE_LABEL: Record<StateRowDiff["change"], string> = { added: "only in this episode's end state", removed: "only in the gold end state", changed: "changed" };
+
+/** One line: "2 rows differ in orders: #W1 (status, items), #W2 (only in the gold end state)". */
+export function stateDiffLine(diff: EndStateDiff): string {
+  if (diff.status === "unavailable") return `End state vs gold end state: not computed — ${diff.reason ?? "no reason recorded"}.`;
+  if (diff.tables.length === 0) return "End state vs gold end state: no difference (every table equal).";
+  const total = diff.tables.reduce((sum, table) => sum + table.rows.length + table.omittedRows, 0);
+  const tables = diff.tables.map((table) => {
+    const rows = table.rows.map((row) => `${row.key} (${row.change === "changed" ? row.fields.map((field) => field.field || "value").join(", ") : CHANGE_LABEL[row.change]})`);
+    return `${table.rows.length + table.omittedRows} in ${table.table}: ${rows.join(", ")}${table.omittedRows ? `, … ${table.omittedRows} more` : ""}`;
+  });
+  return `End state vs gold end state: ${total} row${total === 1 ? " differs" : "s differ"} — ${tables.join("; ")}.`;
+}
+
+function valueCell(text: string | null, label: string): Node {
+  if (text === null) return h("span", { class: "muted" }, "(absent)");
+  return text.length <= 80 ? h("code", {}, text) : folded(text, label);
+}
+
+/** The row-level diff of the end state against the gold end state (the suite's replay of both). */
+function stateDiffView(diff: EndStateDiff): HTMLElement {
+  const rows: Array<Array<Node | string>> = [];
+  for (const table of diff.tables)
+    for (const row of table.rows)
+      for (const field of row.fields)
+        rows.push([
+          table.table,
+          h("code", {}, row.key),
+          h("span", { class: row.change === "changed" ? "same" : row.change === "added" ? "plus" : "minus" }, CHANGE_LABEL[row.change]),
+          field.field ? h("code", {}, field.field) : "(whole row)",
+          valueCell(field.gold, "gold value"),
+          valueCell(field.actual, "value"),
+        ]);
+  return h(
+    "div",
+    { "data-testid": "state-diff" },
+    h("p", { "data-testid": "state-diff-summary", class: diff.status === "unavailable" ? "muted" : "" }, stateDiffLine(diff)),
+    diff.compared ? h("p", { class: "muted" }, `Compared: ${diff.compared}.`) : null,
+    rows.length ? table(["Table", "Row", "Change", "Field", "Gold end state", "This episode"], rows) : null,
+  );
+}
+
+/** The database end state against the ground truth: the evaluator's verdict, the row-level diff, and the state-changing calls on each side. */
 function databaseView(episode: ViewEpisode): HTMLElement {
   const expected = episode.record.expected;
   const match = episode.facts.databaseMatch;
@@ -233,6 +276,7 @@ function databaseView(episode: ViewEpisode): HTMLElement {
       { "data-testid": "db-verdict" },
       match === null ? "The file records no database check for this episode." : match ? "The end state matches the ground truth's." : "The end state differs from the ground truth's.",
     ),
+    stateDiffView(episode.stateDiff),
     rows.length ? table(["Ground-truth call", "In this episode"], rows) : h("p", { class: "muted" }, "No ground-truth calls recorded."),
   );
 }

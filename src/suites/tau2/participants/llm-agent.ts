@@ -28,16 +28,34 @@ export class Tau2ToolArgumentsError extends TaubridgeError {
   static readonly marker: symbol = errorMarker("Tau2ToolArgumentsError");
 }
 
+/**
+ * Freezes a value and everything in it, and returns it. The τ² model participants freeze the
+ * messages and tool lists they send: the model client's body writer (`src/model/chat-transport.ts`)
+ * then knows they cannot change, serialises each once and reuses its bytes on every later turn
+ * without checking it again (a conversation's history is sent on every call).
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}
+
+/** A frozen copy of tool schemas (made once per run: the originals stay as they are). */
+export function frozenTools<T>(schemas: readonly T[]): readonly T[] {
+  return deepFreeze(structuredClone(schemas) as T[]);
+}
+
 /** A history or incoming message in chat-completions form (assistant tool-call arguments as Python's `json.dumps`). */
 export function chatFromTurn(role: "assistant" | "user", content: string | null, toolCalls: readonly { id: string; name: string; arguments: PyDict }[] | undefined): ChatMessage {
-  if (role === "user") return { role: "user", content: content ?? "" };
+  if (role === "user") return deepFreeze({ role: "user", content: content ?? "" });
   const calls = (toolCalls ?? []).map((call) => ({ id: call.id, type: "function" as const, function: { name: call.name, arguments: pyJsonDumps(call.arguments) } }));
-  return calls.length > 0 ? { role: "assistant", content, tool_calls: calls } : { role: "assistant", content };
+  return deepFreeze(calls.length > 0 ? { role: "assistant", content, tool_calls: calls } : { role: "assistant", content });
 }
 
 /** A tool result in chat-completions form (the agent's and the role-flipped user's histories share it). */
 export function toolMessage(id: string, content: string): ChatMessage {
-  return { role: "tool", tool_call_id: id, content } as ChatMessage;
+  return deepFreeze({ role: "tool", tool_call_id: id, content } as ChatMessage);
 }
 
 /** Parses the model's reply into a τ² turn (arguments strictly as JSON objects, losslessly). */
@@ -70,7 +88,7 @@ class Tau2LlmAgentSession implements ParticipantSession {
     private readonly temperature: number | undefined,
     context: ParticipantContext<Tau2Task>,
   ) {
-    this.messages = [{ role: "system", content: setup.systemPrompt }];
+    this.messages = [deepFreeze({ role: "system", content: setup.systemPrompt })];
     for (const entry of context.history) {
       if (entry.role === "tool") this.messages.push(toolMessage(entry.id ?? "", entry.content ?? ""));
       else this.messages.push(chatFromTurn(entry.role, entry.content, entry.toolCalls));
@@ -78,7 +96,7 @@ class Tau2LlmAgentSession implements ParticipantSession {
   }
 
   async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
-    if (incoming?.type === "text") this.messages.push({ role: "user", content: incoming.content ?? "" });
+    if (incoming?.type === "text") this.messages.push(deepFreeze({ role: "user", content: incoming.content ?? "" }));
     else if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push(toolMessage(result.id, result.content));
     const completion = await this.model.complete({ messages: this.messages, tools: this.setup.tools, toolChoice: this.setup.toolChoice, temperature: this.temperature, params: this.params, signal });
     let turn = turnFromCompletion(completion.message, completion.cost, completion.usage);

@@ -7,7 +7,7 @@
 import type { ChatModel, ParticipantContext } from "../../../core/contracts.ts";
 import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
-import { tau2LlmAgent } from "./llm-agent.ts";
+import { frozenTools, tau2LlmAgent } from "./llm-agent.ts";
 import { extractTau2Prompts, readTau2UserGuidelines, renderTau2UserScenario, tau2AgentSystemPrompt, tau2GtSystemPrompt, tau2SoloSystemPrompt, tau2UserSystemPrompt } from "../engine/extract/index.ts";
 import type { Tau2Task } from "../tasks.ts";
 import { tau2DomainTools } from "../views.ts";
@@ -26,7 +26,8 @@ function model(options: Tau2FactoryOptions, role: "agent" | "user"): () => ChatM
   return make;
 }
 
-const asTools = (schemas: readonly unknown[]) => schemas as unknown as ToolDefinition[];
+/** The schemas as the model client gets them: a frozen copy (its body writer then serialises them once per run). */
+const asTools = (schemas: readonly unknown[]) => frozenTools(schemas) as unknown as ToolDefinition[];
 
 function agentTools(options: Tau2FactoryOptions) {
   const dataRoot = required(options.dataRoot, "the data root");
@@ -37,9 +38,10 @@ function agentTools(options: Tau2FactoryOptions) {
 const llmAgent: Tau2ParticipantFactory = Object.assign(
   (options: Tau2FactoryOptions) => {
     const { tools, templates } = agentTools(options);
+    const schemas = asTools(tools.agent.schemas);
     return tau2LlmAgent("llm_agent", model(options, "agent"), options.llmArgs, (context) => ({
       systemPrompt: tau2AgentSystemPrompt(templates, context.domain.policy),
-      tools: asTools(tools.agent.schemas),
+      tools: schemas,
       toolChoice: "auto",
     }));
   },
@@ -51,9 +53,10 @@ const hasActions = (task: Tau2Task) => (task.evaluation_criteria?.actions?.lengt
 const llmAgentGt: Tau2ParticipantFactory = Object.assign(
   (options: Tau2FactoryOptions) => {
     const { tools, templates } = agentTools(options);
+    const schemas = asTools(tools.agent.schemas);
     return tau2LlmAgent("llm_agent_gt", model(options, "agent"), options.llmArgs, (context: ParticipantContext<Tau2Task>) => ({
       systemPrompt: tau2GtSystemPrompt(templates, context.domain.policy, context.task.evaluation_criteria?.actions ?? []),
-      tools: asTools(tools.agent.schemas),
+      tools: schemas,
       toolChoice: "auto",
     }));
   },
@@ -83,12 +86,13 @@ const userSimulator: Tau2ParticipantFactory = Object.assign(
   (options: Tau2FactoryOptions) => {
     const { dataRoot, tools, templates } = agentTools(options);
     const guidelines = (withTools: boolean) => readTau2UserGuidelines(dataRoot, templates, withTools);
+    const userSchemas = tools.user ? asTools(tools.user.schemas) : [];
     return tau2UserSimulator(model(options, "user"), options.llmArgs, (context) => {
       // τ²'s runner: `env.get_user_tools(include=task.user_tools) or None` (τ³ tasks list theirs; an empty list is no tools)
       const allowed = context.task.user_tools;
-      const userTools = (tools.user?.schemas ?? []).filter((schema) => allowed == null || allowed.includes(schema.function.name));
+      const userTools = Object.freeze(allowed == null ? userSchemas : userSchemas.filter((schema) => allowed.includes(schema.function.name)));
       const withTools = tools.user !== null && userTools.length > 0;
-      return { systemPrompt: tau2UserSystemPrompt(templates, guidelines(withTools), renderTau2UserScenario(context.task.user_scenario)), tools: asTools(userTools) };
+      return { systemPrompt: tau2UserSystemPrompt(templates, guidelines(withTools), renderTau2UserScenario(context.task.user_scenario)), tools: userTools };
     });
   },
   { requiresModel: true, description: "τ²'s user_simulator: a model plays the customer from the task's scenario (needs --user-llm)" },

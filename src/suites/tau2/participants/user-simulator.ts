@@ -11,7 +11,7 @@ import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantS
 import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import type { ChatMessage } from "../../../core/types.ts";
-import { chatFromTurn, requestArguments, toolMessage, turnFromCompletion } from "./llm-agent.ts";
+import { chatFromTurn, deepFreeze, requestArguments, toolMessage, turnFromCompletion } from "./llm-agent.ts";
 import type { Tau2Task } from "../tasks.ts";
 
 /** What the simulator sends the model: its system prompt and (for dual-control domains) its tools. */
@@ -30,18 +30,18 @@ class Tau2UserSession implements ParticipantSession {
     private readonly temperature: number | undefined,
     context: ParticipantContext<Tau2Task>,
   ) {
-    this.messages = [{ role: "system", content: setup.systemPrompt }];
+    this.messages = [deepFreeze({ role: "system", content: setup.systemPrompt })];
     for (const entry of context.history) {
       if (entry.role === "tool") this.messages.push(toolMessage(entry.id ?? "", entry.content ?? ""));
       else if (entry.role === "user")
         this.messages.push(chatFromTurn("assistant", entry.content, entry.toolCalls)); // its own words, flipped
-      else this.messages.push({ role: "user", content: entry.content ?? "" });
+      else this.messages.push(deepFreeze({ role: "user", content: entry.content ?? "" }));
     }
   }
 
   async next(incoming: Incoming | null, signal: AbortSignal): Promise<Turn> {
     if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push(toolMessage(result.id, result.content));
-    else if (incoming?.type === "text" && incoming.content !== null && incoming.content !== "") this.messages.push({ role: "user", content: incoming.content });
+    else if (incoming?.type === "text" && incoming.content !== null && incoming.content !== "") this.messages.push(deepFreeze({ role: "user", content: incoming.content }));
     const tools = this.setup.tools.length > 0 ? this.setup.tools : undefined;
     const completion = await this.model.complete({ messages: this.messages, tools, toolChoice: tools ? "auto" : undefined, temperature: this.temperature, params: this.params, signal });
     const turn = turnFromCompletion(completion.message, completion.cost, completion.usage);

@@ -1,0 +1,110 @@
+/**
+ * τ²'s run manifest (`src/core/run-manifest.ts`): what a results file says about the run that
+ * wrote it, built once per run from its options, identity and parts, and kept in the file's
+ * `taubridge` block (τ²'s `Results` object has no other place for it; the original ignores it).
+ */
+import { basename, join } from "node:path";
+import type { RunManifest } from "../../core/run-manifest.ts";
+import { pinnedDataCommit } from "../../data/pinned-files.ts";
+import type { RunIdentity } from "../../run/run-identity.ts";
+import { knownHashes, manifestEndpoint, manifestModel, sha256OfValue } from "../../run/run-manifest.ts";
+import { toJs, type PyDict } from "../../value/index.ts";
+import type { LoadedTau2Domain } from "./engine/domain.ts";
+import { extractTau2Prompts } from "./engine/extract/index.ts";
+import { readTau2UserGuidelines } from "./engine/extract/prompts.ts";
+import { readTau2JudgeTemplates } from "./judge.ts";
+import { tau2TaskHash } from "./leaderboard.ts";
+import type { Tau2RunOptions } from "./run-options.ts";
+import type { Tau2TaskSet } from "./task-sets.ts";
+import { rawTau2Task } from "./tasks.ts";
+
+/** A template group's hash, or nothing when its sources cannot be read (the run says so where it reads them). */
+function hashed(name: string, read: () => unknown): Record<string, string> {
+  try {
+    return { [name]: sha256OfValue(read()) };
+  } catch {
+    return {};
+  }
+}
+
+/** SHA-256 of τ²'s prompt templates the run uses, by part: the agent's, the user simulator's (with its guidelines), the orchestrator's first message, the judge's. */
+function templateHashes(dataRoot: string, judged: boolean): Record<string, string> {
+  const templates = () => extractTau2Prompts(dataRoot);
+  return {
+    ...hashed("agent.original", () => {
+      const { userSystemPrompt: _prompt, userPersonaPlaceholder: _persona, userGuidelinesFile: _files, userStopTokens: _tokens, firstAgentMessage: _first, ...agent } = templates();
+      return agent;
+    }),
+    ...hashed("user.original", () => {
+      const { userSystemPrompt, userPersonaPlaceholder, userStopTokens } = templates();
+      const guidelines = [true, false].map((withTools) => readTau2UserGuidelines(dataRoot, templates(), withTools));
+      return { userSystemPrompt, userPersonaPlaceholder, userStopTokens, guidelines };
+    }),
+    ...hashed("orchestrator.firstAgentMessage", () => templates().firstAgentMessage),
+    ...(judged ? hashed("judge.nlAssertions", () => readTau2JudgeTemplates(dataRoot)) : {}),
+  };
+}
+
+/** What a τ² run's manifest is made of. */
+export interface Tau2ManifestParts {
+  options: Tau2RunOptions;
+  domain: LoadedTau2Domain;
+  taskSet: Tau2TaskSet;
+  identity: RunIdentity;
+  /** The NL judge's model, when a selected task needs the judge. */
+  judgeModel: string | null;
+  /** The domain's data files (relative to its folder), as the identity hashed them. */
+  dataFiles: readonly string[];
+}
+
+/**
+ * The manifest of a τ² run: its options (secrets and paths left out; LLM arguments redacted as
+ * the identity records them), the data's pinned commit when every file read is the pinned
+ * export's, each task's definition hash as τ²'s leaderboard computes it (`get_pydantic_hash`).
+ */
+export function tau2Manifest(parts: Tau2ManifestParts): RunManifest {
+  const { options, domain, taskSet, identity } = parts;
+  const recordedOptions = identity.options;
+  const agentOptions = (recordedOptions.agentOptions ?? {}) as Record<string, unknown>;
+  const agentFiles = knownHashes({ module: identity.files.module, mapping: identity.files.mapping, workflowPath: identity.files.workflowPath });
+  const recorded = domain.setup?.recorded;
+  const retrievalModels = options.retrievalModels;
+  return {
+    manifestVersion: 1,
+    taubridgeVersion: identity.taubridgeVersion,
+    suite: "tau2",
+    domain: options.domain,
+    dataCommit: pinnedDataCommit("tau2-bench", options.dataDir, [...parts.dataFiles.map((name) => join(domain.directory, name)), ...taskSet.files]),
+    taskSet: { name: options.taskSetName ?? basename(domain.directory), split: taskSet.splitApplied, sha256: identity.taskSet },
+    taskDefinitions: Object.fromEntries(taskSet.tasks.map((task) => [task.id, tau2TaskHash(rawTau2Task(task) ?? new Map())])),
+    dataSha256: identity.data,
+    agent: manifestModel(options.agent, options.agentLlm, null, {
+      llmArgs: recordedOptions.agentLlmArgs,
+      endpoint: manifestEndpoint(options.agentBaseUrl),
+      ...(Object.keys(agentOptions).length > 0 ? { options: agentOptions } : {}),
+      ...(Object.keys(agentFiles).length > 0 ? { files: agentFiles } : {}),
+    }),
+    user: manifestModel(options.user, options.userLlm, null, { llmArgs: recordedOptions.userLlmArgs }),
+    judge: parts.judgeModel ? manifestModel("nl_assertions", parts.judgeModel, null, {}) : null,
+    promptTemplates: templateHashes(options.dataDir, parts.judgeModel !== null),
+    retrieval:
+      recorded && (recorded.retrievalConfig !== null || options.retrievalConfig !== undefined)
+        ? {
+            config: recorded.retrievalConfig ?? options.retrievalConfig ?? null,
+            kwargs: recorded.retrievalConfigKwargs ? toJs(recorded.retrievalConfigKwargs as PyDict) : null,
+            ...(retrievalModels?.embedder
+              ? { embedder: { kind: retrievalModels.embedder.kind, model: retrievalModels.embedder.model, endpoint: manifestEndpoint(retrievalModels.embedder.baseUrl) } }
+              : {}),
+            ...(retrievalModels?.reranker ? { reranker: { model: retrievalModels.reranker.model, endpoint: manifestEndpoint(retrievalModels.reranker.baseUrl) } } : {}),
+          }
+        : null,
+    seed: options.seed,
+    numTrials: options.numTrials,
+    settings: {
+      maxSteps: options.maxSteps,
+      maxErrors: options.maxErrors,
+      timeout: options.timeout,
+      enforceCommunicationProtocol: options.enforceCommunicationProtocol ?? false,
+    },
+  };
+}
