@@ -193,8 +193,11 @@ describe.skipIf(!data)("taubridge tau2 run (mock, offline)", () => {
     await taubridge(["tau2", "run", ...offline, "--task-ids", "update_task_with_message_history", "--save-to", file, "--quiet"]);
     const stored = readTau2Results(file);
     const text = resultsText({ timestamp: stored.timestamp, info: stored.info as never, tasks: stored.tasks, simulations: stored.simulations, taubridge: { flaggedTasks: [] } });
-    const original = readFileSync(file, "utf8").replace(/"flaggedTasks": \[[\s\S]*?\]\n {2}\}/, '"flaggedTasks": []\n  }');
-    expect(`${text}\n`).toBe(original);
+    // τ²'s own part byte for byte; taubridge's block (flagged tasks, the run manifest) is the run's, not the document's.
+    const original = readFileSync(file, "utf8");
+    const ownPart = (printed: string) => printed.slice(0, printed.indexOf('\n  "taubridge": {'));
+    expect(ownPart(original)).toContain('"simulation_index": null');
+    expect(ownPart(`${text}\n`)).toBe(ownPart(original));
   });
 });
 
