@@ -266,12 +266,20 @@ function unchanged(value: unknown, recorded: readonly unknown[], position: { ind
 }
 
 /**
+ * Objects {@link immutable} has found deeply frozen: they stay so (a frozen object's values cannot
+ * be replaced, and these hold only primitives and such objects), so the walk is not repeated when
+ * they come again (a task's tool list is a new frozen array of the same frozen tool schemas).
+ */
+const provenImmutable = new WeakSet<object>();
+
+/**
  * Whether `value` can never change: a primitive, or a frozen plain object or array (no `toJSON`,
  * no accessor) whose values are all such. A message made that way (the τ² participants freeze the
  * messages they send) is serialised once and reused without checking its leaves again.
  */
 function immutable(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
+  if (provenImmutable.has(value)) return true;
   if (!Object.isFrozen(value)) return false;
   if (!Array.isArray(value)) {
     const prototype: unknown = Object.getPrototypeOf(value);
@@ -284,6 +292,7 @@ function immutable(value: unknown): boolean {
     if (key === "toJSON" && typeof descriptor.value === "function") return false;
     if (!immutable(descriptor.value)) return false;
   }
+  provenImmutable.add(value);
   return true;
 }
 
