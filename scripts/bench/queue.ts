@@ -135,6 +135,7 @@ async function queuedRun(workers: number, count: number) {
       processOverIdeal: Number((processSeconds / ideal).toFixed(3)),
       overheadMsP50: Number(percentile(overheads, 50).toFixed(1)),
       overheadMsP90: Number(percentile(overheads, 90).toFixed(1)),
+      timings,
     };
   } finally {
     for (const worker of started) worker.kill("SIGTERM");
@@ -174,6 +175,7 @@ try {
   report.redisMemoryPer10000Queued = await memoryPer10k();
   // Overhead on a run that fits the slots of one worker (no job waits for a slot).
   report.overheadRun = await queuedRun(1, CONCURRENCY);
+  if (args.includes("--overhead-only")) workerCounts.length = 0;
   report.runs = [];
   for (const workers of workerCounts) (report.runs as unknown[]).push(await queuedRun(workers, simulations));
 } finally {
