@@ -163,8 +163,6 @@ export class QueueWorker {
     });
     consumer.on("error", () => undefined); // connection errors: BullMQ reconnects
     this.served.set(name, { record, consumer, connection, units, limits });
-    // The run's one-time build starts now, alongside the consumer's first fetch, not when the first job arrives (a refusal is answered to each job).
-    void units.configure(record.configuration);
     this.options.log(`[${name}] serving (${record.configuration.suite}, coordinator ${record.coordinator.host}:${record.coordinator.pid})`);
   }
 
