@@ -9,11 +9,17 @@
  *   overhead p50     per simulation, on a run no bigger than the workers' slots (no job waits for
  *                    a slot): reply received − job added − the simulation's own time in the worker
  *                    − the wait for the worker's one-time build of the run
+ *   steady pick-up   for jobs past each worker's first 32 (they waited for a slot): taken − the moment
+ *                    that worker's previous job finished; report = reply received − job finished
+ *   CPU              of the worker processes (per simulation, per model call) and of everything
+ *                    (workers, coordinator, Redis, this process's model server) ÷ cores ÷ ideal:
+ *                    above 1, the machine's cores alone keep the run from its ideal
  *   Redis memory     used_memory growth per 10,000 queued jobs (as the coordinator adds them: the
  *                    configuration once in the run's record, each job its configuration id and unit)
  *
  * Processes run from the sources (tsx). The machine's load is printed with the figures.
- * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256]`.
+ * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256] [--overhead-only]`;
+ * each run's timings file (one JSON line per job and side, absolute stamps) is named in the output.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
