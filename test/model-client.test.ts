@@ -270,7 +270,7 @@ describe("model client: retries, errors and timeouts", () => {
     expect(target.requests).toHaveLength(1);
   });
 
-  it("leaves no listener on a long-lived signal: no MaxListenersExceededWarning however many calls share it", async () => {
+  it("gives a long-lived signal one listener at most: no MaxListenersExceededWarning however many calls share it", async () => {
     const target = await start({ steps: [{ content: "ok", times: "unlimited" }] });
     const client = clientFor(target);
     const warnings: Error[] = [];
@@ -280,9 +280,9 @@ describe("model client: retries, errors and timeouts", () => {
       // One episode's signal, passed to every call of the episode (the user simulator's and the agent's).
       const episode = new AbortController();
       for (let call = 0; call < 15; call++) await client.complete({ messages, signal: episode.signal });
-      expect(getEventListeners(episode.signal, "abort")).toHaveLength(0);
+      expect(getEventListeners(episode.signal, "abort").length).toBeLessThanOrEqual(1);
       await Promise.all(Array.from({ length: 12 }, () => client.complete({ messages, signal: episode.signal })));
-      expect(getEventListeners(episode.signal, "abort")).toHaveLength(0);
+      expect(getEventListeners(episode.signal, "abort").length).toBeLessThanOrEqual(1);
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
     } finally {

@@ -1,0 +1,54 @@
+/**
+ * The abort relay keeps a signal's one listener while calls come and go (adding and removing it per
+ * model call cost CPU), and drops it once the signal has had no waiter for a while: Node keeps an
+ * `AbortSignal.any` signal alive while it has an abort listener, so one kept for good would leak.
+ */
+import { getEventListeners } from "node:events";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+/** A fresh copy of the module (its sweep timer is module state), made after the test's timers are set. */
+async function relayModule() {
+  vi.resetModules();
+  return import("../src/model/abort-relay.ts");
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("abort relay", () => {
+  it("keeps one listener across waiters, calls the current ones on abort, and not the ones that left", async () => {
+    const { onAbort } = await relayModule();
+    const controller = new AbortController();
+    const calls: string[] = [];
+    const first = onAbort(controller.signal, () => calls.push("first"));
+    first();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    onAbort(controller.signal, () => calls.push("second"));
+    onAbort(controller.signal, () => calls.push("third"));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    controller.abort();
+    expect(calls).toEqual(["second", "third"]);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("drops the listener of a signal left without waiters, so a composite signal can be collected", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const { onAbort } = await relayModule();
+    const source = new AbortController();
+    const composite = AbortSignal.any([source.signal]);
+    const busy = new AbortController();
+    onAbort(composite, () => undefined)();
+    const stillWaiting = onAbort(busy.signal, () => undefined);
+    expect(getEventListeners(composite, "abort")).toHaveLength(1);
+    vi.advanceTimersByTime(25_000);
+    expect(getEventListeners(composite, "abort")).toHaveLength(0);
+    // A signal with a waiter keeps its listener, and the relay still works after a sweep.
+    expect(getEventListeners(busy.signal, "abort")).toHaveLength(1);
+    const heard: string[] = [];
+    onAbort(composite, () => heard.push("later"));
+    source.abort();
+    expect(heard).toEqual(["later"]);
+    stillWaiting();
+  });
+});
