@@ -4,7 +4,7 @@
  * (`--serve`). The page, its data and its server live in `src/view`; this module reads the files
  * through the suites and hands them over.
  */
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Command } from "commander";
@@ -37,7 +37,21 @@ async function viewAction(loadRegistries: LoadRegistries, given: string[], optio
   const policy = options.policy ? (await import("../analysis/policy/rules.ts")).loadPolicyFile(options.policy as string) : undefined;
   const paths = expandPaths(given);
   const read = async (path: string) => (await readResultsFiles(loadRegistries, [path], {}))[0];
-  const stateDiffs = async (path: string) => {
+  // --serve rebuilds on every change of the sources: a file's diffs (every episode replayed) are kept while it is unchanged.
+  const diffCache = new Map<string, { stamp: string; diffs: ReturnType<typeof computeStateDiffs> }>();
+  const stateDiffs = (path: string) => {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    const stamp = stats ? `${stats.mtimeMs}:${stats.size}` : "absent";
+    const cached = diffCache.get(path);
+    if (cached && cached.stamp === stamp) return cached.diffs;
+    const diffs = computeStateDiffs(path);
+    // A failure is not kept: the next rebuild tries again.
+    const entry = { stamp, diffs };
+    diffs.catch(() => diffCache.get(path) === entry && diffCache.delete(path));
+    diffCache.set(path, entry);
+    return diffs;
+  };
+  const computeStateDiffs = async (path: string) => {
     const registries = await allSuites(loadRegistries);
     const suite = suiteOfFile(registries, path);
     if (!suite.endStateDiffs) throw new ConfigError(`${suite.title} cannot replay its episodes' end states`);
