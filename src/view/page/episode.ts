@@ -370,7 +370,7 @@ export function episodeView(data: PageData, state: PageState, navigate: Navigate
       h("a", { href: "#", onclick: (event: Event) => (event.preventDefault(), navigate({ view: "summary", episode: null })) }, "← summary"),
       previous ? h("button", { type: "button", onclick: () => navigate({ episode: previous.key }) }, "‹ previous") : null,
       next ? h("button", { type: "button", "data-testid": "next-episode", onclick: () => navigate({ episode: next.key }) }, "next ›") : null,
-      h("span", { class: "muted" }, at >= 0 ? `${at + 1} of ${shown.length} matching the filters` : ""),
+      h("span", { class: "muted", "data-testid": "episode-nav-position" }, at >= 0 ? `${at + 1} of ${shown.length} matching the filters` : ""),
     ),
     h(
       "h2",
