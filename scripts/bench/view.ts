@@ -107,6 +107,16 @@ else {
   report.firstRenderMs = Number(await tab.locator("#app").getAttribute("data-first-render-ms"));
   await tab.waitForLoadState("load", { timeout: 900_000 });
   report.documentParsedMs = Math.round((await tab.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")) as number);
+  const session = await tab.context().newCDPSession(tab);
+  await session.send("Performance.enable");
+  /** V8's used heap after a garbage collection, in MB. */
+  const heapMegabytes = async () => {
+    await session.send("HeapProfiler.collectGarbage");
+    const metrics = (await session.send("Performance.getMetrics")) as { metrics: Array<{ name: string; value: number }> };
+    const heap = metrics.metrics.find((entry) => entry.name === "JSHeapUsedSize")?.value;
+    return heap === undefined ? null : Number((heap / 1e6).toFixed(1));
+  };
+  report.pageHeapMegabytes = { loaded: await heapMegabytes() };
   const filters: Record<string, number> = {};
   for (const [label, hash] of [
     ["reward=fail", "#view=summary&run=0&reward=fail"],
@@ -123,14 +133,10 @@ else {
   report.openEpisodeMs = Math.round((await tab.evaluate(timedHash(`#view=episode&run=0&episode=${encodeURIComponent(key ?? "")}`))) as number);
   await tab.getByTestId("conversation").waitFor();
   await tab.evaluate(timedHash("#view=summary&run=0"));
-  const session = await tab.context().newCDPSession(tab);
-  await session.send("HeapProfiler.collectGarbage");
-  await session.send("Performance.enable");
+  // After searching, the run's search text is held too.
+  (report.pageHeapMegabytes as Record<string, unknown>).afterSearchesAndAnEpisode = await heapMegabytes();
   const metrics = (await session.send("Performance.getMetrics")) as { metrics: Array<{ name: string; value: number }> };
-  const metric = (name: string) => metrics.metrics.find((entry) => entry.name === name)?.value ?? null;
-  const heap = metric("JSHeapUsedSize");
-  report.pageHeapMegabytes = heap === null ? null : Number((heap / 1e6).toFixed(1));
-  report.domNodes = metric("Nodes");
+  report.domNodes = metrics.metrics.find((entry) => entry.name === "Nodes")?.value ?? null;
   // Chromium runs as a child of this process (playwright-core launched it).
   report.rendererRssMegabytes = rendererMegabytes(process.pid);
   await browser.close();

@@ -27,10 +27,11 @@ function portOf(value: string | undefined): number {
 }
 
 async function viewAction(loadRegistries: LoadRegistries, given: string[], options: Options): Promise<void> {
-  const [{ expandPaths, loadInputs, sourcesVersion }, { buildViewData }, { viewHtml }, { pageScript }, { checkOutputPath, writeFileAtomic }] = await Promise.all([
+  const [{ expandPaths, loadInputs, sourcesVersion }, { buildViewData }, { pageHtmlParts }, { pagePayload }, { pageScript }, { checkOutputPath, writeFileAtomic }] = await Promise.all([
     import("../view/sources.ts"),
     import("../view/view-data.ts"),
     import("../view/html.ts"),
+    import("../view/page-data.ts"),
     import("../view/page-bundle.ts"),
     import("../run/atomic-file.ts"),
   ]);
@@ -85,7 +86,8 @@ async function viewAction(loadRegistries: LoadRegistries, given: string[], optio
   }
   const inputs = await loadInputs(paths, read, { stateDiffs });
   const data = await buildViewData(inputs, { policy });
-  const html = viewHtml(data, script);
+  // The page's parts, written one after the other: a large run's page need not fit in one string.
+  const html = pageHtmlParts(pagePayload(data), script);
   const episodes = data.runs.reduce((total, run) => total + run.episodes.length, 0);
   if (options.bundle) {
     const folder = options.bundle as string;

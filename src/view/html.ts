@@ -27,13 +27,18 @@ export function viewHtml(data: ViewData, script: string): string {
   return pageHtml(pagePayload(data), script);
 }
 
+/** The page as it is: one string ({@link pageHtmlParts} joined). */
+export function pageHtml(payload: PagePayload, script: string): string {
+  return pageHtmlParts(payload, script).join("");
+}
+
 /**
  * The page from its parts ({@link pagePayload}). The light data and the script come first, so the
  * summary renders while the browser still parses the rest; then each run's search text and each
  * episode's details in an element of its own, read (and parsed) only when a search or the episode
- * needs it. The parts are joined once.
+ * needs it. Each part ends with its line break.
  */
-export function pageHtml(payload: PagePayload, script: string): string {
+export function pageHtmlParts(payload: PagePayload, script: string): string[] {
   const { data } = payload;
   const title = data.runs.length === 1 ? `taubridge view — ${data.runs[0].label}` : `taubridge view — ${data.runs.length} runs`;
   const parts = [
@@ -56,5 +61,6 @@ export function pageHtml(payload: PagePayload, script: string): string {
   for (const [run, details] of payload.details.entries())
     for (const [index, detail] of details.entries()) parts.push(`<script id="taubridge-episode-${run}-${index}" type="application/json">${scriptSafe(detail)}</script>`);
   parts.push("</body>", "</html>", "");
-  return parts.join("\n");
+  // Written part after part (`writeFileAtomic`), a large run's page need not fit in one string.
+  return parts.map((part, at) => (at === parts.length - 1 ? part : `${part}\n`));
 }

@@ -12,7 +12,7 @@ import { type EpisodeNote, notesPathOf, parseNotes, withNote } from "../../src/a
 import type { EpisodeRecord } from "../../src/core/episode-record.ts";
 import { scriptSafeJson, viewHtml } from "../../src/view/html.ts";
 import { factsLine, pagePayload } from "../../src/view/page-data.ts";
-import { restoreDetail } from "../../src/view/page/store.ts";
+import { restoreDetail } from "../../src/view/page/restore.ts";
 import { roleRows } from "../../src/view/view-data.ts";
 import type { PageData, PageEpisodeDetail, ViewData } from "../../src/view/view-model.ts";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../src/testing/index.ts";

@@ -4,24 +4,13 @@
  * needed (the browser keeps their text; nothing is parsed before it is used); a served page
  * receives them with the data (`/api/data`).
  */
-import type { EndStateDiff } from "../../core/state-diff.ts";
-import type { EpisodeRecord } from "../../core/episode-record.ts";
-import type { EpisodeFacts } from "../../analysis/facts.ts";
-import type { PolicyHit } from "../../analysis/policy/engine.ts";
 import type { PageData, PageEpisode, PageEpisodeDetail, PagePayload, PageRun } from "../view-model.ts";
+import { type EpisodeDetail, restoreDetail } from "./restore.ts";
+
+export type { EpisodeDetail };
 
 /** `SEARCH_SEPARATOR` of view-model.ts (the page imports only types from outside page/). */
 const SEPARATOR = "\u001e";
-
-/** An episode opened: its details with the shared texts put back. */
-export interface EpisodeDetail {
-  record: Omit<EpisodeRecord, "native">;
-  task: unknown;
-  facts: EpisodeFacts;
-  policyHits: PolicyHit[];
-  adherence: number | null;
-  stateDiff: EndStateDiff;
-}
 
 let data: PageData;
 /** Served: the parts came with the data. */
@@ -53,22 +42,6 @@ export const pageData = (): PageData => data;
 /** Whether a static page's parts are all parsed by the browser (the script runs before the episodes' elements). */
 export const partsReady = (): boolean => held !== null || document.readyState !== "loading";
 
-/** An episode's details as the page shows them: the shared texts and the steps' results put back (the inverse of `pagePayload`'s sharing). */
-export function restoreDetail(raw: PageEpisodeDetail, strings: readonly string[]): EpisodeDetail {
-  const messages = raw.record.messages.slice();
-  for (const [message, string] of raw.systemRefs) messages[message] = { ...messages[message], content: strings[string] };
-  const steps = raw.record.steps.slice();
-  for (const [step, message] of raw.resultRefs) steps[step] = { ...steps[step], result: messages[message].content };
-  return {
-    record: { ...raw.record, messages, steps },
-    task: raw.taskRef === null ? raw.task : JSON.parse(strings[raw.taskRef]),
-    facts: raw.facts,
-    policyHits: raw.policyHits,
-    adherence: raw.adherence,
-    stateDiff: raw.stateDiff,
-  };
-}
-
 /** An episode's details, parsed on first use (the last few kept). */
 export function episodeDetail(run: PageRun, episode: PageEpisode): EpisodeDetail {
   const key = `${run.index}:${episode.index}`;
@@ -91,6 +64,12 @@ function searchIndex(run: PageRun): { text: string; starts: number[] } {
     searchIndexes.set(run.index, index);
   }
   return index;
+}
+
+/** Reads a run's search text ahead (when the reader goes to the search box), so the first search need not wait for it. */
+export function warmSearch(run: PageRun): void {
+  if (!partsReady() || searchIndexes.has(run.index)) return;
+  setTimeout(() => searchIndex(run), 0);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { PageData, PageEpisode, PageRun } from "../view-model.ts";
 import { fmt, h, money, rewardColour, virtualRows } from "./dom.ts";
 import { passKPlot, RUN_COLOURS } from "./plot.ts";
 import { FILTER_KEYS, filtered, type PageState } from "./state.ts";
+import { warmSearch } from "./store.ts";
 
 export type Navigate = (change: Partial<PageState>) => void;
 
@@ -81,6 +82,7 @@ function filtersBar(run: PageRun, state: PageState, navigate: Navigate): HTMLEle
     );
   const search = h("input", { type: "search", placeholder: "search messages, tools, task ids", value: state.filters.q ?? "", "data-filter": "q" });
   search.addEventListener("change", () => navigate({ filters: { ...state.filters, q: search.value || undefined } }));
+  search.addEventListener("focus", () => warmSearch(run));
   return h(
     "div",
     { class: "filters", "data-testid": "filters" },
