@@ -4,7 +4,8 @@
  * from `src/analysis` as they are; this module only gathers them per run and per episode.
  */
 import type { EpisodeRecord } from "../core/episode-record.ts";
-import { type EndStateDiff, unavailableDiff } from "../core/state-diff.ts";
+import type { EndStateDiff } from "../core/state-diff.ts";
+import { unavailableDiff } from "../metrics/state-diff.ts";
 import type { RoleUsage } from "../core/types.ts";
 import type { SuiteResults } from "../core/suite.ts";
 import { breakdownOf } from "../analysis/breakdown.ts";

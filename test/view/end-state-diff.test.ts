@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createOfflineRegistries } from "../../app/offline-registries.ts";
-import { diffDatabases, stateDiffSummary } from "../../src/core/state-diff.ts";
+import { diffDatabases, stateDiffSummary } from "../../src/metrics/state-diff.ts";
 import type { Registries } from "../../src/run/registries.ts";
 import type { ViewData } from "../../src/view/view-model.ts";
 import { parsePythonJson, type PyDict, pyJsonDumps, pyJsonDumpsIndented } from "../../src/value/index.ts";

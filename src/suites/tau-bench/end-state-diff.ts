@@ -5,7 +5,8 @@
  * task's actions replayed on fresh data, `groundTruthStateFor`), compared with the hash's equality.
  */
 import { RESPOND_ACTION_NAME, type Task } from "../../core/types.ts";
-import { diffDatabases, type EndStateDiff, type EndStateDiffs, type StateDiffRendering, unavailableDiff } from "../../core/state-diff.ts";
+import type { EndStateDiff, EndStateDiffs, StateDiffRendering } from "../../core/state-diff.ts";
+import { diffDatabases, unavailableDiff } from "../../metrics/state-diff.ts";
 import { hashableRepr, pyJsonDumps, type PyDict, type PyValue } from "../../value/index.ts";
 import type { LoadedResultEntry } from "./codec.ts";
 import type { DomainDefinition, LoadedDomain } from "./engine/domain.ts";

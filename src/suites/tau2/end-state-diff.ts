@@ -5,7 +5,8 @@
  * replayed after it (`goldEnvironment`) — compared table by table with the hash's equality, the
  * agent's database and, where the domain has its own, the user's.
  */
-import { diffDatabases, type EndStateDiff, type EndStateDiffs, type StateDiffRendering, type StateTableDiff, unavailableDiff } from "../../core/state-diff.ts";
+import type { EndStateDiff, EndStateDiffs, StateDiffRendering, StateTableDiff } from "../../core/state-diff.ts";
+import { diffDatabases, unavailableDiff } from "../../metrics/state-diff.ts";
 import { PyException, pyJsonDumps, type PyValue } from "../../value/index.ts";
 import type { LoadedTau2Results, Tau2SimulationRecord } from "./codec.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
