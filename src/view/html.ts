@@ -57,7 +57,7 @@ export function pageHtmlParts(payload: PagePayload, script: string): string[] {
     `<script id="taubridge-data" type="application/json">${scriptSafeJson(data)}</script>`,
     `<script>${script.replace(/<\/script/gi, "<\\/script")}</script>`,
   ];
-  for (const [run, text] of payload.search.entries()) parts.push(`<script id="taubridge-search-${run}" type="application/json">${scriptSafeJson(text)}</script>`);
+  for (const [run, texts] of payload.search.entries()) parts.push(`<script id="taubridge-search-${run}" type="application/json">${scriptSafeJson(texts)}</script>`);
   for (const [run, details] of payload.details.entries())
     for (const [index, detail] of details.entries()) parts.push(`<script id="taubridge-episode-${run}-${index}" type="application/json">${scriptSafe(detail)}</script>`);
   parts.push("</body>", "</html>", "");

@@ -7,7 +7,7 @@
  * JSON instead of parsing every conversation first.
  */
 import type { EpisodeFacts } from "../analysis/facts.ts";
-import { type PageData, type PageEpisode, type PageEpisodeDetail, type PagePayload, type PageRun, SEARCH_SEPARATOR, type ViewData, type ViewEpisode } from "./view-model.ts";
+import type { PageData, PageEpisode, PageEpisodeDetail, PagePayload, PageRun, ViewData, ViewEpisode } from "./view-model.ts";
 
 /** One line of an episode's facts, for the list. */
 export function factsLine(facts: EpisodeFacts): string {
@@ -47,7 +47,7 @@ function searchTextOf(episode: ViewEpisode, sharedMessages: ReadonlySet<number>)
     if (message.content && !sharedMessages.has(index)) parts.push(message.content);
     for (const call of message.toolCalls ?? []) parts.push(call.name, JSON.stringify(call.arguments));
   }
-  return parts.join("\n").toLowerCase().replaceAll(SEARCH_SEPARATOR, " ");
+  return parts.join("\n").toLowerCase();
 }
 
 function pageEpisode(episode: ViewEpisode, index: number, table: StringTable): { row: PageEpisode; detail: string; search: string } {
@@ -101,7 +101,7 @@ function pageEpisode(episode: ViewEpisode, index: number, table: StringTable): {
 export function pagePayload(data: ViewData): PagePayload {
   const table = new StringTable();
   const details: string[][] = [];
-  const search: string[] = [];
+  const search: string[][] = [];
   const runs = data.runs.map((run): PageRun => {
     const rows: PageEpisode[] = [];
     const runDetails: string[] = [];
@@ -113,7 +113,7 @@ export function pagePayload(data: ViewData): PagePayload {
       runSearch.push(text);
     }
     details.push(runDetails);
-    search.push(runSearch.join(SEARCH_SEPARATOR));
+    search.push(runSearch);
     return { ...run, episodes: rows };
   });
   const page: PageData = { ...data, runs, strings: table.strings };

@@ -137,13 +137,11 @@ export interface PageEpisodeDetail {
 /**
  * Everything the page receives (`--serve`'s `/api/data`; the HTML writes the same parts into script
  * elements): the light data, each episode's details as JSON text (parsed on opening) and, per run,
- * the lower-cased text a search looks in, one episode after another separated by `SEARCH_SEPARATOR`.
+ * the lower-cased text a search looks in, one string per episode (a string apart per episode: the
+ * many without characters beyond Latin-1 stay one byte a character in the browser).
  */
 export interface PagePayload {
   data: PageData;
   details: string[][];
-  search: string[];
+  search: string[][];
 }
-
-/** Separates episodes in a run's search text (never in the texts: replaced by a space). */
-export const SEARCH_SEPARATOR = "\u001e";

@@ -163,7 +163,7 @@ describe("what the page carries for many episodes", () => {
       // The page is smaller than the same episodes embedded whole.
       expect(html.length).toBeLessThan(JSON.stringify(data).length);
       // The search text: one part per episode, lower case, its task id first; the shared system prompt is not repeated in it.
-      const parts = (JSON.parse(element(html, "taubridge-search-0")) as string).split("\u001e");
+      const parts = JSON.parse(element(html, "taubridge-search-0")) as string[];
       expect(parts).toHaveLength(450);
       for (const [at, episode] of episodes.entries()) expect(parts[at].split("\n")[0]).toBe(episode.record.taskId.toLowerCase());
       expect(parts[0]).toContain("night ferry");

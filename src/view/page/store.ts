@@ -9,14 +9,11 @@ import { type EpisodeDetail, restoreDetail } from "./restore.ts";
 
 export type { EpisodeDetail };
 
-/** `SEARCH_SEPARATOR` of view-model.ts (the page imports only types from outside page/). */
-const SEPARATOR = "\u001e";
-
 let data: PageData;
 /** Served: the parts came with the data. */
 let held: Pick<PagePayload, "details" | "search"> | null = null;
 const opened = new Map<string, EpisodeDetail>();
-const searchIndexes = new Map<number, { text: string; starts: number[] }>();
+const searchIndexes = new Map<number, string[]>();
 
 function parseElement(id: string): unknown {
   const element = document.getElementById(id);
@@ -54,16 +51,13 @@ export function episodeDetail(run: PageRun, episode: PageEpisode): EpisodeDetail
   return detail;
 }
 
-function searchIndex(run: PageRun): { text: string; starts: number[] } {
-  let index = searchIndexes.get(run.index);
-  if (!index) {
-    const text = (held ? held.search[run.index] : parseElement(`taubridge-search-${run.index}`)) as string;
-    const starts = [0];
-    for (let at = text.indexOf(SEPARATOR); at >= 0; at = text.indexOf(SEPARATOR, at + 1)) starts.push(at + 1);
-    index = { text, starts };
-    searchIndexes.set(run.index, index);
+function searchIndex(run: PageRun): string[] {
+  let texts = searchIndexes.get(run.index);
+  if (!texts) {
+    texts = (held ? held.search[run.index] : parseElement(`taubridge-search-${run.index}`)) as string[];
+    searchIndexes.set(run.index, texts);
   }
-  return index;
+  return texts;
 }
 
 /** Reads a run's search text ahead (when the reader goes to the search box), so the first search need not wait for it. */
@@ -73,27 +67,14 @@ export function warmSearch(run: PageRun): void {
 }
 
 /**
- * The episodes (by index) whose text holds `query` (case-insensitive): one pass of `indexOf` over the
- * run's search text, then the shared texts once each, then the notes (which can change on the page).
+ * The episodes (by index) whose text holds `query` (case-insensitive): each episode's search text,
+ * then the shared texts once each, then the notes (which can change on the page).
  */
 export function searchRun(run: PageRun, query: string): Uint8Array {
   const needle = query.toLowerCase();
   const hits = new Uint8Array(run.episodes.length);
-  const { text, starts } = searchIndex(run);
-  let at = text.indexOf(needle);
-  while (at >= 0) {
-    // The episode holding `at`: the last start at or before it.
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle] <= at) low = middle;
-      else high = middle - 1;
-    }
-    hits[low] = 1;
-    if (low + 1 >= starts.length) break;
-    at = text.indexOf(needle, starts[low + 1]);
-  }
+  const texts = searchIndex(run);
+  for (const [index, text] of texts.entries()) if (text.includes(needle)) hits[index] = 1;
   const sharedHits = new Map<number, boolean>();
   const sharedHit = (string: number) => {
     let hit = sharedHits.get(string);
