@@ -213,7 +213,10 @@ module.exports = {
         "src/view (the results viewer: its data, page and server) shows canonical records and what src/analysis computes from them: it may import src/analysis, src/core, src/value, the error tree, the report's labels, the end-state comparison (src/metrics/state-diff.ts) and the run layer's atomic writes; results files come in through the CLI's reader (never a suite)",
       severity: "error",
       from: { path: "^src/view/" },
-      to: { path: "^(app|src|domains|bridge|adapters|test|scripts)/", pathNot: "^src/(view|analysis|core|value|errors)/|^src/run/atomic-file\\.ts$|^src/report/labels\\.ts$|^src/metrics/state-diff\\.ts$" },
+      to: {
+        path: "^(app|src|domains|bridge|adapters|test|scripts)/",
+        pathNot: "^src/(view|analysis|core|value|errors)/|^src/run/atomic-file\\.ts$|^src/report/labels\\.ts$|^src/metrics/state-diff\\.ts$",
+      },
     },
     {
       name: "view-serves-front-ends",

@@ -22,7 +22,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBenchmark } from "../app/index.ts";
 import { durableConnection } from "../src/queue/connection.ts";
 import { SharedLimits } from "../src/queue/limits.ts";
-import { runKey } from "../src/queue/names.ts";
+import { REGISTRY_KEY, runKey } from "../src/queue/names.ts";
+import { QueueWorker } from "../src/queue/queue-worker.ts";
+import { removeRunRecord, type RunRecord, writeRunRecord } from "../src/queue/run-record.ts";
+import { WORKER_PROTOCOL_VERSION } from "../src/worker/protocol.ts";
 import { type Responder, startScriptedModelServer } from "../src/testing/index.ts";
 import { missing, runScenario, scenarioFiles } from "./golden/run-scenario.ts";
 import { scenarioContext, type ScenarioContext } from "./golden/scenarios.ts";
@@ -270,6 +273,52 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       } finally {
         await stopWorkers(workers);
         await server.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a worker starts serving a run when its coordinator registers it, and lets go when it is removed, without waiting for its poll",
+    async () => {
+      const lines: string[] = [];
+      // A poll of an hour: only the registry's announcements can make this worker see the run within the test.
+      const worker = new QueueWorker({
+        url: redis.url,
+        concurrency: 1,
+        pollMs: 3_600_000,
+        registries: () => Promise.reject(new Error("never built: the run's version is not this worker's")),
+        log: (line) => lines.push(line),
+      });
+      const connection = durableConnection(redis.url, "announce-test");
+      const record: RunRecord = {
+        run: "announce-test",
+        configuration: {
+          protocol: WORKER_PROTOCOL_VERSION,
+          id: "announce-test-configuration",
+          taubridgeVersion: "0.0.0-announce-test",
+          registries: "bundled",
+          suite: "tau2",
+          surface: "cli",
+          settings: {},
+        },
+        providerLimits: {},
+        rateLimits: {},
+        state: "open",
+        coordinator: { host: "test", pid: process.pid, at: new Date().toISOString() },
+      };
+      try {
+        await worker.start();
+        expect(lines.join("\n")).not.toContain("[announce-test]");
+        await writeRunRecord(connection, record);
+        await until(() => lines.some((line) => line.startsWith("[announce-test] serving (tau2, coordinator test:")), "the worker to serve the announced run");
+        await removeRunRecord(connection, record.run);
+        await until(() => lines.includes("[announce-test] stopped serving (finished or removed)"), "the worker to let go of the removed run");
+        expect(await connection.hexists(REGISTRY_KEY, record.run)).toBe(0);
+      } finally {
+        await worker.close();
+        await removeRunRecord(connection, record.run);
+        connection.disconnect();
       }
     },
     TIMEOUT,

@@ -9,11 +9,17 @@
  *   overhead p50     per simulation, on a run no bigger than the workers' slots (no job waits for
  *                    a slot): reply received − job added − the simulation's own time in the worker
  *                    − the wait for the worker's one-time build of the run
+ *   steady pick-up   for jobs past each worker's first 32 (they waited for a slot): taken − the moment
+ *                    that worker's previous job finished; report = reply received − job finished
+ *   CPU              of the worker processes (per simulation, per model call) and of everything
+ *                    (workers, coordinator, Redis, this process's model server) ÷ cores ÷ ideal:
+ *                    above 1, the machine's cores alone keep the run from its ideal
  *   Redis memory     used_memory growth per 10,000 queued jobs (as the coordinator adds them: the
  *                    configuration once in the run's record, each job its configuration id and unit)
  *
  * Processes run from the sources (tsx). The machine's load is printed with the figures.
- * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256]`.
+ * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256] [--overhead-only]`;
+ * each run's timings file (one JSON line per job and side, absolute stamps) is named in the output.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -79,6 +85,27 @@ for (let tries = 0; ; tries++) {
 const node = (argv: string[], env: Record<string, string>): ResultPromise =>
   execa("node", ["--import", "tsx", cli, ...argv], { cwd: root, reject: false, stdin: "ignore", env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "bench-queue-cache-")), ...env } });
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere or once it is gone. */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Follows a process's CPU while it lives (a process gone can no longer be read): its last reading. */
+function followCpu(pid: number | undefined): { last: () => number; stop: () => void } {
+  let last = cpuSecondsOf(pid) ?? 0;
+  const timer = setInterval(() => {
+    last = cpuSecondsOf(pid) ?? last;
+  }, 100);
+  return { last: () => last, stop: () => clearInterval(timer) };
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -105,24 +132,68 @@ async function queuedRun(workers: number, count: number) {
     const out = mkdtempSync(join(tmpdir(), "bench-queue-out-"));
     const llmArgs = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
     const before = await server.count();
+    // CPU from here on: the workers (their build and simulations), the coordinator, Redis, and this process (the model server's thread).
+    const workerCpu = started.map((worker) => followCpu(worker.pid));
+    const workerCpuBefore = workerCpu.map((follow) => follow.last());
+    const redisBefore = cpuSecondsOf(redisProcess.pid) ?? 0;
+    const benchBefore = (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
     const begun = process.hrtime.bigint();
     // biome-ignore format: one flag per pair
-    const coordinator = await node(["tau2", "run", "--data-dir", join(shared as string, "tau2-bench"), "--save-to", join(out, "results.json"), "--quiet",
+    const coordinatorProcess = node(["tau2", "run", "--data-dir", join(shared as string, "tau2-bench"), "--save-to", join(out, "results.json"), "--quiet",
       "--domain", "telecom", "--agent", "llm_agent", "--user", "user_simulator", "--agent-llm", "bench-agent", "--user-llm", "bench-user",
       "--agent-llm-args", llmArgs, "--user-llm-args", llmArgs, "--task-split-name", "full", "--num-tasks", String(count), "--max-steps", "200", "--queue", url], env);
+    const coordinatorCpu = followCpu(coordinatorProcess.pid);
+    const coordinator = await coordinatorProcess;
+    coordinatorCpu.stop();
+    for (const follow of workerCpu) follow.stop();
     const processSeconds = Number(process.hrtime.bigint() - begun) / 1e9;
     if (coordinator.exitCode !== 0) throw new Error(`the coordinator exited ${coordinator.exitCode}: ${String(coordinator.stderr).slice(-2000)}`);
     const calls = (await server.count()) - before;
     const lines = readFileSync(timings, "utf8")
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as { side: string; job: string; added?: number; received?: number; taken?: number; built?: number; ran?: number });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            side: string;
+            job: string;
+            added?: number;
+            received?: number;
+            event?: { stream: number; seen: number };
+            taken?: number;
+            built?: number;
+            started?: number;
+            finished?: number;
+            ran?: number;
+            pid?: number;
+          },
+      );
     // The simulation's own time, and the wait for the worker's one-time build of the run (its first jobs wait for it): neither is queue overhead.
     const ran = new Map(lines.filter((line) => line.side === "worker").map((line) => [line.job, (line.ran as number) + (line.built ?? 0)]));
     const coordinatorLines = lines.filter((line) => line.side === "coordinator");
     const queueSeconds = (Math.max(...coordinatorLines.map((line) => line.received as number)) - Math.min(...coordinatorLines.map((line) => line.added as number))) / 1000;
     const overheads = coordinatorLines.filter((line) => ran.has(line.job)).map((line) => (line.received as number) - (line.added as number) - (ran.get(line.job) as number));
     const ideal = (calls * latencyMs) / 1000 / (workers * CONCURRENCY);
+    // Per stage, for jobs past each worker's first `CONCURRENCY` (the steady state: a job waits for a slot, then for the queue):
+    // pick-up = taken − the moment the worker's previous job finished (its slot freed); report = the coordinator has the reply − finished.
+    const workerLines = lines.filter((line) => line.side === "worker");
+    const pickUps: number[] = [];
+    for (const pid of new Set(workerLines.map((line) => line.pid))) {
+      const own = workerLines.filter((line) => line.pid === pid).sort((a, b) => (a.taken as number) - (b.taken as number));
+      const finishes = own.map((line) => line.finished as number).sort((a, b) => a - b);
+      for (const line of own.slice(CONCURRENCY)) {
+        const freed = finishes.filter((at) => at <= (line.taken as number)).at(-1);
+        if (freed !== undefined) pickUps.push((line.taken as number) - freed);
+      }
+    }
+    const finishedAt = new Map(workerLines.map((line) => [line.job, line.finished as number]));
+    const reports = coordinatorLines.filter((line) => finishedAt.has(line.job)).map((line) => (line.received as number) - (finishedAt.get(line.job) as number));
+    const firstAdded = Math.min(...coordinatorLines.map((line) => line.added as number));
+    const startupMs = Math.min(...workerLines.map((line) => line.taken as number)) - firstAdded;
+    const buildMs = Math.max(...workerLines.map((line) => line.built as number));
+    const simulationCpu = workerCpu.map((follow, index) => follow.last() - (workerCpuBefore[index] as number)).reduce((sum, value) => sum + value, 0);
+    const otherCpu = coordinatorCpu.last() + (cpuSecondsOf(redisProcess.pid) ?? 0) - redisBefore + (process.cpuUsage().user + process.cpuUsage().system) / 1e6 - benchBefore;
+    const cores = availableParallelism();
     const simulationsDone = (JSON.parse(readFileSync(join(out, "results.json"), "utf8")) as { simulations: unknown[] }).simulations.length;
     return {
       workers,
@@ -135,6 +206,19 @@ async function queuedRun(workers: number, count: number) {
       processOverIdeal: Number((processSeconds / ideal).toFixed(3)),
       overheadMsP50: Number(percentile(overheads, 50).toFixed(1)),
       overheadMsP90: Number(percentile(overheads, 90).toFixed(1)),
+      steadyPickUpMsP50: pickUps.length > 0 ? Number(percentile(pickUps, 50).toFixed(1)) : null,
+      steadyPickUpMsP90: pickUps.length > 0 ? Number(percentile(pickUps, 90).toFixed(1)) : null,
+      reportMsP50: Number(percentile(reports, 50).toFixed(1)),
+      reportMsP90: Number(percentile(reports, 90).toFixed(1)),
+      firstJobTakenMs: startupMs,
+      workerBuildMs: buildMs,
+      workerCpuSeconds: Number(simulationCpu.toFixed(2)),
+      workerCpuMsPerSimulation: Number(((simulationCpu * 1000) / simulationsDone).toFixed(1)),
+      workerCpuMsPerModelCall: Number(((simulationCpu * 1000) / calls).toFixed(2)),
+      otherCpuSeconds: Number(otherCpu.toFixed(2)),
+      cpuBoundSeconds: Number(((simulationCpu + otherCpu) / cores).toFixed(2)),
+      cpuBoundOverIdeal: Number(((simulationCpu + otherCpu) / cores / ideal).toFixed(3)),
+      timings,
     };
   } finally {
     for (const worker of started) worker.kill("SIGTERM");
@@ -174,6 +258,7 @@ try {
   report.redisMemoryPer10000Queued = await memoryPer10k();
   // Overhead on a run that fits the slots of one worker (no job waits for a slot).
   report.overheadRun = await queuedRun(1, CONCURRENCY);
+  if (args.includes("--overhead-only")) workerCounts.length = 0;
   report.runs = [];
   for (const workers of workerCounts) (report.runs as unknown[]).push(await queuedRun(workers, simulations));
 } finally {

@@ -58,6 +58,10 @@ export function registerQueueCommands(program: Command, loadRegistries: LoadRegi
       queueUrl(options.queue);
       const { QueueWorker } = await import("../queue/queue-worker.ts");
       const sets = registrySets(loadRegistries);
+      // The bundled registry set's modules load once, before this worker serves: a run's first jobs then wait only for its own build
+      // (its data), not for the suites' code (seconds of CPU, paid again by every worker that starts on the same cores). A set that
+      // cannot load is reported by the run that names it.
+      await sets("bundled").catch(() => undefined);
       const worker = new QueueWorker({
         url: options.queue,
         concurrency: options.concurrency,

@@ -61,6 +61,8 @@ export class QueueCoordinator implements WorkerTransport {
   private readonly lastAttempt = new Map<string, number>();
   /** When each job in flight was added (only with `TAUBRIDGE_QUEUE_TIMINGS`). */
   private readonly added = new Map<string, number>();
+  private readonly addDone = new Map<string, number>();
+  private readonly eventAt = new Map<string, { stream: number; seen: number }>();
   private readonly cancelController = new AbortController();
   private sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -132,7 +134,10 @@ export class QueueCoordinator implements WorkerTransport {
     });
     const events = new QueueEvents(run, { connection: this.eventsConnection, prefix: KEY_PREFIX });
     events.on("error", () => undefined); // the connection retries; a sweep picks up what was missed
-    events.on("completed", ({ jobId, returnvalue }) => this.settle(jobId, returnvalue));
+    events.on("completed", ({ jobId, returnvalue }, eventId) => {
+      if (TIMINGS) this.eventAt.set(jobId, { stream: Number(String(eventId).split("-")[0]), seen: Date.now() });
+      this.settle(jobId, returnvalue);
+    });
     events.on("failed", ({ jobId, failedReason }) => this.lost(jobId, failedReason));
     await events.waitUntilReady();
     this.events = events;
@@ -202,6 +207,7 @@ export class QueueCoordinator implements WorkerTransport {
     const data: JobData = { configurationId: this.options.configuration.id, unit };
     if (TIMINGS) this.added.set(id, Date.now());
     await queue.add(jobNameOf(unit), data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+    if (TIMINGS) this.addDone.set(id, Date.now());
   }
 
   /** The run was interrupted: a waiting job is taken off the queue, a running one is told to stop (its worker answers `cancelled`). */
@@ -241,7 +247,8 @@ export class QueueCoordinator implements WorkerTransport {
       return;
     }
     if (reply.key !== unitKey(waiter.unit) || reply.attempt !== waiter.unit.attempt) return;
-    if (TIMINGS && this.added.has(id)) appendFileSync(TIMINGS, `${JSON.stringify({ side: "coordinator", job: id, added: this.added.get(id), received: Date.now() })}\n`);
+    if (TIMINGS && this.added.has(id))
+      appendFileSync(TIMINGS, `${JSON.stringify({ side: "coordinator", job: id, added: this.added.get(id), addDone: this.addDone.get(id), event: this.eventAt.get(id), received: Date.now() })}\n`);
     this.added.delete(id);
     waiter.resolve(reply);
   }

@@ -12,6 +12,8 @@ import type { WorkUnit } from "../core/run.ts";
 export const KEY_PREFIX = "taubridge";
 /** The hash of the runs workers serve: run name → its record (`run-record.ts`). */
 export const REGISTRY_KEY = `${KEY_PREFIX}:registry`;
+/** The channel every change of the registry is announced on (the run's name): workers read the registry at once instead of at their next poll. */
+export const REGISTRY_CHANNEL = `${KEY_PREFIX}:registry-changed`;
 /** The channel a cancel is published on (`{ run, key? }`): workers cut the attempts it names. */
 export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
 

@@ -26,7 +26,7 @@ import { UnitWorker } from "../worker/unit-worker.ts";
 import { durableConnection, probeRedis } from "./connection.ts";
 import { jobDataSchema } from "./job.ts";
 import { SharedLimits } from "./limits.ts";
-import { CANCEL_CHANNEL, KEY_PREFIX, REGISTRY_KEY, redactUrl } from "./names.ts";
+import { CANCEL_CHANNEL, KEY_PREFIX, REGISTRY_CHANNEL, REGISTRY_KEY, redactUrl } from "./names.ts";
 import { readRunRecords, type RunRecord } from "./run-record.ts";
 
 export interface QueueWorkerOptions {
@@ -41,7 +41,11 @@ export interface QueueWorkerOptions {
   lockDurationMs?: number;
   /** How often this worker looks for stalled jobs (default: the lock duration). */
   stalledIntervalMs?: number;
-  /** How often the registry of runs is read (default 1 s). */
+  /**
+   * How often the registry of runs is read (default 5 s). A coordinator announces each change of the
+   * registry on a channel, which reads it at once; the poll only catches an announcement missed
+   * while Redis was away.
+   */
   pollMs?: number;
 }
 
@@ -67,6 +71,9 @@ export class QueueWorker {
   private readonly limitsSubscriber: Redis;
   private readonly served = new Map<string, ServedRun>();
   private poller: NodeJS.Timeout | undefined;
+  /** The registry read in progress, and whether another was asked for meanwhile (reads never overlap). */
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
   private closing = false;
   private done = 0;
 
@@ -79,11 +86,31 @@ export class QueueWorker {
   /** Checks the Redis, then serves runs until `close`. */
   async start(): Promise<void> {
     await probeRedis(this.options.url);
-    await this.subscriber.subscribe(CANCEL_CHANNEL);
-    this.subscriber.on("message", (_channel, text: string) => this.cancel(text));
+    await this.subscriber.subscribe(CANCEL_CHANNEL, REGISTRY_CHANNEL);
+    this.subscriber.on("message", (channel: string, text: string) => {
+      if (channel === REGISTRY_CHANNEL) void this.requestRefresh();
+      else this.cancel(text);
+    });
     this.options.log(`taubridge worker ${hostname()}:${process.pid} serving runs on ${redactUrl(this.options.url)} (concurrency ${this.options.concurrency})`);
-    await this.refresh();
-    this.poller = setInterval(() => void this.refresh().catch(() => undefined), this.options.pollMs ?? 1_000);
+    await this.requestRefresh();
+    this.poller = setInterval(() => void this.requestRefresh(), this.options.pollMs ?? 5_000);
+  }
+
+  /** Reads the registry now, or once more after the read in progress (an announcement during a read is not lost). */
+  private requestRefresh(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await this.refresh().catch(() => undefined);
+      } while (this.refreshAgain && !this.closing);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
   }
 
   /** Simulations this process finished (any reply). */
@@ -167,7 +194,12 @@ export class QueueWorker {
     if (ready.type === "refused") return ready;
     const started = Date.now();
     const reply = await served.units.run(configurationId, unit);
-    if (TIMINGS) appendFileSync(TIMINGS, `${JSON.stringify({ side: "worker", job: job.id, taken, built, ran: Date.now() - started })}\n`);
+    const finished = Date.now();
+    if (TIMINGS)
+      appendFileSync(
+        TIMINGS,
+        `${JSON.stringify({ side: "worker", job: job.id, queued: job.timestamp, processedOn: job.processedOn, taken, building, built, started, finished, ran: finished - started, pid: process.pid })}\n`,
+      );
     this.done++;
     return reply;
   }

@@ -7,7 +7,7 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { runConfigurationSchema, type RunConfiguration } from "../worker/protocol.ts";
-import { REGISTRY_KEY } from "./names.ts";
+import { REGISTRY_CHANNEL, REGISTRY_KEY } from "./names.ts";
 
 const rateSchema = z.object({ requests: z.number().int().positive(), seconds: z.number().positive() });
 export type RateLimit = z.infer<typeof rateSchema>;
@@ -52,12 +52,15 @@ function parseRecord(text: string): RunRecord | undefined {
   }
 }
 
+/** Writes a run's record and announces it, so workers start (or stop) serving the run without waiting for their next poll. */
 export async function writeRunRecord(redis: Redis, record: RunRecord): Promise<void> {
   await redis.hset(REGISTRY_KEY, record.run, JSON.stringify(record));
+  await redis.publish(REGISTRY_CHANNEL, record.run);
 }
 
 export async function removeRunRecord(redis: Redis, run: string): Promise<void> {
   await redis.hdel(REGISTRY_KEY, run);
+  await redis.publish(REGISTRY_CHANNEL, run);
 }
 
 /** The configuration a run record holds (what a worker builds). */
