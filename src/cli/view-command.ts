@@ -4,7 +4,7 @@
  * (`--serve`). The page, its data and its server live in `src/view`; this module reads the files
  * through the suites and hands them over.
  */
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Command } from "commander";
@@ -27,17 +27,32 @@ function portOf(value: string | undefined): number {
 }
 
 async function viewAction(loadRegistries: LoadRegistries, given: string[], options: Options): Promise<void> {
-  const [{ expandPaths, loadInputs, sourcesVersion }, { buildViewData }, { viewHtml }, { pageScript }, { checkOutputPath, writeFileAtomic }] = await Promise.all([
+  const [{ expandPaths, loadInputs, sourcesVersion }, { buildViewData }, { pageHtmlParts }, { pagePayload }, { pageScript }, { checkOutputPath, writeFileAtomic }] = await Promise.all([
     import("../view/sources.ts"),
     import("../view/view-data.ts"),
     import("../view/html.ts"),
+    import("../view/page-data.ts"),
     import("../view/page-bundle.ts"),
     import("../run/atomic-file.ts"),
   ]);
   const policy = options.policy ? (await import("../analysis/policy/rules.ts")).loadPolicyFile(options.policy as string) : undefined;
   const paths = expandPaths(given);
   const read = async (path: string) => (await readResultsFiles(loadRegistries, [path], {}))[0];
-  const stateDiffs = async (path: string) => {
+  // --serve rebuilds on every change of the sources: a file's diffs (every episode replayed) are kept while it is unchanged.
+  const diffCache = new Map<string, { stamp: string; diffs: ReturnType<typeof computeStateDiffs> }>();
+  const stateDiffs = (path: string) => {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    const stamp = stats ? `${stats.mtimeMs}:${stats.size}` : "absent";
+    const cached = diffCache.get(path);
+    if (cached && cached.stamp === stamp) return cached.diffs;
+    const diffs = computeStateDiffs(path);
+    // A failure is not kept: the next rebuild tries again.
+    const entry = { stamp, diffs };
+    diffs.catch(() => diffCache.get(path) === entry && diffCache.delete(path));
+    diffCache.set(path, entry);
+    return diffs;
+  };
+  const computeStateDiffs = async (path: string) => {
     const registries = await allSuites(loadRegistries);
     const suite = suiteOfFile(registries, path);
     if (!suite.endStateDiffs) throw new ConfigError(`${suite.title} cannot replay its episodes' end states`);
@@ -71,7 +86,8 @@ async function viewAction(loadRegistries: LoadRegistries, given: string[], optio
   }
   const inputs = await loadInputs(paths, read, { stateDiffs });
   const data = await buildViewData(inputs, { policy });
-  const html = viewHtml(data, script);
+  // The page's parts, written one after the other: a large run's page need not fit in one string.
+  const html = pageHtmlParts(pagePayload(data), script);
   const episodes = data.runs.reduce((total, run) => total + run.episodes.length, 0);
   if (options.bundle) {
     const folder = options.bundle as string;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { ConfigError, fileErrorText } from "../errors/error-tree.ts";
 import { dirname, join, resolve } from "node:path";
 
@@ -7,10 +7,19 @@ import { dirname, join, resolve } from "node:path";
  * Writes a file atomically: a temporary file in the same directory, then a rename, so a reader (or
  * a run killed mid-write) never sees half a results file.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | readonly string[]): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(temporary, text);
+  if (typeof text === "string") writeFileSync(temporary, text);
+  else {
+    // Parts written one after the other: a file larger than the longest string V8 can hold (the viewer's page of a large run).
+    const descriptor = openSync(temporary, "w");
+    try {
+      for (const part of text) writeFileSync(descriptor, part);
+    } finally {
+      closeSync(descriptor);
+    }
+  }
   renameSync(temporary, path);
 }
 

@@ -3,12 +3,18 @@
  * non-executed script element) and the page's bundled script, all inline; nothing is fetched, so it
  * opens from `file://` and can be mailed or published as it is.
  */
-import type { ViewData } from "./view-model.ts";
+import { pagePayload } from "./page-data.ts";
+import type { PagePayload, ViewData } from "./view-model.ts";
 import { PAGE_STYLE } from "./page-style.ts";
 
 /** JSON safe inside a `<script>` element: `<` escaped, so no `</script>` or `<!--` in the data can end it. */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
+  return scriptSafe(JSON.stringify(value));
+}
+
+/** JSON text made safe inside a `<script>` element (see {@link scriptSafeJson}). */
+export function scriptSafe(json: string): string {
+  return json
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
@@ -18,8 +24,24 @@ const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "
 
 /** The page. `script` is the bundled page code ({@link pageScript}). */
 export function viewHtml(data: ViewData, script: string): string {
+  return pageHtml(pagePayload(data), script);
+}
+
+/** The page as it is: one string ({@link pageHtmlParts} joined). */
+export function pageHtml(payload: PagePayload, script: string): string {
+  return pageHtmlParts(payload, script).join("");
+}
+
+/**
+ * The page from its parts ({@link pagePayload}). The light data and the script come first, so the
+ * summary renders while the browser still parses the rest; then each run's search text and each
+ * episode's details in an element of its own, read (and parsed) only when a search or the episode
+ * needs it. Each part ends with its line break.
+ */
+export function pageHtmlParts(payload: PagePayload, script: string): string[] {
+  const { data } = payload;
   const title = data.runs.length === 1 ? `taubridge view — ${data.runs[0].label}` : `taubridge view — ${data.runs.length} runs`;
-  return [
+  const parts = [
     "<!doctype html>",
     '<html lang="en">',
     "<head>",
@@ -34,8 +56,11 @@ export function viewHtml(data: ViewData, script: string): string {
     '<div id="app">Loading…</div>',
     `<script id="taubridge-data" type="application/json">${scriptSafeJson(data)}</script>`,
     `<script>${script.replace(/<\/script/gi, "<\\/script")}</script>`,
-    "</body>",
-    "</html>",
-    "",
-  ].join("\n");
+  ];
+  for (const [run, texts] of payload.search.entries()) parts.push(`<script id="taubridge-search-${run}" type="application/json">${scriptSafeJson(texts)}</script>`);
+  for (const [run, details] of payload.details.entries())
+    for (const [index, detail] of details.entries()) parts.push(`<script id="taubridge-episode-${run}-${index}" type="application/json">${scriptSafe(detail)}</script>`);
+  parts.push("</body>", "</html>", "");
+  // Written part after part (`writeFileAtomic`), a large run's page need not fit in one string.
+  return parts.map((part, at) => (at === parts.length - 1 ? part : `${part}\n`));
 }

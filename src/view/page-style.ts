@@ -49,4 +49,10 @@ pre { white-space: pre-wrap; word-break: break-word; font-size: 12px; margin: 4p
 .compare-tasks tr.differs { background: #fff4e6; }
 .verdict.better { color: #1e7b3a; font-weight: 600; } .verdict.worse { color: #b02a37; font-weight: 600; }
 .episode-nav { display: flex; gap: 8px; align-items: center; }
+.grid.virtual { display: block; } .grid.virtual .grid-row { height: 20px; margin: 0; }
+.grid.virtual .grid-head { position: sticky; top: -6px; background: #fff; z-index: 1; }
+.episodes-scroll.virtual { max-height: 600px; overflow: auto; border: 1px solid #e3e6ea; }
+.episodes-scroll.virtual thead th { position: sticky; top: 0; z-index: 1; }
+.episodes-scroll.virtual tbody tr:not(.spacer) td { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 360px; height: 26px; padding-top: 2px; padding-bottom: 2px; box-sizing: border-box; }
+tr.spacer td, tr.spacer { border: 0; padding: 0; }
 `;

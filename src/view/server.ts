@@ -11,7 +11,8 @@ import { basename } from "node:path";
 import { episodeNoteSchema, notesPathOf, parseNotes, withNote } from "../analysis/notes.ts";
 import { writeFileAtomic } from "../run/atomic-file.ts";
 import type { ViewData } from "./view-model.ts";
-import { viewHtml } from "./html.ts";
+import { pageHtml } from "./html.ts";
+import { pagePayload } from "./page-data.ts";
 
 export interface ServeOptions {
   /** Builds the current data (the CLI: read every results file, then `buildViewData`). */
@@ -51,6 +52,15 @@ async function readBody(request: IncomingMessage): Promise<string> {
 export async function serveView(options: ServeOptions): Promise<ViewServer> {
   let data = await options.load();
   let version = options.version();
+  /** The page and its payload for the current data, built once per rebuild (not per request). */
+  let page: { html: string; json: string } | null = null;
+  const rendered = () => {
+    if (!page) {
+      const payload = pagePayload(data);
+      page = { html: pageHtml(payload, options.script), json: JSON.stringify(payload) };
+    }
+    return page;
+  };
   let refreshing: Promise<void> | null = null;
   /** Rebuilds the data when the sources changed since the last build (one rebuild at a time). */
   const refresh = async () => {
@@ -59,6 +69,7 @@ export async function serveView(options: ServeOptions): Promise<ViewServer> {
     refreshing ??= (async () => {
       try {
         data = await options.load();
+        page = null;
         version = current;
       } catch (error) {
         options.warn(`view: could not read the results yet (${(error as Error).message}); showing the last good data`);
@@ -88,13 +99,13 @@ export async function serveView(options: ServeOptions): Promise<ViewServer> {
         const url = new URL(request.url ?? "/", "http://127.0.0.1");
         if (request.method === "GET" && url.pathname === "/") {
           await refresh();
-          send(response, 200, "text/html; charset=utf-8", viewHtml(data, options.script));
+          send(response, 200, "text/html; charset=utf-8", rendered().html);
         } else if (request.method === "GET" && url.pathname === "/api/version") {
           await refresh();
           send(response, 200, "application/json", JSON.stringify({ version }));
         } else if (request.method === "GET" && url.pathname === "/api/data") {
           await refresh();
-          send(response, 200, "application/json", JSON.stringify(data));
+          send(response, 200, "application/json", rendered().json);
         } else if (request.method === "POST" && url.pathname === "/api/notes") {
           const result = await saveNote(await readBody(request));
           send(response, result.status, "application/json", JSON.stringify(result.json));

@@ -81,3 +81,67 @@ export interface ViewData {
   /** The paired comparison of every run against the first (`compareRuns`), when there are several. */
   comparison: Comparison | null;
 }
+
+/**
+ * What the page carries, light part: each run with one summary row per episode (what the summary,
+ * the grid, the filters and the comparison need) and a table of the texts many episodes share
+ * (system prompts, tasks as recorded), stored once. An episode's details (`PageEpisodeDetail`) are
+ * parsed only when it is opened, so the first render and the page's heap do not grow with the
+ * conversations.
+ */
+export interface PageEpisode {
+  key: string;
+  /** Its position in the run's `ViewRun.episodes` (the details element's index). */
+  index: number;
+  taskId: string;
+  trial: number;
+  domain: string | null;
+  reward: number;
+  termination: string | null;
+  toolErrors: number;
+  policyHits: number;
+  /** One line of its failure facts ("2 missing action(s), DB differs"). */
+  factsLine: string;
+  note: EpisodeNote | null;
+  /** Shared texts (`PageData.strings`) its messages carry: a text search looks in them too. */
+  shared: number[];
+}
+
+export interface PageRun extends Omit<ViewRun, "episodes"> {
+  episodes: PageEpisode[];
+}
+
+export interface PageData extends Omit<ViewData, "runs"> {
+  runs: PageRun[];
+  /** Texts stored once: system prompts and tasks as recorded (JSON text). */
+  strings: string[];
+}
+
+/** One episode's details as embedded: a `ViewEpisode` without its key and note, shared texts replaced by their index in `PageData.strings`. */
+export interface PageEpisodeDetail {
+  record: Omit<EpisodeRecord, "native">;
+  /** Null when `taskRef` points at it. */
+  task: unknown;
+  /** The task's JSON text in the string table, or null when it is inline (`task`). */
+  taskRef: number | null;
+  /** `[message index, string index]`: messages whose content (set to null here) is a shared text. */
+  systemRefs: Array<[number, number]>;
+  /** `[step index, message index]`: steps whose result (set to null here) is the content of that tool message. */
+  resultRefs: Array<[number, number]>;
+  facts: EpisodeFacts;
+  policyHits: PolicyHit[];
+  adherence: number | null;
+  stateDiff: EndStateDiff;
+}
+
+/**
+ * Everything the page receives (`--serve`'s `/api/data`; the HTML writes the same parts into script
+ * elements): the light data, each episode's details as JSON text (parsed on opening) and, per run,
+ * the lower-cased text a search looks in, one string per episode (a string apart per episode: the
+ * many without characters beyond Latin-1 stay one byte a character in the browser).
+ */
+export interface PagePayload {
+  data: PageData;
+  details: string[][];
+  search: string[][];
+}

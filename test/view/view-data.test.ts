@@ -4,15 +4,17 @@
  * a τ-bench run still being written read from its checkpoint; the notes sidecar's format; the HTML
  * carrying nothing that could reach the network or end its script element early.
  */
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EpisodeNote, notesPathOf, parseNotes, withNote } from "../../src/analysis/notes.ts";
 import type { EpisodeRecord } from "../../src/core/episode-record.ts";
 import { scriptSafeJson, viewHtml } from "../../src/view/html.ts";
+import { factsLine, pagePayload } from "../../src/view/page-data.ts";
+import { restoreDetail } from "../../src/view/page/restore.ts";
 import { roleRows } from "../../src/view/view-data.ts";
-import type { ViewData } from "../../src/view/view-model.ts";
+import type { PageData, PageEpisodeDetail, ViewData } from "../../src/view/view-model.ts";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../src/testing/index.ts";
 import { byModel, tau2JudgeResponder, tau2PlanTasks } from "../golden/responders.ts";
 import { runCli, runTau2 } from "../support/cli.ts";
@@ -28,6 +30,29 @@ async function bundle(paths: string[]): Promise<{ data: ViewData; html: string }
   const result = await runCli(["view", ...paths, "--bundle", folder]);
   expect(result.exitCode, result.stderr).toBe(0);
   return { data: JSON.parse(readFileSync(join(folder, "view-data.json"), "utf8")) as ViewData, html: readFileSync(join(folder, "index.html"), "utf8") };
+}
+
+/** The text of the script element `id` in a page. */
+function element(html: string, id: string): string {
+  const text = new RegExp(`<script id="${id}" type="application/json">(.*?)</script>`, "s").exec(html)?.[1];
+  expect(text, `element ${id}`).toBeDefined();
+  return text as string;
+}
+
+/** The page carries `data`: its light part as `pagePayload` makes it, and every episode's details put back whole by the page's own `restoreDetail`. */
+function expectPageCarries(html: string, data: ViewData): PageData {
+  const page = JSON.parse(element(html, "taubridge-data")) as PageData;
+  expect(page).toEqual(pagePayload(data).data);
+  for (const [r, run] of data.runs.entries()) {
+    expect(page.runs[r].episodes.map((row) => [row.key, row.index, row.reward, row.termination, row.toolErrors, row.policyHits, row.factsLine])).toEqual(
+      run.episodes.map((episode, index) => [episode.key, index, episode.record.reward, episode.record.termination, episode.toolErrors, episode.policyHits.length, factsLine(episode.facts)]),
+    );
+    for (const [index, episode] of run.episodes.entries()) {
+      const detail = restoreDetail(JSON.parse(element(html, `taubridge-episode-${r}-${index}`)) as PageEpisodeDetail, page.strings);
+      expect(detail).toEqual({ record: episode.record, task: episode.task, facts: episode.facts, policyHits: episode.policyHits, adherence: episode.adherence, stateDiff: episode.stateDiff });
+    }
+  }
+  return page;
 }
 
 describe("the viewer's embedded data", () => {
@@ -54,9 +79,8 @@ describe("the viewer's embedded data", () => {
       const agent = run.roles.find((row) => row.role === "agent");
       expect(agent?.calls).toBe(records.reduce((total, record) => total + (record.usage.agent?.calls ?? 0), 0));
       expect(run.policy.file).toBe("built-in rules");
-      // The page embeds exactly this data.
-      const embedded = /<script id="taubridge-data" type="application\/json">(.*?)<\/script>/s.exec(html)?.[1] as string;
-      expect(JSON.parse(embedded)).toEqual(data);
+      // The page embeds exactly this data: the light part, and each episode's details in an element of its own.
+      expectPageCarries(html, data);
     },
     TIMEOUT,
   );
@@ -109,6 +133,42 @@ describe("the viewer's embedded data", () => {
       const refused = await runCli(["view", file, "--out", join(folder, "x.html")]);
       expect(refused.exitCode).toBe(2);
       expect(refused.stderr).toContain(`${sidecar}: field notes.0.source`);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("what the page carries for many episodes", () => {
+  it(
+    "texts the episodes share are stored once, steps' results once, and a run's search text holds each episode's own words in order",
+    async () => {
+      // 450 episodes: the fixture's three (a pass with tool calls, an infra error, a failure) under new task ids.
+      const entries = JSON.parse(readFileSync(join(V1, `${TOOL_CALLING}.json`), "utf8")) as Array<{ task_id: number }>;
+      const folder = mkdtempSync(join(tmpdir(), "taubridge-view-many-"));
+      const file = join(folder, "many.json");
+      writeFileSync(file, JSON.stringify(Array.from({ length: 450 }, (_, at) => ({ ...entries[at % 3], task_id: entries[at % 3].task_id + 3 * Math.floor(at / 3) }))));
+      const { data, html } = await bundle([file]);
+      const page = expectPageCarries(html, data);
+      const episodes = data.runs[0].episodes;
+      expect(episodes).toHaveLength(450);
+      // One system prompt, the three tasks as recorded: every copy refers to them.
+      const systems = new Set(episodes.flatMap((episode) => episode.record.messages.filter((message) => message.role === "system").map((message) => message.content)));
+      expect(systems.size).toBe(1);
+      expect(page.strings).toContain([...systems][0]);
+      expect(page.strings.length).toBeLessThanOrEqual(1 + 3);
+      const detail = JSON.parse(element(html, "taubridge-episode-0-0")) as PageEpisodeDetail;
+      expect(detail.record.messages.filter((message) => message.role === "system").every((message) => message.content === null)).toBe(true);
+      expect(detail.resultRefs.length).toBe(episodes[0].record.steps.length);
+      expect(detail.record.steps.every((step) => step.result === null)).toBe(true);
+      // The page is smaller than the same episodes embedded whole.
+      expect(html.length).toBeLessThan(JSON.stringify(data).length);
+      // The search text: one part per episode, lower case, its task id first; the shared system prompt is not repeated in it.
+      const parts = JSON.parse(element(html, "taubridge-search-0")) as string[];
+      expect(parts).toHaveLength(450);
+      for (const [at, episode] of episodes.entries()) expect(parts[at].split("\n")[0]).toBe(episode.record.taskId.toLowerCase());
+      expect(parts[0]).toContain("night ferry");
+      expect(parts.some((part) => part.includes("riverside public library"))).toBe(false);
+      expect(page.runs[0].episodes[0].shared).toEqual([page.strings.indexOf([...systems][0] as string)]);
     },
     TIMEOUT,
   );

@@ -1,5 +1,5 @@
 /** Several runs side by side on the same tasks: the paired comparison (`compareRuns`) and per-task cells, differences highlighted. */
-import type { ViewData, ViewEpisode } from "../view-model.ts";
+import type { PageData, PageEpisode } from "../view-model.ts";
 import { fmt, h, rewardColour } from "./dom.ts";
 import { passKPlot, RUN_COLOURS } from "./plot.ts";
 import type { PageState } from "./state.ts";
@@ -8,7 +8,7 @@ import { type Navigate, table } from "./summary.ts";
 const signed = (value: number | null) => (value === null ? "n/a" : `${value >= 0 ? "+" : ""}${value.toFixed(3)}`);
 
 /** The compare view. */
-export function compareView(data: ViewData, state: PageState, navigate: Navigate): HTMLElement {
+export function compareView(data: PageData, state: PageState, navigate: Navigate): HTMLElement {
   const comparison = data.comparison;
   if (!comparison) return h("section", { "data-testid": "compare" }, h("p", {}, "Give taubridge view two or more results files to compare them."));
   const rows = comparison.candidates.map((candidate) => {
@@ -26,9 +26,9 @@ export function compareView(data: ViewData, state: PageState, navigate: Navigate
   });
   const runs = data.runs;
   const byRun = runs.map((run) => {
-    const tasks = new Map<string, ViewEpisode[]>();
+    const tasks = new Map<string, PageEpisode[]>();
     for (const episode of run.episodes) {
-      const key = `${episode.record.domain ?? ""}\u0000${episode.record.taskId}`;
+      const key = `${episode.domain ?? ""}\u0000${episode.taskId}`;
       const list = tasks.get(key) ?? [];
       list.push(episode);
       tasks.set(key, list);
@@ -36,9 +36,9 @@ export function compareView(data: ViewData, state: PageState, navigate: Navigate
     return tasks;
   });
   const taskKeys = [...new Set(byRun.flatMap((tasks) => [...tasks.keys()]))];
-  const rate = (list: readonly ViewEpisode[] | undefined) => {
-    const scored = (list ?? []).filter((episode) => episode.record.termination !== "infra_error");
-    return scored.length === 0 ? null : scored.filter((episode) => Math.abs(episode.record.reward - 1) <= 1e-6).length / scored.length;
+  const rate = (list: readonly PageEpisode[] | undefined) => {
+    const scored = (list ?? []).filter((episode) => episode.termination !== "infra_error");
+    return scored.length === 0 ? null : scored.filter((episode) => Math.abs(episode.reward - 1) <= 1e-6).length / scored.length;
   };
   const onlyDiffering = state.filters.reward === "differs";
   const taskRows = taskKeys
@@ -89,12 +89,12 @@ export function compareView(data: ViewData, state: PageState, navigate: Navigate
                 {},
                 ...(byRun[runIndex].get(row.key) ?? [])
                   .slice()
-                  .sort((a, b) => a.record.trial - b.record.trial)
+                  .sort((a, b) => a.trial - b.trial)
                   .map((episode) =>
                     h("button", {
                       class: "cell",
-                      style: `background:${episode.record.termination === "infra_error" ? "#6c757d" : rewardColour(episode.record.reward)}`,
-                      title: `${run.label}: trial ${episode.record.trial}, reward ${episode.record.reward}`,
+                      style: `background:${episode.termination === "infra_error" ? "#6c757d" : rewardColour(episode.reward)}`,
+                      title: `${run.label}: trial ${episode.trial}, reward ${episode.reward}`,
                       onclick: () => navigate({ view: "episode", run: runIndex, episode: episode.key }),
                     }),
                   ),

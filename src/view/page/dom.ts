@@ -59,3 +59,54 @@ export function rewardColour(reward: number | null): string {
 export function pretty(value: unknown): string {
   return value === undefined ? "(absent)" : JSON.stringify(value, null, 2);
 }
+
+/** Lists longer than this render only the rows in view (and a few around them). */
+export const VIRTUAL_FROM = 200;
+const OVERSCAN = 15;
+
+/**
+ * Fills `body` with the rows of `scroller`'s visible window only, redrawn on scroll: a list of
+ * 10,000 rows costs the DOM of a few dozen. Rows must have the fixed height `rowHeight` (the style
+ * sheet's); a spacer above and below keeps the scroll bar true. Short lists render whole.
+ */
+export function virtualRows(
+  scroller: HTMLElement,
+  body: HTMLElement,
+  count: number,
+  rowHeight: number,
+  viewHeight: number,
+  row: (index: number) => HTMLElement,
+  spacer: (height: number) => HTMLElement,
+): void {
+  if (count <= VIRTUAL_FROM) {
+    append(
+      body,
+      Array.from({ length: count }, (_, index) => row(index)),
+    );
+    return;
+  }
+  scroller.classList.add("virtual");
+  scroller.setAttribute("data-virtual-rows", String(count));
+  let drawn = "";
+  const draw = () => {
+    const top = scroller.scrollTop;
+    const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
+    const last = Math.min(count, Math.ceil((top + (scroller.clientHeight || viewHeight)) / rowHeight) + OVERSCAN);
+    if (drawn === `${first}:${last}`) return;
+    drawn = `${first}:${last}`;
+    const rows: HTMLElement[] = [spacer(first * rowHeight)];
+    for (let index = first; index < last; index++) rows.push(row(index));
+    rows.push(spacer((count - last) * rowHeight));
+    body.replaceChildren(...rows);
+  };
+  let pending = false;
+  scroller.addEventListener("scroll", () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      draw();
+    });
+  });
+  draw();
+}

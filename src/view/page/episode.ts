@@ -7,16 +7,20 @@
 import type { EpisodeNote } from "../../analysis/notes.ts";
 import type { RecordMessage, RecordStep } from "../../core/episode-record.ts";
 import type { EndStateDiff, StateRowDiff } from "../../core/state-diff.ts";
-import type { ViewData, ViewEpisode, ViewRun } from "../view-model.ts";
+import type { PageData, PageEpisode, PageRun } from "../view-model.ts";
 import { fmt, h, money, pretty, rewardColour } from "./dom.ts";
-import { matches, type PageState } from "./state.ts";
+import { filtered, type PageState } from "./state.ts";
+import { type EpisodeDetail, episodeDetail, partsReady } from "./store.ts";
 import { type Navigate, table } from "./summary.ts";
 
 const FOLD_AT = 400;
 const NOTE_SOURCES = ["agent", "user", "environment", "unknown"] as const;
 const NOTE_TYPES = ["wrong_tool", "wrong_argument", "partial_completion", "policy_violation", "other"] as const;
 
-export type SaveNote = (run: ViewRun, note: EpisodeNote) => Promise<string>;
+export type SaveNote = (run: PageRun, note: EpisodeNote) => Promise<string>;
+
+/** An opened episode: its details (parsed on opening) with its key. */
+type ViewEpisode = EpisodeDetail & { key: string };
 
 /** Pins: what the facts and the policy say about each message index. */
 function pinsOf(episode: ViewEpisode): Map<number, Array<{ kind: "fact" | "policy"; text: string }>> {
@@ -281,7 +285,7 @@ function databaseView(episode: ViewEpisode): HTMLElement {
   );
 }
 
-function noteForm(run: ViewRun, episode: ViewEpisode, data: ViewData, saveNote: SaveNote): HTMLElement {
+function noteForm(run: PageRun, episode: PageEpisode, data: PageData, saveNote: SaveNote): HTMLElement {
   const note = episode.note;
   const source = h("select", { name: "source", "data-testid": "note-source" }, ...NOTE_SOURCES.map((value) => h("option", { value, selected: (note?.source ?? "unknown") === value }, value)));
   const type = h(
@@ -300,8 +304,8 @@ function noteForm(run: ViewRun, episode: ViewEpisode, data: ViewData, saveNote: 
       "data-testid": "note-save",
       onclick: async () => {
         const saved: EpisodeNote = {
-          taskId: episode.record.taskId,
-          trial: episode.record.trial,
+          taskId: episode.taskId,
+          trial: episode.trial,
           source: source.value as EpisodeNote["source"],
           type: (type.value || null) as EpisodeNote["type"],
           text: text.value,
@@ -336,9 +340,11 @@ function noteForm(run: ViewRun, episode: ViewEpisode, data: ViewData, saveNote: 
 }
 
 /** The episode view. */
-export function episodeView(data: ViewData, state: PageState, navigate: Navigate, saveNote: SaveNote): HTMLElement {
+export function episodeView(data: PageData, state: PageState, navigate: Navigate, saveNote: SaveNote): HTMLElement {
   const run = data.runs[Math.min(state.run, data.runs.length - 1)];
   const index = run.episodes.findIndex((episode) => episode.key === state.episode);
+  // A static page runs its script before the browser has parsed the episodes' elements: main re-renders once it has.
+  if (index >= 0 && !partsReady()) return h("section", { "data-testid": "episode-loading" }, h("p", {}, "Loading the episode…"));
   if (index < 0)
     return h(
       "section",
@@ -346,10 +352,11 @@ export function episodeView(data: ViewData, state: PageState, navigate: Navigate
       h("p", {}, `No episode ${state.episode} in ${run.label}.`),
       h("a", { href: "#", onclick: (event: Event) => (event.preventDefault(), navigate({ view: "summary", episode: null })) }, "back to the summary"),
     );
-  const episode = run.episodes[index];
+  const row = run.episodes[index];
+  const episode: ViewEpisode = { ...episodeDetail(run, row), key: row.key };
   const record = episode.record;
-  const shown = run.episodes.filter((candidate) => matches(candidate, state.filters));
-  const at = shown.indexOf(episode);
+  const shown = filtered(run, state.filters);
+  const at = shown.indexOf(row);
   const previous = at > 0 ? shown[at - 1] : null;
   const next = at >= 0 && at < shown.length - 1 ? shown[at + 1] : null;
   const steps = stepsByCall(record.steps);
@@ -363,7 +370,7 @@ export function episodeView(data: ViewData, state: PageState, navigate: Navigate
       h("a", { href: "#", onclick: (event: Event) => (event.preventDefault(), navigate({ view: "summary", episode: null })) }, "← summary"),
       previous ? h("button", { type: "button", onclick: () => navigate({ episode: previous.key }) }, "‹ previous") : null,
       next ? h("button", { type: "button", "data-testid": "next-episode", onclick: () => navigate({ episode: next.key }) }, "next ›") : null,
-      h("span", { class: "muted" }, at >= 0 ? `${at + 1} of ${shown.length} matching the filters` : ""),
+      h("span", { class: "muted", "data-testid": "episode-nav-position" }, at >= 0 ? `${at + 1} of ${shown.length} matching the filters` : ""),
     ),
     h(
       "h2",
@@ -425,7 +432,7 @@ export function episodeView(data: ViewData, state: PageState, navigate: Navigate
               h("ul", {}, ...record.review.errors.map((error) => h("li", {}, `${error.source}${error.severity ? ` (${error.severity})` : ""}: ${error.reasoning}`))),
             )
           : null,
-        noteForm(run, episode, data, saveNote),
+        noteForm(run, row, data, saveNote),
       ),
     ),
   );

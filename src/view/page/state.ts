@@ -3,7 +3,8 @@
  * can be shared as a link and works from `file://`; filters are applied here to the embedded
  * episodes (no statistic is recomputed: the numbers come from the analysis layer).
  */
-import type { ViewEpisode } from "../view-model.ts";
+import type { PageEpisode, PageRun } from "../view-model.ts";
+import { partsReady, searchRun } from "./store.ts";
 
 export const FILTER_KEYS = ["domain", "reward", "termination", "tools", "policy", "fault", "q"] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -47,45 +48,30 @@ export function writeState(state: PageState): string {
 
 const passed = (reward: number) => Math.abs(reward - 1) <= 1e-6;
 
-/** Whether an episode passes the filters. */
-export function matches(episode: ViewEpisode, filters: PageState["filters"]): boolean {
-  const record = episode.record;
-  if (filters.domain && (record.domain ?? "") !== filters.domain) return false;
-  if (filters.reward === "pass" && !passed(record.reward)) return false;
-  if (filters.reward === "fail" && passed(record.reward)) return false;
-  if (filters.reward === "partial" && (record.reward <= 1e-6 || passed(record.reward))) return false;
-  if (filters.termination && (record.termination ?? "unknown") !== filters.termination) return false;
+/** Whether an episode passes the filters; `searchHits` (by episode index) answers the text search. */
+export function matches(episode: PageEpisode, filters: PageState["filters"], searchHits: Uint8Array | null = null): boolean {
+  if (filters.domain && (episode.domain ?? "") !== filters.domain) return false;
+  if (filters.reward === "pass" && !passed(episode.reward)) return false;
+  if (filters.reward === "fail" && passed(episode.reward)) return false;
+  if (filters.reward === "partial" && (episode.reward <= 1e-6 || passed(episode.reward))) return false;
+  if (filters.termination && (episode.termination ?? "unknown") !== filters.termination) return false;
   if (filters.tools === "errors" && episode.toolErrors === 0) return false;
   if (filters.tools === "none" && episode.toolErrors > 0) return false;
-  if (filters.policy === "hits" && episode.policyHits.length === 0) return false;
-  if (filters.policy === "none" && episode.policyHits.length > 0) return false;
+  if (filters.policy === "hits" && episode.policyHits === 0) return false;
+  if (filters.policy === "none" && episode.policyHits > 0) return false;
   if (filters.fault) {
     const note = episode.note;
     if (filters.fault === "noted" && !note) return false;
     if (filters.fault === "unnoted" && note) return false;
     if (filters.fault !== "noted" && filters.fault !== "unnoted" && note?.type !== filters.fault && note?.source !== filters.fault) return false;
   }
-  if (filters.q) {
-    const needle = filters.q.toLowerCase();
-    if (!searchText(episode).includes(needle)) return false;
-  }
+  if (filters.q && searchHits && !searchHits[episode.index]) return false;
   return true;
 }
 
-const searchCache = new WeakMap<ViewEpisode, string>();
-
-/** The text a search looks in: task id, messages, tool calls and the note (lower case, cached). */
-function searchText(episode: ViewEpisode): string {
-  let text = searchCache.get(episode);
-  if (text === undefined) {
-    const parts: string[] = [episode.record.taskId, episode.record.expected?.instruction ?? ""];
-    for (const message of episode.record.messages) {
-      if (message.content) parts.push(message.content);
-      for (const call of message.toolCalls ?? []) parts.push(call.name, JSON.stringify(call.arguments));
-    }
-    if (episode.note) parts.push(episode.note.text);
-    text = parts.join("\n").toLowerCase();
-    searchCache.set(episode, text);
-  }
-  return text;
+/** The run's episodes that pass the filters, in the file's order (the text search: one pass over the run's search text). */
+export function filtered(run: PageRun, filters: PageState["filters"]): PageEpisode[] {
+  // Before a static page's search texts are parsed, a search shows every episode; main re-renders once they are.
+  const hits = filters.q && partsReady() ? searchRun(run, filters.q) : null;
+  return run.episodes.filter((episode) => matches(episode, filters, hits));
 }

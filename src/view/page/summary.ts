@@ -1,14 +1,17 @@
 /** The run summary: headline numbers, the pass^k plot, usage by role, terminations, infrastructure errors, policy, the task × trial grid, filters and the episode list. */
-import type { ViewData, ViewEpisode, ViewRun } from "../view-model.ts";
-import { fmt, h, money, rewardColour } from "./dom.ts";
+import type { PageData, PageEpisode, PageRun } from "../view-model.ts";
+import { fmt, h, money, rewardColour, virtualRows } from "./dom.ts";
 import { passKPlot, RUN_COLOURS } from "./plot.ts";
-import { FILTER_KEYS, matches, type PageState } from "./state.ts";
+import { FILTER_KEYS, filtered, type PageState } from "./state.ts";
+import { warmSearch } from "./store.ts";
 
 export type Navigate = (change: Partial<PageState>) => void;
 
 const NOTE_TYPES = ["wrong_tool", "wrong_argument", "partial_completion", "policy_violation", "other"];
 const NOTE_SOURCES = ["agent", "user", "environment", "unknown"];
-const LIST_LIMIT = 300;
+/** Fixed row heights of the virtualised grid and list (the style sheet's `.virtual` rules). */
+const GRID_ROW = 20;
+const LIST_ROW = 26;
 
 function card(label: string, value: string, testId: string, sub?: string): HTMLElement {
   return h("div", { class: "card", "data-testid": testId }, h("div", { class: "card-label" }, label), h("div", { class: "card-value" }, value), sub ? h("div", { class: "card-sub" }, sub) : null);
@@ -26,7 +29,7 @@ export function table(head: readonly string[], rows: ReadonlyArray<ReadonlyArray
   );
 }
 
-function headline(run: ViewRun): HTMLElement {
+function headline(run: PageRun): HTMLElement {
   const stats = run.statistics;
   const pass1 = stats.passK[1];
   return h(
@@ -41,7 +44,7 @@ function headline(run: ViewRun): HTMLElement {
   );
 }
 
-function rolesTable(run: ViewRun): HTMLElement {
+function rolesTable(run: PageRun): HTMLElement {
   return table(
     ["Role", "Episodes with usage", "Calls", "Prompt tokens", "Completion tokens", "Cost", "Mean episode time"],
     run.roles.map((row) =>
@@ -61,10 +64,10 @@ function rolesTable(run: ViewRun): HTMLElement {
   );
 }
 
-function filtersBar(run: ViewRun, state: PageState, navigate: Navigate): HTMLElement {
+function filtersBar(run: PageRun, state: PageState, navigate: Navigate): HTMLElement {
   const episodes = run.episodes;
-  const domains = [...new Set(episodes.map((episode) => episode.record.domain ?? ""))].filter(Boolean);
-  const terminations = [...new Set(episodes.map((episode) => episode.record.termination ?? "unknown"))];
+  const domains = [...new Set(episodes.map((episode) => episode.domain ?? ""))].filter(Boolean);
+  const terminations = [...new Set(episodes.map((episode) => episode.termination ?? "unknown"))];
   const select = (key: (typeof FILTER_KEYS)[number], label: string, options: ReadonlyArray<[string, string]>) =>
     h(
       "label",
@@ -79,6 +82,7 @@ function filtersBar(run: ViewRun, state: PageState, navigate: Navigate): HTMLEle
     );
   const search = h("input", { type: "search", placeholder: "search messages, tools, task ids", value: state.filters.q ?? "", "data-filter": "q" });
   search.addEventListener("change", () => navigate({ filters: { ...state.filters, q: search.value || undefined } }));
+  search.addEventListener("focus", () => warmSearch(run));
   return h(
     "div",
     { class: "filters", "data-testid": "filters" },
@@ -116,91 +120,79 @@ function filtersBar(run: ViewRun, state: PageState, navigate: Navigate): HTMLEle
   );
 }
 
-/** The task × trial grid, each cell coloured by reward; filtered-out cells faded. */
-function grid(run: ViewRun, shown: ReadonlySet<ViewEpisode>, navigate: Navigate): HTMLElement {
-  const byTask = new Map<string, ViewEpisode[]>();
+/** The task × trial grid, each cell coloured by reward; filtered-out cells faded; a long run renders only the rows in view. */
+function grid(run: PageRun, shown: Uint8Array, navigate: Navigate): HTMLElement {
+  const byTask = new Map<string, PageEpisode[]>();
+  const trialSet = new Set<number>();
   for (const episode of run.episodes) {
-    const list = byTask.get(episode.record.taskId) ?? [];
-    list.push(episode);
-    byTask.set(episode.record.taskId, list);
+    const list = byTask.get(episode.taskId);
+    if (list) list.push(episode);
+    else byTask.set(episode.taskId, [episode]);
+    trialSet.add(episode.trial);
   }
-  const trials = [...new Set(run.episodes.map((episode) => episode.record.trial))].sort((a, b) => a - b);
-  const rows = [...byTask].map(([taskId, list]) =>
-    h(
-      "div",
-      { class: "grid-row" },
-      h("span", { class: "grid-task", title: taskId }, taskId),
-      ...trials.map((trial) => {
-        const episode = list.find((candidate) => candidate.record.trial === trial);
-        if (!episode) return h("span", { class: "cell empty" });
-        const infra = episode.record.termination === "infra_error";
-        return h("button", {
-          class: `cell${shown.has(episode) ? "" : " faded"}${infra ? " infra" : ""}`,
-          style: `background:${infra ? "#6c757d" : rewardColour(episode.record.reward)}`,
-          title: `task ${taskId} trial ${trial}: reward ${episode.record.reward} (${episode.record.termination ?? "unknown"})`,
-          "data-testid": "grid-cell",
-          "data-key": episode.key,
-          "data-reward": episode.record.reward,
-          onclick: () => navigate({ view: "episode", episode: episode.key }),
-        });
-      }),
-    ),
-  );
-  return h(
+  const trials = [...trialSet].sort((a, b) => a - b);
+  const tasks = [...byTask];
+  const cell = (taskId: string, list: readonly PageEpisode[], trial: number) => {
+    const episode = list.find((candidate) => candidate.trial === trial);
+    if (!episode) return h("span", { class: "cell empty" });
+    const infra = episode.termination === "infra_error";
+    return h("button", {
+      class: `cell${shown[episode.index] ? "" : " faded"}${infra ? " infra" : ""}`,
+      style: `background:${infra ? "#6c757d" : rewardColour(episode.reward)}`,
+      title: `task ${taskId} trial ${trial}: reward ${episode.reward} (${episode.termination ?? "unknown"})`,
+      "data-testid": "grid-cell",
+      "data-key": episode.key,
+      "data-reward": episode.reward,
+      onclick: () => navigate({ view: "episode", episode: episode.key }),
+    });
+  };
+  const row = (index: number) => {
+    const [taskId, list] = tasks[index];
+    return h("div", { class: "grid-row" }, h("span", { class: "grid-task", title: taskId }, taskId), ...trials.map((trial) => cell(taskId, list, trial)));
+  };
+  const body = h("div", { class: "grid-body" });
+  const container = h(
     "div",
     { class: "grid", "data-testid": "grid" },
     h("div", { class: "grid-row grid-head" }, h("span", { class: "grid-task" }, "task \\ trial"), ...trials.map((trial) => h("span", { class: "cell-head" }, String(trial)))),
-    ...rows,
+    body,
   );
+  virtualRows(container, body, tasks.length, GRID_ROW, 420, row, (height) => h("div", { style: `height:${height}px` }));
+  return container;
 }
 
-function episodeList(shown: readonly ViewEpisode[], navigate: Navigate): HTMLElement {
-  const rows = shown
-    .slice(0, LIST_LIMIT)
-    .map((episode) =>
-      h(
-        "tr",
-        { "data-testid": "episode-row", "data-key": episode.key, class: "clickable", onclick: () => navigate({ view: "episode", episode: episode.key }) },
-        h("td", {}, episode.record.taskId),
-        h("td", {}, String(episode.record.trial)),
-        h("td", {}, h("span", { class: "reward", style: `background:${rewardColour(episode.record.reward)}` }, String(episode.record.reward))),
-        h("td", {}, episode.record.termination ?? "unknown"),
-        h("td", {}, String(episode.toolErrors)),
-        h("td", {}, String(episode.policyHits.length)),
-        h("td", {}, summaryOfFacts(episode)),
-        h("td", {}, episode.note ? `${episode.note.source}${episode.note.type ? ` / ${episode.note.type}` : ""}` : ""),
-      ),
+function episodeList(shown: readonly PageEpisode[], navigate: Navigate): HTMLElement {
+  const row = (index: number) => {
+    const episode = shown[index];
+    return h(
+      "tr",
+      { "data-testid": "episode-row", "data-key": episode.key, class: "clickable", onclick: () => navigate({ view: "episode", episode: episode.key }) },
+      h("td", {}, episode.taskId),
+      h("td", {}, String(episode.trial)),
+      h("td", {}, h("span", { class: "reward", style: `background:${rewardColour(episode.reward)}` }, String(episode.reward))),
+      h("td", {}, episode.termination ?? "unknown"),
+      h("td", {}, String(episode.toolErrors)),
+      h("td", {}, String(episode.policyHits)),
+      h("td", { title: episode.factsLine }, episode.factsLine),
+      h("td", {}, episode.note ? `${episode.note.source}${episode.note.type ? ` / ${episode.note.type}` : ""}` : ""),
     );
-  return h(
+  };
+  const body = h("tbody", {});
+  const scroller = h(
     "div",
-    {},
-    h("p", { "data-testid": "shown-count" }, `${shown.length} episode(s) match${shown.length > LIST_LIMIT ? ` (first ${LIST_LIMIT} listed)` : ""}`),
-    h(
-      "table",
-      { class: "episodes" },
-      h("thead", {}, h("tr", {}, ...["Task", "Trial", "Reward", "Ended by", "Tool errors", "Policy hits", "Facts", "Note"].map((cell) => h("th", {}, cell)))),
-      h("tbody", {}, ...rows),
-    ),
+    { class: "episodes-scroll" },
+    h("table", { class: "episodes" }, h("thead", {}, h("tr", {}, ...["Task", "Trial", "Reward", "Ended by", "Tool errors", "Policy hits", "Facts", "Note"].map((cell) => h("th", {}, cell)))), body),
   );
-}
-
-/** One line of an episode's facts, for the list. */
-export function summaryOfFacts(episode: ViewEpisode): string {
-  const facts = episode.facts;
-  const parts: string[] = [];
-  if (facts.missingActions.length) parts.push(`${facts.missingActions.length} missing action(s)`);
-  if (facts.argumentDiffs.length) parts.push(`${facts.argumentDiffs.length} argument diff(s)`);
-  if (facts.missingOutputs.length) parts.push(`${facts.missingOutputs.length} not said`);
-  if (facts.unmetAssertions.length) parts.push(`${facts.unmetAssertions.length} unmet assertion(s)`);
-  if (facts.databaseMatch === false) parts.push("DB differs");
-  return parts.join(", ");
+  virtualRows(scroller, body, shown.length, LIST_ROW, 600, row, (height) => h("tr", { class: "spacer" }, h("td", { colspan: 8, style: `height:${height}px` })));
+  return h("div", {}, h("p", { "data-testid": "shown-count" }, `${shown.length} episode(s) match`), scroller);
 }
 
 /** The summary view of one run. */
-export function summaryView(data: ViewData, state: PageState, navigate: Navigate): HTMLElement {
+export function summaryView(data: PageData, state: PageState, navigate: Navigate): HTMLElement {
   const run = data.runs[Math.min(state.run, data.runs.length - 1)];
-  const shown = run.episodes.filter((episode) => matches(episode, state.filters));
-  const shownSet = new Set(shown);
+  const shown = filtered(run, state.filters);
+  const shownSet = new Uint8Array(run.episodes.length);
+  for (const episode of shown) shownSet[episode.index] = 1;
   const terminations = Object.entries(run.terminations).sort((a, b) => b[1] - a[1]);
   return h(
     "section",
