@@ -93,6 +93,8 @@ describe.skipIf(!chromiumPath)(`taubridge view on ${EPISODES} episodes in Chromi
       expect(tab.url()).toContain("reward=fail");
       await scrollList("bottom");
       await expect.poll(async () => (await rowKeys()).at(-1), POLL).toBe(keyOf(failed[failed.length - 1]));
+      // Every run's search text is read once the page is idle, before anyone goes to the search box.
+      await tab.locator("html[data-search-ready]").waitFor({ state: "attached" });
       // Words of one episode's conversation (a tool result of the fixture's task 0): its copies only, all of them passed.
       const search = tab.locator("input[data-filter=q]");
       await search.fill("night ferry returns");

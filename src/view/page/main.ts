@@ -10,7 +10,7 @@ import { compareView } from "./compare.ts";
 import { h } from "./dom.ts";
 import { episodeView } from "./episode.ts";
 import { type PageState, readState, writeState } from "./state.ts";
-import { embeddedData, pageData, partsReady, setData } from "./store.ts";
+import { embeddedData, pageData, partsReady, setData, warmSearchWhenIdle } from "./store.ts";
 import { summaryView } from "./summary.ts";
 
 const POLL_MS = 1500;
@@ -159,5 +159,7 @@ if (!partsReady())
   document.addEventListener("DOMContentLoaded", () => {
     const state = readState(location.hash);
     if (state.view === "episode" || state.filters.q) render();
+    warmSearchWhenIdle();
   });
+else warmSearchWhenIdle();
 if (data.live) void poll();
