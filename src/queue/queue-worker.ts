@@ -74,6 +74,8 @@ export class QueueWorker {
   /** The registry read in progress, and whether another was asked for meanwhile (reads never overlap). */
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
+  /** Whether the last registry read failed (its failure is said once, not at every retry). */
+  private registryUnreadable = false;
   private closing = false;
   private done = 0;
 
@@ -105,12 +107,27 @@ export class QueueWorker {
     this.refreshing = (async () => {
       do {
         this.refreshAgain = false;
-        await this.refresh().catch(() => undefined);
+        await this.refresh().then(
+          () => this.registryRead(null),
+          (error: unknown) => this.registryRead(error),
+        );
       } while (this.refreshAgain && !this.closing);
     })().finally(() => {
       this.refreshing = undefined;
     });
     return this.refreshing;
+  }
+
+  /** Says once that the registry of runs cannot be read (a worker that serves nothing says why), and once that it can again. */
+  private registryRead(error: unknown): void {
+    if (error === null) {
+      if (this.registryUnreadable) this.options.log("the registry of runs is readable again");
+      this.registryUnreadable = false;
+      return;
+    }
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    if (!this.registryUnreadable) this.options.log(`cannot read the registry of runs (retrying every ${(this.options.pollMs ?? 5_000) / 1000} s): ${reason}`);
+    this.registryUnreadable = true;
   }
 
   /** Simulations this process finished (any reply). */
