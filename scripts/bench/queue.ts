@@ -14,11 +14,17 @@
  *   CPU              of the worker processes (per simulation, per model call) and of everything
  *                    (workers, coordinator, Redis, this process's model server) ÷ cores ÷ ideal:
  *                    above 1, the machine's cores alone keep the run from its ideal
+ *   consumers wait once per run, before its first job is added: the run announced until every worker alive
+ *                    said its consumer of the run is open (bounded at 1 s); in the process's time, not
+ *                    the queue's (which starts at the first job added)
  *   Redis memory     used_memory growth per 10,000 queued jobs (as the coordinator adds them: the
  *                    configuration once in the run's record, each job its configuration id and unit)
  *
- * Processes run from the sources (tsx). The machine's load is printed with the figures.
- * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256] [--overhead-only]`;
+ * Processes run from the sources (tsx), or from a build's CLI with `--bin <checkout>/bin/taubridge.js`
+ * (compare two builds in the same round: on a loaded machine the ratio is steadier than either
+ * figure). `--cpu-prof <dir>` writes a V8 CPU profile of every worker and coordinator there
+ * (`support/profile-summary.mjs` summarises one). The machine's load is printed with the figures.
+ * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256] [--overhead-only] [--bin …] [--cpu-prof dir] [--cold-derived-cache]`;
  * each run's timings file (one JSON line per job and side, absolute stamps) is named in the output.
  */
 import { spawnSync } from "node:child_process";
@@ -82,8 +88,25 @@ for (let tries = 0; ; tries++) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-const node = (argv: string[], env: Record<string, string>): ResultPromise =>
-  execa("node", ["--import", "tsx", cli, ...argv], { cwd: root, reject: false, stdin: "ignore", env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "bench-queue-cache-")), ...env } });
+const bin = option("--bin");
+const profileDirectory = option("--cpu-prof");
+/**
+ * Each process has a cache directory of its own (no model answer is ever read from a cache), but
+ * the derived cache (task-file indexes, texts read from τ²'s sources: `src/data/derived-cache.ts`)
+ * is shared, as on a machine whose workers ran this data before: the overhead run (first) fills it.
+ * `--cold-derived-cache` gives each process an empty one (every worker derives the data again).
+ */
+const coldDerived = args.includes("--cold-derived-cache");
+const sharedDerived = mkdtempSync(join(tmpdir(), "bench-queue-derived-"));
+const node = (argv: string[], env: Record<string, string>): ResultPromise => {
+  const cache = mkdtempSync(join(tmpdir(), "bench-queue-cache-"));
+  return execa("node", [...(profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`] : []), ...(bin ? [bin] : ["--import", "tsx", cli]), ...argv], {
+    cwd: root,
+    reject: false,
+    stdin: "ignore",
+    env: { TAUBRIDGE_CACHE_DIR: cache, TAUBRIDGE_DERIVED_CACHE_DIR: coldDerived ? join(cache, "derived") : sharedDerived, ...env },
+  });
+};
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere or once it is gone. */
 function cpuSecondsOf(pid: number | undefined): number | undefined {
@@ -157,6 +180,8 @@ async function queuedRun(workers: number, count: number) {
           JSON.parse(line) as {
             side: string;
             job: string;
+            registered?: number;
+            consumersReady?: number;
             added?: number;
             received?: number;
             event?: { stream: number; seen: number };
@@ -189,6 +214,9 @@ async function queuedRun(workers: number, count: number) {
     const finishedAt = new Map(workerLines.map((line) => [line.job, line.finished as number]));
     const reports = coordinatorLines.filter((line) => finishedAt.has(line.job)).map((line) => (line.received as number) - (finishedAt.get(line.job) as number));
     const firstAdded = Math.min(...coordinatorLines.map((line) => line.added as number));
+    // Once per run, before its first job is added: announcing it and waiting for the consumers of the workers alive to open.
+    const registered = coordinatorLines.find((line) => line.registered !== undefined);
+    const consumersWaitMs = registered?.registered !== undefined && registered.consumersReady !== undefined ? registered.consumersReady - registered.registered : null;
     const startupMs = Math.min(...workerLines.map((line) => line.taken as number)) - firstAdded;
     const buildMs = Math.max(...workerLines.map((line) => line.built as number));
     const simulationCpu = workerCpu.map((follow, index) => follow.last() - (workerCpuBefore[index] as number)).reduce((sum, value) => sum + value, 0);
@@ -210,6 +238,7 @@ async function queuedRun(workers: number, count: number) {
       steadyPickUpMsP90: pickUps.length > 0 ? Number(percentile(pickUps, 90).toFixed(1)) : null,
       reportMsP50: Number(percentile(reports, 50).toFixed(1)),
       reportMsP90: Number(percentile(reports, 90).toFixed(1)),
+      consumersWaitMs,
       firstJobTakenMs: startupMs,
       workerBuildMs: buildMs,
       workerCpuSeconds: Number(simulationCpu.toFixed(2)),
@@ -253,7 +282,14 @@ async function memoryPer10k(): Promise<{ bytes: number; bytesPerJob: number }> {
   return { bytes, bytesPerJob: Math.round(bytes / 10_000) };
 }
 
-const report: Record<string, unknown> = { cores: availableParallelism(), loadBefore: loadavg().map((value) => Number(value.toFixed(2))), latencyMs, concurrency: CONCURRENCY };
+const report: Record<string, unknown> = {
+  cores: availableParallelism(),
+  loadBefore: loadavg().map((value) => Number(value.toFixed(2))),
+  latencyMs,
+  concurrency: CONCURRENCY,
+  cli: bin ?? "sources (tsx)",
+  derivedCache: coldDerived ? "cold (one per process)" : "shared, filled by the overhead run",
+};
 try {
   report.redisMemoryPer10000Queued = await memoryPer10k();
   // Overhead on a run that fits the slots of one worker (no job waits for a slot).

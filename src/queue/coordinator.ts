@@ -16,11 +16,11 @@ import type { Redis } from "ioredis";
 import { unitKey, type RemoteResult, type TaskSource, type TaskSourceFactory, type WorkUnit } from "../core/run.ts";
 import { ConfigError } from "../errors/error-tree.ts";
 import { restoreError, WorkerLostError } from "../worker/errors.ts";
-import { parseWorkerMessage, type RunConfiguration, type SerializedError, type UnitReply } from "../worker/protocol.ts";
+import { parseUnitReply, type RunConfiguration, type SerializedError, type UnitReply } from "../worker/protocol.ts";
 import { RemoteTaskSource, type WorkerTransport } from "../worker/remote-source.ts";
 import { durableConnection } from "./connection.ts";
 import { type JobData, jobNameOf } from "./job.ts";
-import { CANCEL_CHANNEL, jobIdOf, KEY_PREFIX, runNameOf } from "./names.ts";
+import { CANCEL_CHANNEL, CONSUMER_READY_CHANNEL, jobIdOf, KEY_PREFIX, runNameOf } from "./names.ts";
 import { type RateLimit, readRunRecord, removeRunRecord, writeRunRecord } from "./run-record.ts";
 
 /** `TAUBRIDGE_QUEUE_TIMINGS=<file>`: one JSON line per job (added, reply received), for `npm run bench queue`. */
@@ -30,6 +30,8 @@ const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 const SWEEP_INTERVAL_MS = 5_000;
 /** How long after registering a run the coordinator says that no worker serves it. */
 const NO_WORKER_WARNING_MS = 15_000;
+/** How long a new run's first jobs wait for the consumers of the workers alive to open (they say so on `CONSUMER_READY_CHANNEL`). */
+const CONSUMERS_WAIT_MS = 1_000;
 /** How long an attempt cut by the run's interrupt waits for its worker to answer before it counts as cancelled. */
 const CANCEL_GRACE_MS = 15_000;
 
@@ -63,6 +65,9 @@ export class QueueCoordinator implements WorkerTransport {
   private readonly added = new Map<string, number>();
   private readonly addDone = new Map<string, number>();
   private readonly eventAt = new Map<string, { stream: number; seen: number }>();
+  /** When the run was announced, and when its first jobs could be added (every worker alive had its consumer open, or the wait's bound passed). */
+  private registeredAt: number | undefined;
+  private consumersReadyAt: number | undefined;
   private readonly cancelController = new AbortController();
   private sweepTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -124,14 +129,27 @@ export class QueueCoordinator implements WorkerTransport {
         );
       }
     }
-    await writeRunRecord(this.connection, {
-      run,
-      configuration: this.options.configuration,
-      providerLimits: this.options.providerLimits,
-      rateLimits: this.options.rateLimits,
-      state: "open",
-      coordinator: { host: hostname(), pid: process.pid, at: new Date().toISOString() },
+    // Listen before announcing: a worker's "consumer open" may come back before the announcement's count does.
+    const ready = new Set<string>();
+    let allReady: (() => void) | undefined;
+    let heard = Number.POSITIVE_INFINITY;
+    this.subscriber.on("message", (channel: string, text: string) => {
+      let message: { run?: unknown; key?: unknown; worker?: unknown };
+      try {
+        message = JSON.parse(text) as typeof message;
+      } catch {
+        return; // not ours
+      }
+      if (message.run !== run) return;
+      if (channel === CONSUMER_READY_CHANNEL) {
+        if (typeof message.worker === "string") ready.add(message.worker);
+        if (ready.size >= heard) allReady?.();
+      } else if (channel === CANCEL_CHANNEL && message.key === undefined && !this.closed) {
+        this.options.warn(`the run "${run}" was cancelled on the queue (taubridge queue cancel): no new simulation starts`);
+        this.cancelController.abort();
+      }
     });
+    await this.subscriber.subscribe(CANCEL_CHANNEL, CONSUMER_READY_CHANNEL);
     const events = new QueueEvents(run, { connection: this.eventsConnection, prefix: KEY_PREFIX });
     events.on("error", () => undefined); // the connection retries; a sweep picks up what was missed
     events.on("completed", ({ jobId, returnvalue }, eventId) => {
@@ -142,18 +160,30 @@ export class QueueCoordinator implements WorkerTransport {
     await events.waitUntilReady();
     this.events = events;
     this.queue = queue;
-    await this.subscriber.subscribe(CANCEL_CHANNEL);
-    this.subscriber.on("message", (_channel, text: string) => {
-      try {
-        const message = JSON.parse(text) as { run?: string; key?: string };
-        if (message.run === run && message.key === undefined && !this.closed) {
-          this.options.warn(`the run "${run}" was cancelled on the queue (taubridge queue cancel): no new simulation starts`);
-          this.cancelController.abort();
-        }
-      } catch {
-        // not ours
-      }
+    this.registeredAt = Date.now();
+    heard = await writeRunRecord(this.connection, {
+      run,
+      configuration: this.options.configuration,
+      providerLimits: this.options.providerLimits,
+      rateLimits: this.options.rateLimits,
+      state: "open",
+      coordinator: { host: hostname(), pid: process.pid, at: new Date().toISOString() },
     });
+    // The workers alive now (those that heard the announcement) open their consumer of the run
+    // first: jobs added before it is open wait for it (tens of milliseconds), so the first jobs
+    // are added once every one of them said it is open, or after a bound (a worker that hangs
+    // delays nothing beyond it; one that starts later takes jobs when it comes).
+    if (ready.size < heard) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, CONSUMERS_WAIT_MS);
+        allReady = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    allReady = undefined;
+    this.consumersReadyAt = Date.now();
     this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
     // A run nobody serves waits silently otherwise: say so once.
@@ -224,10 +254,10 @@ export class QueueCoordinator implements WorkerTransport {
 
   private replyOf(value: unknown, id: string): UnitReply | { type: "refused"; error: unknown } | undefined {
     try {
-      const message = parseWorkerMessage(typeof value === "string" ? JSON.parse(value) : value);
+      // The envelope is checked here; the result's payload by the suite's wire form where the runner decodes it (once).
+      const message = parseUnitReply(typeof value === "string" ? JSON.parse(value) : value);
       if (message.type === "refused") return { type: "refused", error: message.error };
-      if (message.type === "result" || message.type === "failed" || message.type === "cancelled") return message;
-      return undefined;
+      return message;
     } catch (error) {
       this.waiters.get(id)?.reject(new WorkerLostError(`job ${id} came back with a reply that is not the worker protocol's (${error instanceof Error ? error.message : String(error)})`));
       return undefined;
@@ -248,7 +278,7 @@ export class QueueCoordinator implements WorkerTransport {
     }
     if (reply.key !== unitKey(waiter.unit) || reply.attempt !== waiter.unit.attempt) return;
     if (TIMINGS && this.added.has(id))
-      appendFileSync(TIMINGS, `${JSON.stringify({ side: "coordinator", job: id, added: this.added.get(id), addDone: this.addDone.get(id), event: this.eventAt.get(id), received: Date.now() })}\n`);
+      appendFileSync(TIMINGS, `${JSON.stringify({ side: "coordinator", job: id, registered: this.registeredAt, consumersReady: this.consumersReadyAt, added: this.added.get(id), addDone: this.addDone.get(id), event: this.eventAt.get(id), received: Date.now() })}\n`);
     this.added.delete(id);
     waiter.resolve(reply);
   }

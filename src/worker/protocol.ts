@@ -100,6 +100,25 @@ export type WorkerMessage = z.infer<typeof workerMessageSchema>;
 /** A worker's answer to one unit. */
 export type UnitReply = Extract<WorkerMessage, { type: "result" | "failed" | "cancelled" }>;
 
+/**
+ * A worker's answer to a unit, with the result's payload left to the suite's wire form, which
+ * checks it where it decodes it (`ResultWire.decode`, in `src/run/batch-runner.ts`). A transport
+ * whose messages are JSON by construction (a queue's return values) reads replies with this: the
+ * whole-message schema would walk every value of a result of tens of kilobytes once more, on the
+ * coordinator, which records every reply of the run.
+ */
+const unitReplySchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("refused"), configurationId: z.string(), error: serializedErrorSchema }),
+  z.object({ type: z.literal("result"), ...attemptFields, result: z.unknown().refine((value) => value !== undefined, "a result is required"), usage: usageSchema }),
+  z.object({ type: z.literal("failed"), ...attemptFields, error: serializedErrorSchema, usage: usageSchema }),
+  z.object({ type: z.literal("cancelled"), ...attemptFields, usage: usageSchema }),
+]);
+
+/** Reads a worker's answer to a unit (its reply, or a refusal of the run), its result's payload unchecked (see `unitReplySchema`). */
+export function parseUnitReply(value: unknown): Extract<WorkerMessage, { type: "result" | "failed" | "cancelled" | "refused" }> {
+  return parsed(unitReplySchema, value, "worker") as Extract<WorkerMessage, { type: "result" | "failed" | "cancelled" | "refused" }>;
+}
+
 /** Reads a message a coordinator sent; a WorkerProtocolError names what is wrong. */
 export function parseCoordinatorMessage(value: unknown): CoordinatorMessage {
   return parsed(coordinatorMessageSchema, value, "coordinator");
