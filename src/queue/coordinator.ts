@@ -278,7 +278,10 @@ export class QueueCoordinator implements WorkerTransport {
     }
     if (reply.key !== unitKey(waiter.unit) || reply.attempt !== waiter.unit.attempt) return;
     if (TIMINGS && this.added.has(id))
-      appendFileSync(TIMINGS, `${JSON.stringify({ side: "coordinator", job: id, registered: this.registeredAt, consumersReady: this.consumersReadyAt, added: this.added.get(id), addDone: this.addDone.get(id), event: this.eventAt.get(id), received: Date.now() })}\n`);
+      appendFileSync(
+        TIMINGS,
+        `${JSON.stringify({ side: "coordinator", job: id, registered: this.registeredAt, consumersReady: this.consumersReadyAt, added: this.added.get(id), addDone: this.addDone.get(id), event: this.eventAt.get(id), received: Date.now() })}\n`,
+      );
     this.added.delete(id);
     waiter.resolve(reply);
   }
