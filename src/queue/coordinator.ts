@@ -30,7 +30,7 @@ const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 const SWEEP_INTERVAL_MS = 5_000;
 /** How long after registering a run the coordinator says that no worker serves it. */
 const NO_WORKER_WARNING_MS = 15_000;
-/** How long a new run's first jobs wait for the consumers of the workers alive to open (they say so on `CONSUMER_READY_CHANNEL`). */
+/** How long a new run's first jobs wait for the workers alive to open their consumer and build the run (they say so on `CONSUMER_READY_CHANNEL`). */
 const CONSUMERS_WAIT_MS = 1_000;
 /** How long an attempt cut by the run's interrupt waits for its worker to answer before it counts as cancelled. */
 const CANCEL_GRACE_MS = 15_000;
@@ -170,9 +170,10 @@ export class QueueCoordinator implements WorkerTransport {
       coordinator: { host: hostname(), pid: process.pid, at: new Date().toISOString() },
     });
     // The workers alive now (those that heard the announcement) open their consumer of the run
-    // first: jobs added before it is open wait for it (tens of milliseconds), so the first jobs
-    // are added once every one of them said it is open, or after a bound (a worker that hangs
-    // delays nothing beyond it; one that starts later takes jobs when it comes).
+    // and build it first: a job added before that is taken late (a consumer opens in tens of
+    // milliseconds; a build holds the worker's event loop), so the first jobs are added once every
+    // one of them said it is ready, or after a bound (a slow or hung worker delays the run no
+    // more than that; one that starts later takes jobs when it comes).
     if (ready.size < heard) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, CONSUMERS_WAIT_MS);

@@ -60,7 +60,7 @@ const MAX_STALLED = 3;
 interface ServedRun {
   record: RunRecord;
   consumer: Worker;
-  /** Resolves once the consumer's connections are ready (it takes jobs from then on). */
+  /** Resolves once the consumer's connections are ready and the run is built: its jobs are taken and run at once from then on. */
   open: Promise<void>;
   /** The consumer's connection (BullMQ leaves a connection it was given open). */
   connection: Redis;
@@ -124,8 +124,8 @@ export class QueueWorker {
   }
 
   /**
-   * After an announcement of `run`: once this worker's consumer of it is open, says so to the
-   * coordinator, which adds a new run's first jobs when every worker that heard the announcement
+   * After an announcement of `run`: once this worker's consumer of it is open and the run built,
+   * says so to the coordinator, which adds a new run's first jobs when every worker that heard the announcement
    * has (`coordinator.ts`).
    */
   private async sayConsumerOpen(run: string): Promise<void> {
@@ -197,12 +197,14 @@ export class QueueWorker {
       removeOnFail: { count: Number.MAX_SAFE_INTEGER },
     });
     consumer.on("error", () => undefined); // connection errors: BullMQ reconnects
-    const open = consumer.waitUntilReady().then(
+    // Ready for the run's jobs once the consumer's connections are open and the run is built (its
+    // data, once per configuration; a refusal counts: every job answers it): the build starts
+    // now rather than at the first job, which would otherwise wait for it — the build holds the
+    // event loop, so a job taken during it is taken late.
+    const open = Promise.all([consumer.waitUntilReady(), units.configure(record.configuration)]).then(
       () => undefined,
       () => undefined,
     );
-    // The run's build (its data, once per configuration) starts now rather than at its first job.
-    void units.configure(record.configuration);
     this.served.set(name, { record, consumer, open, connection, units, limits });
     this.options.log(`[${name}] serving (${record.configuration.suite}, coordinator ${record.coordinator.host}:${record.coordinator.pid})`);
   }
