@@ -279,7 +279,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   );
 
   it(
-    "a worker starts serving a run when its coordinator registers it (and says when its consumer is open and the run built), and lets go when it is removed, without waiting for its poll",
+    "a worker starts serving a run when its coordinator registers it (and says when its consumer of it is open and the run built), and lets go when it is removed, without waiting for its poll",
     async () => {
       const lines: string[] = [];
       // A poll of an hour: only the registry's announcements can make this worker see the run within the test.
@@ -315,7 +315,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       try {
         await worker.start();
         expect(lines.join("\n")).not.toContain("[announce-test]");
-        // The worker heard the announcement (the count a coordinator waits for), then says its consumer is open and the run built (here refused: a refusal is an answer too).
+        // The worker heard the announcement (the count a coordinator waits for), then says its consumer of the run is open and the run built (here refused: a refusal is an answer too).
         expect(await writeRunRecord(connection, record)).toBe(1);
         await until(() => lines.some((line) => line.startsWith("[announce-test] serving (tau2, coordinator test:")), "the worker to serve the announced run");
         await until(() => ready.length > 0, "the worker to say its consumer of the run is open");

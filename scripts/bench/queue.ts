@@ -4,7 +4,8 @@
  * `redis-server` started here, with 1, 2 and 4 `taubridge worker` processes of `--concurrency 32`:
  *
  *   wall / ideal     ideal = model calls × latency ÷ (workers × 32); wall from the coordinator's
- *                    first job added to its last reply received (`TAUBRIDGE_QUEUE_TIMINGS`), and
+ *                    announcement of the run (or, for a build without it, its first job added)
+ *                    to its last reply received (`TAUBRIDGE_QUEUE_TIMINGS`), and
  *                    the coordinator process's whole life (start-up included)
  *   overhead p50     per simulation, on a run no bigger than the workers' slots (no job waits for
  *                    a slot): reply received − job added − the simulation's own time in the worker
@@ -15,8 +16,8 @@
  *                    (workers, coordinator, Redis, this process's model server) ÷ cores ÷ ideal:
  *                    above 1, the machine's cores alone keep the run from its ideal
  *   consumers wait once per run, before its first job is added: the run announced until every worker alive
- *                    said its consumer of the run is open (bounded at 1 s); in the process's time, not
- *                    the queue's (which starts at the first job added)
+ *                    said its consumer of the run is open and the run built (bounded at 1 s); inside
+ *                    the wall time
  *   Redis memory     used_memory growth per 10,000 queued jobs (as the coordinator adds them: the
  *                    configuration once in the run's record, each job its configuration id and unit)
  *
@@ -196,7 +197,9 @@ async function queuedRun(workers: number, count: number) {
     // The simulation's own time, and the wait for the worker's one-time build of the run (its first jobs wait for it): neither is queue overhead.
     const ran = new Map(lines.filter((line) => line.side === "worker").map((line) => [line.job, (line.ran as number) + (line.built ?? 0)]));
     const coordinatorLines = lines.filter((line) => line.side === "coordinator");
-    const queueSeconds = (Math.max(...coordinatorLines.map((line) => line.received as number)) - Math.min(...coordinatorLines.map((line) => line.added as number))) / 1000;
+    // From the run's announcement (workers open their consumer and build the run before its first job is added) to the last reply.
+    const queueStart = Math.min(...coordinatorLines.map((line) => line.registered ?? (line.added as number)));
+    const queueSeconds = (Math.max(...coordinatorLines.map((line) => line.received as number)) - queueStart) / 1000;
     const overheads = coordinatorLines.filter((line) => ran.has(line.job)).map((line) => (line.received as number) - (line.added as number) - (ran.get(line.job) as number));
     const ideal = (calls * latencyMs) / 1000 / (workers * CONCURRENCY);
     // Per stage, for jobs past each worker's first `CONCURRENCY` (the steady state: a job waits for a slot, then for the queue):

@@ -43,6 +43,9 @@ export interface QueueCoordinatorOptions {
   warn(message: string): void;
 }
 
+/** One job for `Queue.addBulk`. */
+type BulkJob = Parameters<Queue["addBulk"]>[0][number];
+
 interface Waiter {
   unit: WorkUnit;
   resolve(reply: UnitReply): void;
@@ -70,6 +73,8 @@ export class QueueCoordinator implements WorkerTransport {
   private consumersReadyAt: number | undefined;
   private readonly cancelController = new AbortController();
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** The jobs to add in the next transaction, gathered over one turn of the event loop (`addSoon`). */
+  private adding: { jobs: BulkJob[]; done: Promise<void> } | undefined;
   private closed = false;
   /** Units still to record, once the source is made: 0 at close means the run is complete and its keys can go. */
   private outstanding = Number.POSITIVE_INFINITY;
@@ -237,8 +242,29 @@ export class QueueCoordinator implements WorkerTransport {
     }
     const data: JobData = { configurationId: this.options.configuration.id, unit };
     if (TIMINGS) this.added.set(id, Date.now());
-    await queue.add(jobNameOf(unit), data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+    await this.addSoon(queue, { name: jobNameOf(unit), data, opts: { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false } });
     if (TIMINGS) this.addDone.set(id, Date.now());
+  }
+
+  /**
+   * Adds a job with the others dispatched in the same turn of the event loop, in one transaction
+   * (`addBulk`): a worker woken by the first finds them all and fetches them back to back, where
+   * jobs added one by one reach it one by one, each fetch then waiting behind the simulations the
+   * earlier ones started.
+   */
+  private addSoon(queue: Queue, job: BulkJob): Promise<void> {
+    if (!this.adding) {
+      const jobs: BulkJob[] = [];
+      const done = new Promise<void>((resolve, reject) =>
+        setImmediate(() => {
+          this.adding = undefined;
+          queue.addBulk(jobs).then(() => resolve(), reject);
+        }),
+      );
+      this.adding = { jobs, done };
+    }
+    this.adding.jobs.push(job);
+    return this.adding.done;
   }
 
   /** The run was interrupted: a waiting job is taken off the queue, a running one is told to stop (its worker answers `cancelled`). */
