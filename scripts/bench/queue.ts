@@ -15,9 +15,6 @@
  *   CPU              of the worker processes (per simulation, per model call) and of everything
  *                    (workers, coordinator, Redis, this process's model server) ÷ cores ÷ ideal:
  *                    above 1, the machine's cores alone keep the run from its ideal
- *   consumers wait once per run, before its first job is added: the run announced until every worker alive
- *                    said its consumer of the run is open and the run built (bounded at 1 s); inside
- *                    the wall time
  *   Redis memory     used_memory growth per 10,000 queued jobs (as the coordinator adds them: the
  *                    configuration once in the run's record, each job its configuration id and unit)
  *
@@ -182,7 +179,6 @@ async function queuedRun(workers: number, count: number) {
             side: string;
             job: string;
             registered?: number;
-            consumersReady?: number;
             added?: number;
             received?: number;
             event?: { stream: number; seen: number };
@@ -217,9 +213,6 @@ async function queuedRun(workers: number, count: number) {
     const finishedAt = new Map(workerLines.map((line) => [line.job, line.finished as number]));
     const reports = coordinatorLines.filter((line) => finishedAt.has(line.job)).map((line) => (line.received as number) - (finishedAt.get(line.job) as number));
     const firstAdded = Math.min(...coordinatorLines.map((line) => line.added as number));
-    // Once per run, before its first job is added: announcing it and waiting for the consumers of the workers alive to open.
-    const registered = coordinatorLines.find((line) => line.registered !== undefined);
-    const consumersWaitMs = registered?.registered !== undefined && registered.consumersReady !== undefined ? registered.consumersReady - registered.registered : null;
     const startupMs = Math.min(...workerLines.map((line) => line.taken as number)) - firstAdded;
     const buildMs = Math.max(...workerLines.map((line) => line.built as number));
     const simulationCpu = workerCpu.map((follow, index) => follow.last() - (workerCpuBefore[index] as number)).reduce((sum, value) => sum + value, 0);
@@ -241,7 +234,6 @@ async function queuedRun(workers: number, count: number) {
       steadyPickUpMsP90: pickUps.length > 0 ? Number(percentile(pickUps, 90).toFixed(1)) : null,
       reportMsP50: Number(percentile(reports, 50).toFixed(1)),
       reportMsP90: Number(percentile(reports, 90).toFixed(1)),
-      consumersWaitMs,
       firstJobTakenMs: startupMs,
       workerBuildMs: buildMs,
       workerCpuSeconds: Number(simulationCpu.toFixed(2)),

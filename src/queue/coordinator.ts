@@ -20,7 +20,7 @@ import { parseUnitReply, type RunConfiguration, type SerializedError, type UnitR
 import { RemoteTaskSource, type WorkerTransport } from "../worker/remote-source.ts";
 import { durableConnection } from "./connection.ts";
 import { type JobData, jobNameOf } from "./job.ts";
-import { CANCEL_CHANNEL, CONSUMER_READY_CHANNEL, jobIdOf, KEY_PREFIX, runNameOf } from "./names.ts";
+import { CANCEL_CHANNEL, jobIdOf, KEY_PREFIX, runNameOf } from "./names.ts";
 import { type RateLimit, readRunRecord, removeRunRecord, writeRunRecord } from "./run-record.ts";
 
 /** `TAUBRIDGE_QUEUE_TIMINGS=<file>`: one JSON line per job (added, reply received), for `npm run bench queue`. */
@@ -30,8 +30,6 @@ const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 const SWEEP_INTERVAL_MS = 5_000;
 /** How long after registering a run the coordinator says that no worker serves it. */
 const NO_WORKER_WARNING_MS = 15_000;
-/** How long a new run's first jobs wait for the workers alive to open their consumer and build the run (they say so on `CONSUMER_READY_CHANNEL`). */
-const CONSUMERS_WAIT_MS = 1_000;
 /** How long an attempt cut by the run's interrupt waits for its worker to answer before it counts as cancelled. */
 const CANCEL_GRACE_MS = 15_000;
 
@@ -68,12 +66,11 @@ export class QueueCoordinator implements WorkerTransport {
   private readonly added = new Map<string, number>();
   private readonly addDone = new Map<string, number>();
   private readonly eventAt = new Map<string, { stream: number; seen: number }>();
-  /** When the run was announced, and when its first jobs could be added (every worker alive had its consumer open, or the wait's bound passed). */
+  /** When the run was announced (only with `TAUBRIDGE_QUEUE_TIMINGS`: the bench's wall time starts there). */
   private registeredAt: number | undefined;
-  private consumersReadyAt: number | undefined;
   private readonly cancelController = new AbortController();
   private sweepTimer: NodeJS.Timeout | undefined;
-  /** The jobs to add in the next transaction, gathered over one turn of the event loop (`addSoon`). */
+  /** The jobs to add in the next pipeline, gathered over one turn of the event loop (`addSoon`). */
   private adding: { jobs: BulkJob[]; done: Promise<void> } | undefined;
   private closed = false;
   /** Units still to record, once the source is made: 0 at close means the run is complete and its keys can go. */
@@ -134,27 +131,18 @@ export class QueueCoordinator implements WorkerTransport {
         );
       }
     }
-    // Listen before announcing: a worker's "consumer open" may come back before the announcement's count does.
-    const ready = new Set<string>();
-    let allReady: (() => void) | undefined;
-    let heard = Number.POSITIVE_INFINITY;
-    this.subscriber.on("message", (channel: string, text: string) => {
-      let message: { run?: unknown; key?: unknown; worker?: unknown };
+    await this.subscriber.subscribe(CANCEL_CHANNEL);
+    this.subscriber.on("message", (_channel, text: string) => {
       try {
-        message = JSON.parse(text) as typeof message;
+        const message = JSON.parse(text) as { run?: string; key?: string };
+        if (message.run === run && message.key === undefined && !this.closed) {
+          this.options.warn(`the run "${run}" was cancelled on the queue (taubridge queue cancel): no new simulation starts`);
+          this.cancelController.abort();
+        }
       } catch {
-        return; // not ours
-      }
-      if (message.run !== run) return;
-      if (channel === CONSUMER_READY_CHANNEL) {
-        if (typeof message.worker === "string") ready.add(message.worker);
-        if (ready.size >= heard) allReady?.();
-      } else if (channel === CANCEL_CHANNEL && message.key === undefined && !this.closed) {
-        this.options.warn(`the run "${run}" was cancelled on the queue (taubridge queue cancel): no new simulation starts`);
-        this.cancelController.abort();
+        // not ours
       }
     });
-    await this.subscriber.subscribe(CANCEL_CHANNEL, CONSUMER_READY_CHANNEL);
     const events = new QueueEvents(run, { connection: this.eventsConnection, prefix: KEY_PREFIX });
     events.on("error", () => undefined); // the connection retries; a sweep picks up what was missed
     events.on("completed", ({ jobId, returnvalue }, eventId) => {
@@ -166,7 +154,7 @@ export class QueueCoordinator implements WorkerTransport {
     this.events = events;
     this.queue = queue;
     this.registeredAt = Date.now();
-    heard = await writeRunRecord(this.connection, {
+    await writeRunRecord(this.connection, {
       run,
       configuration: this.options.configuration,
       providerLimits: this.options.providerLimits,
@@ -174,22 +162,6 @@ export class QueueCoordinator implements WorkerTransport {
       state: "open",
       coordinator: { host: hostname(), pid: process.pid, at: new Date().toISOString() },
     });
-    // The workers alive now (those that heard the announcement) open their consumer of the run
-    // and build it first: a job added before that is taken late (a consumer opens in tens of
-    // milliseconds; a build holds the worker's event loop), so the first jobs are added once every
-    // one of them said it is ready, or after a bound (a slow or hung worker delays the run no
-    // more than that; one that starts later takes jobs when it comes).
-    if (ready.size < heard) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, CONSUMERS_WAIT_MS);
-        allReady = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    allReady = undefined;
-    this.consumersReadyAt = Date.now();
     this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
     // A run nobody serves waits silently otherwise: say so once.
@@ -247,10 +219,10 @@ export class QueueCoordinator implements WorkerTransport {
   }
 
   /**
-   * Adds a job with the others dispatched in the same turn of the event loop, in one transaction
+   * Adds a job with the others dispatched in the same turn of the event loop, in one pipeline
    * (`addBulk`): a worker woken by the first finds them all and fetches them back to back, where
-   * jobs added one by one reach it one by one, each fetch then waiting behind the simulations the
-   * earlier ones started.
+   * jobs added one by one reach it one by one, each fetch then waiting behind the work (the run's
+   * build, the simulations) the earlier ones started.
    */
   private addSoon(queue: Queue, job: BulkJob): Promise<void> {
     if (!this.adding) {
@@ -307,7 +279,7 @@ export class QueueCoordinator implements WorkerTransport {
     if (TIMINGS && this.added.has(id))
       appendFileSync(
         TIMINGS,
-        `${JSON.stringify({ side: "coordinator", job: id, registered: this.registeredAt, consumersReady: this.consumersReadyAt, added: this.added.get(id), addDone: this.addDone.get(id), event: this.eventAt.get(id), received: Date.now() })}\n`,
+        `${JSON.stringify({ side: "coordinator", job: id, registered: this.registeredAt, added: this.added.get(id), addDone: this.addDone.get(id), event: this.eventAt.get(id), received: Date.now() })}\n`,
       );
     this.added.delete(id);
     waiter.resolve(reply);

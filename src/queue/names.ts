@@ -14,12 +14,6 @@ export const KEY_PREFIX = "taubridge";
 export const REGISTRY_KEY = `${KEY_PREFIX}:registry`;
 /** The channel every change of the registry is announced on (the run's name): workers read the registry at once instead of at their next poll. */
 export const REGISTRY_CHANNEL = `${KEY_PREFIX}:registry-changed`;
-/**
- * The channel a worker answers an announcement on once its consumer of the announced run is open
- * (`{ run, worker }`): a coordinator adds a new run's jobs after every worker that heard the
- * announcement said so (or a bound passed), so its first jobs are not taken late.
- */
-export const CONSUMER_READY_CHANNEL = `${KEY_PREFIX}:consumer-ready`;
 /** The channel a cancel is published on (`{ run, key? }`): workers cut the attempts it names. */
 export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
 

@@ -12,7 +12,6 @@
  * queue, where it runs again from scratch (the first attempt never reported, so nothing is recorded
  * twice: a reply comes only from the worker holding the lock).
  */
-import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { type Job, Worker } from "bullmq";
@@ -27,7 +26,7 @@ import { UnitWorker } from "../worker/unit-worker.ts";
 import { durableConnection, probeRedis } from "./connection.ts";
 import { jobDataSchema } from "./job.ts";
 import { SharedLimits } from "./limits.ts";
-import { CANCEL_CHANNEL, CONSUMER_READY_CHANNEL, KEY_PREFIX, REGISTRY_CHANNEL, REGISTRY_KEY, redactUrl } from "./names.ts";
+import { CANCEL_CHANNEL, KEY_PREFIX, REGISTRY_CHANNEL, REGISTRY_KEY, redactUrl } from "./names.ts";
 import { readRunRecords, type RunRecord } from "./run-record.ts";
 
 export interface QueueWorkerOptions {
@@ -60,8 +59,6 @@ const MAX_STALLED = 3;
 interface ServedRun {
   record: RunRecord;
   consumer: Worker;
-  /** Resolves once the consumer's connections are ready and the run is built: its jobs are taken and run at once from then on. */
-  open: Promise<void>;
   /** The consumer's connection (BullMQ leaves a connection it was given open). */
   connection: Redis;
   units: UnitWorker;
@@ -81,8 +78,6 @@ export class QueueWorker {
   private registryUnreadable = false;
   private closing = false;
   private done = 0;
-  /** This worker's name in its "consumer open" answers (one process may hold several workers). */
-  private readonly id = `${hostname()}:${process.pid}:${randomUUID()}`;
 
   constructor(private readonly options: QueueWorkerOptions) {
     this.redis = durableConnection(options.url, `taubridge-worker-${hostname()}-${process.pid}`);
@@ -95,7 +90,7 @@ export class QueueWorker {
     await probeRedis(this.options.url);
     await this.subscriber.subscribe(CANCEL_CHANNEL, REGISTRY_CHANNEL);
     this.subscriber.on("message", (channel: string, text: string) => {
-      if (channel === REGISTRY_CHANNEL) void this.requestRefresh().then(() => this.sayConsumerOpen(text));
+      if (channel === REGISTRY_CHANNEL) void this.requestRefresh();
       else this.cancel(text);
     });
     this.options.log(`taubridge worker ${hostname()}:${process.pid} serving runs on ${redactUrl(this.options.url)} (concurrency ${this.options.concurrency})`);
@@ -121,19 +116,6 @@ export class QueueWorker {
       this.refreshing = undefined;
     });
     return this.refreshing;
-  }
-
-  /**
-   * After an announcement of `run`: once this worker's consumer of it is open and the run built,
-   * says so to the coordinator, which adds a new run's first jobs when every worker that heard the announcement
-   * has (`coordinator.ts`).
-   */
-  private async sayConsumerOpen(run: string): Promise<void> {
-    const served = this.served.get(run);
-    if (!served || this.closing) return;
-    await served.open;
-    if (this.served.get(run) !== served) return;
-    await this.redis.publish(CONSUMER_READY_CHANNEL, JSON.stringify({ run, worker: this.id })).catch(() => undefined);
   }
 
   /** Says once that the registry of runs cannot be read (a worker that serves nothing says why), and once that it can again. */
@@ -197,15 +179,7 @@ export class QueueWorker {
       removeOnFail: { count: Number.MAX_SAFE_INTEGER },
     });
     consumer.on("error", () => undefined); // connection errors: BullMQ reconnects
-    // Ready for the run's jobs once the consumer's connections are open and the run is built (its
-    // data, once per configuration; a refusal counts: every job answers it): the build starts
-    // now rather than at the first job, which would otherwise wait for it — the build holds the
-    // event loop, so a job taken during it is taken late.
-    const open = Promise.all([consumer.waitUntilReady(), units.configure(record.configuration)]).then(
-      () => undefined,
-      () => undefined,
-    );
-    this.served.set(name, { record, consumer, open, connection, units, limits });
+    this.served.set(name, { record, consumer, connection, units, limits });
     this.options.log(`[${name}] serving (${record.configuration.suite}, coordinator ${record.coordinator.host}:${record.coordinator.pid})`);
   }
 

@@ -52,15 +52,10 @@ function parseRecord(text: string): RunRecord | undefined {
   }
 }
 
-/**
- * Writes a run's record and announces it, so workers start (or stop) serving the run without
- * waiting for their next poll. Resolves with how many workers heard the announcement (the
- * connections subscribed to the channel now: the workers alive), whose consumers a coordinator
- * may wait for.
- */
-export async function writeRunRecord(redis: Redis, record: RunRecord): Promise<number> {
+/** Writes a run's record and announces it, so workers start (or stop) serving the run without waiting for their next poll. */
+export async function writeRunRecord(redis: Redis, record: RunRecord): Promise<void> {
   await redis.hset(REGISTRY_KEY, record.run, JSON.stringify(record));
-  return await redis.publish(REGISTRY_CHANNEL, record.run);
+  await redis.publish(REGISTRY_CHANNEL, record.run);
 }
 
 export async function removeRunRecord(redis: Redis, run: string): Promise<void> {
