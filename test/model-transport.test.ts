@@ -1,5 +1,5 @@
 /**
- * The model client's own chat-completions path (`src/model/chat-transport.ts`, over an undici Pool)
+ * The model client's own chat-completions path (`src/model/chat-transport.ts`, over undici keep-alive Clients)
  * sends what the `openai` SDK's `chat.completions.create` sends, byte for byte, for every provider
  * (method, URL with its query, every header in order, the body), and fails as it fails (the same
  * error classes, messages, statuses, retry decisions and attempts). Both clients call a raw HTTP
