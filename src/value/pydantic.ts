@@ -371,6 +371,42 @@ export function pyModelUpdate(model: PyModel, patch: PyDict): PyModel {
   return pyModelValidate(model.schema, deepMerge(model, patch) as PyDict);
 }
 
+/**
+ * One field of {@link pyModelUpdate}'s merge, before validation: the field's dumped value with the
+ * patch's value for it deep-merged in. Validating it as the field's type gives what
+ * `pyModelUpdate` stores in that field (a caller that knows the other fields are unchanged can
+ * validate only the patched ones).
+ */
+export function pyMergedFieldValue(current: PyValue, patch: PyValue): PyValue {
+  return deepMerge(current instanceof Map ? plainCopy(current) : pyDeepCopy(current), patch);
+}
+
+/**
+ * Whether validating the dump of a value this type validated gives the same value again (pydantic's
+ * round trip `validate(dump(x)) == x`): true for every type but smart-mode unions, where the dumped
+ * dict (defaults filled in) may match an earlier member than the one first chosen.
+ */
+export function pyRevalidationKeeps(type: PyFieldType, seen: Set<PyModelSchema> = new Set()): boolean {
+  switch (type.kind) {
+    case "union":
+      return false;
+    case "optional":
+      return pyRevalidationKeeps(type.inner, seen);
+    case "list":
+      return pyRevalidationKeeps(type.item, seen);
+    case "dict":
+      return pyRevalidationKeeps(type.value, seen);
+    case "model": {
+      const schema = type.schema();
+      if (seen.has(schema)) return true;
+      seen.add(schema);
+      return schema.fields.every((field) => pyRevalidationKeeps(field.type, seen));
+    }
+    default:
+      return true;
+  }
+}
+
 function deepMerge(base: PyValue, patch: PyValue): PyValue {
   if (!(base instanceof Map) || !(patch instanceof Map)) return pyDeepCopy(patch);
   const merged: PyDict = new Map();
