@@ -12,20 +12,7 @@ import { derivedCacheKey } from "../../src/data/derived-cache.ts";
 import { describe, expect, it } from "vitest";
 import { databaseHash, databaseHashText, prepareShared, sameJson, shareDatabase, SharedRecordMap, updateSharedDatabase } from "../../src/suites/tau2/engine/shared-records.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
-import {
-  PyFloat,
-  PyModel,
-  type PyDict,
-  type PyValue,
-  pyDeepCopy,
-  pyJsonDumps,
-  pyJsonDumpsSortedKeys,
-  pyModelSchema,
-  pyModelUpdate,
-  pyModelValidate,
-  pyRepr,
-  pyT,
-} from "../../src/value/index.ts";
+import { PyFloat, PyModel, type PyDict, type PyValue, pyDeepCopy, pyJsonDumps, pyJsonDumpsSortedKeys, pyModelSchema, pyModelUpdate, pyModelValidate, pyRepr, pyT } from "../../src/value/index.ts";
 import { tau2BankingKnowledgeDomain } from "../../domains/tau2-banking-knowledge/index.ts";
 import { FIXTURE_DOMAINS, fixtureTasks } from "./domains.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
@@ -276,7 +263,10 @@ describe.skipIf(!data)("update_db on τ³ banking's tasks", () => {
       const full = pyModelUpdate(domain.createEnvironment({ task }).agent.db, patch);
       expect(pyJsonDumps(fast), task.id).toBe(pyJsonDumps(full));
       expect(databaseHash(fast), task.id).toBe(sha(pyJsonDumpsSortedKeys(full)));
-      expect([...fast.values()].some((table) => table instanceof PyModel && table.get("data") instanceof SharedRecordMap), task.id).toBe(true);
+      expect(
+        [...fast.values()].some((table) => table instanceof PyModel && table.get("data") instanceof SharedRecordMap),
+        task.id,
+      ).toBe(true);
     }
   });
 });
