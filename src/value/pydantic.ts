@@ -247,28 +247,31 @@ function validateType(type: PyFieldType, value: PyValue | undefined): PyValue | 
   }
 }
 
+// The validators below allocate an error list only once something fails: a database of thousands
+// of records is validated at every start, and nearly all of it is valid.
+
 function validateList(item: PyFieldType, value: PyValue | undefined): PyValue | Invalid {
   if (!Array.isArray(value)) return fail("list_type", "Input should be a valid list", value);
   const out: PyValue[] = [];
-  const errors: LineError[] = [];
-  value.forEach((element, index) => {
-    const result = validateType(item, element);
-    if (result instanceof Invalid) errors.push(...prefix(result, index).errors);
+  let errors: LineError[] | undefined;
+  for (let index = 0; index < value.length; index++) {
+    const result = validateType(item, value[index]);
+    if (result instanceof Invalid) (errors ??= []).push(...prefix(result, index).errors);
     else out.push(result);
-  });
-  return errors.length > 0 ? new Invalid(errors) : out;
+  }
+  return errors !== undefined ? new Invalid(errors) : out;
 }
 
 function validateDict(valueType: PyFieldType, value: PyValue | undefined): PyValue | Invalid {
   if (!(value instanceof Map)) return fail("dict_type", "Input should be a valid dictionary", value);
   const out: PyDict = new Map();
-  const errors: LineError[] = [];
+  let errors: LineError[] | undefined;
   for (const [key, element] of value) {
     const result = validateType(valueType, element);
-    if (result instanceof Invalid) errors.push(...prefix(result, key).errors);
+    if (result instanceof Invalid) (errors ??= []).push(...prefix(result, key).errors);
     else out.set(key, result);
   }
-  return errors.length > 0 ? new Invalid(errors) : out;
+  return errors !== undefined ? new Invalid(errors) : out;
 }
 
 /** Smart-mode unions as the τ² data uses them: an instance of a member model is kept; else the first member that validates. */
@@ -290,24 +293,40 @@ function validateModelValue(schema: PyModelSchema, value: PyValue | undefined): 
   if (value instanceof PyModel && value.schema === schema) return value; // revalidate_instances='never'
   if (!(value instanceof Map)) return fail("model_type", `Input should be a valid dictionary or instance of ${schema.name}`, value);
   const model = new PyModel(schema);
-  const errors: LineError[] = [];
+  let errors: LineError[] | undefined;
+  let present = 0;
   for (const field of schema.fields) {
-    if (!value.has(field.name)) {
+    const item = value.get(field.name);
+    if (item === undefined && !value.has(field.name)) {
       if (field.defaultValue) model.set(field.name, field.defaultValue());
-      else errors.push({ loc: [field.name], type: "missing", message: "Field required", input: value });
+      else (errors ??= []).push({ loc: [field.name], type: "missing", message: "Field required", input: value });
       continue;
     }
-    const result = validateType(field.type, value.get(field.name));
-    if (result instanceof Invalid) errors.push(...prefix(result, field.name).errors);
+    present++;
+    const result = validateType(field.type, item);
+    if (result instanceof Invalid) (errors ??= []).push(...prefix(result, field.name).errors);
     else model.set(field.name, result);
   }
-  if (schema.extra === "forbid") {
-    const known = new Set(schema.fields.map((field) => field.name));
+  // Extra keys: only when the input has more keys than the fields it matched.
+  if (schema.extra === "forbid" && value.size > present) {
+    const known = fieldNames(schema);
     for (const [key, element] of value) {
-      if (!known.has(key)) errors.push({ loc: [key], type: "extra_forbidden", message: "Extra inputs are not permitted", input: element });
+      if (!known.has(key)) (errors ??= []).push({ loc: [key], type: "extra_forbidden", message: "Extra inputs are not permitted", input: element });
     }
   }
-  return errors.length > 0 ? new Invalid(errors) : model;
+  return errors !== undefined ? new Invalid(errors) : model;
+}
+
+const fieldNameSets = new WeakMap<PyModelSchema, ReadonlySet<string>>();
+
+/** A schema's field names (made once per schema). */
+function fieldNames(schema: PyModelSchema): ReadonlySet<string> {
+  let names = fieldNameSets.get(schema);
+  if (names === undefined) {
+    names = new Set(schema.fields.map((field) => field.name));
+    fieldNameSets.set(schema, names);
+  }
+  return names;
 }
 
 /**
