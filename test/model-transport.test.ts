@@ -1,5 +1,5 @@
 /**
- * The model client's own chat-completions path (`src/model/chat-transport.ts`, over an undici Pool)
+ * The model client's own chat-completions path (`src/model/chat-transport.ts`, over undici keep-alive Clients)
  * sends what the `openai` SDK's `chat.completions.create` sends, byte for byte, for every provider
  * (method, URL with its query, every header in order, the body), and fails as it fails (the same
  * error classes, messages, statuses, retry decisions and attempts). Both clients call a raw HTTP
@@ -263,5 +263,71 @@ describe("the body writer", () => {
     // Sent again after the frozen array's unfrozen element changed: the partly frozen message is serialised anew.
     inner.id = "c";
     expect(body().toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
+  });
+});
+
+describe("the client's own path reuses keep-alive connections", () => {
+  /** A server that answers every completion and counts the TCP connections it accepted; `close` answers with `connection: close`. */
+  async function countingServer(close: boolean) {
+    let connections = 0;
+    let requests = 0;
+    const counting = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        requests++;
+        response.writeHead(200, { "content-type": "application/json", ...(close ? { connection: "close" } : {}) });
+        response.end(COMPLETION);
+      });
+    });
+    counting.on("connection", () => connections++);
+    await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(counting.address() as AddressInfo).port}/v1`;
+    return {
+      client: () => createModelClient({ model: "m", provider: "openai-compatible", baseURL: base, maxAttempts: 1 }, { env: {}, transport: "pool" }),
+      counts: () => ({ connections, requests }),
+      close: () => new Promise((resolve) => counting.close(resolve)),
+    };
+  }
+  const turnOfTheLoop = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("calls one after another use at most two connections (a connection is lent again one event-loop turn after its answer)", async () => {
+    const server = await countingServer(false);
+    try {
+      const client = server.client();
+      for (let call = 0; call < 8; call++) expect((await client.complete({ messages: history() })).message.content).toBe("ok");
+      expect(server.counts()).toEqual({ connections: 2, requests: 8 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("calls at once open a connection each, and later calls reuse them", async () => {
+    const server = await countingServer(false);
+    try {
+      const client = server.client();
+      const batch = async () => {
+        const results = await Promise.all(Array.from({ length: 6 }, () => client.complete({ messages: history() })));
+        expect(results.map((result) => result.message.content)).toEqual(Array(6).fill("ok"));
+      };
+      await batch();
+      expect(server.counts()).toEqual({ connections: 6, requests: 6 });
+      await turnOfTheLoop();
+      await turnOfTheLoop();
+      await batch();
+      expect(server.counts()).toEqual({ connections: 6, requests: 12 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a server that closes each connection after its answer still answers every call, each on a new connection", async () => {
+    const server = await countingServer(true);
+    try {
+      const client = server.client();
+      for (let call = 0; call < 4; call++) expect((await client.complete({ messages: history() })).message.content).toBe("ok");
+      expect(server.counts()).toEqual({ connections: 4, requests: 4 });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -43,6 +43,7 @@ import {
   type PyModelSchema,
   pyModelSchema,
   pyModelSchemaFingerprint,
+  pyModelValidate,
   pyT,
 } from "../src/value/index.ts";
 
@@ -401,5 +402,36 @@ describe("Python comparison semantics (NaN, identity, mixed types)", () => {
     const run = spawnSync("python3", ["-c", script], { input: JSON.stringify(cases.map(([python]) => python)), encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(cases.map(([, , expected]) => expected));
+  });
+});
+
+describe("pydantic validation errors", () => {
+  it("lists missing, wrong and extra fields at every depth, in pydantic's order (fields, then extra keys)", () => {
+    const inner = pyModelSchema(
+      "Item",
+      [
+        ["id", pyT.int],
+        ["tags", pyT.list(pyT.str)],
+      ],
+      "forbid",
+    );
+    const outer = pyModelSchema(
+      "Outer",
+      [
+        ["name", pyT.str],
+        ["items", pyT.list(pyT.model(() => inner))],
+        ["count", pyT.int, () => 0],
+        ["by_id", pyT.dict(pyT.model(() => inner))],
+      ],
+      "forbid",
+    );
+    expect(() =>
+      pyModelValidate(outer, parsePythonJson('{"zzz": 1, "items": [{"id": 1.5, "tags": ["a", 2], "x": null}, {"tags": []}], "by_id": {"k": {"id": "7", "tags": [], "extra": true}}}')),
+    ).toThrow(
+      "7 validation errors for Outer\nname\n  Field required [type=missing, input_value={'zzz': 1, 'items': [{'id...s': [], 'extra': True}}}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.12/v/missing\nitems.0.id\n  Input should be a valid integer, got a number with a fractional part [type=int_from_float, input_value=1.5, input_type=float]\n    For further information visit https://errors.pydantic.dev/2.12/v/int_from_float\nitems.0.tags.1\n  Input should be a valid string [type=string_type, input_value=2, input_type=int]\n    For further information visit https://errors.pydantic.dev/2.12/v/string_type\nitems.0.x\n  Extra inputs are not permitted [type=extra_forbidden, input_value=None, input_type=NoneType]\n    For further information visit https://errors.pydantic.dev/2.12/v/extra_forbidden\nitems.1.id\n  Field required [type=missing, input_value={'tags': []}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.12/v/missing\nby_id.k.extra\n  Extra inputs are not permitted [type=extra_forbidden, input_value=True, input_type=bool]\n    For further information visit https://errors.pydantic.dev/2.12/v/extra_forbidden\nzzz\n  Extra inputs are not permitted [type=extra_forbidden, input_value=1, input_type=int]\n    For further information visit https://errors.pydantic.dev/2.12/v/extra_forbidden",
+    );
+    expect(pyRepr(pyModelValidate(outer, parsePythonJson('{"name": "n", "items": [{"id": 2.0, "tags": []}], "by_id": {"k": {"id": "7", "tags": ["t"]}}}')))).toBe(
+      "{'name': 'n', 'items': [{'id': 2, 'tags': []}], 'count': 0, 'by_id': {'k': {'id': 7, 'tags': ['t']}}}",
+    );
   });
 });

@@ -247,28 +247,31 @@ function validateType(type: PyFieldType, value: PyValue | undefined): PyValue | 
   }
 }
 
+// The validators below allocate an error list only once something fails: a database of thousands
+// of records is validated at every start, and nearly all of it is valid.
+
 function validateList(item: PyFieldType, value: PyValue | undefined): PyValue | Invalid {
   if (!Array.isArray(value)) return fail("list_type", "Input should be a valid list", value);
   const out: PyValue[] = [];
-  const errors: LineError[] = [];
-  value.forEach((element, index) => {
-    const result = validateType(item, element);
-    if (result instanceof Invalid) errors.push(...prefix(result, index).errors);
+  let errors: LineError[] | undefined;
+  for (let index = 0; index < value.length; index++) {
+    const result = validateType(item, value[index]);
+    if (result instanceof Invalid) (errors ??= []).push(...prefix(result, index).errors);
     else out.push(result);
-  });
-  return errors.length > 0 ? new Invalid(errors) : out;
+  }
+  return errors !== undefined ? new Invalid(errors) : out;
 }
 
 function validateDict(valueType: PyFieldType, value: PyValue | undefined): PyValue | Invalid {
   if (!(value instanceof Map)) return fail("dict_type", "Input should be a valid dictionary", value);
   const out: PyDict = new Map();
-  const errors: LineError[] = [];
+  let errors: LineError[] | undefined;
   for (const [key, element] of value) {
     const result = validateType(valueType, element);
-    if (result instanceof Invalid) errors.push(...prefix(result, key).errors);
+    if (result instanceof Invalid) (errors ??= []).push(...prefix(result, key).errors);
     else out.set(key, result);
   }
-  return errors.length > 0 ? new Invalid(errors) : out;
+  return errors !== undefined ? new Invalid(errors) : out;
 }
 
 /** Smart-mode unions as the τ² data uses them: an instance of a member model is kept; else the first member that validates. */
@@ -290,24 +293,40 @@ function validateModelValue(schema: PyModelSchema, value: PyValue | undefined): 
   if (value instanceof PyModel && value.schema === schema) return value; // revalidate_instances='never'
   if (!(value instanceof Map)) return fail("model_type", `Input should be a valid dictionary or instance of ${schema.name}`, value);
   const model = new PyModel(schema);
-  const errors: LineError[] = [];
+  let errors: LineError[] | undefined;
+  let present = 0;
   for (const field of schema.fields) {
-    if (!value.has(field.name)) {
+    const item = value.get(field.name);
+    if (item === undefined && !value.has(field.name)) {
       if (field.defaultValue) model.set(field.name, field.defaultValue());
-      else errors.push({ loc: [field.name], type: "missing", message: "Field required", input: value });
+      else (errors ??= []).push({ loc: [field.name], type: "missing", message: "Field required", input: value });
       continue;
     }
-    const result = validateType(field.type, value.get(field.name));
-    if (result instanceof Invalid) errors.push(...prefix(result, field.name).errors);
+    present++;
+    const result = validateType(field.type, item);
+    if (result instanceof Invalid) (errors ??= []).push(...prefix(result, field.name).errors);
     else model.set(field.name, result);
   }
-  if (schema.extra === "forbid") {
-    const known = new Set(schema.fields.map((field) => field.name));
+  // Extra keys: only when the input has more keys than the fields it matched.
+  if (schema.extra === "forbid" && value.size > present) {
+    const known = fieldNames(schema);
     for (const [key, element] of value) {
-      if (!known.has(key)) errors.push({ loc: [key], type: "extra_forbidden", message: "Extra inputs are not permitted", input: element });
+      if (!known.has(key)) (errors ??= []).push({ loc: [key], type: "extra_forbidden", message: "Extra inputs are not permitted", input: element });
     }
   }
-  return errors.length > 0 ? new Invalid(errors) : model;
+  return errors !== undefined ? new Invalid(errors) : model;
+}
+
+const fieldNameSets = new WeakMap<PyModelSchema, ReadonlySet<string>>();
+
+/** A schema's field names (made once per schema). */
+function fieldNames(schema: PyModelSchema): ReadonlySet<string> {
+  let names = fieldNameSets.get(schema);
+  if (names === undefined) {
+    names = new Set(schema.fields.map((field) => field.name));
+    fieldNameSets.set(schema, names);
+  }
+  return names;
 }
 
 /**
@@ -369,6 +388,42 @@ export function pySetAttr(value: PyValue | undefined, name: string, item: PyValu
  */
 export function pyModelUpdate(model: PyModel, patch: PyDict): PyModel {
   return pyModelValidate(model.schema, deepMerge(model, patch) as PyDict);
+}
+
+/**
+ * One field of {@link pyModelUpdate}'s merge, before validation: the field's dumped value with the
+ * patch's value for it deep-merged in. Validating it as the field's type gives what
+ * `pyModelUpdate` stores in that field (a caller that knows the other fields are unchanged can
+ * validate only the patched ones).
+ */
+export function pyMergedFieldValue(current: PyValue, patch: PyValue): PyValue {
+  return deepMerge(current instanceof Map ? plainCopy(current) : pyDeepCopy(current), patch);
+}
+
+/**
+ * Whether validating the dump of a value this type validated gives the same value again (pydantic's
+ * round trip `validate(dump(x)) == x`): true for every type but smart-mode unions, where the dumped
+ * dict (defaults filled in) may match an earlier member than the one first chosen.
+ */
+export function pyRevalidationKeeps(type: PyFieldType, seen: Set<PyModelSchema> = new Set()): boolean {
+  switch (type.kind) {
+    case "union":
+      return false;
+    case "optional":
+      return pyRevalidationKeeps(type.inner, seen);
+    case "list":
+      return pyRevalidationKeeps(type.item, seen);
+    case "dict":
+      return pyRevalidationKeeps(type.value, seen);
+    case "model": {
+      const schema = type.schema();
+      if (seen.has(schema)) return true;
+      seen.add(schema);
+      return schema.fields.every((field) => pyRevalidationKeeps(field.type, seen));
+    }
+    default:
+      return true;
+  }
 }
 
 function deepMerge(base: PyValue, patch: PyValue): PyValue {

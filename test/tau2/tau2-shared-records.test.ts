@@ -10,8 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { derivedCacheKey } from "../../src/data/derived-cache.ts";
 import { describe, expect, it } from "vitest";
-import { databaseHash, databaseHashText, prepareShared, sameJson, shareDatabase, SharedRecordMap } from "../../src/suites/tau2/engine/shared-records.ts";
-import { PyFloat, type PyDict, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyModelSchema, pyModelValidate, pyT } from "../../src/value/index.ts";
+import { databaseHash, databaseHashText, prepareShared, sameJson, shareDatabase, SharedRecordMap, updateSharedDatabase } from "../../src/suites/tau2/engine/shared-records.ts";
+import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
+import { PyFloat, PyModel, type PyDict, type PyValue, pyDeepCopy, pyJsonDumps, pyJsonDumpsSortedKeys, pyModelSchema, pyModelUpdate, pyModelValidate, pyRepr, pyT } from "../../src/value/index.ts";
+import { tau2BankingKnowledgeDomain } from "../../domains/tau2-banking-knowledge/index.ts";
+import { FIXTURE_DOMAINS, fixtureTasks } from "./domains.ts";
+import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 
 const recordModel = pyModelSchema("Record", [
   ["name", pyT.str],
@@ -202,5 +206,67 @@ describe("shared τ² databases", () => {
     const [first] = (environment.get("records") as SharedRecordMap).values();
     expect(() => (first as PyDict).set("name", "x")).toThrow(/shared by every environment/);
     expect(() => ((first as PyDict).get("tags") as PyValue[]).push("x")).toThrow(TypeError);
+  });
+
+  it("update_db keeps untouched fields shared and gives what the full dump-merge-validate gives", () => {
+    const base = loaded();
+    const patch = new Map<string, PyValue>([["counter", new PyFloat(3)]]); // lax: 3.0 into an int field becomes 3
+    const updated = updateSharedDatabase(shareDatabase(base), patch);
+    const full = pyModelUpdate(shareDatabase(base), patch);
+    expect(updated.get("records")).toBeInstanceOf(SharedRecordMap);
+    expect(updated.get("counter")).toBe(3);
+    expect(pyJsonDumps(updated)).toBe(pyJsonDumps(full));
+    expect(databaseHash(updated)).toBe(sha(pyJsonDumpsSortedKeys(full)));
+    expect(((updated.get("records") as SharedRecordMap).get("r001") as PyModel).schema).toBe(recordModel);
+    // A patch into the record dict: that field is merged and validated, the hash still resumes from the shared texts.
+    const recordPatch = new Map<string, PyValue>([["records", new Map<string, PyValue>([["r002", new Map<string, PyValue>([["amount", 5]])]])]]);
+    const merged = updateSharedDatabase(shareDatabase(base), recordPatch);
+    const mergedFull = pyModelUpdate(shareDatabase(base), recordPatch);
+    expect(pyJsonDumps(merged)).toBe(pyJsonDumps(mergedFull));
+    expect(databaseHash(merged)).toBe(sha(pyJsonDumpsSortedKeys(mergedFull)));
+  });
+
+  it("update_db on a touched database, an invalid patch or an unknown key behaves as the full update", () => {
+    const base = loaded();
+    const touched = shareDatabase(base);
+    ((touched.get("records") as SharedRecordMap).get("r003") as PyDict).set("amount", "not a number"); // assignments are not validated
+    const patch = new Map<string, PyValue>([["counter", 4]]);
+    const error = (run: () => unknown) => {
+      try {
+        run();
+      } catch (caught) {
+        return (caught as Error).message;
+      }
+      return "no error";
+    };
+    expect(error(() => updateSharedDatabase(touched, patch))).toMatch(/1 validation error for Db\nrecords.r003.amount/);
+    expect(error(() => updateSharedDatabase(shareDatabase(base), patch))).toBe("no error");
+    const invalid = new Map<string, PyValue>([["counter", "x"]]);
+    expect(error(() => updateSharedDatabase(shareDatabase(base), invalid))).toBe(error(() => pyModelUpdate(shareDatabase(base), invalid)));
+    const unknown = new Map<string, PyValue>([["other", 1]]);
+    expect(pyRepr(updateSharedDatabase(shareDatabase(base), unknown))).toBe(pyRepr(pyModelUpdate(shareDatabase(base), unknown)));
+  });
+});
+
+const data = tau2BenchDirectory;
+if (!data) console.warn(missingTau2Reason);
+
+describe.skipIf(!data)("update_db on τ³ banking's tasks", () => {
+  it("gives every task's initialization data the full update's database, text and hash", () => {
+    const [, , tasksFile, config] = FIXTURE_DOMAINS.find(([name]) => name === "banking_knowledge")!;
+    const domain = loadTau2Domain(tau2BankingKnowledgeDomain, data as string, config);
+    const tasks = [...fixtureTasks(data as string, tau2BankingKnowledgeDomain, tasksFile).values()].filter((task) => task.initial_state?.initialization_data?.agent_data);
+    expect(tasks.length).toBeGreaterThan(10);
+    for (const task of tasks) {
+      const patch = task.initial_state!.initialization_data!.agent_data as PyDict;
+      const fast = updateSharedDatabase(domain.createEnvironment({ task }).agent.db, patch);
+      const full = pyModelUpdate(domain.createEnvironment({ task }).agent.db, patch);
+      expect(pyJsonDumps(fast), task.id).toBe(pyJsonDumps(full));
+      expect(databaseHash(fast), task.id).toBe(sha(pyJsonDumpsSortedKeys(full)));
+      expect(
+        [...fast.values()].some((table) => table instanceof PyModel && table.get("data") instanceof SharedRecordMap),
+        task.id,
+      ).toBe(true);
+    }
   });
 });

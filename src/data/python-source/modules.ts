@@ -47,6 +47,15 @@ export class PythonSourceTree {
     return join(this.root, ...module.split(".")) + ".py";
   }
 
+  /**
+   * The file paths this tree has tried to read so far, present or not (what was derived from it
+   * depends on exactly these files: one that was missing and appears later can change a name's
+   * resolution). Callers that cache a derivation check these files' bytes before reusing it.
+   */
+  readPaths(): string[] {
+    return [...this.files.keys()].map((module) => this.pathOf(module));
+  }
+
   /** The module's parsed file, or undefined when the tree does not have it. */
   tryModule(module: string): PythonSourceFile | undefined {
     if (!this.files.has(module)) {

@@ -169,7 +169,10 @@ const printedSimulations = new WeakMap<Tau2SimulationRecord, PrintedJson>();
 function printedSimulation(record: Tau2SimulationRecord): PrintedJson {
   let printed = printedSimulations.get(record);
   if (printed === undefined) {
-    printed = printedJson(simulationToJson(record), 2, 2);
+    // Kept as text only (read back as a value only if it must be printed at another place, as a
+    // worker's simulation is): the JSON tree it was printed from would stay alive with it, a second
+    // copy of every simulation for the whole run, for the garbage collector to walk.
+    printed = PrintedJson.fromText(pyJsonDumpsIndented(simulationToJson(record), 2, 2), 2, 2);
     printedSimulations.set(record, printed);
   }
   return printed;

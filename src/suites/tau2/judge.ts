@@ -71,10 +71,15 @@ function assignedValue(source: string, name: string, file: string): string {
   return match[1].trim();
 }
 
+/** The files {@link readTau2JudgeTemplates} reads: τ²'s NL-assertion evaluator and its config. */
+export function tau2JudgeTemplateFiles(dataRoot: string): [evaluator: string, config: string] {
+  const sources = join(dataRoot, "upstream-src", "src", "tau2");
+  return [join(sources, "evaluator", "evaluator_nl_assertions.py"), join(sources, "config.py")];
+}
+
 /** Reads the judge's templates from the τ² sources under `<dataRoot>/upstream-src`. */
 export function readTau2JudgeTemplates(dataRoot: string): Tau2JudgeTemplates {
-  const evaluatorFile = join(dataRoot, "upstream-src", "src", "tau2", "evaluator", "evaluator_nl_assertions.py");
-  const configFile = join(dataRoot, "upstream-src", "src", "tau2", "config.py");
+  const [evaluatorFile, configFile] = tau2JudgeTemplateFiles(dataRoot);
   let evaluatorBytes: Buffer;
   let configBytes: Buffer;
   try {

@@ -3,16 +3,17 @@
  * wrote it, built once per run from its options, identity and parts, and kept in the file's
  * `taubridge` block (τ²'s `Results` object has no other place for it; the original ignores it).
  */
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { RunManifest } from "../../core/run-manifest.ts";
-import { pinnedDataCommit } from "../../data/pinned-files.ts";
+import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
+import { fileSha256, pinnedDataCommit } from "../../data/pinned-files.ts";
 import type { RunIdentity } from "../../run/run-identity.ts";
 import { knownHashes, manifestEndpoint, manifestModel, sha256OfValue } from "../../run/run-manifest.ts";
 import { toJs, type PyDict } from "../../value/index.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
-import { extractTau2Prompts } from "./engine/extract/index.ts";
-import { readTau2UserGuidelines } from "./engine/extract/prompts.ts";
-import { readTau2JudgeTemplates } from "./judge.ts";
+import { readTau2PromptTemplates, readTau2UserGuidelines, type Tau2PromptTemplates } from "./engine/extract/prompts.ts";
+import { tau2SourceTree } from "./engine/extract/sources.ts";
+import { readTau2JudgeTemplates, tau2JudgeTemplateFiles } from "./judge.ts";
 import { tau2TaskHash } from "./leaderboard.ts";
 import type { Tau2RunOptions } from "./run-options.ts";
 import type { Tau2TaskSet } from "./task-sets.ts";
@@ -27,22 +28,67 @@ function hashed(name: string, read: () => unknown): Record<string, string> {
   }
 }
 
-/** SHA-256 of τ²'s prompt templates the run uses, by part: the agent's, the user simulator's (with its guidelines), the orchestrator's first message, the judge's. */
-function templateHashes(dataRoot: string, judged: boolean): Record<string, string> {
-  const templates = () => extractTau2Prompts(dataRoot);
-  return {
+/**
+ * SHA-256 of τ²'s prompt templates the run uses, by part: the agent's, the user simulator's (with its
+ * guidelines), the orchestrator's first message, the judge's.
+ *
+ * Reading them parses several of τ²'s Python sources (a tenth of a second or more, on every run,
+ * though an oracle run uses no prompt), so the hashes are kept in the derived cache with the SHA-256
+ * of every file they were read from (a file that was missing counts as such): an entry is used only
+ * while each of those files still has the bytes it had (see {@link templateFilesUnchanged}).
+ */
+export function tau2PromptTemplateHashes(dataRoot: string, judged: boolean): Record<string, string> {
+  const key = derivedCacheKey(resolve(dataRoot), judged ? "judged" : "not judged");
+  return cachedDerivation(TAU2_TEMPLATE_HASHES_KIND, key, isStoredTemplateHashes, () => deriveTemplateHashes(dataRoot, judged)).hashes;
+}
+
+export const TAU2_TEMPLATE_HASHES_KIND = "tau2-template-hashes-v1";
+
+/** What the derived cache keeps: the hashes, and each source file's SHA-256 (null: it was missing). */
+interface StoredTemplateHashes {
+  files: Record<string, string | null>;
+  hashes: Record<string, string>;
+}
+
+function isStoredTemplateHashes(value: unknown): value is StoredTemplateHashes {
+  const stored = value as StoredTemplateHashes;
+  if (typeof stored?.files !== "object" || stored.files === null || typeof stored.hashes !== "object" || stored.hashes === null) return false;
+  if (!Object.values(stored.hashes).every((hash) => typeof hash === "string")) return false;
+  return templateFilesUnchanged(stored.files);
+}
+
+/** True when every file still has the recorded SHA-256 (a recorded null: it is still missing). */
+function templateFilesUnchanged(files: Record<string, unknown>): boolean {
+  return Object.entries(files).every(([path, sha256]) => (sha256 === null || typeof sha256 === "string") && (fileSha256(path) ?? null) === sha256);
+}
+
+/** The hashes read from τ²'s sources through a tree of their own, so the files they came from are known. */
+function deriveTemplateHashes(dataRoot: string, judged: boolean): StoredTemplateHashes {
+  const tree = tau2SourceTree(dataRoot);
+  const extraFiles: string[] = [];
+  let templates: Tau2PromptTemplates | undefined;
+  const read = () => (templates ??= readTau2PromptTemplates(dataRoot, tree));
+  const hashes = {
     ...hashed("agent.original", () => {
-      const { userSystemPrompt: _prompt, userPersonaPlaceholder: _persona, userGuidelinesFile: _files, userStopTokens: _tokens, firstAgentMessage: _first, ...agent } = templates();
+      const { userSystemPrompt: _prompt, userPersonaPlaceholder: _persona, userGuidelinesFile: _files, userStopTokens: _tokens, firstAgentMessage: _first, ...agent } = read();
       return agent;
     }),
     ...hashed("user.original", () => {
-      const { userSystemPrompt, userPersonaPlaceholder, userStopTokens } = templates();
-      const guidelines = [true, false].map((withTools) => readTau2UserGuidelines(dataRoot, templates(), withTools));
+      const { userSystemPrompt, userPersonaPlaceholder, userStopTokens, userGuidelinesFile } = read();
+      extraFiles.push(...[userGuidelinesFile.withTools, userGuidelinesFile.withoutTools].map((name) => join(dataRoot, "user_simulator", name)));
+      const guidelines = [true, false].map((withTools) => readTau2UserGuidelines(dataRoot, read(), withTools));
       return { userSystemPrompt, userPersonaPlaceholder, userStopTokens, guidelines };
     }),
-    ...hashed("orchestrator.firstAgentMessage", () => templates().firstAgentMessage),
-    ...(judged ? hashed("judge.nlAssertions", () => readTau2JudgeTemplates(dataRoot)) : {}),
+    ...hashed("orchestrator.firstAgentMessage", () => read().firstAgentMessage),
+    ...(judged
+      ? hashed("judge.nlAssertions", () => {
+          extraFiles.push(...tau2JudgeTemplateFiles(dataRoot));
+          return readTau2JudgeTemplates(dataRoot);
+        })
+      : {}),
   };
+  const files = Object.fromEntries([...tree.readPaths(), ...extraFiles].map((path) => [path, fileSha256(path) ?? null]));
+  return { files, hashes };
 }
 
 /** What a τ² run's manifest is made of. */
@@ -86,7 +132,7 @@ export function tau2Manifest(parts: Tau2ManifestParts): RunManifest {
     }),
     user: manifestModel(options.user, options.userLlm, null, { llmArgs: recordedOptions.userLlmArgs }),
     judge: parts.judgeModel ? manifestModel("nl_assertions", parts.judgeModel, null, {}) : null,
-    promptTemplates: templateHashes(options.dataDir, parts.judgeModel !== null),
+    promptTemplates: tau2PromptTemplateHashes(options.dataDir, parts.judgeModel !== null),
     retrieval:
       recorded && (recorded.retrievalConfig !== null || options.retrievalConfig !== undefined)
         ? {

@@ -1,9 +1,9 @@
 import { InfraError, ToolCrashError } from "../../../errors/error-tree.ts";
 import { environmentMessages, toolkitMessages } from "./engine-messages.ts";
-import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyModelUpdate, pyRepr, pyTypeName, pyValueError } from "../../../value/index.ts";
+import { PyException, type PyDict, type PyModel, type PyValue, parsePythonJson, pyAttributeError, pyEquals, pyRepr, pyTypeName, pyValueError } from "../../../value/index.ts";
 import { type Tau2RandomSource, createSeededRandom } from "./random.ts";
 import { type Tau2EnvironmentContext, type Tau2Method, type Tau2ToolkitDefinition, type Tau2ToolkitInstance, callMethod, callMethodAsync, methodOf, toolsOf } from "./toolkit.ts";
-import { databaseHash, inheritSharing } from "./shared-records.ts";
+import { databaseHash, updateSharedDatabase } from "./shared-records.ts";
 import { tau2ToolResultText } from "./tool-result.ts";
 
 /** Who makes a tool call: the agent (`assistant`) or the user simulator (`user`). */
@@ -219,12 +219,12 @@ export class Tau2Environment {
    */
   setState(data: Tau2InitializationData | null | undefined, actions: readonly Tau2FunctionCall[] | null | undefined, messages: readonly Tau2ReplayMessage[], strict = true): void {
     if (data?.agent_data) {
-      this.agent.db = inheritSharing(pyModelUpdate(this.agent.db, data.agent_data), this.agent.db);
+      this.agent.db = updateSharedDatabase(this.agent.db, data.agent_data);
       if (this.user !== null) this.user.db = this.agent.db;
     }
     if (data?.user_data) {
       if (this.user === null) throw pyAttributeError(null, "update_db");
-      this.user.db = inheritSharing(pyModelUpdate(this.user.db, data.user_data), this.user.db);
+      this.user.db = updateSharedDatabase(this.user.db, data.user_data);
       this.agent.db = this.user.db;
     }
     for (const action of actions ?? []) this.runFunctionCall(action);
@@ -242,7 +242,9 @@ export class Tau2Environment {
 
   /** The databases' hashes (`get_db_hash`, `get_user_db_hash`). */
   hash(): Tau2DatabaseHash {
-    return { agent: tau2DatabaseHash(this.agent.db), user: this.user === null ? null : tau2DatabaseHash(this.user.db) };
+    const agent = tau2DatabaseHash(this.agent.db);
+    // τ³ banking's toolkits (and any environment after `update_db`) hold one database object: hashed once.
+    return { agent, user: this.user === null ? null : this.user.db === this.agent.db ? agent : tau2DatabaseHash(this.user.db) };
   }
 }
 

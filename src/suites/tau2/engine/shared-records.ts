@@ -14,7 +14,21 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
-import { PyFloat, type PyDict, PyModel, type PyValue, pyDeepCopy, pyJsonDumpsSortedKeys, pyJsonString, pySortedKeys } from "../../../value/index.ts";
+import {
+  PyException,
+  PyFloat,
+  type PyDict,
+  PyModel,
+  type PyValue,
+  pyDeepCopy,
+  pyJsonDumpsSortedKeys,
+  pyJsonString,
+  pyMergedFieldValue,
+  pyModelUpdate,
+  pyRevalidationKeeps,
+  pySortedKeys,
+  pyValidateValue,
+} from "../../../value/index.ts";
 
 function isContainer(value: PyValue | undefined): value is PyDict | PyValue[] {
   return value instanceof Map || Array.isArray(value);
@@ -120,6 +134,73 @@ export function inheritSharing(updated: PyModel, previous: PyModel): PyModel {
   const base = sharedFrom.get(previous);
   if (base) sharedFrom.set(updated, base);
   return updated;
+}
+
+/**
+ * `update_db(patch)` (τ²'s `update_pydantic_model_with_dict`: deep-merge the patch into the dumped
+ * database, validate the result) on an environment's database, keeping what the patch leaves alone
+ * shared. A field the patch does not name is moved over as it is when it is still exactly the loaded
+ * database's value (its shared records never copied in, its copied parts equal, same model classes)
+ * and its type gives the same value when a dump of it is validated again (no union): the full
+ * dump-and-validate would rebuild that very value. The patched fields are merged and validated as
+ * `pyModelUpdate` does. Anything else — a database not made by {@link shareDatabase}, a patch key
+ * that is not a field, a touched field, a patched field that fails to validate (so the error is
+ * pydantic's whole text) — takes `pyModelUpdate`.
+ */
+export function updateSharedDatabase(db: PyModel, patch: PyDict): PyModel {
+  const base = sharedFrom.get(db);
+  const fallback = () => inheritSharing(pyModelUpdate(db, patch), db);
+  if (base === undefined || base.schema !== db.schema) return fallback();
+  const { fields } = db.schema;
+  for (const key of patch.keys()) if (!fields.some((field) => field.name === key)) return fallback();
+  const updated = db.emptyClone();
+  for (const field of fields) {
+    if (!db.has(field.name)) return fallback();
+    const value = db.get(field.name) as PyValue;
+    if (!patch.has(field.name)) {
+      if (!pyRevalidationKeeps(field.type) || !untouched(value, base.get(field.name))) return fallback();
+      updated.set(field.name, value);
+      continue;
+    }
+    let validated: PyValue;
+    try {
+      validated = pyValidateValue(field.type, pyMergedFieldValue(value, patch.get(field.name) as PyValue), db.schema.name);
+    } catch (error) {
+      if (PyException.isInstance(error)) return fallback();
+      throw error;
+    }
+    updated.set(field.name, validated);
+  }
+  sharedFrom.set(updated, base);
+  return updated;
+}
+
+/** True when an environment's value is still the loaded database's `loaded`: shared records not copied in, copies equal in every part and class. */
+function untouched(value: PyValue | undefined, loaded: PyValue | undefined): boolean {
+  if (value instanceof SharedRecordMap) return value.base === loaded && value.owned.size === 0;
+  return sameValue(value, loaded);
+}
+
+/** {@link sameJson}, and the same classes: a model where the other has a model of the same schema, a plain dict where it has one. */
+function sameValue(left: PyValue | undefined, right: PyValue | undefined): boolean {
+  if (left === right) return true;
+  if (left instanceof SharedRecordMap) return untouched(left, right);
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+  if (left instanceof PyFloat) return right instanceof PyFloat && (Object.is(left.value, right.value) || (Number.isNaN(left.value) && Number.isNaN(right.value)));
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++) if (!sameValue(left[index], right[index])) return false;
+    return true;
+  }
+  if (!(left instanceof Map) || !(right instanceof Map) || left.size !== right.size) return false;
+  if (left instanceof PyModel ? !(right instanceof PyModel) || left.schema !== right.schema : right instanceof PyModel) return false;
+  const rightKeys = [...right.keys()];
+  let at = 0;
+  for (const [key, item] of left) {
+    // Same keys in the same order (a dump keeps the order, and so does the hash's sort only for dicts).
+    if (rightKeys[at++] !== key || !sameValue(item, right.get(key))) return false;
+  }
+  return true;
 }
 
 /** An environment's database over the shared one: record dicts shared record by record, everything else copied. */
