@@ -14,7 +14,7 @@ import { ModelEndpointUnreachableError } from "../src/model/errors.ts";
 import { workerCount } from "../src/local-workers/local-workers.ts";
 import { runConfiguration } from "../src/worker/configuration.ts";
 import { restoreError, serializeError, WorkerLostError, WorkerProtocolError } from "../src/worker/errors.ts";
-import { parseCoordinatorMessage, parseWorkerMessage, type RunConfiguration } from "../src/worker/protocol.ts";
+import { parseCoordinatorMessage, parseUnitReply, parseWorkerMessage, type RunConfiguration } from "../src/worker/protocol.ts";
 import { RemoteTaskSource, type WorkerTransport } from "../src/worker/remote-source.ts";
 import { UnitWorker } from "../src/worker/unit-worker.ts";
 
@@ -43,6 +43,16 @@ describe("worker protocol messages", () => {
       usage: { judge: { calls: 1, promptTokens: 2, completionTokens: 3, cost: null } },
     };
     expect(parseWorkerMessage(JSON.parse(JSON.stringify(reply)))).toEqual(reply);
+  });
+
+  it("a unit's reply read by its envelope (a queue's): the result's payload is left to the suite's wire form, the rest is checked", () => {
+    const result = { simulation: "{\n  \"id\": \"s\"\n}", head: { trial: 0 }, summary: { reward: 1 } };
+    const reply = { type: "result", configurationId: "c", key: "k", attempt: 1, result, usage: {} };
+    expect(parseUnitReply(JSON.parse(JSON.stringify(reply)))).toEqual(reply);
+    expect(parseUnitReply({ type: "refused", configurationId: "c", error: { name: "ConfigError", message: "x", markers: [] } }).type).toBe("refused");
+    expect(() => parseUnitReply({ type: "result", configurationId: "c", key: "k", attempt: 1, usage: {} })).toThrow(/result/);
+    expect(() => parseUnitReply({ type: "result", configurationId: "c", key: "k", attempt: 0, result, usage: {} })).toThrow(/attempt/);
+    expect(() => parseUnitReply({ type: "ready", configurationId: "c", pid: 1, host: "h" })).toThrow(WorkerProtocolError);
   });
 
   it("errors keep their class across (markers), and lose the secrets the worker knows", () => {
