@@ -46,7 +46,7 @@ describe("worker protocol messages", () => {
   });
 
   it("a unit's reply read by its envelope (a queue's): the result's payload is left to the suite's wire form, the rest is checked", () => {
-    const result = { simulation: "{\n  \"id\": \"s\"\n}", head: { trial: 0 }, summary: { reward: 1 } };
+    const result = { simulation: '{\n  "id": "s"\n}', head: { trial: 0 }, summary: { reward: 1 } };
     const reply = { type: "result", configurationId: "c", key: "k", attempt: 1, result, usage: {} };
     expect(parseUnitReply(JSON.parse(JSON.stringify(reply)))).toEqual(reply);
     expect(parseUnitReply({ type: "refused", configurationId: "c", error: { name: "ConfigError", message: "x", markers: [] } }).type).toBe("refused");
