@@ -346,7 +346,8 @@ describe.skipIf(!chromiumPath)("taubridge view in Chromium", () => {
       await tab.getByTestId("note-save").click();
       await expect.poll(() => tab.getByTestId("note-status").innerText(), POLL).toContain("saved in this browser");
       await tab.reload();
-      expect(await tab.getByTestId("note-text").inputValue()).toBe("the user gave a wrong id");
+      // The page fills the episode's note once it has read its data after the reload: wait for it.
+      await expect.poll(() => tab.getByTestId("note-text").inputValue(), POLL).toBe("the user gave a wrong id");
       const download = tab.waitForEvent("download");
       await tab.getByTestId("download-notes").click();
       const file = await download;
