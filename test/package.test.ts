@@ -272,7 +272,7 @@ describe('agent modules in the CommonJS project (package.json without "type", li
     expect(awaiting.stderr).toContain(
       `(agent-await.ts is loaded as CommonJS: ${join(project, "package.json")} has no "type": "module"; rename the file to agent-await.mts or add "type": "module" to the project's package.json)`,
     );
-  }, 120_000);
+  }, 300_000);
 
   it("runs a TypeScript function agent on τ² with the built CLI (tsx is registered for it, as on τ-bench)", async (context) => {
     if (skipReason) context.skip(skipReason);
@@ -287,7 +287,7 @@ describe('agent modules in the CommonJS project (package.json without "type", li
     const stored = JSON.parse(readFileSync(saveTo, "utf8")) as { simulations: Array<{ task_id: string; messages: Array<{ role: string; content: string | null }> }> };
     expect(stored.simulations.map((simulation) => simulation.task_id)).toEqual(["create_task_1"]);
     expect(stored.simulations[0].messages.some((message) => message.role === "assistant" && message.content === "What is the e-mail on your account?")).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it("runs an unmodified TypeScript AI SDK agent through the bridge, and in decision-only mode", async (context) => {
     if (skipReason) context.skip(skipReason);
@@ -308,5 +308,5 @@ describe('agent modules in the CommonJS project (package.json without "type", li
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
