@@ -218,7 +218,11 @@ async function queuedRun(workers: number, count: number) {
     const finishedAt = new Map(workerLines.map((line) => [line.job, line.finished as number]));
     const reports = coordinatorLines.filter((line) => finishedAt.has(line.job)).map((line) => (line.received as number) - (finishedAt.get(line.job) as number));
     const firstAdded = Math.min(...coordinatorLines.map((line) => line.added as number));
-    const breakdown = overheadBreakdown(coordinatorLines, workerLines, lines.filter((line) => line.side === "worker-run"));
+    const breakdown = overheadBreakdown(
+      coordinatorLines,
+      workerLines,
+      lines.filter((line) => line.side === "worker-run"),
+    );
     const startupMs = Math.min(...workerLines.map((line) => line.taken as number)) - firstAdded;
     const buildMs = Math.max(...workerLines.map((line) => line.built as number));
     const simulationCpu = workerCpu.map((follow, index) => follow.last() - (workerCpuBefore[index] as number)).reduce((sum, value) => sum + value, 0);
