@@ -11,7 +11,7 @@
 import { setMaxListeners } from "node:events";
 import { appendFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { FlowProducer, Job, Queue, QueueEvents } from "bullmq";
+import { Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { unitKey, type RemoteResult, type TaskSource, type TaskSourceFactory, type WorkUnit } from "../core/run.ts";
 import { ConfigError } from "../errors/error-tree.ts";
@@ -41,8 +41,8 @@ export interface QueueCoordinatorOptions {
   warn(message: string): void;
 }
 
-/** One job for `FlowProducer.addBulk` (a flow of one job: no parent, no children). */
-type BulkJob = { name: string; data: JobData; opts: { jobId: string; attempts: number; removeOnComplete: boolean; removeOnFail: boolean } };
+/** One job for `Queue.addBulk`. */
+type BulkJob = Parameters<Queue["addBulk"]>[0][number];
 
 interface Waiter {
   unit: WorkUnit;
@@ -57,8 +57,6 @@ export class QueueCoordinator implements WorkerTransport {
   private readonly subscriber: Redis;
   private queue: Queue | undefined;
   private events: QueueEvents | undefined;
-  /** Adds the jobs of a turn in one transaction (`addSoon`). */
-  private producer: FlowProducer | undefined;
   private opening: Promise<Queue> | undefined;
   private run: string | undefined;
   private readonly waiters = new Map<string, Waiter>();
@@ -154,8 +152,6 @@ export class QueueCoordinator implements WorkerTransport {
     events.on("failed", ({ jobId, failedReason }) => this.lost(jobId, failedReason));
     await events.waitUntilReady();
     this.events = events;
-    this.producer = new FlowProducer({ connection: this.connection, prefix: KEY_PREFIX });
-    this.producer.on("error", () => undefined); // the connection retries
     this.queue = queue;
     this.registeredAt = Date.now();
     await writeRunRecord(this.connection, {
@@ -218,27 +214,23 @@ export class QueueCoordinator implements WorkerTransport {
     }
     const data: JobData = { configurationId: this.options.configuration.id, unit };
     if (TIMINGS) this.added.set(id, Date.now());
-    await this.addSoon(queue.name, { name: jobNameOf(unit), data, opts: { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false } });
+    await this.addSoon(queue, { name: jobNameOf(unit), data, opts: { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false } });
     if (TIMINGS) this.addDone.set(id, Date.now());
   }
 
   /**
-   * Adds a job with the others dispatched in the same turn of the event loop, in one transaction
-   * (`MULTI`, through `FlowProducer.addBulk`: flows of one job each, added as `Queue.add` adds
-   * them, so a job id already there still adds nothing). A worker woken by the first job then
-   * finds them all and fetches them back to back. Jobs that land one by one (as `Queue.addBulk`'s
-   * pipeline lets them, when Redis reads it in pieces) reach a worker already waiting on the queue
-   * one by one: its first fetch comes back alone, BullMQ starts that job, and each later fetch
-   * waits behind the work the earlier ones started (the run's build, a simulation's start).
+   * Adds a job with the others dispatched in the same turn of the event loop, in one pipeline
+   * (`addBulk`): a worker woken by the first finds them all and fetches them back to back, where
+   * jobs added one by one reach it one by one, each fetch then waiting behind the work (the run's
+   * build, the simulations) the earlier ones started.
    */
-  private addSoon(queueName: string, job: BulkJob): Promise<void> {
+  private addSoon(queue: Queue, job: BulkJob): Promise<void> {
     if (!this.adding) {
       const jobs: BulkJob[] = [];
-      const producer = this.producer as FlowProducer;
       const done = new Promise<void>((resolve, reject) =>
         setImmediate(() => {
           this.adding = undefined;
-          producer.addBulk(jobs.map((each) => ({ ...each, queueName }))).then(() => resolve(), reject);
+          queue.addBulk(jobs).then(() => resolve(), reject);
         }),
       );
       this.adding = { jobs, done };
@@ -341,7 +333,7 @@ export class QueueCoordinator implements WorkerTransport {
     } catch (error) {
       this.options.warn(`could not tidy the queue "${this.run}" (${error instanceof Error ? error.message : String(error)}); taubridge queue clean ${this.run} removes it`);
     } finally {
-      await Promise.allSettled([this.events?.close(), this.producer?.close(), queue?.close()]);
+      await Promise.allSettled([this.events?.close(), queue?.close()]);
       for (const redis of [this.subscriber, this.eventsConnection, this.connection]) redis.disconnect();
     }
   }
