@@ -242,7 +242,8 @@ async function queuedRun(workers: number, count: number) {
       overheadMsP90: Number(percentile(overheads, 90).toFixed(1)),
       steadyPickUpMsP50: pickUps.length > 0 ? Number(percentile(pickUps, 50).toFixed(1)) : null,
       steadyPickUpMsP90: pickUps.length > 0 ? Number(percentile(pickUps, 90).toFixed(1)) : null,
-      overheadBreakdownMsP50: breakdown,
+      // Stage by stage, on a run whose jobs all fit the slots (beyond them, a job's wait for a slot would count as fetching).
+      overheadBreakdownMsP50: count <= workers * CONCURRENCY ? breakdown : null,
       reportMsP50: Number(percentile(reports, 50).toFixed(1)),
       reportMsP90: Number(percentile(reports, 90).toFixed(1)),
       firstJobTakenMs: startupMs,
