@@ -253,20 +253,16 @@ function untouched(value: PyValue | undefined, loaded: PyValue | undefined): boo
 function sameValue(left: PyValue | undefined, right: PyValue | undefined): boolean {
   if (left === right) return true;
   if (left instanceof SharedRecordMap) return untouched(left, right);
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  if (left instanceof PyFloat) return right instanceof PyFloat && (Object.is(left.value, right.value) || (Number.isNaN(left.value) && Number.isNaN(right.value)));
-  if (Array.isArray(left)) {
-    if (!Array.isArray(right) || left.length !== right.length) return false;
-    for (let index = 0; index < left.length; index++) if (!sameValue(left[index], right[index])) return false;
-    return true;
-  }
-  if (!(left instanceof Map) || !(right instanceof Map) || left.size !== right.size) return false;
-  if (left instanceof PyModel ? !(right instanceof PyModel) || left.schema !== right.schema : right instanceof PyModel) return false;
-  const rightKeys = [...right.keys()];
+  const leaves = sameLeaves(left, right, sameValue);
+  if (leaves !== MAPS) return leaves;
+  const leftMap = left as PyDict;
+  const rightMap = right as PyDict;
+  if (leftMap instanceof PyModel ? !(rightMap instanceof PyModel) || leftMap.schema !== rightMap.schema : rightMap instanceof PyModel) return false;
+  const rightKeys = [...rightMap.keys()];
   let at = 0;
-  for (const [key, item] of left) {
+  for (const [key, item] of leftMap) {
     // Same keys in the same order (a dump keeps the order, and so does the hash's sort only for dicts).
-    if (rightKeys[at++] !== key || !sameValue(item, right.get(key))) return false;
+    if (rightKeys[at++] !== key || !sameValue(item, rightMap.get(key))) return false;
   }
   return true;
 }
@@ -452,19 +448,34 @@ function databasePieces(db: PyModel, base: PyModel | undefined): string[] {
  * bigint); it never says true for values whose texts differ.
  */
 export function sameJson(left: PyValue | undefined, right: PyValue | undefined): boolean {
+  const leaves = sameLeaves(left, right, sameJson);
+  if (leaves !== MAPS) return leaves;
+  const rightMap = right as PyDict;
+  for (const [key, item] of left as PyDict) {
+    if (!rightMap.has(key) || !sameJson(item, rightMap.get(key))) return false;
+  }
+  return true;
+}
+
+/** {@link sameLeaves}'s answer for two dicts (or models) of one size: the caller compares their entries. */
+const MAPS = "maps";
+
+/**
+ * What {@link sameJson} and `sameValue` share: the same value, floats (NaN equals NaN; -0.0 is not
+ * 0.0, as their texts differ) and lists item by item with `same`. Answers {@link MAPS} when both are
+ * dicts of one size, whose entries each compares by its own rule.
+ */
+function sameLeaves(left: PyValue | undefined, right: PyValue | undefined, same: (left: PyValue | undefined, right: PyValue | undefined) => boolean): boolean | typeof MAPS {
   if (left === right) return true;
   if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
   if (left instanceof PyFloat) return right instanceof PyFloat && (Object.is(left.value, right.value) || (Number.isNaN(left.value) && Number.isNaN(right.value)));
   if (Array.isArray(left)) {
     if (!Array.isArray(right) || left.length !== right.length) return false;
-    for (let index = 0; index < left.length; index++) if (!sameJson(left[index], right[index])) return false;
+    for (let index = 0; index < left.length; index++) if (!same(left[index], right[index])) return false;
     return true;
   }
   if (!(left instanceof Map) || !(right instanceof Map) || left.size !== right.size) return false;
-  for (const [key, item] of left) {
-    if (!right.has(key) || !sameJson(item, right.get(key))) return false;
-  }
-  return true;
+  return MAPS;
 }
 
 /** Texts of the loaded databases' values (never mutated: environments get copies). */
