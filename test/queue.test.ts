@@ -61,6 +61,40 @@ async function startWorker(url: string, extra: readonly string[] = [], env: Reco
   return worker;
 }
 
+/**
+ * Workers starting while the test does something else first (its local baseline run): each loads
+ * the suites' code for seconds, which then overlaps the baseline instead of following it. Awaiting
+ * the result gives the workers; `stop` stops whichever started, whatever happened meanwhile.
+ */
+function workersStarting(count: number, url: string, extra: readonly string[] = [], env: Record<string, string> = {}) {
+  const starting = Promise.allSettled(Array.from({ length: count }, () => startWorker(url, extra, env)));
+  return {
+    async ready(): Promise<WorkerProcess[]> {
+      const settled = await starting;
+      const failed = settled.find((outcome) => outcome.status === "rejected");
+      if (failed) throw failed.reason;
+      return settled.map((outcome) => (outcome as PromiseFulfilledResult<WorkerProcess>).value);
+    },
+    async stop(): Promise<void> {
+      const settled = await starting;
+      await stopWorkers(settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : [])));
+    },
+  };
+}
+
+/** A scenario's local baseline run and its gated run's set-up, while `count` workers start. */
+async function baselineWhileWorkersStart(scenario: Parameters<typeof runScenario>[0], count: number, url: string, extra: readonly string[]) {
+  const starting = workersStarting(count, url, extra);
+  try {
+    const baseline = await runScenario(scenario);
+    const run = await gatedScenario(scenario, () => true);
+    return { baseline, run, workers: await starting.ready() };
+  } catch (error) {
+    await starting.stop();
+    throw error;
+  }
+}
+
 async function stopWorkers(workers: readonly WorkerProcess[]): Promise<void> {
   for (const worker of workers) if (worker.process.exitCode === null) worker.process.kill("SIGKILL");
   await Promise.allSettled(workers.map((worker) => worker.process));
@@ -97,10 +131,11 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       const keys = ["--agent-api-key-env", "QUEUE_TEST_AGENT_KEY", "--user-api-key-env", "QUEUE_TEST_USER_KEY"];
       const env = { QUEUE_TEST_AGENT_KEY: secret, QUEUE_TEST_USER_KEY: `${secret}-user` };
       const big = withArgs(tau2, ["--num-trials", "20", ...keys], env);
-      const local = await runScenario(big);
-      expect(local.whole).toMatch(/^exit 0$/m);
-      const workers = await Promise.all([1, 2, 3].map(() => startWorker(redis.url, ["--concurrency", "8"], env)));
+      const starting = workersStarting(3, redis.url, ["--concurrency", "8"], env);
       try {
+        const local = await runScenario(big);
+        expect(local.whole).toMatch(/^exit 0$/m);
+        const workers = await starting.ready();
         const queued = await runScenario(withArgs(big, ["--queue", redis.url]));
         expect(withoutHeadings(queued.whole)).toBe(withoutHeadings(local.whole));
         // 200 simulations, each (task, trial) once.
@@ -112,7 +147,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         await noKeys(redis, "taubridge:*");
         await until(() => workers.every((worker) => worker.output().includes("[results] stopped serving (finished or removed)")), "every worker to let go of the run");
       } finally {
-        await stopWorkers(workers);
+        await starting.stop();
       }
       // No key was ever written (the append-only file holds every write).
       const written = redis.appendOnlyText();
@@ -127,15 +162,16 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
     `τ-bench: a run on 2 workers prints and writes what a local run does${tauReason ? ` (skipped: ${tauReason})` : ""}`,
     async () => {
       const twice = withArgs(tau, ["--num-trials", "2"]);
-      const local = await runScenario(twice);
-      expect(local.whole).toMatch(/^exit 0$/m);
-      const workers = await Promise.all([1, 2].map(() => startWorker(redis.url, ["--concurrency", "4"])));
+      const starting = workersStarting(2, redis.url, ["--concurrency", "4"]);
       try {
+        const local = await runScenario(twice);
+        expect(local.whole).toMatch(/^exit 0$/m);
+        await starting.ready();
         const queued = await runScenario(withArgs(twice, ["--queue", redis.url]));
         expect(withoutHeadings(queued.whole)).toBe(withoutHeadings(local.whole));
         await noKeys(redis, "taubridge:*");
       } finally {
-        await stopWorkers(workers);
+        await starting.stop();
       }
     },
     TIMEOUT,
@@ -145,9 +181,10 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
     "the API: runBenchmark({ queue }) gives the episodes and metrics of a local call; the refusals are one line",
     async () => {
       const options = { env: "library", agentStrategy: "oracle", userStrategy: "scripted", numTrials: 2 } as const;
-      const local = await runBenchmark({ ...options, logDir: mkdtempSync(join(tmpdir(), "taubridge-queue-api-local-")) });
-      const workers = [await startWorker(redis.url, ["--concurrency", "4"])];
+      const starting = workersStarting(1, redis.url, ["--concurrency", "4"]);
       try {
+        const local = await runBenchmark({ ...options, logDir: mkdtempSync(join(tmpdir(), "taubridge-queue-api-local-")) });
+        await starting.ready();
         const queued = await runBenchmark({ ...options, logDir: mkdtempSync(join(tmpdir(), "taubridge-queue-api-")), queue: redis.url });
         const shape = (result: typeof local) => result.episodes.map(({ taskId, trial, reward, termination, resumed }) => ({ taskId, trial, reward, termination, resumed }));
         expect(shape(queued)).toEqual(shape(local));
@@ -155,7 +192,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         expect(queued.metrics.passK).toEqual(local.metrics.passK);
         expect(queued.interrupted).toBe(false);
       } finally {
-        await stopWorkers(workers);
+        await starting.stop();
       }
       await expect(runBenchmark({ ...options, queue: redis.url, workers: 2 })).rejects.toThrow("--queue and --workers both say where the run's episodes go; give one");
       await expect(runBenchmark({ ...options, queue: "redis://127.0.0.1:9/0" })).rejects.toThrow(/^--queue: cannot reach Redis at redis:\/\/127\.0\.0\.1:9\/0/);
@@ -167,10 +204,8 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   it.skipIf(tau2Reason !== undefined)(
     `a worker SIGKILLed mid-simulation: its jobs run again on another worker and are recorded once${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const baseline = await runScenario(tau2);
-      const run = await gatedScenario(tau2, () => true);
-      const first = await startWorker(redis.url, ["--concurrency", "2"]);
-      const workers = [first];
+      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2"]);
+      const [first] = workers;
       try {
         const coordinator = startCoordinator([...run.args, "--queue", redis.url]);
         // Both of the first worker's simulations wait at the model; it dies holding them.
@@ -194,9 +229,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   it.skipIf(tau2Reason !== undefined)(
     `queue status, cancel (exit 130, nothing cut recorded; the same command finishes the run) and clean${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const baseline = await runScenario(tau2);
-      const run = await gatedScenario(tau2, () => true);
-      const workers = [await startWorker(redis.url, ["--concurrency", "2"])];
+      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2"]);
       try {
         const coordinator = startCoordinator([...run.args, "--queue", redis.url]);
         await until(() => run.gate.held.length >= 2, "two simulations waiting at the model");
@@ -243,7 +276,11 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   it.skipIf(tau2Reason !== undefined)(
     `--provider-limit: the model server never has more requests in flight than the limit, across every worker${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const baseline = await runScenario(withArgs(tau2, ["--num-trials", "2"]));
+      const starting = workersStarting(2, redis.url, ["--concurrency", "5"]);
+      const baseline = await runScenario(withArgs(tau2, ["--num-trials", "2"])).catch(async (error: unknown) => {
+        await starting.stop();
+        throw error;
+      });
       let inFlight = 0;
       let most = 0;
       const answer: { responder: Responder } = { responder: () => undefined };
@@ -261,8 +298,8 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       });
       const context = scenarioContext(sharedDirectory, server.baseURL);
       answer.responder = (tau2.responder as (context: ScenarioContext) => Responder)(context);
-      const workers = await Promise.all([1, 2].map(() => startWorker(redis.url, ["--concurrency", "5"])));
       try {
+        await starting.ready();
         const args = [...tau2.invocations(context)[0].args, "--num-trials", "2", "--queue", redis.url, "--provider-limit", "openai-compatible=2"];
         const done = await startCoordinator(args);
         expect(done.stderr).toBe("");
@@ -271,7 +308,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         expect(server.requests.length).toBeGreaterThan(20);
         expect(most).toBe(2);
       } finally {
-        await stopWorkers(workers);
+        await starting.stop();
         await server.close();
       }
     },
@@ -378,9 +415,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   it.skipIf(tau2Reason !== undefined)(
     `a coordinator SIGKILLed and started again, then a Redis restart: the run completes with a local run's results, nothing twice${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const baseline = await runScenario(tau2);
-      const run = await gatedScenario(tau2, () => true);
-      const workers = [await startWorker(redis.url, ["--concurrency", "2"])];
+      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2"]);
       try {
         const first = startCoordinator([...run.args, "--queue", redis.url]);
         await until(() => run.gate.held.length >= 2, "two simulations waiting at the model");

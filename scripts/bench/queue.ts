@@ -180,6 +180,11 @@ async function queuedRun(workers: number, count: number) {
             job: string;
             registered?: number;
             added?: number;
+            addDone?: number;
+            queued?: number;
+            processedOn?: number;
+            serving?: number;
+            consumerReady?: number;
             received?: number;
             event?: { stream: number; seen: number };
             taken?: number;
@@ -213,6 +218,11 @@ async function queuedRun(workers: number, count: number) {
     const finishedAt = new Map(workerLines.map((line) => [line.job, line.finished as number]));
     const reports = coordinatorLines.filter((line) => finishedAt.has(line.job)).map((line) => (line.received as number) - (finishedAt.get(line.job) as number));
     const firstAdded = Math.min(...coordinatorLines.map((line) => line.added as number));
+    const breakdown = overheadBreakdown(
+      coordinatorLines,
+      workerLines,
+      lines.filter((line) => line.side === "worker-run"),
+    );
     const startupMs = Math.min(...workerLines.map((line) => line.taken as number)) - firstAdded;
     const buildMs = Math.max(...workerLines.map((line) => line.built as number));
     const simulationCpu = workerCpu.map((follow, index) => follow.last() - (workerCpuBefore[index] as number)).reduce((sum, value) => sum + value, 0);
@@ -232,6 +242,8 @@ async function queuedRun(workers: number, count: number) {
       overheadMsP90: Number(percentile(overheads, 90).toFixed(1)),
       steadyPickUpMsP50: pickUps.length > 0 ? Number(percentile(pickUps, 50).toFixed(1)) : null,
       steadyPickUpMsP90: pickUps.length > 0 ? Number(percentile(pickUps, 90).toFixed(1)) : null,
+      // Stage by stage, on a run whose jobs all fit the slots (beyond them, a job's wait for a slot would count as fetching).
+      overheadBreakdownMsP50: count <= workers * CONCURRENCY ? breakdown : null,
       reportMsP50: Number(percentile(reports, 50).toFixed(1)),
       reportMsP90: Number(percentile(reports, 90).toFixed(1)),
       firstJobTakenMs: startupMs,
@@ -249,6 +261,74 @@ async function queuedRun(workers: number, count: number) {
     await Promise.allSettled(started);
     await server.close();
   }
+}
+
+interface TimingLine {
+  job: string;
+  registered?: number;
+  added?: number;
+  addDone?: number;
+  event?: { stream: number; seen: number };
+  received?: number;
+  processedOn?: number;
+  taken?: number;
+  built?: number;
+  started?: number;
+  finished?: number;
+  ran?: number;
+  serving?: number;
+  consumerReady?: number;
+}
+
+/**
+ * Where the overhead goes, stage by stage (p50 over the jobs, in ms; the stages add up to each
+ * job's overhead, their p50s only roughly to its p50). A job's stamps: added (the coordinator
+ * queues it in its pipeline) → BullMQ moved it to active (`processedOn`, the worker's clock, in
+ * its fetch) → taken (the worker's processor starts: BullMQ starts a consumer's jobs once its
+ * fetches in sequence stop) → build waited for (left out of the overhead) → started → finished
+ * (the simulation, left out) → the completion's entry in the events stream (the worker's
+ * `moveToFinished`) → seen by the coordinator's events reader → reply received (checked, resolved).
+ * Two one-time costs of a new run are beside them: announcement → the worker serves it and its
+ * consumer's connection is ready (only from builds that write `worker-run` lines).
+ */
+function overheadBreakdown(coordinatorLines: TimingLine[], workerLines: TimingLine[], runLines: TimingLine[]) {
+  const worker = new Map(workerLines.map((line) => [line.job, line]));
+  const stages: Record<string, number[]> = {
+    addRoundTrip: [],
+    addedToActive: [],
+    activeToTaken: [],
+    takenToStartedBeyondBuild: [],
+    finishedToEventStream: [],
+    eventStreamToSeen: [],
+    seenToReceived: [],
+  };
+  for (const line of coordinatorLines) {
+    const own = worker.get(line.job);
+    if (!own || line.added === undefined || own.taken === undefined) continue;
+    if (line.addDone !== undefined) stages.addRoundTrip?.push(line.addDone - line.added);
+    if (own.processedOn !== undefined) {
+      stages.addedToActive?.push(own.processedOn - line.added);
+      stages.activeToTaken?.push(own.taken - own.processedOn);
+    }
+    stages.takenToStartedBeyondBuild?.push((own.started as number) - own.taken - (own.built ?? 0));
+    if (line.event && own.finished !== undefined && line.received !== undefined) {
+      stages.finishedToEventStream?.push(line.event.stream - own.finished);
+      stages.eventStreamToSeen?.push(line.event.seen - line.event.stream);
+      stages.seenToReceived?.push(line.received - line.event.seen);
+    }
+  }
+  const registered = coordinatorLines.find((line) => line.registered !== undefined)?.registered;
+  const firstAdded = Math.min(...coordinatorLines.map((line) => line.added as number));
+  const run = runLines[0];
+  return {
+    ...Object.fromEntries(Object.entries(stages).map(([stage, values]) => [stage, values.length > 0 ? Number(percentile(values, 50).toFixed(1)) : null])),
+    // One-time, per worker and run: from the run's announcement.
+    announcedToFirstAdded: registered !== undefined ? firstAdded - registered : null,
+    announcedToServing: registered !== undefined && run?.serving !== undefined ? run.serving - registered : null,
+    announcedToConsumerReady: registered !== undefined && run?.consumerReady !== undefined ? run.consumerReady - registered : null,
+    firstAddedToFirstActive: Math.min(...workerLines.map((line) => line.processedOn ?? Number.POSITIVE_INFINITY)) - firstAdded,
+    firstActiveToLastActive: Math.max(...workerLines.map((line) => line.processedOn ?? 0)) - Math.min(...workerLines.map((line) => line.processedOn ?? Number.POSITIVE_INFINITY)),
+  };
 }
 
 /** Redis's memory growth for 10,000 queued jobs of the shape the coordinator adds. */

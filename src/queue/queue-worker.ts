@@ -179,6 +179,13 @@ export class QueueWorker {
       removeOnFail: { count: Number.MAX_SAFE_INTEGER },
     });
     consumer.on("error", () => undefined); // connection errors: BullMQ reconnects
+    if (TIMINGS) {
+      const serving = Date.now();
+      void consumer
+        .waitUntilReady()
+        .then(() => appendFileSync(TIMINGS, `${JSON.stringify({ side: "worker-run", run: name, serving, consumerReady: Date.now(), pid: process.pid })}\n`))
+        .catch(() => undefined);
+    }
     this.served.set(name, { record, consumer, connection, units, limits });
     this.options.log(`[${name}] serving (${record.configuration.suite}, coordinator ${record.coordinator.host}:${record.coordinator.pid})`);
   }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { derivedCacheKey } from "../../src/data/derived-cache.ts";
 import { describe, expect, it } from "vitest";
-import { databaseHash, databaseHashText, prepareShared, sameJson, shareDatabase, SharedRecordMap, updateSharedDatabase } from "../../src/suites/tau2/engine/shared-records.ts";
+import { databaseHash, databaseHashText, prepareShared, sameJson, sealShared, shareDatabase, SharedRecordMap, updateSharedDatabase } from "../../src/suites/tau2/engine/shared-records.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { PyFloat, PyModel, type PyDict, type PyValue, pyDeepCopy, pyJsonDumps, pyJsonDumpsSortedKeys, pyModelSchema, pyModelUpdate, pyModelValidate, pyRepr, pyT } from "../../src/value/index.ts";
 import { tau2BankingKnowledgeDomain } from "../../domains/tau2-banking-knowledge/index.ts";
@@ -206,6 +206,49 @@ describe("shared τ² databases", () => {
     const [first] = (environment.get("records") as SharedRecordMap).values();
     expect(() => (first as PyDict).set("name", "x")).toThrow(/shared by every environment/);
     expect(() => ((first as PyDict).get("tags") as PyValue[]).push("x")).toThrow(TypeError);
+  });
+
+  it("a record dict filled lazily behaves as a Python dict copy in every order of lookups, writes and iteration", () => {
+    const base: PyDict = new Map<string, PyValue>(["a", "b", "c", "d"].map((key) => [key, new Map<string, PyValue>([["v", key]])]));
+    for (const value of base.values()) sealShared(value);
+    /** What a plain dict copy gives for the same operations, in the same order. */
+    const plain = () => new Map<string, PyValue>([...base].map(([key, value]) => [key, pyDeepCopy(value)]));
+    const scripts: Array<(map: Map<string, PyValue>) => void> = [
+      (map) => (map.get("c") as PyDict).set("v", "changed"),
+      (map) => map.set("b", "assigned"),
+      (map) => {
+        (map.get("d") as PyDict).set("v", "x");
+        map.set("e", "added");
+        map.set("a", "again");
+      },
+      (map) => {
+        map.get("b");
+        map.delete("b");
+        map.set("b", "back at the end");
+      },
+      (map) => {
+        map.set("c", "first");
+        map.clear();
+        map.set("z", "only");
+      },
+    ];
+    for (const script of scripts) {
+      const shared = new SharedRecordMap(base);
+      const expected = plain();
+      script(shared);
+      script(expected);
+      expect(shared.size).toBe(expected.size);
+      expect(["a", "b", "c", "d", "e", "z"].map((key) => shared.has(key))).toEqual(["a", "b", "c", "d", "e", "z"].map((key) => expected.has(key)));
+      // Sizes and lookups answered before filling, then the order once iterated.
+      expect(pyJsonDumps(shared)).toBe(pyJsonDumps(expected));
+      expect([...shared.keys()]).toEqual([...expected.keys()]);
+    }
+    expect(pyJsonDumps(base)).toBe('{"a": {"v": "a"}, "b": {"v": "b"}, "c": {"v": "c"}, "d": {"v": "d"}}');
+    const untouched = new SharedRecordMap(base);
+    expect(untouched.size).toBe(4);
+    expect(untouched.owned.size).toBe(0);
+    expect(untouched.get("a")).not.toBe(base.get("a"));
+    expect([...untouched.values()][1]).toBe(base.get("b"));
   });
 
   it("update_db keeps untouched fields shared and gives what the full dump-merge-validate gives", () => {
