@@ -59,5 +59,5 @@ describe("walkthrough files in docs/", () => {
     const all = await runCli(["run", "--agent-strategy", "module", "--agent-module", agent, "--quiet"]);
     expect(all.exitCode, all.stderr).toBe(0);
     expect(all.stdout).toMatch(/│ module \(no model\) on library\/test\s+│ 0\.273\s+│/);
-  }, 120_000);
+  }, 300_000);
 });

@@ -74,7 +74,7 @@ const STUCK_AGENT = `import { writeFileSync } from "node:fs";
 export function respond({ signal }) {
   writeFileSync(process.env.TAUBRIDGE_TEST_MARKER, "turn started");
   return new Promise((resolve) => {
-    const timer = setInterval(() => {}, 60_000);
+    const timer = setInterval(() => {}, 300_000);
     if (process.env.TAUBRIDGE_TEST_DEAF) return;
     signal.addEventListener("abort", () => {
       clearInterval(timer);

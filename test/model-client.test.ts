@@ -197,15 +197,14 @@ describe("model client: retries, errors and timeouts", () => {
         { content: "finally", usage: { prompt_tokens: 5, completion_tokens: 1 } },
       ],
     });
-    // A huge backoff: the test only finishes quickly if the server's retry-after is used instead.
-    const client = clientFor(target, { maxAttempts: 4, retry: { initialDelayMs: 20_000, maxDelayMs: 20_000 } });
+    // A backoff far beyond the test's own timeout: the test only finishes if the server's retry-after is used instead.
+    const client = clientFor(target, { maxAttempts: 4, retry: { initialDelayMs: 3_600_000, maxDelayMs: 3_600_000 } });
     const started = performance.now();
     const result = await client.complete({ messages });
     const elapsed = performance.now() - started;
     expect(result.message.content).toBe("finally");
     expect(result.attempts).toBe(4);
     expect(elapsed).toBeGreaterThanOrEqual(230);
-    expect(elapsed).toBeLessThan(5_000);
     expect(target.requests).toHaveLength(4);
     target.assertAllConsumed();
   });
@@ -249,15 +248,14 @@ describe("model client: retries, errors and timeouts", () => {
   });
 
   it("times out each attempt and reports a ModelTimeoutError", async () => {
-    const target = await start({ steps: [{ content: "slow", delayMs: 3_000, times: 2 }] });
+    // The slow answer would come long after the test's own timeout: the client must give up by itself.
+    const target = await start({ steps: [{ content: "slow", delayMs: 3_600_000, times: 2 }] });
     const client = clientFor(target, { timeoutMs: 200, maxAttempts: 2 });
-    const started = performance.now();
     const error = (await client.complete({ messages }).catch((caught: unknown) => caught)) as ModelTimeoutError;
     expect(error).toBeInstanceOf(ModelTimeoutError);
     expect(error.timeoutMs).toBe(200);
     expect(error.attempts).toBe(2);
     expect(error.message).toContain("timed out after 200 ms (2 attempts)");
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(target.requests).toHaveLength(2);
   });
 

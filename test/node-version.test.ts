@@ -32,5 +32,5 @@ describe("Node.js version check", () => {
     expect(fast.exitCode).toBe(0);
     expect(fast.stdout).toBe(full.stdout);
     expect(fast.stderr).toBe("");
-  }, 60_000);
+  }, 300_000);
 });

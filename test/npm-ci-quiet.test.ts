@@ -22,5 +22,5 @@ describe("npm ci", () => {
     const result = await execa("npm", ["ci", "--dry-run", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project, reject: false, env: { npm_config_loglevel: "warn" } });
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stderr.split("\n").filter((line) => line.startsWith("npm warn"))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

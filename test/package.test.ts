@@ -1,6 +1,7 @@
 /**
  * The published package, as a user gets it: `npm pack` (which runs `prepare`, i.e. the build),
- * the tarball installed into a fresh temporary project, and used from plain JavaScript: the CLI
+ * run in a temporary copy of the repository so that the build never replaces the checkout's own
+ * `dist/` while other test files (in parallel, or another Node version's run) use it; the tarball installed into a fresh temporary project, and used from plain JavaScript: the CLI
  * (`--version`, `run` on the bundled library domain), `import "taubridge"` from ESM and
  * `require("taubridge")` from CommonJS running a bundled-domain benchmark, and `taubridge/testing`
  * starting the scripted model server. The project is CommonJS (its package.json has no `"type"`,
@@ -13,9 +14,9 @@
  * SDK packages a framework agent imports, from our dev dependencies); when the cache lacks a package
  * the tests skip and print why. Slow (a full build): one file, run once.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer } from "../src/testing/index.ts";
@@ -71,9 +72,22 @@ function lockedPath(packages: LockPackages, path: string, name: string): string 
   return packages[`node_modules/${name}`] ? `node_modules/${name}` : undefined;
 }
 
+/**
+ * A copy of the repository's sources (no `.git`, `dist/`, run outputs or `node_modules/`, which is linked), for
+ * `npm pack` to build in: the build starts by removing `dist/`, which must not happen under the
+ * tests that run the checkout's own build at the same time.
+ */
+function sourceCopy(): string {
+  const copy = join(mkdtempSync(join(tmpdir(), "taubridge-pack-source-")), "taubridge");
+  const skipped = new Set([".git", "dist", "node_modules", "results", "simulations", ".taubridge-cache"]);
+  cpSync(root, copy, { recursive: true, filter: (source) => !skipped.has(relative(root, source).split(sep)[0]) });
+  symlinkSync(join(root, "node_modules"), join(copy, "node_modules"), "dir");
+  return copy;
+}
+
 beforeAll(async () => {
   const packDirectory = mkdtempSync(join(tmpdir(), "taubridge-pack-"));
-  const packed = await execa("npm", ["pack", "--json", "--pack-destination", packDirectory], { cwd: root, reject: false });
+  const packed = await execa("npm", ["pack", "--json", "--pack-destination", packDirectory], { cwd: sourceCopy(), reject: false });
   if (packed.exitCode !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
   const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarballFiles = info.files.map((file) => file.path);
@@ -258,7 +272,7 @@ describe('agent modules in the CommonJS project (package.json without "type", li
     expect(awaiting.stderr).toContain(
       `(agent-await.ts is loaded as CommonJS: ${join(project, "package.json")} has no "type": "module"; rename the file to agent-await.mts or add "type": "module" to the project's package.json)`,
     );
-  }, 120_000);
+  }, 300_000);
 
   it("runs a TypeScript function agent on τ² with the built CLI (tsx is registered for it, as on τ-bench)", async (context) => {
     if (skipReason) context.skip(skipReason);
@@ -273,7 +287,7 @@ describe('agent modules in the CommonJS project (package.json without "type", li
     const stored = JSON.parse(readFileSync(saveTo, "utf8")) as { simulations: Array<{ task_id: string; messages: Array<{ role: string; content: string | null }> }> };
     expect(stored.simulations.map((simulation) => simulation.task_id)).toEqual(["create_task_1"]);
     expect(stored.simulations[0].messages.some((message) => message.role === "assistant" && message.content === "What is the e-mail on your account?")).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it("runs an unmodified TypeScript AI SDK agent through the bridge, and in decision-only mode", async (context) => {
     if (skipReason) context.skip(skipReason);
@@ -294,5 +308,5 @@ describe('agent modules in the CommonJS project (package.json without "type", li
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -55,7 +55,7 @@ describe.skipIf(!fastworkflowInstalled)("real FastWorkflow: patch contract", () 
     } finally {
       await child.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.skipIf(!fastworkflowInstalled || !workflow || !envFiles || !tauBenchDirectory)("real FastWorkflow: one retail episode", () => {

@@ -289,7 +289,7 @@ describe.skipIf(!tauBenchDirectory || !pythonAvailable)("fastworkflow strategy o
     // Gone: polled without a time bound (the test's own timeout is the bound).
     while (alive(childPid())) await pause(50);
     expect(alive(childPid())).toBe(false);
-  }, 120_000);
+  }, 300_000);
 
   it("an exception in the agent's own code is an agent error, not an infra error", async () => {
     const { agent } = fastworkflow(RETAIL_WORKFLOW, [{ commands: RIGHT_5.slice(0, 1), raise: "the workflow has a bug" }]);

@@ -40,7 +40,7 @@ describe("τ-bench: records → replay, and replay --from", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record_);
-  }, 120_000);
+  }, 300_000);
 
   it("a record's steps replay as an action file ({name, arguments, requestor: agent})", async () => {
     const record = records.find((entry) => entry.taskId === "2" && entry.trial === 0) as Record_;
@@ -55,7 +55,7 @@ describe("τ-bench: records → replay, and replay --from", () => {
     const nothing = join(directory, "nothing.json");
     writeFileSync(nothing, "[]");
     expect((await json(["replay", "--env", "library", "--actions", nothing])).dataHash).not.toBe(fromSteps.dataHash);
-  }, 120_000);
+  }, 300_000);
 
   it("the records file itself, one episode picked by --task-id and --trial", async () => {
     const file = join(directory, "records.jsonl");
@@ -66,7 +66,7 @@ describe("τ-bench: records → replay, and replay --from", () => {
     const several = await runCli(["replay", "--env", "library", "--actions", file]);
     expect(several.exitCode).toBe(2);
     expect(several.stderr.trim()).toMatch(/^taubridge: .* holds 4 episodes; pick one with --task-id \(2, 6\)/);
-  }, 120_000);
+  }, 300_000);
 
   it("--from: an unknown task or trial is one line naming what the file holds", async () => {
     const task = await runCli(["replay", "--from", results, "--env", "library", "--task-id", "9"]);
@@ -77,7 +77,7 @@ describe("τ-bench: records → replay, and replay --from", () => {
     expect(trial.stderr.trim()).toMatch(/^taubridge: .* has no trial 5 of task 2; its trials: 0, 1$/);
     const both = await runCli(["replay", "--from", results, "--actions", "x.json", "--env", "library", "--task-id", "2"]);
     expect(both.exitCode).toBe(2);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.skipIf(!tau2BenchDirectory)(`τ²: records → replay, and replay --from${tau2BenchDirectory ? "" : ` (${missingTau2Reason})`}`, () => {
@@ -105,7 +105,7 @@ describe.skipIf(!tau2BenchDirectory)(`τ²: records → replay, and replay --fro
       "--quiet",
     ]);
     expect(run.exitCode, run.stderr).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it("a record's steps (requestor agent/user) replay from the task's initial state to the same hashes as --from", async () => {
     const printed = await runCli(["records", saveTo]);
@@ -125,7 +125,7 @@ describe.skipIf(!tau2BenchDirectory)(`τ²: records → replay, and replay --fro
     const whole = join(directory, "record.json");
     writeFileSync(whole, JSON.stringify(record));
     expect((await json(["replay", "--data-dir", data, "--actions", whole])).dbHash).toEqual(fromResults.dbHash);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.skipIf(!tau2BenchDirectory)(`τ³: replay --from uses the retrieval variant the results file recorded${tau2BenchDirectory ? "" : ` (${missingTau2Reason})`}`, () => {

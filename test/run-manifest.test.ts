@@ -76,7 +76,7 @@ describe("τ-bench results carry the run manifest", () => {
     const taskFile = join(mkdtempSync(join(tmpdir(), "taubridge-manifest-tasks-")), "tasks_changed.json");
     writeFileSync(taskFile, JSON.stringify(tasks));
     otherTasks = await libraryRun("user-a", ["--task-file", taskFile]);
-  }, 120_000);
+  }, 300_000);
 
   it("writes it in every entry (schema 2), with that entry's task definition only and no secret", () => {
     const text = readFileSync(userA, "utf8");
@@ -187,5 +187,5 @@ describe.skipIf(!data)("τ² results carry the run manifest in the file's block"
     const differences = (JSON.parse(compared.stdout) as { candidates: Array<{ manifestDifferences: Array<{ field: string; baseline: string; candidate: string }> }> }).candidates[0]
       .manifestDifferences;
     expect(differences).toEqual([{ field: "seed", baseline: "300", candidate: "301" }]);
-  }, 120_000);
+  }, 300_000);
 });

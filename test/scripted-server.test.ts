@@ -23,7 +23,7 @@ async function start(options: ScriptedModelServerOptions): Promise<ScriptedModel
 }
 
 function client(target: ScriptedModelServer): OpenAI {
-  return new OpenAI({ apiKey: API_KEY, baseURL: target.baseURL, maxRetries: 0, timeout: 5_000 });
+  return new OpenAI({ apiKey: API_KEY, baseURL: target.baseURL, maxRetries: 0, timeout: 120_000 }); // a hang detector, generous for a loaded machine
 }
 
 const user = (content: string) => ({ role: "user" as const, content });

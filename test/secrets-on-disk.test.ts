@@ -133,7 +133,7 @@ describe("secrets on disk: τ-bench (library domain, tool-calling agent, llm use
       ...["--verbose-logs", "--llm-log-mode", "all", "--log-level", "DEBUG"],
     ]);
     await server.close();
-  }, 120_000);
+  }, 300_000);
 
   it("the run ran: one episode answered, one ended in the provider's error (exit 3)", () => {
     expect(run.exitCode).toBe(3);
@@ -190,7 +190,7 @@ describe.skipIf(!data)("secrets on disk: τ² (mock domain, llm_agent_solo)", ()
       ...["--verbose-logs", "--llm-log-mode", "all", "--log-level", "DEBUG"],
     ]);
     await server.close();
-  }, 120_000);
+  }, 300_000);
 
   it("the run ran: one simulation finished, one ended in the provider's error (exit 3)", () => {
     expect(run.exitCode).toBe(3);

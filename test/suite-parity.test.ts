@@ -35,16 +35,36 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-/** A τ-bench results file of the library domain (oracle, scripted user) in a fresh directory. */
-async function libraryResults(extra: string[] = []): Promise<string> {
+/**
+ * The default results files (no extra flags), made once per file and shared by the tests that only
+ * read them (`rescore` without `--output`, `report`): the same command writes the same file.
+ */
+const shared = new Map<string, Promise<string>>();
+function once(key: string, make: () => Promise<string>, extra: string[]): Promise<string> {
+  if (extra.length > 0) return make();
+  let made = shared.get(key);
+  if (!made) shared.set(key, (made = make()));
+  return made;
+}
+
+/** A τ-bench results file of the library domain (oracle, scripted user) in a fresh directory (the default one shared). */
+function libraryResults(extra: string[] = []): Promise<string> {
+  return once("library", () => newLibraryResults(extra), extra);
+}
+
+/** A τ² results file of the mock domain (oracle, scripted user; the default one shared). */
+function mockResults(extra: string[] = []): Promise<string> {
+  return once("mock", () => newMockResults(extra), extra);
+}
+
+async function newLibraryResults(extra: string[]): Promise<string> {
   const directory = scratch();
   const result = await runCli(["run", "--log-dir", directory, "--quiet", "--task-ids", "0", "1", "2", ...extra]);
   expect(result.exitCode).toBe(0);
   return join(directory, readdirSync(directory).find((name) => name.endsWith(".json") && !name.endsWith(".meta.json"))!);
 }
 
-/** A τ² results file of the mock domain (oracle, scripted user). */
-async function mockResults(extra: string[] = []): Promise<string> {
+async function newMockResults(extra: string[]): Promise<string> {
   const file = join(scratch(), "mock.json");
   const result = await runCli(["tau2", "run", "--domain", "mock", "--agent", "oracle", "--user", "scripted", "--data-dir", data as string, "--save-to", file, "--quiet", ...extra]);
   expect(result.exitCode).toBe(0);

@@ -205,7 +205,7 @@ describe("a run cut short by Ctrl-C is reported as partial", () => {
     expect(readRunStatus(resultsPath)).toMatchObject({ status: "complete", episodes: 66, expectedEpisodes: 66, interrupted: false });
     const after = await taubridge(["report", resultsPath]);
     expect(after.stdout).not.toContain("partial");
-  }, 120_000);
+  }, 300_000);
 
   it("leaderboardText adds the Episodes column only when a run is partial", () => {
     const whole = buildReport("whole", [summary(0, "user_stop")], { expectedEpisodes: 1, interrupted: false });

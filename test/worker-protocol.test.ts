@@ -130,7 +130,7 @@ describe("UnitWorker", () => {
     } finally {
       await worker.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("answers a cancelled attempt `cancelled`, and a unit of a configuration it was never sent `failed`", async () => {
     const worker = newWorker();
@@ -146,7 +146,7 @@ describe("UnitWorker", () => {
     } finally {
       await worker.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("refuses a configuration it cannot build, with the error that stops the run", async () => {
     const worker = newWorker();
@@ -163,7 +163,7 @@ describe("UnitWorker", () => {
     } finally {
       await worker.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("answers every attempt `failed` with the endpoint's error once a model endpoint refused the run's first call", async () => {
     const worker = newWorker();
@@ -179,7 +179,7 @@ describe("UnitWorker", () => {
     } finally {
       await worker.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("RemoteTaskSource", () => {

@@ -38,6 +38,18 @@ const TAU2_TELECOM_ORACLE: Scenario = {
   ],
 };
 
+/**
+ * A scenario's one-process output, run once per file and shared by every test that compares with it
+ * (the parity cases, and the interrupted and killed runs' baselines): the same command gives the
+ * same masked output, so running it again would only cost time.
+ */
+const oneProcessRuns = new Map<string, ReturnType<typeof runScenario>>();
+function oneProcess(scenario: Scenario): ReturnType<typeof runScenario> {
+  let run = oneProcessRuns.get(scenario.name);
+  if (!run) oneProcessRuns.set(scenario.name, (run = runScenario(scenario)));
+  return run;
+}
+
 /** The first section (`### name`) where two renderings differ, for the failure message. */
 function firstDifference(left: string, right: string): string | undefined {
   if (left === right) return undefined;
@@ -67,8 +79,8 @@ describe("--workers 2 prints and writes what one process does", () => {
     it.skipIf(reason !== undefined)(
       `${title}${reason ? ` (skipped: ${reason})` : ""}`,
       async () => {
-        const one = await runScenario(scenario);
-        const workers = await runScenario(withArgs(scenario, WORKERS));
+        // Independent runs (each its own model server and folders): at the same time.
+        const [one, workers] = await Promise.all([oneProcess(scenario), runScenario(withArgs(scenario, WORKERS))]);
         expect(one.whole).toMatch(/^exit 0$/m);
         expect(firstDifference(withoutHeadings(one.whole), withoutHeadings(workers.whole))).toBeUndefined();
       },
@@ -132,7 +144,7 @@ describe("a --workers run interrupted with Ctrl-C", () => {
   it.skipIf(reason !== undefined)(
     `exits 130 without recording the cut episodes; the same command finishes it as one process would${reason ? ` (skipped: ${reason})` : ""}`,
     async () => {
-      const baseline = await runScenario(scenario);
+      const baseline = await oneProcess(scenario);
       // Once one simulation is recorded, every model call waits: the episodes in flight are cut by the interrupt.
       await withGatedRun(
         scenario.name,
@@ -223,7 +235,7 @@ describe("a worker process killed mid-episode", () => {
   it.skipIf(tau2Reason !== undefined)(
     `τ²: its episode runs again on a replacement and the results are one process's${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const baseline = await runScenario(tau2);
+      const baseline = await oneProcess(tau2);
       await withGatedRun(tau2.name, holdOne(), async (run) => {
         const finished = startRun([...run.args, "--workers", "2", "--max-concurrency", "2", "--retry-delay", "0"], run.log);
         const key = await killHolder(run, 10);
@@ -244,7 +256,7 @@ describe("a worker process killed mid-episode", () => {
   it(
     `τ-bench without episode retries: recorded once as an infrastructure error (exit 3), re-run by the next run`,
     async () => {
-      const baseline = await runScenario(tau);
+      const baseline = await oneProcess(tau);
       await withGatedRun(tau.name, holdOne(), async (run) => {
         const first = startRun([...run.args, "--workers", "2", "--max-concurrency", "2"], run.log);
         const key = await killHolder(run, 11);

@@ -295,7 +295,7 @@ export function defineAdapterSuite(options: AdapterSuiteOptions): void {
       expect(result.termination).toBe("infra_error");
       expect(String(result.info.error)).toMatch(/model endpoint failed/);
       expect(result.steps).toEqual([]);
-    }, 60_000);
+    }, 300_000);
 
     options.extra?.({ serverFor, agentFor, episode, loadTasks, backendHits: () => backend.hits, toolSteps, toolMessages });
 

@@ -105,7 +105,7 @@ describe.each([...FRAMEWORKS, "python-bridge"] as Strategy[])("%s on τ-bench: a
     );
     expect(ModelEndpointUnreachableError.isInstance(error), String(error)).toBe(true);
     expect(String((error as Error).message)).toContain("ECONNREFUSED");
-  }, 120_000);
+  }, 300_000);
 });
 
 const requestsInstalled = execaSync("python3", ["-c", "import requests"], { reject: false }).exitCode === 0;
@@ -117,7 +117,7 @@ describe.skipIf(!requestsInstalled)("the Python bridge classifies another HTTP c
     const outcome = await runBatch(libraryRun("python-bridge", "404", baseUrl, "requests"));
     expect(outcome.summaries.map((summary) => summary.termination)).toEqual(["infra_error"]);
     expect(outcome.summaries[0].error).toMatch(/model endpoint failed/);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("the CLI's exit codes (τ-bench)", () => {

@@ -128,5 +128,5 @@ describe.skipIf(!data)("tau2 run --policy (mock domain, oracle agent)", () => {
     const reported = await runCli(["report", saveTo, "--format", "json"]);
     expect(reported.exitCode, reported.stderr).toBe(0);
     expect(JSON.parse(reported.stdout).policy).toMatchObject({ stored: true, adherence: 0.5, hitsByRule: [{ ruleId: "no-new-tasks", severity: "critical", hits: 1, episodes: 1 }] });
-  }, 120_000);
+  }, 300_000);
 });

@@ -39,6 +39,6 @@ describe.concurrent("golden outputs", () => {
       const expected = readFileSync(path, "utf8");
       if (actual !== expected) writeFileSync(`${path}.actual`, actual);
       expect(actual, `differs from ${path} (the run's output is in ${path}.actual)`).toBe(expected);
-    }, 300_000);
+    }, 900_000); // a hang detector: one scenario takes a minute alone, several times that on a machine running other suites
   }
 });

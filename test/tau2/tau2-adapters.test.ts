@@ -113,7 +113,7 @@ describe.skipIf(!data)("the function agent on τ² telecom", () => {
     expect(rewardOf(simulation.reward_info)).toBe(1);
     const calls = simulation.messages.flatMap((message) => (message.role === "assistant" || message.role === "user" ? (message.tool_calls ?? []).map((call) => `${call.requestor}:${call.name}`) : []));
     expect(calls).toEqual(["assistant:enable_roaming", "user:toggle_roaming"]);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe.skipIf(!data)("τ-bench model strategies on τ² domains", () => {
@@ -150,7 +150,7 @@ describe.skipIf(!data)("τ-bench model strategies on τ² domains", () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 describe.skipIf(!data)("framework adapters on τ² telecom (dual control)", () => {
@@ -221,7 +221,7 @@ describe.skipIf(!data)("dry-run on τ²", () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 const python = process.env.TAUBRIDGE_PYTHON ?? "python3";
@@ -246,5 +246,5 @@ describe.skipIf(!data || !pythonAvailable)("the Python bridge on τ²", () => {
     expect([simulation.termination_reason, rewardOf(simulation.reward_info)]).toEqual(["user_stop", 1]);
     const calls = simulation.messages.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((call) => call.name) : []));
     expect(calls).toEqual(["find_user_id_by_name_zip", "get_user_details", "get_order_details", "return_delivered_order_items"]);
-  }, 60_000);
+  }, 300_000);
 });

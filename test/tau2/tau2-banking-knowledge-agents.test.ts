@@ -40,7 +40,7 @@ describeWithTau2Data("τ³ banking_knowledge with taubridge's own agents", (data
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expectDiscoverableFlow(toolResults(file));
-  }, 120_000);
+  }, 300_000);
 
   it("an AI SDK agent through the bridge: the same three tools, answered by the environment", async () => {
     const server = await startScriptedModelServer({
@@ -61,5 +61,5 @@ describeWithTau2Data("τ³ banking_knowledge with taubridge's own agents", (data
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

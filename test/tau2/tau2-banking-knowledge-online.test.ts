@@ -191,5 +191,5 @@ describeWithTau2Data("τ³ banking_knowledge with a model (embeddings, reranker)
       expect(result.stderr.trim().split("\n"), result.stderr).toHaveLength(1);
       for (const message of messages) expect(result.stderr).toMatch(message);
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -79,7 +79,7 @@ describeWithTau2Data("τ³ banking_knowledge runs", (data) => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("refuses the default variant, the online ones and solo mode in one line with exit code 2", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "tau3-bank-refused-")), "results.json");
@@ -95,7 +95,7 @@ describeWithTau2Data("τ³ banking_knowledge runs", (data) => {
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
       expect(result.stderr).toMatch(message);
     }
-  }, 120_000);
+  }, 300_000);
 
   it("replay takes --retrieval-config and applies a task's initial state", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tau3-bank-replay-"));
@@ -125,5 +125,5 @@ describeWithTau2Data("τ³ banking_knowledge runs", (data) => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout.match(/\n {3}ID: /g)).toHaveLength(2);
     expect(result.stdout).toMatch(/db hash: agent [0-9a-f]{64}, user [0-9a-f]{64}/);
-  }, 60_000);
+  }, 300_000);
 });

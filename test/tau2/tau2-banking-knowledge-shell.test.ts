@@ -153,7 +153,7 @@ describeWithSandbox("τ³ banking_knowledge shell probes (the original through s
     expect(existsSync(sandbox)).toBe(false);
     expect(readdirSync(base)).toEqual([]);
     await expect(call("ls")).rejects.toThrow(/dropped/);
-  }, 120_000);
+  }, 300_000);
 
   it("lists each shell variant's tools in τ²'s order, with the original's schemas for shell, KB_search_bm25 and KB_search_dense", () => {
     const fixture = JSON.parse(readFileSync(join(data, "fixtures", "tools_banking_knowledge.json"), "utf8")) as {

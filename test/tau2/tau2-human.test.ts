@@ -41,7 +41,7 @@ describe.skipIf(!data)("a person plays the τ² agent (--agent human)", () => {
     expect(messages.filter((message) => message.role === "assistant" && message.content === "I created the task 'Important Meeting' for you.")).toHaveLength(1);
     expect(messages.flatMap((message) => (message.tool_calls ?? []).map((call) => call.name))).toEqual(["create_task"]);
     expect(messages.filter((message) => message.role === "tool" && String(message.content).startsWith("Error"))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.skipIf(!data)("a person plays the τ² user (--user human)", () => {
@@ -60,11 +60,11 @@ describe.skipIf(!data)("a person plays the τ² user (--user human)", () => {
     const userMessages = (simulations[0].messages as Message[]).filter((message) => message.role === "user");
     expect(userMessages.flatMap((message) => (message.tool_calls ?? []).map((call) => call.name))).toEqual(["check_notifications"]);
     expect(userMessages.map((message) => message.content).filter(Boolean)).toEqual(["Please create a task called Important Meeting for user_1.", "Thanks, that's all. ###STOP###"]);
-  }, 120_000);
+  }, 300_000);
 
   it("is listed among τ²'s users", async () => {
     const result = await runCli(["strategies"]);
     const tau2Users = result.stdout.slice(result.stdout.indexOf("τ²-bench")).split("User strategies:")[1] ?? "";
     expect(tau2Users).toMatch(/^ {4}human {2,}a person types the user's messages/m);
-  }, 60_000);
+  }, 300_000);
 });

@@ -31,7 +31,7 @@ describe.skipIf(!data)("the scripted τ² user is for checking the pipeline with
     const report = await runCli(["report", saveTo]);
     expect(report.exitCode, report.stderr).toBe(0);
     expect(report.stdout).toMatch(NOTE);
-  }, 120_000);
+  }, 300_000);
 
   it("with the oracle, nothing is said", async () => {
     const { saveTo, run } = tau2Run(["--agent", "oracle"]);
@@ -39,7 +39,7 @@ describe.skipIf(!data)("the scripted τ² user is for checking the pipeline with
     expect(result.exitCode, result.stderr).toBe(0);
     expect(result.stdout).not.toMatch(NOTE);
     expect((await runCli(["report", saveTo])).stdout).not.toMatch(NOTE);
-  }, 120_000);
+  }, 300_000);
 
   it("`taubridge strategies` says what it does and what its scores mean with another agent", async () => {
     const result = await runCli(["strategies"]);
@@ -47,5 +47,5 @@ describe.skipIf(!data)("the scripted τ² user is for checking the pipeline with
     const scripted = tau2Users.split("\n").find((line) => /^ {4}scripted /.test(line)) ?? "";
     expect(scripted).toContain("whatever the agent says");
     expect(scripted).toContain("with any other agent its scores mean little");
-  }, 60_000);
+  }, 300_000);
 });

@@ -284,7 +284,7 @@ describeWithSandbox("τ³ shell sandbox: run_command through srt against the ori
     } finally {
       await sandbox.cleanup();
     }
-  }, 60_000);
+  }, 300_000);
 
   it("never lets the harness's keys reach a command; cleanup removes the directory; commands after it refuse", async () => {
     const base = mkdtempSync(join(tmpdir(), "sandbox-env-"));
@@ -298,7 +298,7 @@ describeWithSandbox("τ³ shell sandbox: run_command through srt against the ori
     await sandbox.cleanup();
     expect(existsSync(sandbox.sandboxDir)).toBe(false);
     await expect(sandbox.runCommand("ls")).rejects.toThrow(/was removed/);
-  }, 60_000);
+  }, 300_000);
 
   it("a process that exits without cleanup still removes its sandbox directories", async () => {
     const base = mkdtempSync(join(tmpdir(), "sandbox-exit-"));
@@ -313,5 +313,5 @@ describeWithSandbox("τ³ shell sandbox: run_command through srt against the ori
     expect(child.stdout.trim()).toMatch(/agentic_search_[0-9a-f]{8}$/);
     expect(statSync(base).isDirectory()).toBe(true);
     expect(readdirSync(base)).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
