@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     pool: "forks",
-    globalSetup: ["./test/support/derived-cache-setup.ts"],
+    globalSetup: ["./test/support/derived-cache-setup.ts", "./test/support/cli-build-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });

@@ -204,7 +204,9 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   it.skipIf(tau2Reason !== undefined)(
     `a worker SIGKILLed mid-simulation: its jobs run again on another worker and are recorded once${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2"]);
+      // Long locks here (the later flags win): this test counts jobs by state, and on a loaded machine a
+      // worker late to renew a short lock would have a job moved back to waiting as stalled.
+      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2", "--lock-duration", "120", "--stalled-interval", "30"]);
       const [first] = workers;
       try {
         const coordinator = startCoordinator([...run.args, "--queue", redis.url]);
@@ -229,7 +231,9 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   it.skipIf(tau2Reason !== undefined)(
     `queue status, cancel (exit 130, nothing cut recorded; the same command finishes the run) and clean${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2"]);
+      // Long locks here (the later flags win): this test counts jobs by state, and on a loaded machine a
+      // worker late to renew a short lock would have a job moved back to waiting as stalled.
+      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2", "--lock-duration", "120", "--stalled-interval", "30"]);
       try {
         const coordinator = startCoordinator([...run.args, "--queue", redis.url]);
         await until(() => run.gate.held.length >= 2, "two simulations waiting at the model");
@@ -415,7 +419,9 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
   it.skipIf(tau2Reason !== undefined)(
     `a coordinator SIGKILLed and started again, then a Redis restart: the run completes with a local run's results, nothing twice${tau2Reason ? ` (skipped: ${tau2Reason})` : ""}`,
     async () => {
-      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2"]);
+      // Long locks here (the later flags win): this test counts jobs by state, and on a loaded machine a
+      // worker late to renew a short lock would have a job moved back to waiting as stalled.
+      const { baseline, run, workers } = await baselineWhileWorkersStart(tau2, 1, redis.url, ["--concurrency", "2", "--lock-duration", "120", "--stalled-interval", "30"]);
       try {
         const first = startCoordinator([...run.args, "--queue", redis.url]);
         await until(() => run.gate.held.length >= 2, "two simulations waiting at the model");

@@ -3,13 +3,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type Options } from "execa";
 
-/** The CLI's TypeScript entry: tests run the sources, not the build. */
+/** The CLI's TypeScript entry. */
 export const CLI_SOURCE = join(import.meta.dirname, "..", "..", "app", "cli.ts");
+/** The built CLI, as `npx taubridge` starts it. */
+export const CLI_BUILD = join(import.meta.dirname, "..", "..", "bin", "taubridge.js");
 /** tsx resolved from here, so a child started in any working directory (a temporary one) finds it. */
 const TSX = import.meta.resolve("tsx");
 
 /**
- * Runs `taubridge <args>` from the sources in a child process (through tsx), never rejecting: tests
+ * How the CLI is started: the build while it is current (`cli-build-setup.ts`, the suite's global
+ * setup, decides once per run and says why when it cannot), else the sources through tsx.
+ */
+function cliEntry(): string[] {
+  return process.env.TAUBRIDGE_TEST_CLI === "build" ? [CLI_BUILD] : ["--import", TSX, CLI_SOURCE];
+}
+
+/**
+ * Runs `taubridge <args>` in a child process (the build when current, else the sources), never rejecting: tests
  * assert on the exit code and output. Each call gets its own empty `TAUBRIDGE_CACHE_DIR`, so no
  * test reads or fills the user's data cache. Returns the execa subprocess (awaitable, killable).
  */
@@ -22,7 +32,7 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
     ...(options.input !== undefined ? { input: options.input } : {}),
     env: { TAUBRIDGE_CACHE_DIR: mkdtempSync(join(tmpdir(), "taubridge-cache-")), ...options.env },
   } satisfies Options;
-  return execa("node", [...(options.nodeArgs ?? []), "--import", TSX, CLI_SOURCE, ...args], execaOptions);
+  return execa("node", [...(options.nodeArgs ?? []), ...cliEntry(), ...args], execaOptions);
 }
 
 /**
