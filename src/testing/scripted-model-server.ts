@@ -353,6 +353,11 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   }
   const state = new ScriptedServerState(new ScriptBook(file), file.streamUsage ?? "requested", options.responder, options.embeddingDimensions);
   const server: Server = createServer((incoming, response) => state.handle(incoming, response));
+  // Idle connections are kept longer than Node's default 5 s. A client holds one for the time the
+  // server's Keep-Alive header allows, less a second; when its event loop is busy past that second
+  // (a domain loading on a loaded machine), it sends on a connection the server has just closed and
+  // gets ECONNRESET, which a client told not to retry (`maxAttempts: 1`) reports as a failure.
+  server.keepAliveTimeout = 65_000;
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
