@@ -186,7 +186,14 @@ describe("json.dumps and repr texts", () => {
   it("writes a printed checkpoint entry as the line printer would", () => {
     const directory = mkdtempSync(join(tmpdir(), "taubridge-checkpoint-line-"));
     try {
-      const entry = { task_id: "t, 1", messages: [{ role: "assistant", content: "ok,\n  fine" }, { role: "user", content: null }], reward_info: new Map([["reward", new PyFloat(1)]]) };
+      const entry = {
+        task_id: "t, 1",
+        messages: [
+          { role: "assistant", content: "ok,\n  fine" },
+          { role: "user", content: null },
+        ],
+        reward_info: new Map([["reward", new PyFloat(1)]]),
+      };
       const path = join(directory, "c.jsonl");
       const writer = new CheckpointWriter(path);
       writer.open({ identity: {} }, true);
