@@ -293,8 +293,8 @@ export class PrintedJson {
    * written with one `write`). Made from the indented text's bytes in place: every line break
    * (never inside a string: the printers escape control characters) is dropped with the
    * indentation after it, and one after a comma becomes a space. The two replacements of
-   * {@link line} made two string copies of every episode (~90 KB each for a τ² simulation), at a
-   * thousand concurrent simulations over a third of the harness's JS allocations.
+   * {@link line} made two string copies of every episode (~46 KB each for a τ² simulation): with
+   * the buffer made from them, ~15% of the bytes a scale run allocates (allocation-rate profile).
    */
   lineBytes(prefix: Uint8Array, suffix: Uint8Array): Buffer {
     const { indented } = this;
