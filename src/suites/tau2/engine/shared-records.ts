@@ -163,16 +163,11 @@ export class SharedRecordMap extends Map<string, PyValue> {
     return super[Symbol.iterator]();
   }
 
-  /** Map's `size`, answered from `base` while not filled (defined below: TypeScript types `size` as a field). */
-  declare readonly size: number;
+  /** Map's `size`, answered from `base` while not filled. */
+  override get size(): number {
+    return this.filled ? super.size : this.base.size;
+  }
 }
-
-Object.defineProperty(SharedRecordMap.prototype, "size", {
-  configurable: true,
-  get(this: SharedRecordMap): number {
-    return (this as unknown as { filled: boolean }).filled ? Reflect.get(Map.prototype, "size", this) : this.base.size;
-  },
-});
 
 /** True for a dict whose every value is a dict or list (a collection of records). */
 function isRecordDict(value: PyValue): value is PyDict {
