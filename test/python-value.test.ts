@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CheckpointWriter } from "../src/run/checkpoint.ts";
 import {
   JsonSyntaxError,
   PyException,
@@ -157,6 +161,52 @@ describe("json.dumps and repr texts", () => {
     expect(printed.line).toBe(pyJsonDumpsLine(entry));
     expect(pyJsonDumpsIndented({ deeper: [printed] }, 2)).toBe(pyJsonDumpsIndented({ deeper: [entry] }, 2));
     expect(pyJsonDumpsIndented([printed], 4)).toBe(pyJsonDumpsIndented([entry], 4));
+  });
+
+  it("makes a printed value's one-line bytes from its indented text, as the line printer prints them", () => {
+    const entry = {
+      task_id: 3,
+      info: new Map<string, unknown>([
+        ["note", "a,\nb: [x], \u00e9 \u2028"],
+        ["empty", []],
+        ["emptyMap", new Map()],
+        ["nested", { k: [1, { deep: null }, [[]]], e: {}, "key,": ",  " }],
+      ]),
+      traj: [{ role: "user", content: "hi, there" }, "  spaced  "],
+    };
+    for (const level of [0, 1, 2]) {
+      const printed = printedJson(entry, 2, level);
+      const bytes = printed.lineBytes(Buffer.from("<<"), Buffer.from(">>\n"));
+      expect(bytes.toString("utf8")).toBe(`<<${pyJsonDumpsLine(entry)}>>\n`);
+    }
+    expect(printedJson([], 2, 2).lineBytes(Buffer.alloc(0), Buffer.alloc(0)).toString()).toBe("[]");
+    expect(printedJson("x", 2, 2).lineBytes(Buffer.alloc(0), Buffer.alloc(0)).toString()).toBe('"x"');
+  });
+
+  it("writes a printed checkpoint entry as the line printer would", () => {
+    const directory = mkdtempSync(join(tmpdir(), "taubridge-checkpoint-line-"));
+    try {
+      const entry = {
+        task_id: "t, 1",
+        messages: [
+          { role: "assistant", content: "ok,\n  fine" },
+          { role: "user", content: null },
+        ],
+        reward_info: new Map([["reward", new PyFloat(1)]]),
+      };
+      const path = join(directory, "c.jsonl");
+      const writer = new CheckpointWriter(path);
+      writer.open({ identity: {} }, true);
+      writer.append(printedJson(entry, 2, 2));
+      writer.append(entry);
+      writer.close();
+      const lines = readFileSync(path, "utf8").split("\n");
+      expect(lines[1]).toBe(pyJsonDumpsLine({ type: "episode", entry }));
+      expect(lines[2]).toBe(lines[1]);
+      expect(lines[3]).toBe("");
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it("fingerprints a model schema by everything that decides validated values", () => {

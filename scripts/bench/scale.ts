@@ -24,10 +24,12 @@
  * tau2-bench data. `--bin <path>/bin/taubridge.js` runs another build's CLI instead (compare two
  * builds in alternating runs: on a loaded machine the ratio is steadier than either figure);
  * `--cpu-prof <dir>` writes a V8 CPU profile of the measured run's CLI there
- * (`support/profile-summary.mjs` summarises it). The server reports the TCP connections it accepted.
+ * (`support/profile-summary.mjs` summarises it); `--alloc-prof <dir>` writes an allocation profile of
+ * it there (bytes allocated by function, freed ones included: `support/allocation-profile.mjs`,
+ * summarised by `support/allocation-summary.mjs`). The server reports the TCP connections it accepted.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     workers: { type: "string" },
     "keep-files": { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
+    "alloc-prof": { type: "string" },
     bin: { type: "string" },
   },
   allowPositionals: true,
@@ -93,7 +96,7 @@ interface ProcessUsage {
 }
 
 /** One `tau2 run` of `count` simulations against a fresh server: its calls, wall times, CPU and memory. */
-async function run(count: number, workers: string | undefined, profileDirectory?: string) {
+async function run(count: number, workers: string | undefined, profileDirectory?: string, allocationDirectory?: string) {
   const server = await startServer();
   const directory = mkdtempSync(join(tmpdir(), "taubridge-bench-scale-"));
   const usageFile = join(directory, "usage.jsonl");
@@ -101,6 +104,7 @@ async function run(count: number, workers: string | undefined, profileDirectory?
   const llmArgs = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
   const args = [
     ...(profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`] : []),
+    ...(allocationDirectory ? ["--import", join(ROOT, "scripts", "bench", "support", "allocation-profile.mjs")] : []),
     ...["--import", join(ROOT, "scripts", "bench", "support", "usage-report.mjs"), values.bin ?? BIN, "tau2", "run"],
     ...["--domain", "telecom", "--task-split-name", "base", "--num-tasks", String(tasks), "--num-trials", String(trials), "--max-concurrency", String(count)],
     ...["--agent", "llm_agent", "--agent-llm", "bench-agent", "--agent-llm-args", llmArgs, "--user", "user_simulator", "--user-llm", "bench-user", "--user-llm-args", llmArgs],
@@ -108,7 +112,10 @@ async function run(count: number, workers: string | undefined, profileDirectory?
     ...(workers ? ["--workers", workers] : []),
   ];
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, TAUBRIDGE_BENCH_USAGE_FILE: usageFile }, stdio: ["ignore", "ignore", "pipe"] });
+  const allocationFile = allocationDirectory ? join(allocationDirectory, `alloc-${Date.now()}.heapprofile`) : undefined;
+  if (allocationDirectory) mkdirSync(allocationDirectory, { recursive: true });
+  const env = { ...process.env, TAUBRIDGE_BENCH_USAGE_FILE: usageFile, ...(allocationFile ? { TAUBRIDGE_ALLOCATION_PROFILE: allocationFile } : {}) };
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -149,7 +156,7 @@ async function measure(workers: string | undefined) {
   // The fixed cost of a run (start, loading, result writing) from a one-simulation run of the same command.
   const single = await run(1, workers);
   if (single.exitCode !== 0) return { workers: workers ?? null, failed: single };
-  const full = await run(simulations, workers, values["cpu-prof"]);
+  const full = await run(simulations, workers, values["cpu-prof"], values["alloc-prof"]);
   if (full.exitCode !== 0) return { workers: workers ?? null, failed: full };
   const callsPerSimulation = full.calls / full.simulations;
   const idealMs = callsPerSimulation * latencyMs * Math.ceil(full.simulations / simulations);

@@ -35,6 +35,14 @@ export function rememberFileSha256(path: string, sha256: string): void {
   if (stats) known.set(resolve(path), { ...stats, sha256 });
 }
 
+/**
+ * True when every file still has the recorded SHA-256 (a recorded null: it is still missing). What
+ * a derived-cache entry read from source files checks before it is believed.
+ */
+export function filesUnchanged(files: Record<string, unknown>): boolean {
+  return Object.entries(files).every(([path, sha256]) => (sha256 === null || typeof sha256 === "string") && (fileSha256(path) ?? null) === sha256);
+}
+
 /** A file's SHA-256, hashed once per process while its size and modification time stay; undefined when it is not a readable file. */
 export function fileSha256(path: string): string | undefined {
   const absolute = resolve(path);

@@ -29,9 +29,10 @@
  */
 import type OpenAI from "openai";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { Client, interceptors, type Dispatcher } from "undici";
+import type { Client, Dispatcher } from "undici";
 import { onAbort } from "./abort-relay.ts";
 import { AttemptTimeoutError } from "./retry.ts";
+import { redirectInterceptor, undiciClient } from "./undici-parts.ts";
 
 /** What a client sends with every chat completion: the URL and the headers the SDK builds. */
 export interface ChatTarget {
@@ -88,8 +89,8 @@ class OriginConnections {
   constructor(private readonly origin: string) {}
 
   private connection(): Connection {
-    const client = new Client(this.origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
-    const connection: Connection = { client, dispatcher: client.compose(interceptors.redirect({ maxRedirections: 5 })), failed: false };
+    const client = new (undiciClient())(this.origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+    const connection: Connection = { client, dispatcher: client.compose(redirectInterceptor()({ maxRedirections: 5 })), failed: false };
     client.on("drain", () => {
       if (usable(connection)) this.idle.push(connection);
     });

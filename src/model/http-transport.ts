@@ -18,7 +18,8 @@
  * the SDK may send that are not plain bytes (multipart forms, streams) go to the global `fetch`.
  */
 import { Readable } from "node:stream";
-import { Agent, interceptors, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { undiciPackage } from "./undici-parts.ts";
 
 /** Statuses whose response must not carry a body (the `Response` constructor rejects one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -33,7 +34,9 @@ let sharedDispatcher: Dispatcher | undefined;
  * reuses warm connections. Idle sockets do not keep the process alive (undici unrefs them).
  */
 function dispatcher(): Dispatcher {
-  sharedDispatcher ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: null }).compose(interceptors.redirect({ maxRedirections: 5 }));
+  if (sharedDispatcher) return sharedDispatcher;
+  const { Agent, interceptors } = undiciPackage();
+  sharedDispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: null }).compose(interceptors.redirect({ maxRedirections: 5 }));
   return sharedDispatcher;
 }
 
@@ -135,7 +138,7 @@ export const keepAliveFetch: FetchFunction = async (input, init = {}) => {
   if (input instanceof Request || !isPlainBody(init.body)) return fetch(input, init);
   const url = typeof input === "string" ? input : input.href;
   const method = (init.method ?? "GET").toUpperCase() as Dispatcher.HttpMethod;
-  const answer = await request(url, {
+  const answer = await undiciPackage().request(url, {
     method,
     headers: requestHeaders(init.headers),
     body: init.body ?? null,

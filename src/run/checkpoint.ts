@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import { DataError } from "../errors/error-tree.ts";
 import { readUtf8Lines } from "../data/data-files.ts";
 import type { EpisodeSummary } from "../core/run.ts";
-import { parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
+import { PrintedJson, parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
 
 /** A finished episode: its results-file entry (serialisable as is) and its summary. */
 export interface CheckpointEntry {
@@ -25,6 +25,10 @@ export interface CheckpointContents {
   /** Lines that could not be parsed (a torn final line after a kill); they are re-run. */
   discardedLines: number;
 }
+
+/** An episode's line around its entry, as `pyJsonDumpsLine({ type: "episode", entry })` prints it. */
+const EPISODE_LINE_START = Buffer.from('{"type": "episode", "entry": ');
+const EPISODE_LINE_END = Buffer.from("}\n");
 
 /** Writes a checkpoint: `open` writes the header (fresh) or appends to an existing file; `append` adds one episode. */
 export class CheckpointWriter {
@@ -44,12 +48,17 @@ export class CheckpointWriter {
   }
 
   append(entry: unknown): void {
-    this.writeLine({ type: "episode", entry });
+    // An entry printed already (a τ² simulation) goes from its text to the line's bytes directly: the same bytes as printing the line.
+    if (entry instanceof PrintedJson) this.writeBytes(entry.lineBytes(EPISODE_LINE_START, EPISODE_LINE_END));
+    else this.writeLine({ type: "episode", entry });
   }
 
   private writeLine(value: unknown): void {
+    this.writeBytes(Buffer.from(`${pyJsonDumpsLine(value)}\n`, "utf8"));
+  }
+
+  private writeBytes(buffer: Uint8Array): void {
     if (this.fd === undefined) throw new Error("checkpoint is not open");
-    const buffer = Buffer.from(`${pyJsonDumpsLine(value)}\n`, "utf8");
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(this.fd, buffer, offset);
   }

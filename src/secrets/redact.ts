@@ -224,6 +224,17 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
+/** A new Map holding the first `count` entries of `map`, in order. */
+function mapPrefix(map: ReadonlyMap<unknown, unknown>, count: number): Map<unknown, unknown> {
+  const prefix = new Map<unknown, unknown>();
+  if (count === 0) return prefix;
+  for (const [key, entry] of map) {
+    prefix.set(key, entry);
+    if (prefix.size === count) break;
+  }
+  return prefix;
+}
+
 /** What `redact` is told besides the value. */
 export interface RedactOptions {
   /** Values known to be secret (keys read from the environment, a URL's password, …): replaced wherever they appear. */
@@ -275,29 +286,47 @@ export function redact<T>(value: T, options: RedactOptions = {}): T {
     if (ancestors.has(item)) return "[Circular]";
     ancestors.add(item);
     try {
+      // A copy is made only from the first entry that changes (most values hold no secret): walking a
+      // results file allocated a copy of every array, Map and object it held, then threw it away.
       if (Array.isArray(item)) {
-        const copy = item.map(visit);
-        return copy.some((entry, index) => entry !== item[index]) ? copy : item;
+        let copy: unknown[] | undefined;
+        for (let index = 0; index < item.length; index++) {
+          const entry = item[index];
+          const redacted = visit(entry);
+          if (copy !== undefined) copy.push(redacted);
+          else if (redacted !== entry) {
+            copy = item.slice(0, index);
+            copy.push(redacted);
+          }
+        }
+        return copy ?? item;
       }
       if (item instanceof Map) {
-        let changed = false;
-        const copy = new Map<unknown, unknown>();
+        let copy: Map<unknown, unknown> | undefined;
+        let index = 0;
         for (const [key, entry] of item) {
           const redacted = field(key, entry);
-          changed ||= redacted !== entry;
-          copy.set(key, redacted);
+          if (copy !== undefined) copy.set(key, redacted);
+          else if (redacted !== entry) copy = mapPrefix(item, index).set(key, redacted);
+          index++;
         }
-        return changed ? copy : item;
+        return copy ?? item;
       }
       if (!isPlainObject(item)) return item;
-      let changed = false;
-      const copy: Record<string, unknown> = {};
-      for (const [key, entry] of Object.entries(item)) {
+      const keys = Object.keys(item);
+      let copy: Record<string, unknown> | undefined;
+      for (let index = 0; index < keys.length; index++) {
+        const key = keys[index]!;
+        const entry = item[key];
         const redacted = field(key, entry);
-        changed ||= redacted !== entry;
-        copy[key] = redacted;
+        if (copy !== undefined) copy[key] = redacted;
+        else if (redacted !== entry) {
+          copy = {};
+          for (let before = 0; before < index; before++) copy[keys[before]!] = item[keys[before]!];
+          copy[key] = redacted;
+        }
       }
-      return changed ? copy : item;
+      return copy ?? item;
     } finally {
       ancestors.delete(item);
     }

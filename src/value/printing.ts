@@ -287,6 +287,37 @@ export class PrintedJson {
   get line(): string {
     return this.indented.replace(/,\n */g, ", ").replace(/\n */g, "");
   }
+
+  /**
+   * `prefix`, the UTF-8 bytes of {@link line}, then `suffix`, in one buffer (a checkpoint line,
+   * written with one `write`). Made from the indented text's bytes in place: every line break
+   * (never inside a string: the printers escape control characters) is dropped with the
+   * indentation after it, and one after a comma becomes a space. The two replacements of
+   * {@link line} made two string copies of every episode (~46 KB each for a τ² simulation): with
+   * the buffer made from them, ~15% of the bytes a scale run allocates (allocation-rate profile).
+   */
+  lineBytes(prefix: Uint8Array, suffix: Uint8Array): Buffer {
+    const { indented } = this;
+    const start = prefix.length;
+    const bytes = Buffer.allocUnsafeSlow(start + Buffer.byteLength(indented) + suffix.length);
+    bytes.set(prefix, 0);
+    const end = start + bytes.write(indented, start);
+    const text = bytes.subarray(0, end);
+    let read = start;
+    let written = start;
+    for (;;) {
+      const lineBreak = text.indexOf(0x0a, read);
+      const stop = lineBreak < 0 ? end : lineBreak;
+      if (written !== read) bytes.copyWithin(written, read, stop);
+      written += stop - read;
+      if (lineBreak < 0) break;
+      read = lineBreak + 1;
+      while (read < end && bytes[read] === 0x20) read++;
+      if (written > start && bytes[written - 1] === 0x2c) bytes[written++] = 0x20;
+    }
+    bytes.set(suffix, written);
+    return bytes.subarray(0, written + suffix.length);
+  }
 }
 
 /** Prints `value` once for the place it will take in an indented document (`indent`, `level`), and on one line when asked. */

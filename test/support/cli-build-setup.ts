@@ -4,16 +4,23 @@
  * ~1.5 s of CPU compiling and loading the sources before it does anything, ~5× the built CLI's start,
  * and the suite starts the CLI many hundreds of times — on three Node versions in CI. The build is
  * used only while it is current: `dist/cli/cli.js` (the build's last output) newer than every file
- * the build reads (`app`, `src`, `domains`, `bridge`, `adapters`, `tasks`, `scripts/build`,
- * `package.json`, the tsconfigs). A checkout edited since its last `npm run build` runs the sources,
+ * the build reads: what `tsconfig.build.json` compiles, the assets `scripts/build/assets.json` copies,
+ * `scripts/build` itself, `package.json` and the tsconfigs — read from those files, so a folder added
+ * to the build is watched here without a second list. A checkout edited since its last `npm run build` runs the sources,
  * and says so once. `TAUBRIDGE_TEST_CLI=source` or `=build` chooses explicitly (`build` with no
  * current build is an error, not a silent fallback).
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..", "..");
-const INPUTS = ["app", "src", "domains", "bridge", "adapters", "tasks", join("scripts", "build"), "package.json", "tsconfig.json", "tsconfig.build.json"];
+
+/** The paths the build reads, from the build's own configuration files. */
+export function buildInputs(): string[] {
+  const compiled = (JSON.parse(readFileSync(join(root, "tsconfig.build.json"), "utf8")) as { include: string[] }).include;
+  const copied = (JSON.parse(readFileSync(join(root, "scripts", "build", "assets.json"), "utf8")) as { assets: { from: string }[] }).assets.map((asset) => asset.from);
+  return [...new Set([...compiled, ...copied, join("scripts", "build"), "package.json", "tsconfig.json", "tsconfig.build.json"])];
+}
 
 /**
  * The newest modification time of the files under `path` (a file or a folder, walked whole).
@@ -37,7 +44,7 @@ export function staleBuild(): string | undefined {
   const bundle = join(root, "dist", "cli", "cli.js");
   if (!existsSync(bundle)) return "there is no build (dist/cli/cli.js)";
   const built = statSync(bundle).mtimeMs;
-  const changed = INPUTS.find((input) => newest(join(root, input)) > built);
+  const changed = buildInputs().find((input) => newest(join(root, input)) > built);
   return changed === undefined ? undefined : `${changed} changed after the last build`;
 }
 

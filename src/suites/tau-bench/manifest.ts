@@ -4,26 +4,67 @@
  * list carries it in its `taubridge` block (the original's list has no other place), with the
  * definition hash of that entry's task only; {@link manifestOfEntries} merges them back.
  */
-import { basename, dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import type { RunManifest } from "../../core/run-manifest.ts";
-import { pinnedDataCommit } from "../../data/pinned-files.ts";
+import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
+import { fileSha256, filesUnchanged, pinnedDataCommit } from "../../data/pinned-files.ts";
 import type { RunIdentity } from "../../run/run-identity.ts";
 import { isManifest, knownHashes, manifestEndpoint, manifestModel, sha256OfText, sha256OfValue } from "../../run/run-manifest.ts";
 import { pyJsonDumps } from "../../value/index.ts";
 import type { BuiltRun } from "./build.ts";
 import { taskDump } from "./codec.ts";
-import { originalTauBenchPrompts } from "./participants/original-prompts.ts";
+import { readTauBenchPrompts, tauBenchSourceTree, type TauBenchPromptTemplates } from "./engine/original-prompts.ts";
 import { domainDataFiles } from "./run-identity.ts";
 
 /** SHA-256 of the original's prompt templates a τ-bench run can use, by part (empty when the sources are absent). */
 function originalTemplateHashes(built: BuiltRun): Record<string, string> {
-  let templates: ReturnType<typeof originalTauBenchPrompts>;
+  const { domain } = built;
+  if (domain.definition.suite !== "tau-bench") return {};
+  const root = dirname(domain.dataDirectory);
+  if (!existsSync(join(root, "upstream-src", "tau_bench"))) return {};
+  return tauBenchPromptTemplateHashes(root);
+}
+
+/**
+ * The template hashes of a τ-bench data root. Reading them parses three of τ-bench's Python sources
+ * (~5% of a τ-bench oracle run's CPU, though an oracle sends no prompt), so, as τ²'s
+ * (`tau2PromptTemplateHashes`), they are kept in the derived cache with the SHA-256 of every file
+ * they were read from, and an entry is used only while each of those files has the bytes it had.
+ */
+export function tauBenchPromptTemplateHashes(dataRoot: string): Record<string, string> {
+  const root = resolve(dataRoot);
+  return cachedDerivation(TAU_BENCH_TEMPLATE_HASHES_KIND, derivedCacheKey(root), isStoredTemplateHashes, () => deriveTemplateHashes(root)).hashes;
+}
+
+export const TAU_BENCH_TEMPLATE_HASHES_KIND = "tau-bench-template-hashes-v1";
+
+/** What the derived cache keeps: the hashes, and each source file's SHA-256 (null: it was missing). */
+interface StoredTemplateHashes {
+  files: Record<string, string | null>;
+  hashes: Record<string, string>;
+}
+
+function isStoredTemplateHashes(value: unknown): value is StoredTemplateHashes {
+  const stored = value as StoredTemplateHashes;
+  if (typeof stored?.files !== "object" || stored.files === null || typeof stored.hashes !== "object" || stored.hashes === null) return false;
+  if (!Object.values(stored.hashes).every((hash) => typeof hash === "string")) return false;
+  return filesUnchanged(stored.files);
+}
+
+function deriveTemplateHashes(root: string): StoredTemplateHashes {
+  const tree = tauBenchSourceTree(root);
+  let hashes: Record<string, string> = {};
   try {
-    templates = originalTauBenchPrompts(built.domain);
+    hashes = templateHashes(readTauBenchPrompts(root, tree));
   } catch {
-    return {}; // the build already said what is wrong with the sources
+    // the build already said what is wrong with the sources
   }
-  if (!templates) return {};
+  const files = Object.fromEntries(tree.readPaths().map((path) => [path, fileSha256(path) ?? null]));
+  return { files, hashes };
+}
+
+function templateHashes(templates: TauBenchPromptTemplates): Record<string, string> {
   const { reactInstruction, actInstruction, chatReactPrompt, fewShotExample, fewShotSeparator, fewShotSystem, userPrompt, userFirstMessage } = templates;
   const { verifyPrompt, reflectPrompt, transcriptLine, transcriptSeparator, roleLabels } = templates;
   return {

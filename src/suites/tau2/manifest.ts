@@ -6,7 +6,7 @@
 import { basename, join, resolve } from "node:path";
 import type { RunManifest } from "../../core/run-manifest.ts";
 import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
-import { fileSha256, pinnedDataCommit } from "../../data/pinned-files.ts";
+import { fileSha256, filesUnchanged, pinnedDataCommit } from "../../data/pinned-files.ts";
 import type { RunIdentity } from "../../run/run-identity.ts";
 import { knownHashes, manifestEndpoint, manifestModel, sha256OfValue } from "../../run/run-manifest.ts";
 import { toJs, type PyDict } from "../../value/index.ts";
@@ -35,7 +35,7 @@ function hashed(name: string, read: () => unknown): Record<string, string> {
  * Reading them parses several of τ²'s Python sources (a tenth of a second or more, on every run,
  * though an oracle run uses no prompt), so the hashes are kept in the derived cache with the SHA-256
  * of every file they were read from (a file that was missing counts as such): an entry is used only
- * while each of those files still has the bytes it had (see {@link templateFilesUnchanged}).
+ * while each of those files still has the bytes it had (see `filesUnchanged`).
  */
 export function tau2PromptTemplateHashes(dataRoot: string, judged: boolean): Record<string, string> {
   const key = derivedCacheKey(resolve(dataRoot), judged ? "judged" : "not judged");
@@ -54,12 +54,7 @@ function isStoredTemplateHashes(value: unknown): value is StoredTemplateHashes {
   const stored = value as StoredTemplateHashes;
   if (typeof stored?.files !== "object" || stored.files === null || typeof stored.hashes !== "object" || stored.hashes === null) return false;
   if (!Object.values(stored.hashes).every((hash) => typeof hash === "string")) return false;
-  return templateFilesUnchanged(stored.files);
-}
-
-/** True when every file still has the recorded SHA-256 (a recorded null: it is still missing). */
-function templateFilesUnchanged(files: Record<string, unknown>): boolean {
-  return Object.entries(files).every(([path, sha256]) => (sha256 === null || typeof sha256 === "string") && (fileSha256(path) ?? null) === sha256);
+  return filesUnchanged(stored.files);
 }
 
 /** The hashes read from τ²'s sources through a tree of their own, so the files they came from are known. */

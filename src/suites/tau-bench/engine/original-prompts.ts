@@ -58,9 +58,13 @@ export function extractTauBenchPrompts(dataRoot: string): TauBenchPromptTemplate
   return templates;
 }
 
-/** Reads the templates (uncached). */
-export function readTauBenchPrompts(dataRoot: string): TauBenchPromptTemplates {
-  const tree = new PythonSourceTree(join(dataRoot, "upstream-src"), HINT);
+/** The tree of τ-bench's sources under a data root (`tree.readPaths()` then names the files a reading used). */
+export function tauBenchSourceTree(dataRoot: string): PythonSourceTree {
+  return new PythonSourceTree(join(dataRoot, "upstream-src"), HINT);
+}
+
+/** Reads the templates (uncached), through `tree` when given. */
+export function readTauBenchPrompts(dataRoot: string, tree: PythonSourceTree = tauBenchSourceTree(dataRoot)): TauBenchPromptTemplates {
   const react = tree.module("tau_bench.agents.chat_react_agent", "the act/react prompts");
   const fewShot = tree.module("tau_bench.agents.few_shot_agent", "the few-shot prompt");
   const user = tree.module("tau_bench.envs.user", "the user simulator prompts");
