@@ -436,7 +436,7 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         await redis.restart();
         run.gate.open();
         const done = await second;
-        expect(done.exitCode).toBe(0);
+        expect(done.exitCode, `${String(done.stderr)}\n${workers.map((worker) => worker.output()).join("\n")}`).toBe(0);
         expect(filesOf(baseline.whole)).toBe(scenarioFiles(run.context));
       } finally {
         run.gate.open();

@@ -284,8 +284,9 @@ interface TimingLine {
  * Where the overhead goes, stage by stage (p50 over the jobs, in ms; the stages add up to each
  * job's overhead, their p50s only roughly to its p50). A job's stamps: added (the coordinator
  * queues it in its pipeline) → BullMQ moved it to active (`processedOn`, the worker's clock, in
- * its fetch) → taken (the worker's processor starts: BullMQ starts a consumer's jobs once its
- * fetches in sequence stop) → build waited for (left out of the overhead) → started → finished
+ * its fetch) → taken (the worker's processor starts: the run consumer starts a round's jobs once
+ * the round's fetches, all sent at once, have answered; builds before session 7 used BullMQ's loop,
+ * which starts them once its fetches in sequence stop) → build waited for (left out of the overhead) → started → finished
  * (the simulation, left out) → the completion's entry in the events stream (the worker's
  * `moveToFinished`) → seen by the coordinator's events reader → reply received (checked, resolved).
  * Two one-time costs of a new run are beside them: announcement → the worker serves it and its

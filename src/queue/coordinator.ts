@@ -20,7 +20,7 @@ import { parseUnitReply, type RunConfiguration, type SerializedError, type UnitR
 import { RemoteTaskSource, type WorkerTransport } from "../worker/remote-source.ts";
 import { durableConnection } from "./connection.ts";
 import { type JobData, jobNameOf } from "./job.ts";
-import { CANCEL_CHANNEL, jobIdOf, KEY_PREFIX, runNameOf } from "./names.ts";
+import { CANCEL_CHANNEL, jobIdOf, KEY_PREFIX, RUN_READY_CHANNEL, runNameOf } from "./names.ts";
 import { type RateLimit, readRunRecord, removeRunRecord, writeRunRecord } from "./run-record.ts";
 
 /** `TAUBRIDGE_QUEUE_TIMINGS=<file>`: one JSON line per job (added, reply received), for `npm run bench queue`. */
@@ -30,6 +30,12 @@ const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 const SWEEP_INTERVAL_MS = 5_000;
 /** How long after registering a run the coordinator says that no worker serves it. */
 const NO_WORKER_WARNING_MS = 15_000;
+/**
+ * How long a new run's first jobs wait for the workers that heard its announcement to say they are
+ * ready (consumer open, run built; `RUN_READY_CHANNEL`): a worker that hangs or builds slowly
+ * delays the run by no more, and takes its jobs when it comes.
+ */
+const WORKERS_READY_WAIT_MS = 2_000;
 /** How long an attempt cut by the run's interrupt waits for its worker to answer before it counts as cancelled. */
 const CANCEL_GRACE_MS = 15_000;
 
@@ -131,18 +137,27 @@ export class QueueCoordinator implements WorkerTransport {
         );
       }
     }
-    await this.subscriber.subscribe(CANCEL_CHANNEL);
-    this.subscriber.on("message", (_channel, text: string) => {
+    // Listen before announcing: a worker's "ready" may come back before the announcement's count does.
+    const ready = new Set<string>();
+    let heard = Number.POSITIVE_INFINITY;
+    let allReady: (() => void) | undefined;
+    this.subscriber.on("message", (channel: string, text: string) => {
+      let message: { run?: unknown; key?: unknown; worker?: unknown };
       try {
-        const message = JSON.parse(text) as { run?: string; key?: string };
-        if (message.run === run && message.key === undefined && !this.closed) {
-          this.options.warn(`the run "${run}" was cancelled on the queue (taubridge queue cancel): no new simulation starts`);
-          this.cancelController.abort();
-        }
+        message = JSON.parse(text) as typeof message;
       } catch {
-        // not ours
+        return; // not ours
+      }
+      if (message.run !== run) return;
+      if (channel === RUN_READY_CHANNEL) {
+        if (typeof message.worker === "string") ready.add(message.worker);
+        if (ready.size >= heard) allReady?.();
+      } else if (channel === CANCEL_CHANNEL && message.key === undefined && !this.closed) {
+        this.options.warn(`the run "${run}" was cancelled on the queue (taubridge queue cancel): no new simulation starts`);
+        this.cancelController.abort();
       }
     });
+    await this.subscriber.subscribe(CANCEL_CHANNEL, RUN_READY_CHANNEL);
     const events = new QueueEvents(run, { connection: this.eventsConnection, prefix: KEY_PREFIX });
     events.on("error", () => undefined); // the connection retries; a sweep picks up what was missed
     events.on("completed", ({ jobId, returnvalue }, eventId) => {
@@ -154,7 +169,7 @@ export class QueueCoordinator implements WorkerTransport {
     this.events = events;
     this.queue = queue;
     this.registeredAt = Date.now();
-    await writeRunRecord(this.connection, {
+    heard = await writeRunRecord(this.connection, {
       run,
       configuration: this.options.configuration,
       providerLimits: this.options.providerLimits,
@@ -162,6 +177,19 @@ export class QueueCoordinator implements WorkerTransport {
       state: "open",
       coordinator: { host: hostname(), pid: process.pid, at: new Date().toISOString() },
     });
+    // The workers alive now (those that heard the announcement) open their consumer of the run and
+    // build it first; jobs added before that would wait for both. So the first jobs are added once
+    // every one of them said it is ready, or after a bound (a worker starting later takes jobs when it comes).
+    if (ready.size < heard) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, WORKERS_READY_WAIT_MS);
+        allReady = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    allReady = undefined;
     this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
     // A run nobody serves waits silently otherwise: say so once.

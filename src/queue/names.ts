@@ -14,6 +14,12 @@ export const KEY_PREFIX = "taubridge";
 export const REGISTRY_KEY = `${KEY_PREFIX}:registry`;
 /** The channel every change of the registry is announced on (the run's name): workers read the registry at once instead of at their next poll. */
 export const REGISTRY_CHANNEL = `${KEY_PREFIX}:registry-changed`;
+/**
+ * The channel a worker answers a run's announcement on once it is ready for the run's jobs (its
+ * consumer open, the run built): `{ run, worker }`. A coordinator adds a new run's first jobs after
+ * every worker that heard the announcement said so (or a bound passed), so none is taken late.
+ */
+export const RUN_READY_CHANNEL = `${KEY_PREFIX}:run-ready`;
 /** The channel a cancel is published on (`{ run, key? }`): workers cut the attempts it names. */
 export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
 

@@ -6,15 +6,18 @@
  * from the configuration in the run's record, with this machine's keys from its environment. The
  * job's return value is the worker's one reply; nothing else of the run is written to Redis.
  *
- * Liveness: BullMQ renews a job's lock on a timer of its own (every half `--lock-duration`), apart
- * from the simulation's work, which mostly waits on the model; a worker killed mid-simulation stops
- * renewing, and once the lock lapses another worker's stalled-job check puts the job back on the
- * queue, where it runs again from scratch (the first attempt never reported, so nothing is recorded
+ * Each run is consumed through `RunConsumer` (BullMQ's manual processing: every free slot's fetch
+ * in flight at once, each job started as its fetch answers). Liveness: the consumer renews its
+ * jobs' locks on a timer of its own (every half `--lock-duration`), apart from the simulation's
+ * work, which mostly waits on the model; a worker killed mid-simulation stops renewing, and once
+ * the lock lapses another worker's stalled-job check (BullMQ's) puts the job back on the queue,
+ * where it runs again from scratch (the first attempt never reported, so nothing is recorded
  * twice: a reply comes only from the worker holding the lock).
  */
+import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { type Job, Worker } from "bullmq";
+import type { Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { unitKey } from "../core/run.ts";
 import type { ModelEndpoint } from "../run/model-clients.ts";
@@ -26,7 +29,8 @@ import { UnitWorker } from "../worker/unit-worker.ts";
 import { durableConnection, probeRedis } from "./connection.ts";
 import { jobDataSchema } from "./job.ts";
 import { SharedLimits } from "./limits.ts";
-import { CANCEL_CHANNEL, KEY_PREFIX, REGISTRY_CHANNEL, REGISTRY_KEY, redactUrl } from "./names.ts";
+import { CANCEL_CHANNEL, KEY_PREFIX, REGISTRY_CHANNEL, REGISTRY_KEY, RUN_READY_CHANNEL, redactUrl } from "./names.ts";
+import { RunConsumer } from "./run-consumer.ts";
 import { readRunRecords, type RunRecord } from "./run-record.ts";
 
 export interface QueueWorkerOptions {
@@ -58,9 +62,9 @@ const MAX_STALLED = 3;
 /** One run this process serves. */
 interface ServedRun {
   record: RunRecord;
-  consumer: Worker;
-  /** The consumer's connection (BullMQ leaves a connection it was given open). */
-  connection: Redis;
+  consumer: RunConsumer;
+  /** Settles once the consumer is open and the run is built (or refused): this worker is ready for the run's jobs. */
+  ready: Promise<void>;
   units: UnitWorker;
   limits: SharedLimits;
 }
@@ -78,6 +82,8 @@ export class QueueWorker {
   private registryUnreadable = false;
   private closing = false;
   private done = 0;
+  /** This worker's name in its "ready for the run" answers (one process may hold several workers). */
+  private readonly id = `${hostname()}:${process.pid}:${randomUUID()}`;
 
   constructor(private readonly options: QueueWorkerOptions) {
     this.redis = durableConnection(options.url, `taubridge-worker-${hostname()}-${process.pid}`);
@@ -90,7 +96,7 @@ export class QueueWorker {
     await probeRedis(this.options.url);
     await this.subscriber.subscribe(CANCEL_CHANNEL, REGISTRY_CHANNEL);
     this.subscriber.on("message", (channel: string, text: string) => {
-      if (channel === REGISTRY_CHANNEL) void this.requestRefresh();
+      if (channel === REGISTRY_CHANNEL) void this.requestRefresh().then(() => this.sayReady(text));
       else this.cancel(text);
     });
     this.options.log(`taubridge worker ${hostname()}:${process.pid} serving runs on ${redactUrl(this.options.url)} (concurrency ${this.options.concurrency})`);
@@ -116,6 +122,19 @@ export class QueueWorker {
       this.refreshing = undefined;
     });
     return this.refreshing;
+  }
+
+  /**
+   * After an announcement of `run`: once this worker serves it with its consumer open and the run
+   * built, says so on `RUN_READY_CHANNEL`; the coordinator of a new run adds its first jobs when
+   * every worker that heard the announcement has (or a bound passed: `coordinator.ts`).
+   */
+  private async sayReady(run: string): Promise<void> {
+    const served = this.served.get(run);
+    if (!served || served.record.state !== "open" || this.closing) return;
+    await served.ready;
+    if (this.served.get(run) !== served) return;
+    await this.redis.publish(RUN_READY_CHANNEL, JSON.stringify({ run, worker: this.id })).catch(() => undefined);
   }
 
   /** Says once that the registry of runs cannot be read (a worker that serves nothing says why), and once that it can again. */
@@ -166,27 +185,27 @@ export class QueueWorker {
       warn: (message) => this.options.log(`[${name}] warning: ${message}`),
     });
     const lockDuration = this.options.lockDurationMs ?? 30_000;
-    const connection = durableConnection(this.options.url, `taubridge-worker-${name}`);
-    const consumer = new Worker(name, (job) => this.process(name, job), {
-      connection,
-      prefix: KEY_PREFIX,
+    const consumer = new RunConsumer({
+      url: this.options.url,
+      name,
       concurrency: this.options.concurrency,
-      lockDuration,
-      stalledInterval: this.options.stalledIntervalMs ?? lockDuration,
+      lockDurationMs: lockDuration,
+      stalledIntervalMs: this.options.stalledIntervalMs ?? lockDuration,
       maxStalledCount: MAX_STALLED,
-      // The coordinator removes a job once its unit is recorded; it needs the job (and its reply) until then.
-      removeOnComplete: { count: Number.MAX_SAFE_INTEGER },
-      removeOnFail: { count: Number.MAX_SAFE_INTEGER },
+      process: (job) => this.process(name, job),
+      log: (line) => this.options.log(line),
     });
-    consumer.on("error", () => undefined); // connection errors: BullMQ reconnects
-    if (TIMINGS) {
-      const serving = Date.now();
-      void consumer
-        .waitUntilReady()
-        .then(() => appendFileSync(TIMINGS, `${JSON.stringify({ side: "worker-run", run: name, serving, consumerReady: Date.now(), pid: process.pid })}\n`))
-        .catch(() => undefined);
-    }
-    this.served.set(name, { record, consumer, connection, units, limits });
+    const serving = Date.now();
+    // The run's build (its data, once per configuration) starts now, not at its first job: a
+    // build holds the event loop, and jobs fetched meanwhile would be taken late.
+    const built = units.configure(record.configuration).then(
+      () => undefined,
+      () => undefined,
+    );
+    const ready = Promise.all([consumer.ready, built]).then(() => undefined);
+    if (TIMINGS)
+      void consumer.ready.then(() => appendFileSync(TIMINGS, `${JSON.stringify({ side: "worker-run", run: name, serving, consumerReady: Date.now(), pid: process.pid })}\n`)).catch(() => undefined);
+    this.served.set(name, { record, consumer, ready, units, limits });
     this.options.log(`[${name}] serving (${record.configuration.suite}, coordinator ${record.coordinator.host}:${record.coordinator.pid})`);
   }
 
@@ -252,8 +271,8 @@ export class QueueWorker {
     await served.consumer.close(force);
     await served.units.close();
     // A consumer writes its queue's meta key: a finished run (record and jobs gone) leaves nothing behind.
-    if (why === "finished or removed") await this.tidy(name, served.connection).catch(() => undefined);
-    served.connection.disconnect();
+    if (why === "finished or removed") await this.tidy(name, served.consumer.connection).catch(() => undefined);
+    served.consumer.connection.disconnect();
   }
 
   private async tidy(name: string, connection: Redis): Promise<void> {

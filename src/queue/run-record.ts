@@ -52,10 +52,13 @@ function parseRecord(text: string): RunRecord | undefined {
   }
 }
 
-/** Writes a run's record and announces it, so workers start (or stop) serving the run without waiting for their next poll. */
-export async function writeRunRecord(redis: Redis, record: RunRecord): Promise<void> {
+/**
+ * Writes a run's record and announces it, so workers start (or stop) serving the run without
+ * waiting for their next poll. Resolves with the number of workers that heard the announcement.
+ */
+export async function writeRunRecord(redis: Redis, record: RunRecord): Promise<number> {
   await redis.hset(REGISTRY_KEY, record.run, JSON.stringify(record));
-  await redis.publish(REGISTRY_CHANNEL, record.run);
+  return await redis.publish(REGISTRY_CHANNEL, record.run);
 }
 
 export async function removeRunRecord(redis: Redis, run: string): Promise<void> {

@@ -1,0 +1,227 @@
+/**
+ * One run's consumer on a `taubridge worker`: BullMQ's documented manual processing (a `Worker`
+ * without a processor, `getNextJob(token)`, `moveToCompleted(…, token, false)`) instead of its
+ * fetch loop. BullMQ's loop fetches one job per round trip and starts none of the jobs it fetched
+ * until its fetches stop, so a 32-job run waited 32 round trips before its first simulation began.
+ * Here every free slot has a fetch in flight at once (one pipelined round trip for all of them)
+ * and the round's jobs start as soon as it has answered; when the queue is empty, one fetch waits
+ * on the queue's marker (BullMQ's blocking wait) and the others follow in one round trip once it wakes.
+ *
+ * What BullMQ's loop did besides fetching is kept, off the simulations' path:
+ * - locks: every job's lock is renewed on a timer of this consumer (every half lock duration, all
+ *   running jobs in one call), so a long simulation that is alive is never declared stalled;
+ * - stalled jobs: BullMQ's own stalled-job check runs (`startStalledCheckTimer`), so the jobs of a
+ *   worker killed mid-simulation go back on the queue once their locks lapse;
+ * - a completion is accepted only from the lock's holder (the token it was fetched with): a job
+ *   re-run after a stall is reported once.
+ */
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { isNotConnectionError, type Job, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { WorkerMessage } from "../worker/protocol.ts";
+import { durableConnection } from "./connection.ts";
+import { KEY_PREFIX } from "./names.ts";
+
+export interface RunConsumerOptions {
+  url: string;
+  /** The run's queue. */
+  name: string;
+  /** Jobs this consumer runs at once. */
+  concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  /** Times a job may stall and run again before BullMQ fails it. */
+  maxStalledCount: number;
+  /** Runs one job to its one reply (never throws: a thrown job would be a lost one). */
+  process(job: Job): Promise<WorkerMessage>;
+  /** A line for the operator. */
+  log(line: string): void;
+}
+
+/** How long a fetch that failed (Redis away) waits before the next. */
+const FETCH_RETRY_MS = 1_000;
+/** Pauses between attempts to report a finished job while Redis is away (its lock lasts meanwhile only if renewed). */
+const COMPLETE_RETRY_MS = [250, 500, 1_000, 2_000];
+
+export class RunConsumer {
+  /** The consumer's connection (BullMQ leaves a connection it was given open; `close` ends it). */
+  readonly connection: Redis;
+  /** Resolves once the consumer's connections are ready (it takes jobs from then on). */
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  /** Jobs running now, by id, with the token their lock holds. */
+  private readonly running = new Map<string, { job: Job; token: string }>();
+  private readonly tokenPrefix = randomUUID();
+  private tokens = 0;
+  private stopping = false;
+  private closed = false;
+  /** Wakes the fetch loop when a slot frees (or the consumer stops). */
+  private slotFreed: (() => void) | undefined;
+  /** Resolves when the last running job has been reported (graceful close). */
+  private allDone: (() => void) | undefined;
+  private readonly loop: Promise<void>;
+  private renewal: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: RunConsumerOptions) {
+    this.connection = durableConnection(options.url, `taubridge-worker-${options.name}`);
+    this.worker = new Worker(options.name, null, {
+      connection: this.connection,
+      prefix: KEY_PREFIX,
+      concurrency: options.concurrency,
+      lockDuration: options.lockDurationMs,
+      stalledInterval: options.stalledIntervalMs,
+      maxStalledCount: options.maxStalledCount,
+      // The coordinator removes a job once its unit is recorded; it needs the job (and its reply) until then.
+      removeOnComplete: { count: Number.MAX_SAFE_INTEGER },
+      removeOnFail: { count: Number.MAX_SAFE_INTEGER },
+    });
+    this.worker.on("error", () => undefined); // connection errors: the connections reconnect
+    this.ready = this.worker.waitUntilReady().then(
+      () => undefined,
+      () => undefined,
+    );
+    void this.worker.startStalledCheckTimer().catch(() => undefined);
+    this.scheduleRenewal();
+    this.loop = this.ready.then(() => this.fetchLoop());
+  }
+
+  private token(): string {
+    return `${this.tokenPrefix}:${this.tokens++}`;
+  }
+
+  /**
+   * Fills free slots: with jobs waiting, one fetch per free slot at once; with the queue found
+   * empty, one fetch that waits for a job to be added, then the other free slots' fetches at once.
+   */
+  private async fetchLoop(): Promise<void> {
+    let drained = false;
+    while (!this.stopping) {
+      const free = this.options.concurrency - this.running.size;
+      if (free <= 0) {
+        await new Promise<void>((resolve) => {
+          this.slotFreed = resolve;
+        });
+        continue;
+      }
+      try {
+        const fetched: Array<{ job: Job; token: string } | undefined> = [];
+        if (drained) {
+          // BullMQ's blocking wait on the queue's marker (set whenever a job is added), then one fetch;
+          // the other free slots' fetches follow at once, in one round trip.
+          const first = await this.fetch(true);
+          fetched.push(first);
+          if (first && free > 1) fetched.push(...(await this.fetchRound(free - 1)));
+        } else {
+          fetched.push(...(await this.fetchRound(free)));
+        }
+        drained = fetched.includes(undefined);
+        // A round's jobs start together once its fetches have answered (one round trip): a job started
+        // earlier would hold the event loop (a simulation's start) while the others' answers wait.
+        for (const entry of fetched) if (entry) this.start(entry.job, entry.token);
+      } catch {
+        // Redis away (commands wait for the reconnection; what failed is fetched again after a pause)
+        if (!this.stopping) await sleep(FETCH_RETRY_MS);
+      }
+    }
+  }
+
+  /** `count` fetches at once; one that failed (Redis away) counts as empty, the jobs of the others are kept. */
+  private async fetchRound(count: number): Promise<Array<{ job: Job; token: string } | undefined>> {
+    const settled = await Promise.allSettled(Array.from({ length: count }, () => this.fetch(false)));
+    return settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : undefined));
+  }
+
+  /** One fetch: the job and its lock's token, or undefined when the queue had nothing for it. */
+  private async fetch(block: boolean): Promise<{ job: Job; token: string } | undefined> {
+    const token = this.token();
+    const job = await this.worker.getNextJob(token, { block });
+    return job?.id ? { job, token } : undefined;
+  }
+
+  private start(job: Job, token: string): void {
+    if (this.stopping) {
+      // Fetched while this consumer stops: back to waiting, for another worker or a later start.
+      void job.moveToWait(token).catch(() => undefined);
+      return;
+    }
+    this.running.set(job.id as string, { job, token });
+    void this.run(job, token);
+  }
+
+  private async run(job: Job, token: string): Promise<void> {
+    try {
+      const reply = await this.options.process(job);
+      await this.complete(job, token, reply);
+    } finally {
+      this.running.delete(job.id as string);
+      this.slotFreed?.();
+      this.slotFreed = undefined;
+      if (this.running.size === 0) this.allDone?.();
+    }
+  }
+
+  /** Reports the reply as the job's return value; only the lock's holder can (a job lost to a stall is not reported twice). */
+  private async complete(job: Job, token: string, reply: WorkerMessage): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await job.moveToCompleted(reply, token, false);
+        return;
+      } catch (error) {
+        const connection = error instanceof Error && !isNotConnectionError(error);
+        if (!connection || this.closed) {
+          // The lock was lost (the job stalled and is another worker's now) or the consumer is gone: the queue runs it again.
+          if (!this.closed) this.options.log(`[${this.options.name}] job ${job.id} not reported: ${error instanceof Error ? error.message : String(error)}`);
+          return;
+        }
+        await sleep(COMPLETE_RETRY_MS[Math.min(attempt, COMPLETE_RETRY_MS.length - 1)]);
+      }
+    }
+  }
+
+  /** Renews the locks of the running jobs every half lock duration, in one call, on a timer apart from the simulations. */
+  private scheduleRenewal(): void {
+    if (this.closed) return;
+    this.renewal = setTimeout(() => {
+      const held = [...this.running.entries()];
+      const renew =
+        held.length === 0
+          ? Promise.resolve()
+          : this.worker
+              .extendJobLocks(
+                held.map(([id]) => id),
+                held.map(([, entry]) => entry.token),
+                this.options.lockDurationMs,
+              )
+              .then(
+                (lost) => {
+                  for (const id of lost) if (this.running.has(id)) this.options.log(`[${this.options.name}] job ${id}: its lock could not be renewed (stalled; the queue may run it again)`);
+                },
+                () => undefined, // Redis away: the next renewal tries again
+              );
+      void renew.finally(() => this.scheduleRenewal());
+    }, this.options.lockDurationMs / 2);
+    this.renewal.unref();
+  }
+
+  /** Jobs running now. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Stops taking jobs. Without `force`, the jobs running finish and are reported first; with it,
+   * they are left (their locks lapse and the queue runs them again).
+   */
+  async close(force = false): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.slotFreed?.();
+    if (!force && this.running.size > 0) await new Promise<void>((resolve) => (this.allDone = resolve));
+    this.closed = true;
+    if (this.renewal) clearTimeout(this.renewal);
+    // Forced: no job of ours is waited for (done above when graceful); it also cuts a fetch waiting for the marker.
+    await this.worker.close(true).catch(() => undefined);
+    await this.loop.catch(() => undefined);
+  }
+}
