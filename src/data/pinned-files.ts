@@ -43,6 +43,23 @@ export function filesUnchanged(files: Record<string, unknown>): boolean {
   return Object.entries(files).every(([path, sha256]) => (sha256 === null || typeof sha256 === "string") && (fileSha256(path) ?? null) === sha256);
 }
 
+/**
+ * A derived-cache entry of prompt-template hashes (both suites keep one): the hashes, and the
+ * SHA-256 of each source file they were read from (null: it was missing).
+ */
+export interface StoredTemplateHashes {
+  files: Record<string, string | null>;
+  hashes: Record<string, string>;
+}
+
+/** Whether a derived-cache entry is {@link StoredTemplateHashes} whose source files are all unchanged (else it is derived again). */
+export function isStoredTemplateHashes(value: unknown): value is StoredTemplateHashes {
+  const stored = value as StoredTemplateHashes;
+  if (typeof stored?.files !== "object" || stored.files === null || typeof stored.hashes !== "object" || stored.hashes === null) return false;
+  if (!Object.values(stored.hashes).every((hash) => typeof hash === "string")) return false;
+  return filesUnchanged(stored.files);
+}
+
 /** A file's SHA-256, hashed once per process while its size and modification time stay; undefined when it is not a readable file. */
 export function fileSha256(path: string): string | undefined {
   const absolute = resolve(path);

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { RunManifest } from "../../core/run-manifest.ts";
 import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
-import { fileSha256, filesUnchanged, pinnedDataCommit } from "../../data/pinned-files.ts";
+import { fileSha256, isStoredTemplateHashes, pinnedDataCommit, type StoredTemplateHashes } from "../../data/pinned-files.ts";
 import type { RunIdentity } from "../../run/run-identity.ts";
 import { isManifest, knownHashes, manifestEndpoint, manifestModel, sha256OfText, sha256OfValue } from "../../run/run-manifest.ts";
 import { pyJsonDumps } from "../../value/index.ts";
@@ -38,19 +38,6 @@ export function tauBenchPromptTemplateHashes(dataRoot: string): Record<string, s
 }
 
 export const TAU_BENCH_TEMPLATE_HASHES_KIND = "tau-bench-template-hashes-v1";
-
-/** What the derived cache keeps: the hashes, and each source file's SHA-256 (null: it was missing). */
-interface StoredTemplateHashes {
-  files: Record<string, string | null>;
-  hashes: Record<string, string>;
-}
-
-function isStoredTemplateHashes(value: unknown): value is StoredTemplateHashes {
-  const stored = value as StoredTemplateHashes;
-  if (typeof stored?.files !== "object" || stored.files === null || typeof stored.hashes !== "object" || stored.hashes === null) return false;
-  if (!Object.values(stored.hashes).every((hash) => typeof hash === "string")) return false;
-  return filesUnchanged(stored.files);
-}
 
 function deriveTemplateHashes(root: string): StoredTemplateHashes {
   const tree = tauBenchSourceTree(root);

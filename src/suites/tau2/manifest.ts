@@ -6,7 +6,7 @@
 import { basename, join, resolve } from "node:path";
 import type { RunManifest } from "../../core/run-manifest.ts";
 import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
-import { fileSha256, filesUnchanged, pinnedDataCommit } from "../../data/pinned-files.ts";
+import { fileSha256, isStoredTemplateHashes, pinnedDataCommit, type StoredTemplateHashes } from "../../data/pinned-files.ts";
 import type { RunIdentity } from "../../run/run-identity.ts";
 import { knownHashes, manifestEndpoint, manifestModel, sha256OfValue } from "../../run/run-manifest.ts";
 import { toJs, type PyDict } from "../../value/index.ts";
@@ -35,7 +35,7 @@ function hashed(name: string, read: () => unknown): Record<string, string> {
  * Reading them parses several of τ²'s Python sources (a tenth of a second or more, on every run,
  * though an oracle run uses no prompt), so the hashes are kept in the derived cache with the SHA-256
  * of every file they were read from (a file that was missing counts as such): an entry is used only
- * while each of those files still has the bytes it had (see `filesUnchanged`).
+ * while each of those files still has the bytes it had (see `isStoredTemplateHashes`).
  */
 export function tau2PromptTemplateHashes(dataRoot: string, judged: boolean): Record<string, string> {
   const key = derivedCacheKey(resolve(dataRoot), judged ? "judged" : "not judged");
@@ -43,19 +43,6 @@ export function tau2PromptTemplateHashes(dataRoot: string, judged: boolean): Rec
 }
 
 export const TAU2_TEMPLATE_HASHES_KIND = "tau2-template-hashes-v1";
-
-/** What the derived cache keeps: the hashes, and each source file's SHA-256 (null: it was missing). */
-interface StoredTemplateHashes {
-  files: Record<string, string | null>;
-  hashes: Record<string, string>;
-}
-
-function isStoredTemplateHashes(value: unknown): value is StoredTemplateHashes {
-  const stored = value as StoredTemplateHashes;
-  if (typeof stored?.files !== "object" || stored.files === null || typeof stored.hashes !== "object" || stored.hashes === null) return false;
-  if (!Object.values(stored.hashes).every((hash) => typeof hash === "string")) return false;
-  return filesUnchanged(stored.files);
-}
 
 /** The hashes read from τ²'s sources through a tree of their own, so the files they came from are known. */
 function deriveTemplateHashes(dataRoot: string, judged: boolean): StoredTemplateHashes {
