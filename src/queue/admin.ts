@@ -78,8 +78,10 @@ export async function cancelQueueRun(url: string, run: string): Promise<{ remove
   return withQueue(url, run, async (queue, redis) => {
     const record = await readRunRecord(redis, run);
     if (!record) throw new ConfigError(`the queue has no open run "${run}" (runs it has: ${await knownRuns(redis)})`);
-    await writeRunRecord(redis, { ...record, state: "cancelled" });
+    // Counted before the record says cancelled: workers hear that at once and cut their running
+    // simulations, whose jobs may then complete before a later count (they were told to stop all the same).
     const counts = await queue.getJobCounts("waiting", "delayed", "prioritized", "active");
+    await writeRunRecord(redis, { ...record, state: "cancelled" });
     await queue.drain(true);
     await redis.publish(CANCEL_CHANNEL, JSON.stringify({ run }));
     return { removedWaiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0), active: counts.active ?? 0 };

@@ -126,7 +126,14 @@ describeWithTau2Data("τ³ retrieval's reranker and embedder through the run lay
         const result = await runTau2([...base, ...backends, ...modelArgs(server), ...extra], { data, saveTo: file, env: NO_KEYS });
         expect(result.exitCode, result.stderr).toBe(0);
         const raw = JSON.parse(readFileSync(file, "utf8")) as { taubridge: { roleUsage?: Record<string, unknown> } };
-        return { usage: raw.taubridge.roleUsage, rerankerRequests: server.requestsFor("reranker-model").length, embeddingRequests: requestsTo(server, "/embeddings") };
+        // What each embeddings request asked (inputs' count and first characters), and the run's stderr: what a failure below prints.
+        const embeddings = server.requests.filter((request) => request.path.endsWith("/embeddings")).map((request) => JSON.stringify(request.body).slice(0, 160));
+        return {
+          usage: raw.taubridge.roleUsage,
+          rerankerRequests: server.requestsFor("reranker-model").length,
+          embeddingRequests: embeddings.length,
+          diagnosis: `${embeddings.join("\n")}\n${result.stderr}`,
+        };
       } finally {
         await server.close();
       }
@@ -137,7 +144,7 @@ describeWithTau2Data("τ³ retrieval's reranker and embedder through the run lay
     expect(workers.rerankerRequests).toBe(10);
     expect(one.usage?.reranker).toMatchObject({ calls: 10 });
     expect(workers.usage?.reranker).toMatchObject({ calls: workers.rerankerRequests });
-    expect(workers.usage?.embedder).toMatchObject({ calls: workers.embeddingRequests });
+    expect(workers.usage?.embedder, workers.diagnosis).toMatchObject({ calls: workers.embeddingRequests });
     expect(workers.usage).toEqual(one.usage);
   }, 480_000);
 
