@@ -142,6 +142,8 @@ describeWithTau2Data("τ³ retrieval's reranker and embedder through the run lay
     const workers = await roleUsage(["--workers", "2"], "workers");
     // The calls were made (in a worker), and the file counts each of them as one process does.
     expect(workers.rerankerRequests).toBe(10);
+    // The documents embedded once (by the coordinator, before its first unit; the workers read its disk cache), then the query.
+    expect(workers.embeddingRequests, workers.diagnosis).toBe(2);
     expect(one.usage?.reranker).toMatchObject({ calls: 10 });
     expect(workers.usage?.reranker).toMatchObject({ calls: workers.rerankerRequests });
     expect(workers.usage?.embedder, workers.diagnosis).toMatchObject({ calls: workers.embeddingRequests });

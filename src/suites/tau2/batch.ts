@@ -401,6 +401,7 @@ export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
   return {
     secrets: parts.secrets,
     execute: async (unit, signal) => {
+      await parts.prepare?.();
       const task = tasks.get(unit.taskId);
       if (!task || unit.seed === null) throw new ConfigError(`the worker's task set has no task "${unit.taskId}" (or the unit has no seed): the coordinator and its workers read different data`);
       const record = writtenSimulation(await simulate(parts, { task, trial: unit.trial, seed: unit.seed }, signal), parts.secrets);

@@ -192,8 +192,12 @@ export function tau2DomainConfig(options: Pick<Tau2RunOptions, "retrievalConfig"
   };
 }
 
-/** What a run resolves before anything of its files: the factories, solo mode, the domain (prepared), the task set and the judge. */
-async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels) {
+/**
+ * What a run resolves before anything of its files: the factories, solo mode, the domain (prepared
+ * unless `prepare` is false: a worker prepares it in its first attempt, see `buildTau2EpisodeParts`),
+ * the task set and the judge.
+ */
+async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels, prepare = true) {
   const definition = registries.domains.get(options.domain);
   const agentFactory = tau2AgentFactory(registries, options.agent);
   const userFactory = registries.users.get(options.user);
@@ -214,17 +218,26 @@ async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registrie
   checkRunSize(taskSet.tasks.length, options.numTrials);
   // A dead reranker or embeddings endpoint stops the run here, in one line naming the URL (exit 2), once the variant is known to be runnable.
   await models.preflight?.();
-  await prepareDomain(domain);
+  if (prepare) await prepareDomain(domain);
   return { agentFactory, userFactory, solo, domain, taskSet, judge, judgeModel: judged?.model ?? null };
 }
 
 /** What an episode of a run needs: its parts without the run's files (a worker process holds only these). */
-export type Tau2EpisodeParts = Pick<BuiltTau2Run, "options" | "domain" | "taskSet" | "agent" | "user" | "judge" | "firstAgentMessage" | "solo" | "models" | "secrets">;
+export type Tau2EpisodeParts = Pick<BuiltTau2Run, "options" | "domain" | "taskSet" | "agent" | "user" | "judge" | "firstAgentMessage" | "solo" | "models" | "secrets"> & {
+  /** The domain's work before a first episode (τ³ banking: the knowledge base embedded), once; a worker's every attempt awaits it first (a run built in one process has done it). */
+  prepare?(): Promise<void>;
+};
 
 /**
  * A run's parts in a worker process (`--workers`): resolved from the same options as the
  * coordinator's run, with the same participants, judge and model clients, and nothing of its files
  * (no lock, no output path, no resume: the coordinator alone reads and writes those).
+ *
+ * The domain is prepared in the worker's first attempt, not here. Why: what preparing spends (τ³
+ * banking's document embeddings) is reported with an attempt's reply, and a worker that builds the
+ * run but is given no attempt (fewer units than workers) never replies; built at once beside the
+ * coordinator, which prepares the run before its first unit, the workers also missed the embeddings'
+ * disk cache it writes, and embedded the documents again.
  */
 export async function buildTau2EpisodeParts(
   options: Tau2RunOptions,
@@ -232,8 +245,10 @@ export async function buildTau2EpisodeParts(
   models: Tau2RunModels = {},
   secrets: readonly string[] = runSecrets(options),
 ): Promise<Tau2EpisodeParts> {
-  const { agentFactory, userFactory, solo, domain, taskSet, judge } = await resolveTau2Run(options, registries, models);
+  const { agentFactory, userFactory, solo, domain, taskSet, judge } = await resolveTau2Run(options, registries, models, false);
+  let prepared: Promise<void> | undefined;
   return {
+    prepare: () => (prepared ??= prepareDomain(domain)),
     options,
     domain,
     taskSet,
