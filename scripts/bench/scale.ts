@@ -67,7 +67,7 @@ function taskGrid(count: number): { tasks: number; trials: number } {
 
 interface Server {
   baseURL: string;
-  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number; connections: number }>;
+  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number; connections: number; cpuMs?: number }>;
   close(): void;
 }
 
@@ -139,6 +139,7 @@ async function run(count: number, workers: string | undefined, profileDirectory?
     calls: stats.completions,
     peakInFlight: stats.peakInFlight,
     connections: stats.connections,
+    serverCpuMs: stats.cpuMs ?? null,
     batchWallMs: stats.firstRequestAt && stats.lastAnswerAt ? stats.lastAnswerAt - stats.firstRequestAt : null,
     processWallMs: Math.round(processWallMs),
     processes: usage.length,
@@ -175,6 +176,8 @@ async function measure(workers: string | undefined) {
     processWallOverIdeal: round(full.processWallMs / idealMs),
     harnessProcesses: full.processes,
     harnessCpuMs: full.cpuMs,
+    serverCpuMs: full.serverCpuMs,
+    serverCpuPerCallMs: full.serverCpuMs === null ? null : round(full.serverCpuMs / Math.max(1, full.calls)),
     harnessCpuPerCallMs: round((full.cpuMs - single.cpuMs) / Math.max(1, full.calls - single.calls)),
     wholeProcessCpuPerCallMs: round(full.cpuMs / full.calls),
     oneSimulationRun: { calls: single.calls, cpuMs: single.cpuMs, processWallMs: single.processWallMs },
