@@ -11,6 +11,7 @@
  *     command (start-up, loading, writing), per call made beyond it (target ≤ 0.4 ms); the raw
  *     whole-process figure too;
  *   - peak RSS of the harness processes (target < 2 GB), and the machine's load.
+ *   - the loopback server's CPU per call: it runs on the same cores, so it bounds what workers can gain.
  *
  *   npm run bench scale -- --latency 500 --concurrency 1000           (the issue's run)
  *   npm run bench scale -- --latency 500 --concurrency 1000 --workers 2
