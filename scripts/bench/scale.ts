@@ -11,6 +11,7 @@
  *     command (start-up, loading, writing), per call made beyond it (target ≤ 0.4 ms); the raw
  *     whole-process figure too;
  *   - peak RSS of the harness processes (target < 2 GB), and the machine's load.
+ *   - the loopback server's CPU per call: it runs on the same cores, so it bounds what workers can gain.
  *
  *   npm run bench scale -- --latency 500 --concurrency 1000           (the issue's run)
  *   npm run bench scale -- --latency 500 --concurrency 1000 --workers 2
@@ -67,7 +68,7 @@ function taskGrid(count: number): { tasks: number; trials: number } {
 
 interface Server {
   baseURL: string;
-  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number; connections: number }>;
+  stats(): Promise<{ completions: number; firstRequestAt: number | null; lastAnswerAt: number | null; peakInFlight: number; connections: number; cpuMs?: number }>;
   close(): void;
 }
 
@@ -139,6 +140,7 @@ async function run(count: number, workers: string | undefined, profileDirectory?
     calls: stats.completions,
     peakInFlight: stats.peakInFlight,
     connections: stats.connections,
+    serverCpuMs: stats.cpuMs ?? null,
     batchWallMs: stats.firstRequestAt && stats.lastAnswerAt ? stats.lastAnswerAt - stats.firstRequestAt : null,
     processWallMs: Math.round(processWallMs),
     processes: usage.length,
@@ -175,6 +177,8 @@ async function measure(workers: string | undefined) {
     processWallOverIdeal: round(full.processWallMs / idealMs),
     harnessProcesses: full.processes,
     harnessCpuMs: full.cpuMs,
+    serverCpuMs: full.serverCpuMs,
+    serverCpuPerCallMs: full.serverCpuMs === null ? null : round(full.serverCpuMs / Math.max(1, full.calls)),
     harnessCpuPerCallMs: round((full.cpuMs - single.cpuMs) / Math.max(1, full.calls - single.calls)),
     wholeProcessCpuPerCallMs: round(full.cpuMs / full.calls),
     oneSimulationRun: { calls: single.calls, cpuMs: single.cpuMs, processWallMs: single.processWallMs },

@@ -5,7 +5,8 @@
 // reads only what it needs from a request (the model, the count of user messages) instead of
 // parsing 20 KB of JSON per call, and keeps counters, not requests. `GET /stats` answers the number
 // of completions, the times of the first request and the last answer, the most requests in flight
-// and the TCP connections accepted.
+// and the TCP connections accepted, and the CPU time this server process has used (so a run can
+// tell whether the server, on the same cores, is what holds the harness back).
 //
 //   node scripts/bench/support/scale-server.mjs   (env LATENCY_MS, TURNS; prints {"port": …} once listening)
 import { createServer } from "node:http";
@@ -40,7 +41,9 @@ function userMessages(body) {
 const server = createServer((request, response) => {
   if (request.method === "GET" && request.url === "/stats") {
     response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify({ completions, firstRequestAt, lastAnswerAt, peakInFlight, connections }));
+    const cpu = process.cpuUsage();
+    const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
+    response.end(JSON.stringify({ completions, firstRequestAt, lastAnswerAt, peakInFlight, connections, cpuMs }));
     return;
   }
   const chunks = [];

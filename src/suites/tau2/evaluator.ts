@@ -8,7 +8,7 @@
  */
 import { evaluatorMessages } from "./engine/engine-messages.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
-import type { Tau2Environment } from "./engine/environment.ts";
+import type { Tau2DatabaseHash, Tau2Environment } from "./engine/environment.ts";
 import { toReplayMessage } from "./engine/task-state.ts";
 import { toolsOf } from "./engine/toolkit.ts";
 import { type Tau2ParticipantMessage, type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, actionDump, emptyRewardInfo, hasTextContent } from "./simulation.ts";
@@ -92,21 +92,45 @@ function environmentCheck(input: Tau2EvaluationInput, basis: readonly Tau2Reward
     return { reward: float(1), db_check: { db_match: true, db_reward: float(1) }, info: { note: "No expected actions or env assertions" } };
   }
   const predicted = input.domain.createEnvironment({ solo: input.solo, task: input.task });
-  let gold: Tau2Environment | undefined;
   try {
     const state = input.task.initial_state;
     predicted.setState(state?.initialization_data, state?.initialization_actions, input.messages.filter(isReplayable), input.strictReplay ?? true);
-    gold = goldEnvironment(input.domain, input.task, criteria.actions ?? []);
-    return scoreEnvironment(predicted, gold, criteria, basis);
+    return scoreEnvironment(predicted, goldHash(input.domain, input.task, criteria.actions ?? []), criteria, basis);
   } finally {
-    // Neither replay runs a read tool, so neither environment made anything to release (τ³'s sandbox is made on its first shell call).
-    for (const environment of [predicted, gold]) void environment?.dispose().catch(() => undefined);
+    // The replay runs no read tool, so the environment made nothing to release (τ³'s sandbox is made on its first shell call).
+    void predicted.dispose().catch(() => undefined);
   }
 }
 
-/** The DB and env-assertion part of the reward, on the replayed and the gold environment. */
-function scoreEnvironment(predicted: Tau2Environment, gold: Tau2Environment, criteria: NonNullable<Tau2Task["evaluation_criteria"]>, basis: readonly Tau2RewardType[]): Partial<Tau2RewardInfo> {
-  const goldHash = gold.hash();
+/**
+ * The gold environment's hashes of each task, per loaded domain without a run-time setup (τ²'s
+ * airline, retail, telecom, mock): the gold replay is a function of the domain's data and the task
+ * alone (tools are deterministic and an environment's random ids are seeded), so every trial of a
+ * task has the same target. Replaying and hashing it once per task instead of once per simulation
+ * spares a fresh environment, the gold actions and a database hash per trial. A configured domain
+ * (τ³ banking: its environment context, its sandbox) replays every time, as the original does.
+ */
+const goldHashes = new WeakMap<LoadedTau2Domain, WeakMap<Tau2Task, Tau2DatabaseHash>>();
+
+function goldHash(domain: LoadedTau2Domain, task: Tau2Task, actions: readonly Tau2Action[]): Tau2DatabaseHash {
+  const byTask = domain.setup ? undefined : (goldHashes.get(domain) ?? new WeakMap<Tau2Task, Tau2DatabaseHash>());
+  const known = byTask?.get(task);
+  if (known) return known;
+  const gold = goldEnvironment(domain, task, actions);
+  try {
+    const hash = gold.hash();
+    if (byTask) {
+      byTask.set(task, hash);
+      goldHashes.set(domain, byTask);
+    }
+    return hash;
+  } finally {
+    void gold.dispose().catch(() => undefined);
+  }
+}
+
+/** The DB and env-assertion part of the reward, on the replayed environment and the gold one's hashes. */
+function scoreEnvironment(predicted: Tau2Environment, goldHash: Tau2DatabaseHash, criteria: NonNullable<Tau2Task["evaluation_criteria"]>, basis: readonly Tau2RewardType[]): Partial<Tau2RewardInfo> {
   const predictedHash = predicted.hash();
   const dbMatch = goldHash.agent === predictedHash.agent && goldHash.user === predictedHash.user;
   const checks = (criteria.env_assertions ?? []).map((assertion) => {

@@ -41,6 +41,24 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+const systemMessages = new WeakMap<object, ChatMessage>();
+
+/**
+ * A setup's system message, one frozen object per setup object: a factory that hands every
+ * simulation of a task (or of a policy) the same setup thus gives them the same message, which the
+ * model client's body writer serialises once per run instead of once per simulation (a τ² system
+ * prompt is ~14 KB: formatting, freezing and serialising it per simulation was a visible share of
+ * what a thousand concurrent simulations allocate).
+ */
+export function systemMessage(setup: { readonly systemPrompt: string }): ChatMessage {
+  let message = systemMessages.get(setup);
+  if (message === undefined) {
+    message = deepFreeze({ role: "system", content: setup.systemPrompt });
+    systemMessages.set(setup, message);
+  }
+  return message;
+}
+
 /** A frozen copy of tool schemas (made once per run: the originals stay as they are). */
 export function frozenTools<T>(schemas: readonly T[]): readonly T[] {
   return deepFreeze(structuredClone(schemas) as T[]);
@@ -88,7 +106,7 @@ class Tau2LlmAgentSession implements ParticipantSession {
     private readonly temperature: number | undefined,
     context: ParticipantContext<Tau2Task>,
   ) {
-    this.messages = [deepFreeze({ role: "system", content: setup.systemPrompt })];
+    this.messages = [systemMessage(setup)];
     for (const entry of context.history) {
       if (entry.role === "tool") this.messages.push(toolMessage(entry.id ?? "", entry.content ?? ""));
       else this.messages.push(chatFromTurn(entry.role, entry.content, entry.toolCalls));

@@ -7,11 +7,11 @@
 import type { ChatModel, ParticipantContext } from "../../../core/contracts.ts";
 import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
-import { frozenTools, tau2LlmAgent } from "./llm-agent.ts";
+import { type Tau2AgentSetup, frozenTools, tau2LlmAgent } from "./llm-agent.ts";
 import { extractTau2Prompts, readTau2UserGuidelines, renderTau2UserScenario, tau2AgentSystemPrompt, tau2GtSystemPrompt, tau2SoloSystemPrompt, tau2UserSystemPrompt } from "../engine/extract/index.ts";
 import type { Tau2Task } from "../tasks.ts";
 import { tau2DomainTools } from "../views.ts";
-import { tau2DummyUser, tau2UserSimulator } from "./user-simulator.ts";
+import { type Tau2UserSetup, tau2DummyUser, tau2UserSimulator } from "./user-simulator.ts";
 import type { Tau2FactoryOptions, Tau2ParticipantFactory } from "../run-options.ts";
 import type { Registry } from "../../../core/registry.ts";
 
@@ -39,11 +39,17 @@ const llmAgent: Tau2ParticipantFactory = Object.assign(
   (options: Tau2FactoryOptions) => {
     const { tools, templates } = agentTools(options);
     const schemas = asTools(tools.agent.schemas);
-    return tau2LlmAgent("llm_agent", model(options, "agent"), options.llmArgs, (context) => ({
-      systemPrompt: tau2AgentSystemPrompt(templates, context.domain.policy),
-      tools: schemas,
-      toolChoice: "auto",
-    }));
+    // One setup per policy (its system prompt formatted once, and its system message one object: `systemMessage`).
+    const setups = new Map<string, Tau2AgentSetup>();
+    return tau2LlmAgent("llm_agent", model(options, "agent"), options.llmArgs, (context) => {
+      const policy = context.domain.policy;
+      let setup = setups.get(policy);
+      if (setup === undefined) {
+        setup = { systemPrompt: tau2AgentSystemPrompt(templates, policy), tools: schemas, toolChoice: "auto" };
+        setups.set(policy, setup);
+      }
+      return setup;
+    });
   },
   { requiresModel: true, description: "τ²'s llm_agent: the policy as system prompt, τ²'s tools, one model call per turn (needs --agent-llm)" },
 );
@@ -87,12 +93,18 @@ const userSimulator: Tau2ParticipantFactory = Object.assign(
     const { dataRoot, tools, templates } = agentTools(options);
     const guidelines = (withTools: boolean) => readTau2UserGuidelines(dataRoot, templates, withTools);
     const userSchemas = tools.user ? asTools(tools.user.schemas) : [];
+    // One setup per task: every trial of a task shares its rendered prompt and its system message (`systemMessage`).
+    const setups = new WeakMap<Tau2Task, Tau2UserSetup>();
     return tau2UserSimulator(model(options, "user"), options.llmArgs, (context) => {
+      const known = setups.get(context.task);
+      if (known !== undefined) return known;
       // τ²'s runner: `env.get_user_tools(include=task.user_tools) or None` (τ³ tasks list theirs; an empty list is no tools)
       const allowed = context.task.user_tools;
       const userTools = Object.freeze(allowed == null ? userSchemas : userSchemas.filter((schema) => allowed.includes(schema.function.name)));
       const withTools = tools.user !== null && userTools.length > 0;
-      return { systemPrompt: tau2UserSystemPrompt(templates, guidelines(withTools), renderTau2UserScenario(context.task.user_scenario)), tools: userTools };
+      const setup = { systemPrompt: tau2UserSystemPrompt(templates, guidelines(withTools), renderTau2UserScenario(context.task.user_scenario)), tools: userTools };
+      setups.set(context.task, setup);
+      return setup;
     });
   },
   { requiresModel: true, description: "τ²'s user_simulator: a model plays the customer from the task's scenario (needs --user-llm)" },

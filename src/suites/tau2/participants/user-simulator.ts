@@ -11,7 +11,7 @@ import type { ChatModel, Incoming, Participant, ParticipantContext, ParticipantS
 import { ConfigError } from "../../../errors/error-tree.ts";
 import type { ToolDefinition } from "../../../core/model-types.ts";
 import type { ChatMessage } from "../../../core/types.ts";
-import { chatFromTurn, deepFreeze, requestArguments, toolMessage, turnFromCompletion } from "./llm-agent.ts";
+import { chatFromTurn, deepFreeze, requestArguments, systemMessage, toolMessage, turnFromCompletion } from "./llm-agent.ts";
 import type { Tau2Task } from "../tasks.ts";
 
 /** What the simulator sends the model: its system prompt and (for dual-control domains) its tools. */
@@ -30,7 +30,7 @@ class Tau2UserSession implements ParticipantSession {
     private readonly temperature: number | undefined,
     context: ParticipantContext<Tau2Task>,
   ) {
-    this.messages = [deepFreeze({ role: "system", content: setup.systemPrompt })];
+    this.messages = [systemMessage(setup)];
     for (const entry of context.history) {
       if (entry.role === "tool") this.messages.push(toolMessage(entry.id ?? "", entry.content ?? ""));
       else if (entry.role === "user")
