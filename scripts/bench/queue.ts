@@ -26,6 +26,7 @@
  * each run's timings file (one JSON line per job and side, absolute stamps) is named in the output.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -358,6 +359,46 @@ async function memoryPer10k(): Promise<{ bytes: number; bytesPerJob: number }> {
   return { bytes, bytesPerJob: Math.round(bytes / 10_000) };
 }
 
+/**
+ * Redis's own execution time during a run, by command and by BullMQ script (SLOWLOG with no
+ * threshold: each command's execution in Redis's one thread, without network or queueing), per
+ * simulation: the part of the overhead no client change can remove. A round's jobs pass through
+ * Redis one after another (32 adds, then 32 moves to active), so a job also waits for those before it.
+ */
+async function startRedisProfile(): Promise<void> {
+  await redis.config("SET", "slowlog-log-slower-than", "0");
+  await redis.config("SET", "slowlog-max-len", "1000000");
+  await redis.slowlog("RESET");
+}
+
+async function redisProfile(simulations: number) {
+  const entries = (await redis.slowlog("GET", "-1")) as Array<[number, number, number, string[]]>;
+  await redis.config("SET", "slowlog-log-slower-than", "10000");
+  await redis.slowlog("RESET");
+  // The scripts' names, by the hash ioredis sends (BullMQ defines them on every connection it uses, this one included).
+  const scripts = (redis as unknown as { scriptsSet?: Record<string, { sha: string }> }).scriptsSet ?? {};
+  const names = new Map(Object.entries(scripts).map(([name, script]) => [script.sha, name.replace(/:.*$/, "")]));
+  const byCommand = new Map<string, { calls: number; micros: number }>();
+  for (const [, , micros, argv] of entries) {
+    const command = String(argv[0]).toLowerCase();
+    if (command === "slowlog" || command === "config") continue;
+    const script = command === "evalsha" ? names.get(String(argv[1])) : command === "eval" ? names.get(createHash("sha1").update(String(argv[1])).digest("hex")) : undefined;
+    const key = script ? `script ${script}` : command;
+    const entry = byCommand.get(key) ?? { calls: 0, micros: 0 };
+    entry.calls++;
+    entry.micros += micros;
+    byCommand.set(key, entry);
+  }
+  const total = [...byCommand.values()].reduce((sum, entry) => sum + entry.micros, 0);
+  const top = [...byCommand.entries()].sort((a, b) => b[1].micros - a[1].micros).slice(0, 8);
+  return {
+    redisMsPerSimulation: Number((total / 1000 / simulations).toFixed(2)),
+    byCommand: Object.fromEntries(
+      top.map(([key, entry]) => [key, { calls: entry.calls, usPerCall: Math.round(entry.micros / entry.calls), msPerSimulation: Number((entry.micros / 1000 / simulations).toFixed(2)) }]),
+    ),
+  };
+}
+
 const report: Record<string, unknown> = {
   cores: availableParallelism(),
   loadBefore: loadavg().map((value) => Number(value.toFixed(2))),
@@ -369,7 +410,9 @@ const report: Record<string, unknown> = {
 try {
   report.redisMemoryPer10000Queued = await memoryPer10k();
   // Overhead on a run that fits the slots of one worker (no job waits for a slot).
+  await startRedisProfile();
   report.overheadRun = await queuedRun(1, CONCURRENCY);
+  report.overheadRunRedisTime = await redisProfile(CONCURRENCY);
   if (args.includes("--overhead-only")) workerCounts.length = 0;
   report.runs = [];
   for (const workers of workerCounts) (report.runs as unknown[]).push(await queuedRun(workers, simulations));
