@@ -26,7 +26,6 @@
  * each run's timings file (one JSON line per job and side, absolute stamps) is named in the output.
  */
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -372,27 +371,36 @@ async function startRedisProfile(): Promise<void> {
 }
 
 async function redisProfile(simulations: number) {
-  const entries = (await redis.slowlog("GET", "-1")) as Array<[number, number, number, string[]]>;
+  const entries = (await redis.slowlog("GET", "-1")) as Array<[number, number, number, string[], string]>;
   await redis.config("SET", "slowlog-log-slower-than", "10000");
   await redis.slowlog("RESET");
   // The scripts' names, by the hash ioredis sends (BullMQ defines them on every connection it uses, this one included).
   const scripts = (redis as unknown as { scriptsSet?: Record<string, { sha: string }> }).scriptsSet ?? {};
   const names = new Map(Object.entries(scripts).map(([name, script]) => [script.sha, name.replace(/:.*$/, "")]));
   const byCommand = new Map<string, { calls: number; micros: number }>();
-  for (const [, , micros, argv] of entries) {
+  for (const [, , micros, argv, client] of entries) {
     const command = String(argv[0]).toLowerCase();
-    if (command === "slowlog" || command === "config") continue;
-    const script = command === "evalsha" ? names.get(String(argv[1])) : command === "eval" ? names.get(createHash("sha1").update(String(argv[1])).digest("hex")) : undefined;
-    const key = script ? `script ${script}` : command;
+    // Redis 7 also logs the commands a script calls (client "?:0"): their time is in the script's.
+    if (command === "slowlog" || command === "config" || client === "?:0") continue;
+    // A script's first use on a connection is an EVAL of its text (the log cuts it: not named).
+    const script = command === "evalsha" ? names.get(String(argv[1])) : undefined;
+    const key = script ? `script ${script}` : command === "eval" ? "eval (a script's first use on a connection)" : command;
     const entry = byCommand.get(key) ?? { calls: 0, micros: 0 };
     entry.calls++;
     entry.micros += micros;
     byCommand.set(key, entry);
   }
   const total = [...byCommand.values()].reduce((sum, entry) => sum + entry.micros, 0);
+  // Redis writes its answers once it has run what it read in one go: the coordinator's adds (one
+  // pipeline) run before the worker they wake hears of them, and the worker's fetches of the round
+  // (one write) before the first answer. So the round's jobs wait about this long for Redis alone.
+  const add = byCommand.get("script addStandardJob");
+  const move = byCommand.get("script moveToActive");
+  const roundFloor = add && move ? add.micros + (move.micros / move.calls) * simulations : undefined;
   const top = [...byCommand.entries()].sort((a, b) => b[1].micros - a[1].micros).slice(0, 8);
   return {
     redisMsPerSimulation: Number((total / 1000 / simulations).toFixed(2)),
+    roundAddsAndMovesMs: roundFloor === undefined ? null : Number((roundFloor / 1000).toFixed(1)),
     byCommand: Object.fromEntries(
       top.map(([key, entry]) => [key, { calls: entry.calls, usPerCall: Math.round(entry.micros / entry.calls), msPerSimulation: Number((entry.micros / 1000 / simulations).toFixed(2)) }]),
     ),
