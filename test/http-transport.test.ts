@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError } from "openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { BufferedResponse, keepAliveFetch } from "../src/model/http-transport.ts";
+import { bufferedResponseClass, keepAliveFetch } from "../src/model/http-transport.ts";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -42,7 +42,7 @@ describe("keep-alive transport", () => {
     });
     expect(seen).toEqual([{ method: "POST", type: "application/json", custom: "yes", body: '{"question":1}' }]);
     expect(response).toBeInstanceOf(Response);
-    expect(response).toBeInstanceOf(BufferedResponse);
+    expect(response).toBeInstanceOf(bufferedResponseClass());
     expect(response.status).toBe(201);
     expect(response.ok).toBe(true);
     expect(response.headers.get("x-request-id")).toBe("req-1");
@@ -114,7 +114,7 @@ describe("keep-alive transport", () => {
       response.end(`${request.headers["content-type"]} ${body}`);
     });
     const response = await keepAliveFetch(`${base}/form`, { method: "POST", body: new URLSearchParams({ a: "1", b: "two" }) });
-    expect(response).not.toBeInstanceOf(BufferedResponse);
+    expect(response).not.toBeInstanceOf(bufferedResponseClass());
     expect(await response.text()).toBe("application/x-www-form-urlencoded;charset=UTF-8 a=1&b=two");
   });
 

@@ -100,14 +100,37 @@ async function stopWorkers(workers: readonly WorkerProcess[]): Promise<void> {
   await Promise.allSettled(workers.map((worker) => worker.process));
 }
 
+/**
+ * The process's result once it exits; if it has not within `ms`, it is killed and the test fails
+ * with what it printed so far and `more()` (the queue's state, the workers' output), not a bare timeout.
+ */
+async function finishedWithin<T extends ResultPromise>(child: T, ms: number, more: () => Promise<string[]>): Promise<Awaited<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+  });
+  const outcome = await Promise.race([child, late]);
+  clearTimeout(timer);
+  if (outcome !== "late") return outcome as Awaited<T>;
+  const details = await more().catch((error: unknown) => [`(could not read more: ${String(error)})`]);
+  child.kill("SIGKILL");
+  const killed = await child; // execa keeps what it printed
+  throw new Error(`the process did not end within ${ms / 1000} s; its stderr:\n${String(killed.stderr)}\n${details.join("\n")}`);
+}
+
 function startCoordinator(args: readonly string[], env: Record<string, string> = {}) {
   return runCli(args, { env: { TAUBRIDGE_DEBUG: "", ...env } });
 }
 
 /** The run's job counts, as `taubridge queue status --format json` prints them. */
-async function statusOf(url: string, run: string): Promise<{ counts: Record<string, number>; record?: { state: string } } | undefined> {
+interface StatusJson {
+  counts: Record<string, number>;
+  record?: { state: string; coordinator: { host: string; pid: number } };
+}
+
+async function statusOf(url: string, run: string): Promise<StatusJson | undefined> {
   const status = await runCli(["queue", "status", run, "--queue", url, "--format", "json"]);
-  return status.exitCode === 0 ? (JSON.parse(status.stdout) as { counts: Record<string, number>; record?: { state: string } }) : undefined;
+  return status.exitCode === 0 ? (JSON.parse(status.stdout) as StatusJson) : undefined;
 }
 
 const tau2 = scenarioNamed("tau2-mock-llm-agent-user-simulator");
@@ -429,13 +452,22 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
         await first;
         // The jobs stay: the same command picks the run up (adding none of them again).
         const second = startCoordinator([...run.args, "--queue", redis.url]);
-        await until(async () => (await statusOf(redis.url, "results"))?.record?.state === "open", "the run registered again");
+        // The killed coordinator's record still says "open": wait for the new one's (its pid), so Redis
+        // restarts while the run is in the second coordinator's hands, not while that one is starting.
+        await until(async () => {
+          const record = (await statusOf(redis.url, "results"))?.record;
+          return record?.state === "open" && record.coordinator.pid === second.pid;
+        }, "the run registered again by the second coordinator");
         const status = await statusOf(redis.url, "results");
         expect((status?.counts.waiting ?? 0) + (status?.counts.active ?? 0)).toBe(10);
         // Redis restarts (its append-only file keeps the queue); workers and coordinator reconnect.
         await redis.restart();
         run.gate.open();
-        const done = await second;
+        const done = await finishedWithin(second, 600_000, async () => [
+          `queue status: ${JSON.stringify(await statusOf(redis.url, "results"))}`,
+          `keys: ${redis.cli("--scan", "--pattern", "*").trim().split("\n").sort().join(" ")}`,
+          ...workers.map((worker) => worker.output()),
+        ]);
         expect(done.exitCode, `${String(done.stderr)}\n${workers.map((worker) => worker.output()).join("\n")}`).toBe(0);
         expect(filesOf(baseline.whole)).toBe(scenarioFiles(run.context));
       } finally {

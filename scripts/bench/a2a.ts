@@ -27,7 +27,7 @@ import { execa, type ResultPromise } from "execa";
 import { request } from "undici";
 import { libraryDomain } from "../../domains/library/index.ts";
 import type { ParticipantContext } from "../../src/core/contracts.ts";
-import { createA2AAgent } from "../../src/a2a/client/register.ts";
+import { createA2AAgent } from "../../src/a2a/client/create-agent.ts";
 import { loadDomain } from "../../src/suites/tau-bench/engine/domain.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));

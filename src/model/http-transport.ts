@@ -40,65 +40,79 @@ function dispatcher(): Dispatcher {
   return sharedDispatcher;
 }
 
-// Typed as a plain constructor so the body methods can be redefined (the DOM typings declare them as
-// properties); at run time this is the global `Response`, so `instanceof Response` holds.
-const BodylessResponse = Response as unknown as new (
-  body: null,
-  init: { status: number; headers: Headers },
-) => {
-  readonly status: number;
-  readonly headers: Headers;
-};
-
 /**
  * A `Response` for a body that has been read completely. It is constructed without a body stream
  * (so `body` is `null`) and serves `json()`, `text()`, `arrayBuffer()`, `bytes()` and `blob()` from
  * the buffer, once each like a fetch body. Only the SDK sees it; it reads through those methods.
  */
-export class BufferedResponse extends BodylessResponse {
-  readonly #bytes: Uint8Array;
-  #used = false;
+function defineBufferedResponse() {
+  // Typed as a plain constructor so the body methods can be redefined (the DOM typings declare them as
+  // properties); at run time this is the global `Response`, so `instanceof Response` holds.
+  const BodylessResponse = Response as unknown as new (
+    body: null,
+    init: { status: number; headers: Headers },
+  ) => {
+    readonly status: number;
+    readonly headers: Headers;
+  };
+  return class BufferedResponse extends BodylessResponse {
+    readonly #bytes: Uint8Array;
+    #used = false;
 
-  constructor(bytes: Uint8Array, init: { status: number; headers: Headers }) {
-    super(null, init);
-    this.#bytes = bytes;
-  }
+    constructor(bytes: Uint8Array, init: { status: number; headers: Headers }) {
+      super(null, init);
+      this.#bytes = bytes;
+    }
 
-  get bodyUsed(): boolean {
-    return this.#used;
-  }
+    get bodyUsed(): boolean {
+      return this.#used;
+    }
 
-  #take(): Uint8Array {
-    if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
-    this.#used = true;
-    return this.#bytes;
-  }
+    #take(): Uint8Array {
+      if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
+      this.#used = true;
+      return this.#bytes;
+    }
 
-  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return this.#take() as Uint8Array<ArrayBuffer>;
-  }
+    async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+      return this.#take() as Uint8Array<ArrayBuffer>;
+    }
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = this.#take();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  }
+    async arrayBuffer(): Promise<ArrayBuffer> {
+      const bytes = this.#take();
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    }
 
-  async text(): Promise<string> {
-    return Buffer.from(this.#take()).toString("utf8");
-  }
+    async text(): Promise<string> {
+      return Buffer.from(this.#take()).toString("utf8");
+    }
 
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
-  }
+    async json(): Promise<unknown> {
+      return JSON.parse(await this.text());
+    }
 
-  async blob(): Promise<Blob> {
-    return new Blob([this.#take() as Uint8Array<ArrayBuffer>], { type: this.headers.get("content-type") ?? "" });
-  }
+    async blob(): Promise<Blob> {
+      return new Blob([this.#take() as Uint8Array<ArrayBuffer>], { type: this.headers.get("content-type") ?? "" });
+    }
 
-  clone(): BufferedResponse {
-    if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
-    return new BufferedResponse(this.#bytes, { status: this.status, headers: new Headers(this.headers) });
-  }
+    clone(): BufferedResponse {
+      if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
+      return new BufferedResponse(this.#bytes, { status: this.status, headers: new Headers(this.headers) });
+    }
+  };
+}
+
+export type BufferedResponse = InstanceType<ReturnType<typeof defineBufferedResponse>>;
+let bufferedResponse: ReturnType<typeof defineBufferedResponse> | undefined;
+
+/**
+ * The {@link BufferedResponse} class, defined on first use: the first read of the global `Response`
+ * loads Node's whole `fetch` implementation (40–90 ms here), which a run whose model calls all go
+ * through undici's `Client` (the chat path) never needs — only this `fetch`-shaped path does.
+ */
+export function bufferedResponseClass(): ReturnType<typeof defineBufferedResponse> {
+  bufferedResponse ??= defineBufferedResponse();
+  return bufferedResponse;
 }
 
 function requestHeaders(headers: RequestInit["headers"]): Record<string, string> {
@@ -156,5 +170,5 @@ export const keepAliveFetch: FetchFunction = async (input, init = {}) => {
     // Streamed completions: hand the live body over instead of waiting for the end.
     return new Response(Readable.toWeb(answer.body) as ReadableStream<Uint8Array>, { status, headers });
   }
-  return new BufferedResponse(await answer.body.bytes(), { status, headers }) as unknown as Response;
+  return new (bufferedResponseClass())(await answer.body.bytes(), { status, headers }) as unknown as Response;
 };

@@ -36,6 +36,8 @@ const NO_WORKER_WARNING_MS = 15_000;
  * delays the run by no more, and takes its jobs when it comes.
  */
 const WORKERS_READY_WAIT_MS = 2_000;
+/** How long closing the run's BullMQ queue and events may take before their connections are cut. */
+const CLOSE_WAIT_MS = 10_000;
 /** How long an attempt cut by the run's interrupt waits for its worker to answer before it counts as cancelled. */
 const CANCEL_GRACE_MS = 15_000;
 
@@ -135,6 +137,8 @@ export class QueueCoordinator implements WorkerTransport {
   private async register(run: string): Promise<Queue> {
     this.run = run;
     const queue = new Queue(run, { connection: this.connection, prefix: KEY_PREFIX });
+    // While Redis is away its connection retries; without a listener BullMQ prints each error on the user's terminal.
+    queue.on("error", () => undefined);
     const existing = await readRunRecord(this.connection, run);
     const counts = await queue.getJobCounts("waiting", "active", "delayed", "prioritized", "completed", "failed", "waiting-children");
     const holdsJobs = Object.values(counts).some((count) => count > 0);
@@ -375,7 +379,16 @@ export class QueueCoordinator implements WorkerTransport {
     } catch (error) {
       this.options.warn(`could not tidy the queue "${this.run}" (${error instanceof Error ? error.message : String(error)}); taubridge queue clean ${this.run} removes it`);
     } finally {
-      await Promise.allSettled([this.events?.close(), queue?.close()]);
+      // Bounded: a BullMQ close that waits on a connection that never settles (a blocking read parked
+      // across a Redis restart) must not keep a finished run's process alive; the connections are cut below.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([this.events?.close(), queue?.close()]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, CLOSE_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
       for (const redis of [this.subscriber, this.eventsConnection, this.connection]) redis.disconnect();
     }
   }

@@ -11,7 +11,7 @@ import type { A2AAgent } from "../../src/a2a/client/a2a-agent.ts";
 import { readCard } from "../../src/a2a/client/card.ts";
 import { hostPolicy } from "../../src/a2a/client/host-policy.ts";
 import { AGENTBEATS_MARKERS, firstMessage, laterMessage } from "../../src/a2a/client/prompts.ts";
-import { createA2AAgent } from "../../src/a2a/client/register.ts";
+import { createA2AAgent } from "../../src/a2a/client/create-agent.ts";
 import { deadlineSignal } from "../../src/a2a/client/rpc.ts";
 import { exitCodeForError } from "../../src/cli/exit-codes.ts";
 import { terminationForError } from "../../src/kernel/episode-kernel.ts";

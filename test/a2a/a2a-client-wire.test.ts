@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createA2AAgent } from "../../src/a2a/client/register.ts";
+import { createA2AAgent } from "../../src/a2a/client/create-agent.ts";
 import type { A2AAgent } from "../../src/a2a/client/a2a-agent.ts";
 import { terminationForError } from "../../src/kernel/episode-kernel.ts";
 import { pyJsonDumps } from "../../src/value/index.ts";

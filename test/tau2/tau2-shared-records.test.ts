@@ -98,6 +98,22 @@ describe("shared τ² databases", () => {
     expect(databaseHash(grown)).toBe(sha(pyJsonDumpsSortedKeys(pyDeepCopy(grown))));
   });
 
+  it("places each changed record at its own place among the loaded pieces, whatever else the environment owns", () => {
+    const base = loaded();
+    const environment = shareDatabase(base);
+    const records = environment.get("records") as SharedRecordMap;
+    (records.get("r4999") as PyDict).set("tags", ["b"]); // the last piece
+    records.get("r1000"); // owned, unchanged: the loaded piece
+    records.set("r000", pyDeepCopy(base.get("records") as PyDict).get("r001") as PyValue); // the first piece, assigned another record's value
+    (records.get("r2500") as PyDict).set("amount", new PyFloat(-0)); // -0.0 prints apart from 0.0
+    records.set("r3000", pyDeepCopy((base.get("records") as PyDict).get("r3000") as PyValue)); // assigned an equal copy
+    const full = pyJsonDumpsSortedKeys(pyDeepCopy(environment));
+    expect(full).toContain('"r000": {"amount": 1.0, "name": "n1", "tags": ["a"]}');
+    expect(databaseHashText(environment)).toBe(full);
+    expect(databaseHash(environment)).toBe(sha(full));
+    expect(databaseHash(shareDatabase(base))).toBe(sha(pyJsonDumpsSortedKeys(base)));
+  });
+
   it("reuses the loaded text only for equal values: list fields item by item, records a tool only read", () => {
     const listModel = pyModelSchema("ListDb", [
       ["items", pyT.list(pyT.model(() => recordModel))],

@@ -7,8 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
-import { rawTau2Task, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
-import { pyJsonDumps } from "../../src/value/index.ts";
+import { rawTau2Task, readTau2Splits, readTau2Tasks } from "../../src/suites/tau2/tasks.ts";
+import { tau2Quick } from "../../src/suites/tau2/task-schemas.ts";
+import { readPythonJsonFile } from "../../src/data/data-files.ts";
+import { UNSURE } from "../../src/data/quick-shapes.ts";
+import { pyJsonDumps, toJs } from "../../src/value/index.ts";
 import { tau2BenchDirectory } from "../support/shared-data.ts";
 
 const task = (id: string) => ({ id, user_scenario: { instructions: `task ${id}` } });
@@ -50,6 +53,44 @@ describe("loadTau2TaskSet", () => {
     const root = dataRoot([task("a")], { base: ["a"] });
     writeFileSync(join(root, "mock", "tasks.json"), '[{"id": "a", "user_scenario": {"instructions": "x"}}, {"id": "b",}]');
     expect(() => ids(root, {})).toThrow(/tasks\.json: invalid JSON: Expecting property name enclosed in double quotes at line 1 column 66/);
+  });
+
+  it("reads a split file as the lossless parser reads it: keys in the same order, repeated keys, and the same errors", () => {
+    const folder = mkdtempSync(join(tmpdir(), "taubridge-splits-"));
+    const lossless = (path: string) => {
+      const value = tau2Quick.splits(toJs(readPythonJsonFile(path)));
+      return value === UNSURE ? "unsure" : value;
+    };
+    const texts = [
+      '{"base": ["b", "a"], "test": []}',
+      '{"2": ["x"], "b": ["\\u00e9\\ud800"], "1": ["y"], "10": []}', // integer-like keys first, in numeric order, as a plain object has them
+      '{"a": ["1"], "b": [], "a": ["2"]}', // a repeated key: its first place, its last value
+      '\ufeff{"base": ["a"]}', // a byte-order mark, which json.loads refuses
+      '{"__proto__": ["a"], "base": ["b"]}',
+      '{"base": [NaN]}',
+      '{"base": "a"}',
+      '["a"]',
+      '{"base": ["a"],}',
+    ];
+    texts.forEach((text, index) => {
+      const path = join(folder, `split_${index}.json`);
+      writeFileSync(path, text);
+      let expected: unknown;
+      try {
+        expected = lossless(path);
+      } catch (error) {
+        expected = error;
+      }
+      if (expected instanceof Error) expect(() => readTau2Splits(path), text).toThrow(expected.message);
+      else if (expected === "unsure") expect(() => readTau2Splits(path), text).toThrow(/field/);
+      else {
+        const read = readTau2Splits(path) as Record<string, string[]>;
+        expect(read, text).toEqual(expected);
+        expect(Object.keys(read), text).toEqual(Object.keys(expected as object));
+      }
+    });
+    expect(Object.keys(readTau2Splits(join(folder, "split_1.json")) as object)).toEqual(["1", "2", "10", "b"]);
+    expect(readTau2Splits(join(folder, "split_2.json"))).toEqual({ a: ["2"], b: [] });
   });
 
   it.skipIf(!tau2BenchDirectory)("selects the same tasks, with the same raw records, as reading the whole telecom file", () => {

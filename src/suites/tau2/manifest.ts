@@ -5,7 +5,7 @@
  */
 import { basename, join, resolve } from "node:path";
 import type { RunManifest } from "../../core/run-manifest.ts";
-import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
+import { cachedDerivation, derivedCacheKey, readDerived, writeDerived } from "../../data/derived-cache.ts";
 import { fileSha256, isStoredTemplateHashes, pinnedDataCommit, type StoredTemplateHashes } from "../../data/pinned-files.ts";
 import type { RunIdentity } from "../../run/run-identity.ts";
 import { knownHashes, manifestEndpoint, manifestModel, sha256OfValue } from "../../run/run-manifest.ts";
@@ -17,7 +17,7 @@ import { readTau2JudgeTemplates, tau2JudgeTemplateFiles } from "./judge.ts";
 import { tau2TaskHash } from "./leaderboard.ts";
 import type { Tau2RunOptions } from "./run-options.ts";
 import type { Tau2TaskSet } from "./task-sets.ts";
-import { rawTau2Task } from "./tasks.ts";
+import { type Tau2Task, rawTau2Task } from "./tasks.ts";
 
 /** A template group's hash, or nothing when its sources cannot be read (the run says so where it reads them). */
 function hashed(name: string, read: () => unknown): Record<string, string> {
@@ -73,6 +73,43 @@ function deriveTemplateHashes(dataRoot: string, judged: boolean): StoredTemplate
   return { files, hashes };
 }
 
+export const TAU2_TASK_HASHES_KIND = "tau2-task-hashes-v1";
+
+/**
+ * Each selected task's definition hash (`get_pydantic_hash`: SHA-256 of its sorted-keys dump), by
+ * id. Printing and hashing every selected task was ~2% of a whole τ² oracle run, so the hashes of a
+ * task file's tasks are kept in the derived cache under the file's SHA-256 (with the taubridge
+ * version, as every derived entry), each run adding those it had to compute. A task folder (τ³)
+ * has no one file to key by, and a selection that repeats an id cannot say which task an id's hash
+ * is of: both are hashed on every run, as before.
+ */
+export function tau2TaskDefinitionHashes(taskSet: Tau2TaskSet): Record<string, string> {
+  const hash = (task: Tau2Task) => tau2TaskHash(rawTau2Task(task) ?? new Map());
+  const ids = taskSet.tasks.map((task) => task.id);
+  if (taskSet.fileSha256 === undefined || new Set(ids).size !== ids.length) return Object.fromEntries(taskSet.tasks.map((task) => [task.id, hash(task)]));
+  const key = derivedCacheKey(taskSet.fileSha256);
+  const stored = readDerived(TAU2_TASK_HASHES_KIND, key);
+  const known = new Map<string, string>(isTaskHashes(stored) ? Object.entries(stored) : []);
+  let added = false;
+  const hashes = taskSet.tasks.map((task): [string, string] => {
+    let value = known.get(task.id);
+    if (value === undefined) {
+      value = hash(task);
+      known.set(task.id, value);
+      added = true;
+    }
+    return [task.id, value];
+  });
+  if (added) writeDerived(TAU2_TASK_HASHES_KIND, key, Object.fromEntries(known));
+  return Object.fromEntries(hashes);
+}
+
+/** A stored entry: task id → SHA-256 hex. */
+function isTaskHashes(value: unknown): value is Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((hash) => typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash));
+}
+
 /** What a τ² run's manifest is made of. */
 export interface Tau2ManifestParts {
   options: Tau2RunOptions;
@@ -104,7 +141,7 @@ export function tau2Manifest(parts: Tau2ManifestParts): RunManifest {
     domain: options.domain,
     dataCommit: pinnedDataCommit("tau2-bench", options.dataDir, [...parts.dataFiles.map((name) => join(domain.directory, name)), ...taskSet.files]),
     taskSet: { name: options.taskSetName ?? basename(domain.directory), split: taskSet.splitApplied, sha256: identity.taskSet },
-    taskDefinitions: Object.fromEntries(taskSet.tasks.map((task) => [task.id, tau2TaskHash(rawTau2Task(task) ?? new Map())])),
+    taskDefinitions: tau2TaskDefinitionHashes(taskSet),
     dataSha256: identity.data,
     agent: manifestModel(options.agent, options.agentLlm, null, {
       llmArgs: recordedOptions.agentLlmArgs,

@@ -1,0 +1,75 @@
+/**
+ * The task definition hashes of a τ² run manifest (`tau2TaskDefinitionHashes` in
+ * `src/suites/tau2/manifest.ts`) are kept in the derived cache under the task file's SHA-256: the
+ * same hashes as computing them, an entry answered while the file is unchanged, each run adding
+ * the tasks it had to hash. Each test has a cache folder of its own.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { derivedCacheKey, readDerived, writeDerived } from "../../src/data/derived-cache.ts";
+import { tau2TaskHash } from "../../src/suites/tau2/leaderboard.ts";
+import { TAU2_TASK_HASHES_KIND, tau2TaskDefinitionHashes } from "../../src/suites/tau2/manifest.ts";
+import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
+import { rawTau2Task } from "../../src/suites/tau2/tasks.ts";
+
+const task = (id: string, instructions = `task ${id}`) => ({ id, user_scenario: { instructions }, evaluation_criteria: { reward_basis: ["DB"], actions: [] } });
+
+function dataRoot(entries: unknown[]): string {
+  const root = mkdtempSync(join(tmpdir(), "taubridge-task-hashes-"));
+  mkdirSync(join(root, "mock"));
+  writeFileSync(join(root, "mock", "tasks.json"), JSON.stringify(entries, null, 2));
+  return root;
+}
+
+const select = (root: string, taskIds?: string[]) => loadTau2TaskSet(root, { taskSetName: "mock", split: null, ...(taskIds ? { taskIds } : {}) });
+const computed = (root: string, taskIds?: string[]) => Object.fromEntries(select(root, taskIds).tasks.map((one) => [one.id, tau2TaskHash(rawTau2Task(one)!)]));
+
+describe("τ² manifest task definition hashes in the derived cache", () => {
+  let previous: string | undefined;
+  beforeEach(() => {
+    previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = mkdtempSync(join(tmpdir(), "tau2-task-hash-cache-"));
+  });
+  afterEach(() => {
+    if (previous === undefined) delete process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    else process.env.TAUBRIDGE_DERIVED_CACHE_DIR = previous;
+  });
+
+  it("gives the computed hashes with and without the cache, and stores each task it hashed", () => {
+    const root = dataRoot([task("a"), task("b"), task("10"), task("2")]);
+    const expected = computed(root);
+    expect(Object.keys(expected)).toEqual(["2", "10", "a", "b"]);
+    expect(new Set(Object.values(expected)).size).toBe(4);
+    const cacheDir = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = "off";
+    expect(tau2TaskDefinitionHashes(select(root))).toEqual(expected);
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = cacheDir;
+    const some = tau2TaskDefinitionHashes(select(root, ["b", "a"]));
+    expect(some).toEqual({ a: expected.a, b: expected.b });
+    const key = derivedCacheKey(select(root).fileSha256!);
+    expect(readDerived(TAU2_TASK_HASHES_KIND, key)).toEqual({ a: expected.a, b: expected.b });
+    const all = tau2TaskDefinitionHashes(select(root));
+    expect(all).toEqual(expected);
+    expect(Object.keys(all)).toEqual(Object.keys(expected));
+    expect(readDerived(TAU2_TASK_HASHES_KIND, key)).toEqual(expected);
+  });
+
+  it("answers from the entry of the file's bytes, and ignores an entry of another shape", () => {
+    const root = dataRoot([task("a"), task("b")]);
+    const expected = computed(root);
+    const key = derivedCacheKey(select(root).fileSha256!);
+    const stored = "f".repeat(64);
+    writeDerived(TAU2_TASK_HASHES_KIND, key, { a: stored });
+    expect(tau2TaskDefinitionHashes(select(root))).toEqual({ a: stored, b: expected.b });
+    // The file changed: another key, so the hashes are computed from the new bytes.
+    const changed = dataRoot([task("a", "other instructions"), task("b")]);
+    expect(tau2TaskDefinitionHashes(select(changed)).a).toBe(computed(changed).a);
+    expect(computed(changed).a).not.toBe(expected.a);
+    writeDerived(TAU2_TASK_HASHES_KIND, key, { a: "not a hash" });
+    expect(tau2TaskDefinitionHashes(select(root))).toEqual(expected);
+    writeDerived(TAU2_TASK_HASHES_KIND, key, ["a"]);
+    expect(tau2TaskDefinitionHashes(select(root))).toEqual(expected);
+  });
+});
