@@ -43,6 +43,8 @@ export interface RunConsumerOptions {
 
 /** How long one wait on the queue's marker lasts (seconds) before it is made again. */
 const MARKER_WAIT_SECONDS = 5;
+/** When a wait on the marker that has not answered is cut (its bound, and a margin for a loaded machine). */
+const MARKER_WATCHDOG_MS = MARKER_WAIT_SECONDS * 1_000 + 10_000;
 /** The longest a marker for a job due later (a delayed job's) is waited out before fetching again. */
 const MARKER_DUE_MAX_MS = 1_000;
 /** How long a fetch that failed (Redis away) waits before the next. */
@@ -138,7 +140,18 @@ export class RunConsumer {
    */
   private async waitForMarker(): Promise<void> {
     const marker = `${KEY_PREFIX}:${this.options.name}:marker`;
-    const popped = await this.blocking.bzpopmin(marker, MARKER_WAIT_SECONDS);
+    // A watchdog past the wait's own bound: a wait parked across a Redis restart that never answers
+    // is cut by reconnecting its connection (as BullMQ's blocking fetch does), and the round fetches anyway.
+    let watchdog: NodeJS.Timeout | undefined;
+    const popped = await Promise.race([
+      this.blocking.bzpopmin(marker, MARKER_WAIT_SECONDS),
+      new Promise<null>((resolve) => {
+        watchdog = setTimeout(() => {
+          if (!this.closed) this.blocking.disconnect(true);
+          resolve(null);
+        }, MARKER_WATCHDOG_MS);
+      }),
+    ]).finally(() => clearTimeout(watchdog));
     if (!popped) return;
     const [, member, score] = popped;
     if (this.stopping) {
