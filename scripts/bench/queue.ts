@@ -358,6 +358,55 @@ async function memoryPer10k(): Promise<{ bytes: number; bytesPerJob: number }> {
   return { bytes, bytesPerJob: Math.round(bytes / 10_000) };
 }
 
+/**
+ * Redis's own execution time during a run, by command and by BullMQ script (SLOWLOG with no
+ * threshold: each command's execution in Redis's one thread, without network or queueing), per
+ * simulation: the part of the overhead no client change can remove. A round's jobs pass through
+ * Redis one after another (32 adds, then 32 moves to active), so a job also waits for those before it.
+ */
+async function startRedisProfile(): Promise<void> {
+  await redis.config("SET", "slowlog-log-slower-than", "0");
+  await redis.config("SET", "slowlog-max-len", "1000000");
+  await redis.slowlog("RESET");
+}
+
+async function redisProfile(simulations: number) {
+  const entries = (await redis.slowlog("GET", "-1")) as Array<[number, number, number, string[], string]>;
+  await redis.config("SET", "slowlog-log-slower-than", "10000");
+  await redis.slowlog("RESET");
+  // The scripts' names, by the hash ioredis sends (BullMQ defines them on every connection it uses, this one included).
+  const scripts = (redis as unknown as { scriptsSet?: Record<string, { sha: string }> }).scriptsSet ?? {};
+  const names = new Map(Object.entries(scripts).map(([name, script]) => [script.sha, name.replace(/:.*$/, "")]));
+  const byCommand = new Map<string, { calls: number; micros: number }>();
+  for (const [, , micros, argv, client] of entries) {
+    const command = String(argv[0]).toLowerCase();
+    // Redis 7 also logs the commands a script calls (client "?:0"): their time is in the script's.
+    if (command === "slowlog" || command === "config" || client === "?:0") continue;
+    // A script's first use on a connection is an EVAL of its text (the log cuts it: not named).
+    const script = command === "evalsha" ? names.get(String(argv[1])) : undefined;
+    const key = script ? `script ${script}` : command === "eval" ? "eval (a script's first use on a connection)" : command;
+    const entry = byCommand.get(key) ?? { calls: 0, micros: 0 };
+    entry.calls++;
+    entry.micros += micros;
+    byCommand.set(key, entry);
+  }
+  const total = [...byCommand.values()].reduce((sum, entry) => sum + entry.micros, 0);
+  // Redis writes its answers once it has run what it read in one go: the coordinator's adds (one
+  // pipeline) run before the worker they wake hears of them, and the worker's fetches of the round
+  // (one write) before the first answer. So the round's jobs wait about this long for Redis alone.
+  const add = byCommand.get("script addStandardJob");
+  const move = byCommand.get("script moveToActive");
+  const roundFloor = add && move ? add.micros + (move.micros / move.calls) * simulations : undefined;
+  const top = [...byCommand.entries()].sort((a, b) => b[1].micros - a[1].micros).slice(0, 8);
+  return {
+    redisMsPerSimulation: Number((total / 1000 / simulations).toFixed(2)),
+    roundAddsAndMovesMs: roundFloor === undefined ? null : Number((roundFloor / 1000).toFixed(1)),
+    byCommand: Object.fromEntries(
+      top.map(([key, entry]) => [key, { calls: entry.calls, usPerCall: Math.round(entry.micros / entry.calls), msPerSimulation: Number((entry.micros / 1000 / simulations).toFixed(2)) }]),
+    ),
+  };
+}
+
 const report: Record<string, unknown> = {
   cores: availableParallelism(),
   loadBefore: loadavg().map((value) => Number(value.toFixed(2))),
@@ -369,7 +418,9 @@ const report: Record<string, unknown> = {
 try {
   report.redisMemoryPer10000Queued = await memoryPer10k();
   // Overhead on a run that fits the slots of one worker (no job waits for a slot).
+  await startRedisProfile();
   report.overheadRun = await queuedRun(1, CONCURRENCY);
+  report.overheadRunRedisTime = await redisProfile(CONCURRENCY);
   if (args.includes("--overhead-only")) workerCounts.length = 0;
   report.runs = [];
   for (const workers of workerCounts) (report.runs as unknown[]).push(await queuedRun(workers, simulations));

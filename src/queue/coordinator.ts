@@ -81,6 +81,14 @@ export class QueueCoordinator implements WorkerTransport {
   /** The jobs to add in the next pipeline, gathered over one turn of the event loop (`addSoon`). */
   private adding: { jobs: BulkJob[]; done: Promise<void> } | undefined;
   private closed = false;
+  /**
+   * Whether the run's queue held no job when this coordinator registered it: then an attempt it
+   * has not dispatched before cannot have a job yet (only this coordinator adds to the run's queue),
+   * and is added without first asking Redis for it (`enqueue`).
+   */
+  private freshQueue = false;
+  /** The job ids this coordinator has dispatched (an id dispatched again is checked, fresh queue or not). */
+  private readonly dispatched = new Set<string>();
   /** Units still to record, once the source is made: 0 at close means the run is complete and its keys can go. */
   private outstanding = Number.POSITIVE_INFINITY;
 
@@ -132,9 +140,11 @@ export class QueueCoordinator implements WorkerTransport {
     // While Redis is away its connection retries; without a listener BullMQ prints each error on the user's terminal.
     queue.on("error", () => undefined);
     const existing = await readRunRecord(this.connection, run);
+    const counts = await queue.getJobCounts("waiting", "active", "delayed", "prioritized", "completed", "failed", "waiting-children");
+    const holdsJobs = Object.values(counts).some((count) => count > 0);
+    this.freshQueue = !holdsJobs;
     if (existing && existing.configuration.id !== this.options.configuration.id) {
-      const counts = await queue.getJobCounts("waiting", "active", "delayed", "prioritized", "completed", "failed");
-      if (Object.values(counts).some((count) => count > 0)) {
+      if (holdsJobs) {
         await queue.close();
         throw new ConfigError(
           `--queue: the queue "${run}" holds jobs of another run configuration (a results file of the same name elsewhere, or other flags); finish or remove it first (taubridge queue clean ${run} --queue …), or name this run's results file differently`,
@@ -230,7 +240,11 @@ export class QueueCoordinator implements WorkerTransport {
 
   /** Adds the attempt's job unless it is there: one left by an earlier coordinator is waited for, or its reply taken. */
   private async enqueue(queue: Queue, id: string, unit: WorkUnit): Promise<void> {
-    const existing = await Job.fromId(queue, id);
+    // A run whose queue was empty at registration: an attempt not dispatched before has no job to
+    // find (a resumed or restarted run's queue holds its jobs, so it takes the check below).
+    const unseen = this.freshQueue && !this.dispatched.has(id);
+    this.dispatched.add(id);
+    const existing = unseen ? undefined : await Job.fromId(queue, id);
     if (existing) {
       const state = await existing.getState();
       if (state === "completed") {

@@ -4,8 +4,10 @@
  * fetch loop. BullMQ's loop fetches one job per round trip and starts none of the jobs it fetched
  * until its fetches stop, so a 32-job run waited 32 round trips before its first simulation began.
  * Here every free slot has a fetch in flight at once (one pipelined round trip for all of them)
- * and the round's jobs start as soon as it has answered; when the queue is empty, one fetch waits
- * on the queue's marker (BullMQ's blocking wait) and the others follow in one round trip once it wakes.
+ * and the round's jobs start as soon as it has answered; when the queue is empty, the consumer waits
+ * on the queue's marker (the key BullMQ's own blocking wait pops) on a connection of its own, and
+ * once it wakes every free slot's fetch goes out at once: a woken worker's jobs are one round trip
+ * away, not two (BullMQ's blocking `getNextJob` fetches one job after its wait; the others followed).
  *
  * What BullMQ's loop did besides fetching is kept, off the simulations' path:
  * - locks: every job's lock is renewed on a timer of this consumer (every half lock duration, all
@@ -39,6 +41,12 @@ export interface RunConsumerOptions {
   log(line: string): void;
 }
 
+/** How long one wait on the queue's marker lasts (seconds) before it is made again. */
+const MARKER_WAIT_SECONDS = 5;
+/** When a wait on the marker that has not answered is cut (its bound, and a margin for a loaded machine). */
+const MARKER_WATCHDOG_MS = MARKER_WAIT_SECONDS * 1_000 + 10_000;
+/** The longest a marker for a job due later (a delayed job's) is waited out before fetching again. */
+const MARKER_DUE_MAX_MS = 1_000;
 /** How long a fetch that failed (Redis away) waits before the next. */
 const FETCH_RETRY_MS = 1_000;
 /** Pauses between attempts to report a finished job while Redis is away (its lock lasts meanwhile only if renewed). */
@@ -47,6 +55,8 @@ const COMPLETE_RETRY_MS = [250, 500, 1_000, 2_000];
 export class RunConsumer {
   /** The consumer's connection (BullMQ leaves a connection it was given open; `close` ends it). */
   readonly connection: Redis;
+  /** The connection that waits on the queue's marker (a blocking command holds its connection). */
+  private readonly blocking: Redis;
   /** Resolves once the consumer's connections are ready (it takes jobs from then on). */
   readonly ready: Promise<void>;
   private readonly worker: Worker;
@@ -65,6 +75,7 @@ export class RunConsumer {
 
   constructor(private readonly options: RunConsumerOptions) {
     this.connection = durableConnection(options.url, `taubridge-worker-${options.name}`);
+    this.blocking = durableConnection(options.url, `taubridge-worker-${options.name}-marker`);
     this.worker = new Worker(options.name, null, {
       connection: this.connection,
       prefix: KEY_PREFIX,
@@ -105,16 +116,11 @@ export class RunConsumer {
         continue;
       }
       try {
-        const fetched: Array<{ job: Job; token: string } | undefined> = [];
-        if (drained) {
-          // BullMQ's blocking wait on the queue's marker (set whenever a job is added), then one fetch;
-          // the other free slots' fetches follow at once, in one round trip.
-          const first = await this.fetch(true);
-          fetched.push(first);
-          if (first && free > 1) fetched.push(...(await this.fetchRound(free - 1)));
-        } else {
-          fetched.push(...(await this.fetchRound(free)));
-        }
+        // With the queue found empty, wait for its marker (set whenever a job is added or put back),
+        // then every free slot's fetch at once, in one round trip.
+        if (drained) await this.waitForMarker();
+        if (this.stopping) break;
+        const fetched = await this.fetchRound(free);
         drained = fetched.includes(undefined);
         // A round's jobs start together once its fetches have answered (one round trip): a job started
         // earlier would hold the event loop (a simulation's start) while the others' answers wait.
@@ -126,16 +132,47 @@ export class RunConsumer {
     }
   }
 
+  /**
+   * Waits until the queue's marker is set (BullMQ sets it when a job is added or put back on the
+   * queue, and its own blocking wait pops it the same way), or a bound passes (then the caller
+   * fetches anyway, as BullMQ's loop does). A marker popped by a consumer that is stopping is put
+   * back, so the wait of another worker's consumer wakes for the job instead.
+   */
+  private async waitForMarker(): Promise<void> {
+    const marker = `${KEY_PREFIX}:${this.options.name}:marker`;
+    // A watchdog past the wait's own bound: a wait parked across a Redis restart that never answers
+    // is cut by reconnecting its connection (as BullMQ's blocking fetch does), and the round fetches anyway.
+    let watchdog: NodeJS.Timeout | undefined;
+    const popped = await Promise.race([
+      this.blocking.bzpopmin(marker, MARKER_WAIT_SECONDS),
+      new Promise<null>((resolve) => {
+        watchdog = setTimeout(() => {
+          if (!this.closed) this.blocking.disconnect(true);
+          resolve(null);
+        }, MARKER_WATCHDOG_MS);
+      }),
+    ]).finally(() => clearTimeout(watchdog));
+    if (!popped) return;
+    const [, member, score] = popped;
+    if (this.stopping) {
+      await this.connection.zadd(marker, score, member).catch(() => undefined);
+      return;
+    }
+    // A marker's score is when its job is due (0 for a job ready now; a delayed job's later).
+    const due = Number(score) - Date.now();
+    if (due > 0) await sleep(Math.min(due, MARKER_DUE_MAX_MS));
+  }
+
   /** `count` fetches at once; one that failed (Redis away) counts as empty, the jobs of the others are kept. */
   private async fetchRound(count: number): Promise<Array<{ job: Job; token: string } | undefined>> {
-    const settled = await Promise.allSettled(Array.from({ length: count }, () => this.fetch(false)));
+    const settled = await Promise.allSettled(Array.from({ length: count }, () => this.fetch()));
     return settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : undefined));
   }
 
   /** One fetch: the job and its lock's token, or undefined when the queue had nothing for it. */
-  private async fetch(block: boolean): Promise<{ job: Job; token: string } | undefined> {
+  private async fetch(): Promise<{ job: Job; token: string } | undefined> {
     const token = this.token();
-    const job = await this.worker.getNextJob(token, { block });
+    const job = await this.worker.getNextJob(token, { block: false });
     return job?.id ? { job, token } : undefined;
   }
 
@@ -220,8 +257,9 @@ export class RunConsumer {
     if (!force && this.running.size > 0) await new Promise<void>((resolve) => (this.allDone = resolve));
     this.closed = true;
     if (this.renewal) clearTimeout(this.renewal);
-    // Forced: no job of ours is waited for (done above when graceful); it also cuts a fetch waiting for the marker.
+    // Forced: no job of ours is waited for (done above when graceful).
     await this.worker.close(true).catch(() => undefined);
+    this.blocking.disconnect(); // cuts a wait on the marker
     await this.loop.catch(() => undefined);
   }
 }
