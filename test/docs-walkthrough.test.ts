@@ -6,7 +6,8 @@
  * A block that shows only a shape (`// my-agent.ts (or …)`, with a placeholder call) is not a file.
  * The own-agent walkthrough's agent is also run, for the scores its page prints.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.ts";
@@ -53,10 +54,12 @@ describe("walkthrough files in docs/", () => {
 
   it("own-agent.md's agent scores what the page says: library task 2 Pass^1 1.000, all 11 tasks 0.273", async () => {
     const agent = join(examples, "own-agent", "agent.ts");
-    const one = await runCli(["run", "--agent-strategy", "module", "--agent-module", agent, "--task-ids", "2", "--quiet"]);
+    // Its own results folder: the page's command writes under ./results, which the same test on another Node version (CI runs them side by side) may hold.
+    const logDir = ["--log-dir", mkdtempSync(join(tmpdir(), "taubridge-walkthrough-"))];
+    const one = await runCli(["run", "--agent-strategy", "module", "--agent-module", agent, "--task-ids", "2", "--quiet", ...logDir]);
     expect(one.exitCode, one.stderr).toBe(0);
     expect(one.stdout).toMatch(/│ module \(no model\) on library\/test\s+│ 1\.000\s+│/);
-    const all = await runCli(["run", "--agent-strategy", "module", "--agent-module", agent, "--quiet"]);
+    const all = await runCli(["run", "--agent-strategy", "module", "--agent-module", agent, "--quiet", ...logDir]);
     expect(all.exitCode, all.stderr).toBe(0);
     expect(all.stdout).toMatch(/│ module \(no model\) on library\/test\s+│ 0\.273\s+│/);
   }, 300_000);
