@@ -7,12 +7,13 @@
 import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { derivedCacheKey, readDerived, writeDerived } from "../src/data/derived-cache.ts";
 import { readTauBenchPrompts } from "../src/suites/tau-bench/engine/original-prompts.ts";
 import { TAU_BENCH_TEMPLATE_HASHES_KIND, tauBenchPromptTemplateHashes } from "../src/suites/tau-bench/manifest.ts";
 import { sha256OfValue } from "../src/run/run-manifest.ts";
 import { missingSharedReason, tauBenchDirectory } from "./support/shared-data.ts";
+import { useFreshDerivedCache } from "./support/fresh-derived-cache.ts";
 
 const data = tauBenchDirectory;
 if (!data) console.warn(missingSharedReason);
@@ -30,15 +31,7 @@ function writable(path: string): string {
 }
 
 describe.skipIf(!data)("τ-bench manifest prompt-template hashes in the derived cache", () => {
-  let previous: string | undefined;
-  beforeEach(() => {
-    previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
-    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = mkdtempSync(join(tmpdir(), "tau-bench-template-cache-"));
-  });
-  afterEach(() => {
-    if (previous === undefined) delete process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
-    else process.env.TAUBRIDGE_DERIVED_CACHE_DIR = previous;
-  });
+  useFreshDerivedCache("tau-bench-template-cache-");
 
   it("gives the hashes of the templates read, with and without the cache, and records the files it read", () => {
     const root = copiedDataRoot();

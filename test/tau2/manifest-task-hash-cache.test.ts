@@ -7,12 +7,13 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { derivedCacheKey, readDerived, writeDerived } from "../../src/data/derived-cache.ts";
 import { tau2TaskHash } from "../../src/suites/tau2/leaderboard.ts";
 import { TAU2_TASK_HASHES_KIND, tau2TaskDefinitionHashes } from "../../src/suites/tau2/manifest.ts";
 import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
 import { rawTau2Task } from "../../src/suites/tau2/tasks.ts";
+import { useFreshDerivedCache } from "../support/fresh-derived-cache.ts";
 
 const task = (id: string, instructions = `task ${id}`) => ({ id, user_scenario: { instructions }, evaluation_criteria: { reward_basis: ["DB"], actions: [] } });
 
@@ -27,15 +28,7 @@ const select = (root: string, taskIds?: string[]) => loadTau2TaskSet(root, { tas
 const computed = (root: string, taskIds?: string[]) => Object.fromEntries(select(root, taskIds).tasks.map((one) => [one.id, tau2TaskHash(rawTau2Task(one)!)]));
 
 describe("τ² manifest task definition hashes in the derived cache", () => {
-  let previous: string | undefined;
-  beforeEach(() => {
-    previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
-    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = mkdtempSync(join(tmpdir(), "tau2-task-hash-cache-"));
-  });
-  afterEach(() => {
-    if (previous === undefined) delete process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
-    else process.env.TAUBRIDGE_DERIVED_CACHE_DIR = previous;
-  });
+  useFreshDerivedCache("tau2-task-hash-cache-");
 
   it("gives the computed hashes with and without the cache, and stores each task it hashed", () => {
     const root = dataRoot([task("a"), task("b"), task("10"), task("2")]);

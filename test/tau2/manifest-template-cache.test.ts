@@ -7,10 +7,11 @@
 import { chmodSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { derivedCacheKey, readDerived, writeDerived } from "../../src/data/derived-cache.ts";
 import { TAU2_TEMPLATE_HASHES_KIND, tau2PromptTemplateHashes } from "../../src/suites/tau2/manifest.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
+import { useFreshDerivedCache } from "../support/fresh-derived-cache.ts";
 
 const data = tau2BenchDirectory;
 if (!data) console.warn(missingTau2Reason);
@@ -28,15 +29,7 @@ function appendTo(path: string, text: string): void {
 }
 
 describe.skipIf(!data)("τ² manifest prompt-template hashes in the derived cache", () => {
-  let previous: string | undefined;
-  beforeEach(() => {
-    previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
-    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = mkdtempSync(join(tmpdir(), "tau2-template-cache-"));
-  });
-  afterEach(() => {
-    if (previous === undefined) delete process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
-    else process.env.TAUBRIDGE_DERIVED_CACHE_DIR = previous;
-  });
+  useFreshDerivedCache("tau2-template-cache-");
 
   it("gives the same hashes with and without the cache, and records the files it read", () => {
     const root = copiedDataRoot();
