@@ -4,24 +4,15 @@
  * of words (components computed by hand with Python's hashlib), in both number formats, batched as
  * asked; a dead endpoint is an error naming its URL; the key never leaves its closure.
  */
-import { createServer } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/errors/error-tree.ts";
 import { createEmbeddingClient } from "../src/model/embedding-client.ts";
 import { ModelEndpointRefusedError } from "../src/model/errors.ts";
 import { scriptedEmbedding, scriptedTokenComponent, startScriptedModelServer, type ScriptedModelServer } from "../src/testing/index.ts";
+import { refusedPort } from "./support/refused-port.ts";
 
 const SECRET = "sk-test-embeddings-0123456789";
-
-/** A port nothing listens on (bound, then released). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("the scripted embeddings endpoint", () => {
   let server: ScriptedModelServer;
@@ -99,7 +90,7 @@ describe("createEmbeddingClient", () => {
   });
 
   it("fails at once on a dead endpoint, naming the model and the URL", async () => {
-    const url = `http://127.0.0.1:${await deadPort()}/v1`;
+    const url = `http://127.0.0.1:${await refusedPort()}/v1`;
     const client = createEmbeddingClient({ model: "emb", provider: "openai-compatible", baseURL: url, apiKeyEnv: "EMB_KEY" }, { env: { EMB_KEY: SECRET } });
     const error = await client.embed(["alpha"]).catch((caught: unknown) => caught);
     expect(ModelEndpointRefusedError.isInstance(error)).toBe(true);

@@ -21,6 +21,7 @@ import { ConfigError, InfraError } from "../src/errors/error-tree.ts";
 import { ModelEndpointRefusedError, ModelEndpointUnreachableError } from "../src/model/errors.ts";
 import { createModelClient } from "../src/model/model-client.ts";
 import { buildRun } from "./support/registries.ts";
+import { refusedPort } from "./support/refused-port.ts";
 import { runBatch } from "../src/suites/tau-bench/batch.ts";
 import type { RunConfigInput } from "../src/suites/tau-bench/run-config.ts";
 import { exitCodeForError } from "../src/cli/exit-codes.ts";
@@ -28,15 +29,6 @@ import { COUNT_CONNECTIONS_IMPORT, countConnectionAttempts } from "./support/con
 
 const KEY_ENV = "TAUBRIDGE_ENDPOINT_REFUSED_TEST_KEY";
 process.env[KEY_ENV] = "sk-endpoint-refused-test";
-
-/** A port on 127.0.0.1 that nothing listens on: bind a server, close it, hand out its port. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const completion = (content: string) =>
   JSON.stringify({
@@ -69,7 +61,7 @@ async function serverThatGoesAway(answers: number): Promise<{ baseURL: string; p
 
 describe("a model call to a closed port", () => {
   it("fails after one attempt, naming the role and the URL, without backoff", async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const baseURL = `http://127.0.0.1:${port}/v1`;
     const client = createModelClient({ role: "judge", model: "judge-model", provider: "openai-compatible", baseURL, maxAttempts: 6 }, { env: {} });
     const connections = countConnectionAttempts(port);
@@ -121,7 +113,7 @@ describe("a run whose model endpoint refuses", () => {
     { role: "agent", flag: "--base-url", overrides: (url: string) => ({ baseUrl: url, userStrategy: "scripted", userModel: undefined }) },
     { role: "user", flag: "--user-base-url", overrides: (url: string) => ({ baseUrl: url, userBaseUrl: url }) },
   ])("stops on the first call with one line naming the $role endpoint (exit code 2), recording nothing", async ({ role, flag, overrides }) => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const url = `http://127.0.0.1:${port}/v1`;
     const built = buildRun(config({ ...overrides(url), maxConcurrency: 2 }));
     const connections = countConnectionAttempts(port);
@@ -159,7 +151,7 @@ describe("a run whose model endpoint refuses", () => {
 
 describe("taubridge run against a closed port (CLI)", () => {
   it("exits 2 at once (one connection attempt, no retry) with one line naming the agent endpoint", async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const url = `http://127.0.0.1:${port}/v1`;
     const logDir = mkdtempSync(join(tmpdir(), "taubridge-refused-"));
     const countFile = join(mkdtempSync(join(tmpdir(), "taubridge-refused-count-")), "connections.json");

@@ -8,7 +8,6 @@
  * for an action file of the other suite.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +15,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../src/testi
 import { readTau2Results } from "../src/suites/tau2/codec.ts";
 import { byModel, tau2AgentResponder, tau2PlanTasks, tau2UserResponder } from "./golden/responders.ts";
 import { runCli } from "./support/cli.ts";
+import { refusedPort } from "./support/refused-port.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "./support/shared-data.ts";
 
 const data = tau2BenchDirectory;
@@ -25,15 +25,6 @@ const scratch = () => mkdtempSync(join(tmpdir(), "taubridge-parity-"));
 const ANSI = new RegExp(String.fromCharCode(27) + "\\[");
 const REPOSITORY = join(import.meta.dirname, "..");
 const example = (framework: string, domain: string) => join(REPOSITORY, "adapters", framework, "example", `${domain}-agent.ts`);
-
-/** A port nothing listens on (bound, then released). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * The default results files (no extra flags), made once per file and shared by the tests that only
@@ -103,7 +94,7 @@ describe.skipIf(!data)("the same report, rescore and replay for both suites", ()
     expect(rescored.exitCode).toBe(0);
     expect(rescored.stdout.match(/Rewards: \d+\/\d+ agree/g)).toHaveLength(2);
     const reported = await runCli(["report", ...tau2, await mockResults(["--num-tasks", "3"])]);
-    expect(reported.exitCode).toBe(0);
+    await expect(reported.exitCode).toBe(0);
     expect(reported.stdout.match(/oracle on mock|mock/g)?.length).toBeGreaterThanOrEqual(3);
     const mixed = await runCli(["report", tau2[0], await libraryResults()]);
     expect(mixed.exitCode).toBe(2);
@@ -128,7 +119,7 @@ describe.skipIf(!data)("the same report, rescore and replay for both suites", ()
 describe.skipIf(!data)("a dead model endpoint stops the run at once (exit 2, naming the URL), on both suites", () => {
   let url: string;
   beforeAll(async () => {
-    url = `http://127.0.0.1:${await deadPort()}/v1`;
+    url = `http://127.0.0.1:${await refusedPort()}/v1`;
   });
 
   // Each run writes into a folder that does not exist yet: a run that recorded nothing leaves none behind.

@@ -7,8 +7,6 @@
  * scripted server on 127.0.0.1 (or to a port nobody listens on).
  */
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +18,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../../src/te
 import { runTau2Benchmark } from "../../app/index.ts";
 import { runCli } from "../support/cli.ts";
 import { buildRun } from "../support/registries.ts";
+import { refusedPort } from "../support/refused-port.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "../support/shared-data.ts";
 
 const repository = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -36,12 +35,9 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
+/** A base URL on a loopback port that refuses connections (see test/support/refused-port.ts). */
 async function deadPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await refusedPort()}/v1`;
 }
 
 /** A base URL where the agent's model call fails the given way. */

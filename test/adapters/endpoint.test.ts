@@ -7,8 +7,6 @@
  * (module loaded and validated, no model call) for its default.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +16,7 @@ import type { FrameworkAdapter } from "../../adapters/common/driver.ts";
 import { defaultEndpointNotice, frameworkEndpoint, OPENAI_PUBLIC_API, openAIClientDefault } from "../../adapters/common/endpoint.ts";
 import { adapterStrategy } from "../../adapters/common/strategy.ts";
 import { buildRun, testRegistries } from "../support/registries.ts";
+import { refusedPort } from "../support/refused-port.ts";
 import { runBatch } from "../../src/suites/tau-bench/batch.ts";
 import { runEpisode } from "../../src/suites/tau-bench/loop.ts";
 import { scriptedUser } from "../../src/suites/tau-bench/participants/scripted-user.ts";
@@ -54,14 +53,6 @@ beforeAll(() => {
   writeFileSync(join(moduleDir, "agent.mjs"), "export const agent = { standIn: true };\n");
 });
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 function standInRun(overrides: { baseUrl?: string } = {}) {
   return buildRun({
     env: "library",
@@ -86,7 +77,7 @@ async function episodeError(baseUrl: string | undefined) {
 describe("errors from inside a framework adapter name the endpoint", () => {
   it("a refused connection is an infra error naming the base URL the framework was given", async () => {
     behaviour = "call-model";
-    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const baseUrl = `http://127.0.0.1:${await refusedPort()}/v1`;
     const result = await episodeError(baseUrl);
     expect(result.termination).toBe("infra_error");
     expect(result.error?.message).toMatch(new RegExp(`^${STAND_IN} \\(model endpoint: ${baseUrl.replace(/[.]/g, "\\.")}\\): model endpoint failed: Connection error`));
