@@ -1,14 +1,57 @@
 /**
  * The cached entry points of the τ² extraction: tool schemas per domain and prompt templates, read
- * once per data root (and domain) from `<dataRoot>/upstream-src/src/tau2/` and kept in memory for
- * the life of the process. A cold extraction parses a few thousand lines of Python; measured on the
- * shared export it takes tens of milliseconds per domain (see the README), so runs pay it once.
+ * from `<dataRoot>/upstream-src/src/tau2/` and kept in memory for the life of the process, and on
+ * disk in the derived cache (`src/data/derived-cache.ts`) across processes.
+ *
+ * Why on disk too: a cold extraction tokenises and parses a few thousand lines of Python — about a
+ * tenth of a second of CPU per domain (telecom's tools and the prompts together ~0.15–0.2 s), paid
+ * by every run with a model participant, every `--workers` child and every queue worker. An entry
+ * holds the extraction and the SHA-256 of every source file the tree read to make it (a file that
+ * was missing recorded as such), and is believed only while each of those files still has those
+ * bytes; anything else (no entry, another shape, a changed or new file) extracts again and rewrites
+ * the entry. Offline runs never ask for either, so they read nothing here.
  */
 import { resolve } from "node:path";
+import { cachedDerivation, derivedCacheKey } from "../../../../data/derived-cache.ts";
+import { fileSha256, filesUnchanged } from "../../../../data/pinned-files.ts";
 import type { PythonSourceTree } from "../../../../data/python-source/modules.ts";
 import { readTau2PromptTemplates, type Tau2PromptTemplates } from "./prompts.ts";
 import { tau2SourceTree } from "./sources.ts";
+import { isTau2PromptTemplates, isTau2ToolsExtraction } from "./stored-shapes.ts";
 import { readTau2ToolkitClasses, readTau2Tools, type Tau2ToolsExtraction } from "./tools.ts";
+
+/** Derived-cache kinds: rename (bump the suffix) whenever what is extracted, or how, changes. */
+export const TAU2_TOOLS_EXTRACTION_KIND = "tau2-tools-extraction-v1";
+export const TAU2_PROMPTS_EXTRACTION_KIND = "tau2-prompts-extraction-v1";
+
+/** A derived-cache entry: the extraction and the SHA-256 of each file it was read from (null: missing). */
+interface StoredExtraction<T> {
+  files: Record<string, string | null>;
+  value: T;
+}
+
+function storedExtraction<T>(isValue: (value: unknown) => value is T) {
+  return (stored: unknown): stored is StoredExtraction<T> => {
+    const entry = stored as StoredExtraction<T>;
+    if (typeof entry?.files !== "object" || entry.files === null || Array.isArray(entry.files)) return false;
+    return isValue(entry.value) && filesUnchanged(entry.files);
+  };
+}
+
+/**
+ * `extract(tree)` through the derived cache. The tree is the data root's shared one, so the files
+ * recorded are every file it has read so far — those this extraction needed and maybe more, which
+ * can only make the entry stricter, never let a changed input through.
+ */
+function cachedExtraction<T>(kind: string, dataRoot: string, keyParts: readonly string[], isValue: (value: unknown) => value is T, extract: (tree: PythonSourceTree) => T): T {
+  const key = derivedCacheKey(resolve(dataRoot), ...keyParts);
+  return cachedDerivation(kind, key, storedExtraction(isValue), () => {
+    const tree = treeFor(dataRoot);
+    const value = extract(tree);
+    const files = Object.fromEntries(tree.readPaths().map((path) => [path, fileSha256(path) ?? null]));
+    return { files, value };
+  }).value;
+}
 
 const trees = new Map<string, PythonSourceTree>();
 const tools = new Map<string, Tau2ToolsExtraction>();
@@ -29,7 +72,7 @@ export function extractTau2Tools(dataRoot: string, domain: string): Tau2ToolsExt
   const key = `${resolve(dataRoot)}\0${domain}`;
   let extraction = tools.get(key);
   if (!extraction) {
-    extraction = readTau2Tools(dataRoot, domain, treeFor(dataRoot));
+    extraction = cachedExtraction(TAU2_TOOLS_EXTRACTION_KIND, dataRoot, ["tools", domain], isTau2ToolsExtraction, (tree) => readTau2Tools(dataRoot, domain, tree));
     tools.set(key, extraction);
   }
   return extraction;
@@ -40,7 +83,8 @@ export function extractTau2ToolkitClasses(dataRoot: string, domain: string, agen
   const key = `${resolve(dataRoot)}\0${domain}\0${agent.module}:${agent.className}\0${user ? `${user.module}:${user.className}` : ""}`;
   let extraction = tools.get(key);
   if (!extraction) {
-    extraction = readTau2ToolkitClasses(treeFor(dataRoot), domain, agent, user);
+    const classes = ["toolkit classes", domain, `${agent.module}:${agent.className}`, user ? `${user.module}:${user.className}` : ""];
+    extraction = cachedExtraction(TAU2_TOOLS_EXTRACTION_KIND, dataRoot, classes, isTau2ToolsExtraction, (tree) => readTau2ToolkitClasses(tree, domain, agent, user));
     tools.set(key, extraction);
   }
   return extraction;
@@ -51,13 +95,13 @@ export function extractTau2Prompts(dataRoot: string): Tau2PromptTemplates {
   const key = resolve(dataRoot);
   let templates = prompts.get(key);
   if (!templates) {
-    templates = readTau2PromptTemplates(dataRoot, treeFor(dataRoot));
+    templates = cachedExtraction(TAU2_PROMPTS_EXTRACTION_KIND, dataRoot, ["prompts"], isTau2PromptTemplates, (tree) => readTau2PromptTemplates(dataRoot, tree));
     prompts.set(key, templates);
   }
   return templates;
 }
 
-/** Forgets every cached extraction (tests, or after `data pull` replaced the sources). */
+/** Forgets every extraction kept in memory (tests, or after `data pull` replaced the sources; the disk entries check their files themselves). */
 export function clearTau2ExtractionCache(): void {
   trees.clear();
   tools.clear();
