@@ -82,15 +82,19 @@ function readsBack(commands: string[][], run: string, ids: readonly string[]): s
  * A TCP relay to Redis that can turn one connection into a black hole: nothing more passes either
  * way and nothing closes (what a peer gone silent looks like; ioredis sees no error).
  */
-async function startRelay(port: number): Promise<{ port: number; silence(upstreamPort: number): void; close(): Promise<void> }> {
+async function startRelay(port: number): Promise<{ port: number; silence(upstreamPort: number): boolean; silencedCut(): number; close(): Promise<void> }> {
   const pairs: Array<{ client: Socket; upstream: Socket; silent: boolean }> = [];
+  let silencedCut = 0;
   const server: Server = createServer((client) => {
     const upstream = connect(port, "127.0.0.1");
     const pair = { client, upstream, silent: false };
     pairs.push(pair);
     client.on("data", (chunk) => pair.silent || upstream.write(chunk));
     upstream.on("data", (chunk) => pair.silent || client.write(chunk));
-    client.on("close", () => upstream.destroy());
+    client.on("close", () => {
+      if (pair.silent) silencedCut++;
+      upstream.destroy();
+    });
     upstream.on("close", () => client.destroy());
     client.on("error", () => undefined);
     upstream.on("error", () => undefined);
@@ -99,9 +103,14 @@ async function startRelay(port: number): Promise<{ port: number; silence(upstrea
   const address = server.address();
   return {
     port: typeof address === "object" && address ? address.port : 0,
+    /** Silences the open connection whose Redis side is `upstreamPort`; false when there is none (it was closed meanwhile). */
     silence(upstreamPort) {
-      for (const pair of pairs) if (pair.upstream.localPort === upstreamPort) pair.silent = true;
+      const pair = pairs.find((entry) => entry.upstream.localPort === upstreamPort && !entry.client.destroyed);
+      if (pair) pair.silent = true;
+      return pair !== undefined;
     },
+    /** Silenced connections the worker closed (its watchdog cut them). */
+    silencedCut: () => silencedCut,
     async close() {
       for (const pair of pairs) {
         pair.client.destroy();
@@ -230,20 +239,18 @@ describe.skipIf(redisMissing !== undefined)(`the queue's add and wait paths with
       const consumer = answeringConsumer(`redis://127.0.0.1:${relay.port}/0`, run, ran, { markerWaitSeconds: 3_600, markerWatchdogMs: 1_000 });
       const queue = new Queue(run, { connection: admin, prefix: KEY_PREFIX });
       try {
-        // Silenced before the first watchdog cut: the marker's connection is then the reconnected one, listed again below.
-        let line = await blockedClient(redis, `taubridge-worker-${run}-marker`);
+        // The watchdog also cuts a healthy wait every second here: a wait it cut before it was silenced
+        // is gone from the relay, and the reconnected one (listed again) is silenced instead.
         for (;;) {
-          const upstreamPort = Number(/ addr=[^ ]+:(\d+) /.exec(line)?.[1]);
-          relay.silence(upstreamPort);
-          const still = redis.cli("client", "list").includes(` addr=127.0.0.1:${upstreamPort} `);
-          if (still) break;
-          line = await blockedClient(redis, `taubridge-worker-${run}-marker`);
+          const line = await blockedClient(redis, `taubridge-worker-${run}-marker`);
+          if (relay.silence(Number(/ addr=[^ ]+:(\d+) /.exec(line)?.[1]))) break;
         }
         const units = unitsOf(run, 3);
         // The add sets the marker; Redis answers the silenced wait, and the answer is lost in the black hole.
         await queue.addBulk(units.map((unit) => ({ name: unit.taskId, data: { configurationId: "c", unit }, opts: { jobId: jobIdOf(unit) } })));
         await until(() => ran.size === 3, "the three jobs to run after the watchdog cut the silenced wait");
         expect(units.map((unit) => ran.get(jobIdOf(unit)))).toEqual([1, 1, 1]);
+        expect(relay.silencedCut()).toBeGreaterThanOrEqual(1);
       } finally {
         await consumer.close();
         await queue.obliterate({ force: true });
