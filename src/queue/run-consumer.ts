@@ -39,12 +39,16 @@ export interface RunConsumerOptions {
   process(job: Job): Promise<WorkerMessage>;
   /** A line for the operator. */
   log(line: string): void;
+  /** How long one wait on the queue's marker lasts, in seconds (default 5; tests lengthen it, so only a wake can end it). */
+  markerWaitSeconds?: number;
+  /** When a wait on the marker that has not answered is cut, in ms (default: the wait's bound plus 10 s). */
+  markerWatchdogMs?: number;
 }
 
 /** How long one wait on the queue's marker lasts (seconds) before it is made again. */
 const MARKER_WAIT_SECONDS = 5;
-/** When a wait on the marker that has not answered is cut (its bound, and a margin for a loaded machine). */
-const MARKER_WATCHDOG_MS = MARKER_WAIT_SECONDS * 1_000 + 10_000;
+/** How far past the wait's own bound a wait on the marker that has not answered is cut (a margin for a loaded machine). */
+const MARKER_WATCHDOG_MARGIN_MS = 10_000;
 /** The longest a marker for a job due later (a delayed job's) is waited out before fetching again. */
 const MARKER_DUE_MAX_MS = 1_000;
 /** How long a fetch that failed (Redis away) waits before the next. */
@@ -140,16 +144,18 @@ export class RunConsumer {
    */
   private async waitForMarker(): Promise<void> {
     const marker = `${KEY_PREFIX}:${this.options.name}:marker`;
+    const waitSeconds = this.options.markerWaitSeconds ?? MARKER_WAIT_SECONDS;
+    const watchdogMs = this.options.markerWatchdogMs ?? waitSeconds * 1_000 + MARKER_WATCHDOG_MARGIN_MS;
     // A watchdog past the wait's own bound: a wait parked across a Redis restart that never answers
     // is cut by reconnecting its connection (as BullMQ's blocking fetch does), and the round fetches anyway.
     let watchdog: NodeJS.Timeout | undefined;
     const popped = await Promise.race([
-      this.blocking.bzpopmin(marker, MARKER_WAIT_SECONDS),
+      this.blocking.bzpopmin(marker, waitSeconds),
       new Promise<null>((resolve) => {
         watchdog = setTimeout(() => {
           if (!this.closed) this.blocking.disconnect(true);
           resolve(null);
-        }, MARKER_WATCHDOG_MS);
+        }, watchdogMs);
       }),
     ]).finally(() => clearTimeout(watchdog));
     if (!popped) return;
