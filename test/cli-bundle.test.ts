@@ -4,7 +4,9 @@
  * modules write (`TAUBRIDGE_UNBUNDLED=1`), load none of `dist/`'s separate modules of ours, and —
  * for an offline run — none of the packages only other runs need (undici for A2A and the model
  * path, execa for τ³'s shell, zod for worker wire forms and error wording), which are a large share
- * of a short run's start-up. Every module a run resolves is recorded by a module hook.
+ * of a short run's start-up. The packages compiled into the bundle (`scripts/build/bundled-packages.json`)
+ * are never resolved from `node_modules`, and execa's code, which is among them, is in no chunk an
+ * offline run loads. Every module a run resolves is recorded by a module hook.
  *
  * Needs the build (`npm ci` makes it); without `dist/cli/cli.js` the tests skip and say so.
  */
@@ -58,7 +60,16 @@ const masked = (text: string) =>
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>");
 
 const ours = (url: string) => url.startsWith(pathToFileURL(join(root, "dist")).href);
+const BUNDLED_PACKAGES = (JSON.parse(readFileSync(join(root, "scripts", "build", "bundled-packages.json"), "utf8")) as { packages: string[] }).packages;
 const packageOf = (url: string) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+
+/** What an offline run must not load: the lazily needed packages, from node_modules or (execa) from the bundle's chunks. */
+function expectOfflineLoads(resolved: readonly string[]): void {
+  const packages = new Set(resolved.map(packageOf).filter((name) => name !== undefined));
+  for (const name of ["undici", "execa", "zod", "openai", ...BUNDLED_PACKAGES]) expect(packages).not.toContain(name);
+  const chunks = [...new Set(resolved.filter((url) => url.includes("/dist/cli/")))];
+  expect(chunks.filter((url) => readFileSync(new URL(url), "utf8").includes("ExecaError"))).toEqual([]);
+}
 
 describe.skipIf(!built)("the bundled CLI (dist/cli/)", () => {
   it("runs τ-bench's library oracle from the bundle, loading no separate module of ours and neither undici, execa nor zod, and writes what the compiled modules write", {
@@ -69,8 +80,7 @@ describe.skipIf(!built)("the bundled CLI (dist/cli/)", () => {
     const fromDist = bundled.resolved.filter(ours);
     expect(fromDist).toContain(pathToFileURL(bundle).href);
     expect(fromDist.filter((url) => !url.includes("/dist/cli/"))).toEqual([]);
-    const packages = new Set(bundled.resolved.map(packageOf).filter((name) => name !== undefined));
-    for (const name of ["undici", "execa", "zod", "openai"]) expect(packages).not.toContain(name);
+    expectOfflineLoads(bundled.resolved);
 
     const unbundled = await runBuilt(args, "--log-dir", { TAUBRIDGE_UNBUNDLED: "1" });
     expect(unbundled.resolved).toContain(pathToFileURL(join(root, "dist", "app", "cli.js")).href);
@@ -83,8 +93,7 @@ describe.skipIf(!built)("the bundled CLI (dist/cli/)", () => {
     if (!tau2BenchDirectory) return console.warn(missingTau2Reason);
     const args = ["tau2", "run", "--domain", "telecom", "--agent", "oracle", "--user", "scripted", "--num-tasks", "5", "--data-dir", tau2BenchDirectory];
     const bundled = await runBuilt(args, "--save-to");
-    const packages = new Set(bundled.resolved.map(packageOf).filter((name) => name !== undefined));
-    for (const name of ["undici", "execa", "zod", "openai"]) expect(packages).not.toContain(name);
+    expectOfflineLoads(bundled.resolved);
     expect(bundled.resolved.filter(ours).filter((url) => !url.includes("/dist/cli/"))).toEqual([]);
     const unbundled = await runBuilt(args, "--save-to", { TAUBRIDGE_UNBUNDLED: "1" });
     expect(masked(bundled.results)).toBe(masked(unbundled.results));

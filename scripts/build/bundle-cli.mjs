@@ -3,7 +3,8 @@
 // compiles about a thousand module files of ours before its first simulation, a large share of a
 // short run's time (docs/benchmarks.md, "original-oracle"). The bundle is the same compiled code:
 //
-// - npm packages stay external (each keeps its own files, `package.json` and `require` semantics);
+// - npm packages stay external (each keeps its own files, `package.json` and `require` semantics),
+//   but for those `bundled-packages.json` lists, which are compiled in with what they import;
 // - dynamic `import()`s stay lazy, as chunks (`splitting`), so an offline run still loads neither
 //   the model SDKs nor the framework adapters;
 // - every `import.meta.url` in a bundled module is rewritten to that module's own location in
@@ -23,6 +24,18 @@ const dist = join(root, "dist");
 const outdir = join(dist, "cli");
 await rm(outdir, { recursive: true, force: true });
 
+/**
+ * npm packages compiled into the bundle (`bundled-packages.json`; `test/cli-bundle.test.ts` reads
+ * it too). Why: Node resolves, reads and compiles every file of an external package one by one and
+ * compiles each module's whole top level, where a bundle's functions are compiled only when first
+ * called (importing execa alone took ~0.2 s of CPU at load 8; bundled, a τ² model run's start took
+ * ~0.2 s less CPU: docs/benchmarks.md). Only packages whose objects never meet another copy of
+ * themselves belong here: used by taubridge alone, not handed to or from the frameworks and agent
+ * modules a run loads from node_modules (so `openai`, `zod`, the framework SDKs and what they share
+ * stay external, as does undici, which `src/model/undici-parts.ts` loads in parts at run time).
+ */
+const BUNDLED_PACKAGES = new Set(JSON.parse(await readFile(join(dirname(fileURLToPath(import.meta.url)), "bundled-packages.json"), "utf8")).packages);
+
 /** `import.meta.url` of the module at `path`, as an expression valid in any chunk of the bundle. */
 const metaUrlOf = (path) => `new URL(${JSON.stringify(relative(outdir, path).split(sep).join("/"))}, import.meta.url).href`;
 
@@ -33,13 +46,26 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
   outdir,
   // Chunks beside the entry: the rewritten `import.meta.url`s are relative to the folder every output file is in.
   chunkNames: "[name]-[hash]",
   legalComments: "none",
   logLevel: "warning",
+  // CommonJS packages bundled into ESM call `require` for Node's own modules: give them one.
+  banner: { js: 'import { createRequire as __taubridgeCreateRequire } from "node:module"; const require = __taubridgeCreateRequire(import.meta.url);' },
   plugins: [
+    {
+      name: "packages",
+      setup(builder) {
+        builder.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+          if (path.startsWith("node:")) return { external: true };
+          // What a bundled package imports is bundled with it.
+          if (importer.includes(`${sep}node_modules${sep}`)) return undefined;
+          const name = path.startsWith("@") ? path.split("/").slice(0, 2).join("/") : path.split("/")[0];
+          return BUNDLED_PACKAGES.has(name) ? undefined : { external: true };
+        });
+      },
+    },
     {
       name: "module-own-url",
       setup(builder) {
