@@ -135,6 +135,23 @@ describe("the client's own chat path sends what the SDK sends", () => {
       expect(pool.captured).toEqual(sdk.captured);
     }
   });
+
+  it("follows a redirect to an absolute location as the SDK does (307, 308: the same POST and body to the new location; 303: a GET), and answers from there", async () => {
+    const completion = { status: 200, headers: { "content-type": "application/json" }, body: COMPLETION };
+    for (const status of [307, 308, 303]) {
+      const followed = async (transport: "sdk" | "pool") => {
+        answers = [{ status, headers: { location: `${url}/v1/moved/chat/completions` }, body: "" }, completion];
+        const before = captured.length;
+        const result = await clientFor("openai", transport).complete({ messages: history() });
+        answers = [];
+        return { requests: captured.slice(before).map(({ method, url, body }) => ({ method, url, body })), message: result.message };
+      };
+      const sdk = await followed("sdk");
+      const pool = await followed("pool");
+      expect(sdk.requests.map((request) => request.url)).toEqual(["/v1/chat/completions", "/v1/moved/chat/completions"]);
+      expect(pool).toEqual(sdk);
+    }
+  });
 });
 
 describe("the client's own chat path fails as the SDK fails", () => {
@@ -264,6 +281,7 @@ describe("the body writer", () => {
     inner.id = "c";
     expect(body().toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
   });
+
 });
 
 describe("the client's own path reuses keep-alive connections", () => {
