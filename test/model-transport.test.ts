@@ -282,6 +282,27 @@ describe("the body writer", () => {
     expect(body().toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
   });
 
+  it("does not take a frozen message with a getter, an own toJSON or a class instance inside as unchanging", () => {
+    const writer = new ChatBodyWriter();
+    let count = 0;
+    const withGetter = Object.freeze(
+      Object.defineProperty({ role: "user" }, "content", {
+        enumerable: true,
+        get: () => `call ${count}`,
+      }),
+    );
+    const elementGetter = Object.freeze(Object.defineProperty([] as unknown[], 0, { enumerable: true, get: () => count }));
+    const toJson = Object.freeze(Object.defineProperty({ role: "user", content: "x" }, "toJSON", { value: () => ({ role: "user", content: `json ${count}` }) }));
+    const dated = Object.freeze({ role: "user", content: "x", when: new Date(0) });
+    const messages = [withGetter, Object.freeze({ role: "user", content: elementGetter }), toJson, dated];
+    const body = () => writer.write({ params: undefined, model: "m", messages, tools: undefined, temperature: undefined, toolChoice: undefined }).toString("utf8");
+    expect(body()).toBe(JSON.stringify({ model: "m", messages }));
+    count = 1;
+    expect(body()).toBe(JSON.stringify({ model: "m", messages }));
+    expect(body()).toContain('"content":"call 1"');
+    expect(body()).toContain('"content":[1]');
+    expect(body()).toContain('"content":"json 1"');
+  });
 });
 
 describe("the client's own path reuses keep-alive connections", () => {
