@@ -1,8 +1,8 @@
 /**
  * The parts of undici the model clients use, each loaded from its own module when first needed.
  * Why: undici's `index.js` loads every dispatcher, `fetch`, WebSocket, the caches and the mocks
- * (measured ~0.2 s of CPU on Node 20), while a chat call needs only the `Client` and the redirect
- * redirect handler (about half of that), and the `fetch`-shaped path (`http-transport.ts`) is used only
+ * (measured ~0.2 s of CPU on Node 20), while a chat call needs only the `Client` (and, for an answer that
+ * is a redirect, the redirect handler: about half of that), and the `fetch`-shaped path (`http-transport.ts`) is used only
  * by embeddings and the SDK transport. The classes are undici's own (the same files its index
  * exports), so behaviour and wire bytes do not change; only what is loaded does.
  */
