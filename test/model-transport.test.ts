@@ -135,6 +135,23 @@ describe("the client's own chat path sends what the SDK sends", () => {
       expect(pool.captured).toEqual(sdk.captured);
     }
   });
+
+  it("follows a redirect to an absolute location as the SDK does (307, 308: the same POST and body to the new location; 303: a GET), and answers from there", async () => {
+    const completion = { status: 200, headers: { "content-type": "application/json" }, body: COMPLETION };
+    for (const status of [307, 308, 303]) {
+      const followed = async (transport: "sdk" | "pool") => {
+        answers = [{ status, headers: { location: `${url}/v1/moved/chat/completions` }, body: "" }, completion];
+        const before = captured.length;
+        const result = await clientFor("openai", transport).complete({ messages: history() });
+        answers = [];
+        return { requests: captured.slice(before).map(({ method, url, body }) => ({ method, url, body })), message: result.message };
+      };
+      const sdk = await followed("sdk");
+      const pool = await followed("pool");
+      expect(sdk.requests.map((request) => request.url)).toEqual(["/v1/chat/completions", "/v1/moved/chat/completions"]);
+      expect(pool).toEqual(sdk);
+    }
+  });
 });
 
 describe("the client's own chat path fails as the SDK fails", () => {
@@ -263,6 +280,28 @@ describe("the body writer", () => {
     // Sent again after the frozen array's unfrozen element changed: the partly frozen message is serialised anew.
     inner.id = "c";
     expect(body().toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
+  });
+
+  it("does not take a frozen message with a getter, an own toJSON or a class instance inside as unchanging", () => {
+    const writer = new ChatBodyWriter();
+    let count = 0;
+    const withGetter = Object.freeze(
+      Object.defineProperty({ role: "user" }, "content", {
+        enumerable: true,
+        get: () => `call ${count}`,
+      }),
+    );
+    const elementGetter = Object.freeze(Object.defineProperty([] as unknown[], 0, { enumerable: true, get: () => count }));
+    const toJson = Object.freeze(Object.defineProperty({ role: "user", content: "x" }, "toJSON", { value: () => ({ role: "user", content: `json ${count}` }) }));
+    const dated = Object.freeze({ role: "user", content: "x", when: new Date(0) });
+    const messages = [withGetter, Object.freeze({ role: "user", content: elementGetter }), toJson, dated];
+    const body = () => writer.write({ params: undefined, model: "m", messages, tools: undefined, temperature: undefined, toolChoice: undefined }).toString("utf8");
+    expect(body()).toBe(JSON.stringify({ model: "m", messages }));
+    count = 1;
+    expect(body()).toBe(JSON.stringify({ model: "m", messages }));
+    expect(body()).toContain('"content":"call 1"');
+    expect(body()).toContain('"content":[1]');
+    expect(body()).toContain('"content":"json 1"');
   });
 });
 

@@ -32,7 +32,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import type { Client, Dispatcher } from "undici";
 import { onAbort } from "./abort-relay.ts";
 import { AttemptTimeoutError } from "./retry.ts";
-import { redirectInterceptor, undiciClient } from "./undici-parts.ts";
+import { redirectHandler, undiciClient } from "./undici-parts.ts";
 
 /** What a client sends with every chat completion: the URL and the headers the SDK builds. */
 export interface ChatTarget {
@@ -82,6 +82,12 @@ export async function chatTarget(sdk: OpenAI, model: string, timeoutMs: number):
  * a connection it said it would keep is not written to), or at once when undici says it is not
  * busy. One whose connecting failed is dropped, as the `Pool` drops it. Requests are the same bytes
  * on the same kind of connection: only the choice of connection is ours.
+ *
+ * Redirects are followed as undici's redirect interceptor follows them (at most
+ * {@link MAX_REDIRECTIONS}), by its own `RedirectHandler`, but one is made only for an answer that
+ * is a redirect ({@link ChatAnswerHandler}): composing the interceptor put a `RedirectHandler`, its
+ * option copies and a wrapping handler in front of every call (~2% of the harness's CPU at a
+ * thousand simulations), for answers that are never redirects from a chat endpoint in practice.
  */
 class OriginConnections {
   private readonly idle: Connection[] = [];
@@ -90,7 +96,7 @@ class OriginConnections {
 
   private connection(): Connection {
     const client = new (undiciClient())(this.origin, { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
-    const connection: Connection = { client, dispatcher: client.compose(redirectInterceptor()({ maxRedirections: 5 })), failed: false };
+    const connection: Connection = { client, failed: false };
     client.on("drain", () => {
       if (usable(connection)) this.idle.push(connection);
     });
@@ -102,21 +108,28 @@ class OriginConnections {
     return connection;
   }
 
-  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): void {
+  dispatch(options: Dispatcher.DispatchOptions, handler: ChatAnswerHandler): void {
     let connection = this.idle.pop();
     while (connection && !usable(connection)) connection = this.idle.pop();
     connection ??= this.connection();
+    // A redirect is followed on the same connection's client, as the interceptor composed on it followed it.
+    handler.redirectVia(connection.client, options);
     // `true`: it can take another request now (undici's answer); `false`: it comes back on its `drain`.
-    if (connection.dispatcher.dispatch(options, handler)) this.idle.push(connection);
+    if (connection.client.dispatch(options, handler)) this.idle.push(connection);
   }
 }
 
-/** One keep-alive connection: its undici `Client` and that client with the redirect interceptor. */
+/** One keep-alive connection: its undici `Client`. */
 interface Connection {
   client: Client;
-  dispatcher: Dispatcher;
   failed: boolean;
 }
+
+/** How many redirects a call follows (what the redirect interceptor was composed with). */
+const MAX_REDIRECTIONS = 5;
+
+/** The statuses undici's `RedirectHandler` follows (with a `location`). */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([300, 301, 302, 303, 307, 308]);
 
 const usable = (connection: Connection) => !connection.failed && !connection.client.destroyed && !connection.client.closed;
 
@@ -181,6 +194,11 @@ interface RawAnswer {
  * of its own: one timer, and the caller's signal listened to through its relay (`abort-relay.ts`).
  */
 class ChatAnswerHandler implements Dispatcher.DispatchHandler {
+  /** Where a redirect is followed from: the client and options the request was dispatched with (until an answer is a redirect). */
+  private client: Client | undefined;
+  private options: Dispatcher.DispatchOptions | undefined;
+  /** undici's `RedirectHandler`, once an answer was a redirect: it gets that answer and sends the next request, whose answer it hands to {@link sink}. */
+  private redirect: Dispatcher.DispatchHandler | undefined;
   private status = 0;
   private headers: Record<string, string | string[] | undefined> = {};
   private readonly chunks: Buffer[] = [];
@@ -215,21 +233,74 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
     this.detach?.();
   }
 
+  /** The client and options the request goes out with: a redirect answering it is followed from them. */
+  redirectVia(client: Client, options: Dispatcher.DispatchOptions): void {
+    this.client = client;
+    this.options = options;
+  }
+
   onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.started(controller);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>, statusMessage?: string): void {
+    if (this.redirect) {
+      this.redirect.onResponseStart?.(controller, statusCode, headers, statusMessage ?? "");
+      return;
+    }
+    const { client, options } = this;
+    if (client && options && REDIRECT_STATUSES.has(statusCode) && headers.location !== undefined) {
+      // What the redirect interceptor did for every request, now for this one: undici's handler
+      // (with a copy of the options, as the interceptor gave it) takes this answer and follows it.
+      this.client = undefined;
+      this.options = undefined;
+      const redirect: Dispatcher.DispatchHandler = new (redirectHandler())((next, handler) => client.dispatch(next, handler), MAX_REDIRECTIONS, { ...options }, this.sink());
+      this.redirect = redirect;
+      redirect.onResponseStart?.(controller, statusCode, headers, statusMessage ?? "");
+      return;
+    }
+    this.answered(statusCode, headers);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.redirect) this.redirect.onResponseData?.(controller, chunk);
+    else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[] | undefined>): void {
+    if (this.redirect) this.redirect.onResponseEnd?.(controller, trailers);
+    else this.ended();
+  }
+
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.redirect) this.redirect.onResponseError?.(controller, error);
+    else this.failed(error);
+  }
+
+  /** The handler a `RedirectHandler` reports the followed request's answer to. */
+  private sink(): Dispatcher.DispatchHandler {
+    return {
+      onRequestStart: (controller) => this.started(controller),
+      onResponseStart: (_controller, statusCode, headers) => this.answered(statusCode, headers),
+      onResponseData: (_controller, chunk) => {
+        this.chunks.push(chunk);
+      },
+      onResponseEnd: () => this.ended(),
+      onResponseError: (_controller, error) => this.failed(error),
+    };
+  }
+
+  private started(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.stopped) controller.abort(this.stopped);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  private answered(statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
     this.headers = headers;
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
+  private ended(): void {
     if (this.settled) return;
     this.finish();
     const { chunks } = this;
@@ -237,7 +308,7 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
     this.resolve({ status: this.status, headers: this.headers, body });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  private failed(error: Error): void {
     if (this.settled) return;
     this.finish();
     this.reject(connectionError(error));
@@ -321,25 +392,34 @@ function unchanged(value: unknown, recorded: readonly unknown[], position: { ind
  */
 const provenImmutable = new WeakSet<object>();
 
+/** `Object.prototype.__lookupGetter__`: a property's getter, if it has one, found without allocating a descriptor. */
+const getterOf = (Object.prototype as unknown as { __lookupGetter__(this: object, key: PropertyKey): unknown }).__lookupGetter__;
+
 /**
  * Whether `value` can never change: a primitive, or a frozen plain object or array (no `toJSON`,
- * no accessor) whose values are all such. A message made that way (the τ² participants freeze the
+ * no getter) whose values are all such. A message made that way (the τ² participants freeze the
  * messages they send) is serialised once and reused without checking its leaves again.
+ *
+ * Only what `JSON.stringify` reads is looked at: an object's own enumerable string keys (a frozen
+ * object's other properties cannot become enumerable), an array's elements, and any own `toJSON`.
+ * A getter is looked for with `__lookupGetter__`, not `Object.getOwnPropertyDescriptors`, whose
+ * descriptor objects were most of this check's cost (2% of the harness's CPU at a thousand
+ * simulations: every message a participant sends is checked once).
  */
 function immutable(value: unknown): boolean {
   if (value === null || typeof value !== "object") return true;
   if (provenImmutable.has(value)) return true;
   if (!Object.isFrozen(value)) return false;
-  if (!Array.isArray(value)) {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (getterOf.call(value, index) !== undefined || !immutable(value[index])) return false;
+    }
+  } else {
     const prototype: unknown = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) return false;
-  }
-  const descriptors = Object.getOwnPropertyDescriptors(value);
-  for (const key in descriptors) {
-    const descriptor = descriptors[key] as PropertyDescriptor;
-    if (!("value" in descriptor)) return false;
-    if (key === "toJSON" && typeof descriptor.value === "function") return false;
-    if (!immutable(descriptor.value)) return false;
+    if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(value, "toJSON")) return false;
+    for (const key of Object.keys(value)) {
+      if (getterOf.call(value, key) !== undefined || !immutable((value as Record<string, unknown>)[key])) return false;
+    }
   }
   provenImmutable.add(value);
   return true;

@@ -159,8 +159,10 @@ interface ClientCore {
   onRetry: ModelClientDependencies["onRetry"];
   /** The client's own chat-completions path (`chat-transport.ts`), unless the SDK's `fetch` was asked for: its body writer … */
   writer: ChatBodyWriter | undefined;
-  /** … and the URL and headers the SDK builds for the model, made on the first call. */
+  /** … and the URL and headers the SDK builds for the model, made on the first call … */
   target: Promise<ChatTarget> | undefined;
+  /** … and once made: later calls use it without awaiting the promise again (a microtask turn per call). */
+  madeTarget: ChatTarget | undefined;
 }
 
 function errorDetails(core: ClientCore, extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails {
@@ -205,8 +207,8 @@ async function attemptOnce(core: ClientCore, body: ChatBody | Buffer, signal: Ab
   try {
     let response: ChatAnswer;
     if (Buffer.isBuffer(body)) {
-      core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs);
-      response = (await postChat(await core.target, body, signal, timeoutMs)) as ChatAnswer;
+      const target = core.madeTarget ?? (core.madeTarget = await (core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs)));
+      response = (await postChat(target, body, signal, timeoutMs)) as ChatAnswer;
     } else {
       response = await sdkAttempt(core, body, signal);
     }
@@ -406,6 +408,7 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
     onRetry: dependencies.onRetry,
     writer: usesOwnPath(dependencies) ? new ChatBodyWriter() : undefined,
     target: undefined,
+    madeTarget: undefined,
   };
   return { core, apiKeyVariable: endpoint.apiKeyVariable };
 }

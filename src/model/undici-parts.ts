@@ -1,8 +1,8 @@
 /**
  * The parts of undici the model clients use, each loaded from its own module when first needed.
  * Why: undici's `index.js` loads every dispatcher, `fetch`, WebSocket, the caches and the mocks
- * (measured ~0.2 s of CPU on Node 20), while a chat call needs only the `Client` and the redirect
- * interceptor (about half of that), and the `fetch`-shaped path (`http-transport.ts`) is used only
+ * (measured ~0.2 s of CPU on Node 20), while a chat call needs only the `Client` (and, for an answer that
+ * is a redirect, the redirect handler: about half of that), and the `fetch`-shaped path (`http-transport.ts`) is used only
  * by embeddings and the SDK transport. The classes are undici's own (the same files its index
  * exports), so behaviour and wire bytes do not change; only what is loaded does.
  */
@@ -12,7 +12,7 @@ import type * as Undici from "undici";
 const load = createRequire(import.meta.url);
 
 let client: typeof Undici.Client | undefined;
-let redirect: typeof Undici.interceptors.redirect | undefined;
+let redirect: typeof Undici.RedirectHandler | undefined;
 let whole: typeof Undici | undefined;
 
 /** undici's `Client` (`lib/dispatcher/client.js`, what `undici.Client` is). */
@@ -21,9 +21,9 @@ export function undiciClient(): typeof Undici.Client {
   return client;
 }
 
-/** undici's redirect interceptor (`lib/interceptor/redirect.js`, what `undici.interceptors.redirect` is). */
-export function redirectInterceptor(): typeof Undici.interceptors.redirect {
-  redirect ??= load("undici/lib/interceptor/redirect.js") as typeof Undici.interceptors.redirect;
+/** undici's redirect handler (`lib/handler/redirect-handler.js`, what `undici.RedirectHandler` is and its redirect interceptor uses). */
+export function redirectHandler(): typeof Undici.RedirectHandler {
+  redirect ??= load("undici/lib/handler/redirect-handler.js") as typeof Undici.RedirectHandler;
   return redirect;
 }
 
