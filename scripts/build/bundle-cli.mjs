@@ -28,13 +28,27 @@ await rm(outdir, { recursive: true, force: true });
  * npm packages compiled into the bundle (`bundled-packages.json`; `test/cli-bundle.test.ts` reads
  * it too). Why: Node resolves, reads and compiles every file of an external package one by one and
  * compiles each module's whole top level, where a bundle's functions are compiled only when first
- * called (importing execa alone took ~0.2 s of CPU at load 8; bundled, a τ² model run's start took
- * ~0.2 s less CPU: docs/benchmarks.md). Only packages whose objects never meet another copy of
- * themselves belong here: used by taubridge alone, not handed to or from the frameworks and agent
- * modules a run loads from node_modules (so `openai`, `zod`, the framework SDKs and what they share
- * stay external, as does undici, which `src/model/undici-parts.ts` loads in parts at run time).
+ * called (importing execa alone took ~0.2 s of CPU at load 8, openai ~0.19 s against ~0.025 s
+ * bundled; a τ² model run's start took ~0.2 s less CPU with the first set, and 5% fewer instructions
+ * with openai added: docs/benchmarks.md). Only packages whose objects never meet another copy of
+ * themselves belong here: used by taubridge's own code, not handed to or from the frameworks and
+ * agent modules a run loads from node_modules. `onlyFrom` narrows a package to the folders of
+ * ours whose imports of it are bundled; elsewhere it stays external. openai is bundled for
+ * `src/model/` only: the model layer's client and the error classes it checks on errors its own
+ * transport makes; a framework adapter's `import("openai")` (the OpenAI Agents SDK is handed a
+ * client) still loads node_modules' copy, the one the framework itself uses. `zod` stays external
+ * (schemas pass between agent modules, frameworks and the bridge), as do the framework SDKs and
+ * undici (`src/model/undici-parts.ts` loads it in parts at run time).
  */
-const BUNDLED_PACKAGES = new Set(JSON.parse(await readFile(join(dirname(fileURLToPath(import.meta.url)), "bundled-packages.json"), "utf8")).packages);
+const bundledPackages = JSON.parse(await readFile(join(dirname(fileURLToPath(import.meta.url)), "bundled-packages.json"), "utf8"));
+const BUNDLED_PACKAGES = new Set(bundledPackages.packages);
+/** Whether `importer` (a file of dist/) may have `name` bundled (`onlyFrom`: folders under dist/, else anywhere). */
+const bundledFor = (name, importer) => {
+  const folders = bundledPackages.onlyFrom?.[name];
+  if (!folders) return BUNDLED_PACKAGES.has(name);
+  const own = relative(dist, importer).split(sep).join("/");
+  return BUNDLED_PACKAGES.has(name) && folders.some((folder) => own.startsWith(folder));
+};
 
 /** `import.meta.url` of the module at `path`, as an expression valid in any chunk of the bundle. */
 const metaUrlOf = (path) => `new URL(${JSON.stringify(relative(outdir, path).split(sep).join("/"))}, import.meta.url).href`;
@@ -62,7 +76,7 @@ await build({
           // What a bundled package imports is bundled with it.
           if (importer.includes(`${sep}node_modules${sep}`)) return undefined;
           const name = path.startsWith("@") ? path.split("/").slice(0, 2).join("/") : path.split("/")[0];
-          return BUNDLED_PACKAGES.has(name) ? undefined : { external: true };
+          return bundledFor(name, importer) ? undefined : { external: true };
         });
       },
     },
