@@ -13,7 +13,7 @@ const OFFLINE = new Set(["oracle", "scripted", "llm_agent", "llm_agent_gt", "llm
 const loadRegistries = async (needs?: RegistryNeeds) => {
   const offline = needs !== undefined && !needs.models && needs.names.every((name) => OFFLINE.has(name));
   if (!offline) return (await import("./registries.ts")).createBundledRegistries();
-  return (await import("./offline-registries.ts")).createOfflineRegistries({ tau2: needs.tau2 });
+  return (await import("./offline-registries.ts")).createOfflineRegistries({ tau2: needs.tau2, tauBench: needs.tauBench !== false });
 };
 
 // `tau2 submit prepare|validate` read results files and task files only: τ²'s leaderboard support

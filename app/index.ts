@@ -22,7 +22,7 @@ export * from "./public-api.ts";
 export { createBundledRegistries };
 export { createOfflineRegistries } from "./offline-registries.ts";
 export { DEFAULT_DOMAIN, tauBenchDomains } from "../domains/index.ts";
-export { tau2Domains } from "../domains/tau2.ts";
+export { loadedTau2Domains, tau2Domains } from "../domains/tau2.ts";
 
 /** Options of a τ² run: the `run` flags with `suite: "tau2"` (τ²'s own spellings accepted). */
 export type Tau2BenchmarkOptions = RunOptions & { suite: "tau2" | "tau2-bench" };

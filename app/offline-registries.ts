@@ -13,10 +13,13 @@ import { agentStrategyRegistry } from "../src/core/strategies.ts";
 import { createTau2, createTauBench } from "./suites.ts";
 import { WORKER_ENTRY } from "./worker-entry-url.ts";
 
-/** A fresh offline set: τ-bench (and τ² when asked), the shared model strategies, no model layer. */
-export async function createOfflineRegistries(options: { tau2?: boolean } = {}): Promise<Registries> {
+/**
+ * A fresh offline set: τ-bench (unless `tauBench` is false: a τ² run, which never reads τ-bench's
+ * parts) and τ² when asked, the shared model strategies, no model layer.
+ */
+export async function createOfflineRegistries(options: { tau2?: boolean; tauBench?: boolean } = {}): Promise<Registries> {
   const suites = new Registry<Suite<Registries>>("suite");
-  suites.register("tau-bench", createTauBench());
+  if (options.tauBench !== false) suites.register("tau-bench", await createTauBench());
   if (options.tau2) suites.register("tau2", await createTau2());
   const agentStrategies = agentStrategyRegistry();
   registerModelStrategies(agentStrategies);

@@ -8,7 +8,7 @@
 // Contracts and types
 export * from "../src/core/types.ts";
 export * from "../src/errors/error-tree.ts";
-export { Registry } from "../src/core/registry.ts";
+export { DeferredRegistry, Registry } from "../src/core/registry.ts";
 export type * from "../src/core/contracts.ts";
 export type * from "../src/core/model-types.ts";
 export type { ToolSchemas } from "../src/suites/tau-bench/engine/domain.ts";

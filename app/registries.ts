@@ -19,7 +19,7 @@ import { WORKER_ENTRY } from "./worker-entry-url.ts";
 /** A fresh set of every bundled suite, strategy and the model layer. */
 export async function createBundledRegistries(): Promise<Registries> {
   const suites = new Registry<Suite<Registries>>("suite");
-  suites.register("tau-bench", createTauBench());
+  suites.register("tau-bench", await createTauBench());
   suites.register("tau2", await createTau2());
   const agentStrategies = agentStrategyRegistry();
   registerModelStrategies(agentStrategies);

@@ -96,6 +96,18 @@ describe.skipIf(!built)("the bundled CLI (dist/cli/)", () => {
     expectOfflineLoads(bundled.resolved);
     expect(bundled.resolved.filter(ours).filter((url) => !url.includes("/dist/cli/"))).toEqual([]);
     const unbundled = await runBuilt(args, "--save-to", { TAUBRIDGE_UNBUNDLED: "1" });
+    // Only the named τ² domain loads, and no τ-bench suite (issue 28 §3: neither is used by this run).
+    const loaded = (part: string) => unbundled.resolved.some((url) => url.includes(part));
+    expect(loaded("/dist/domains/tau2-telecom/index.js")).toBe(true);
+    for (const part of [
+      "/dist/domains/tau2-retail/",
+      "/dist/domains/tau2-airline/",
+      "/dist/domains/tau2-mock/",
+      "/dist/domains/tau2-banking-knowledge/",
+      "/dist/domains/index.js",
+      "/dist/src/suites/tau-bench/suite.js",
+    ])
+      expect(loaded(part), part).toBe(false);
     expect(masked(bundled.results)).toBe(masked(unbundled.results));
     expect(JSON.parse(bundled.results).simulations).toHaveLength(5);
   });

@@ -20,7 +20,7 @@ import { tauBenchRecords } from "../../src/suites/tau-bench/records.ts";
 import { prepareSubmission, validateSubmission } from "../../src/submit/submit.ts";
 import { lineAnswers } from "../../src/submit/questions.ts";
 import { tau2Leaderboard } from "../../src/suites/tau2/leaderboard.ts";
-import { tau2Domains } from "../../domains/tau2.ts";
+import { loadedTau2Domains } from "../../domains/tau2.ts";
 import { leaderboardRuns } from "../../test/support/leaderboard-runs.ts";
 
 const shared = process.env.TAUBRIDGE_SHARED;
@@ -68,7 +68,7 @@ const tau2Data = join(shared, "tau2-bench");
 if (existsSync(join(tau2Data, "airline"))) {
   const root = join(tmpdir(), "taubridge-bench-submission");
   if (!existsSync(join(root, "runs", "banking_knowledge", "results.json"))) await leaderboardRuns(tau2Data, join(root, "runs"));
-  const support = tau2Leaderboard(tau2Domains());
+  const support = tau2Leaderboard(await loadedTau2Domains());
   const output = mkdtempSync(join(tmpdir(), "taubridge-bench-out-"));
   const prepared = await prepareSubmission(support, {
     paths: [join(root, "runs")],

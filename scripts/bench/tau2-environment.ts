@@ -8,9 +8,9 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { tau2Domains } from "../../domains/tau2.ts";
+import { loadedTau2Domains } from "../../domains/tau2.ts";
 
-const tau2DomainRegistry = tau2Domains();
+const tau2DomainRegistry = await loadedTau2Domains();
 import { tau2OracleAgent } from "../../src/suites/tau2/participants/oracle.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { readTau2FirstAgentMessage } from "../../src/suites/tau2/engine/upstream-text.ts";

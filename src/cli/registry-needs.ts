@@ -10,6 +10,8 @@ export interface RegistryNeeds {
   names: string[];
   models: boolean;
   tau2: boolean;
+  /** false: the command runs τ² alone and never reads τ-bench's parts (`tau2 run`), so τ-bench's modules need not load. */
+  tauBench?: boolean;
 }
 
 /**

@@ -168,7 +168,7 @@ async function runAction(options: Record<string, unknown>, suite: SuiteName | un
   const values = settings.values;
   const policy = await livePolicy(values);
   const names = [values.agentStrategy, values.userStrategy].filter((name): name is string => typeof name === "string");
-  const registries = await loadRegistries({ names, models: Boolean(values.model || values.userModel), tau2: settings.suite === "tau2" });
+  const registries = await loadRegistries({ names, models: Boolean(values.model || values.userModel), tau2: settings.suite === "tau2", tauBench: settings.suite !== "tau2" });
   const plugin = registries.suites.get(settings.suite);
   const { createProgressObserver } = await import("./progress.ts");
   // Everything the settings hold that is secret (endpoints' credentials, LLM arguments' keys and headers, the key variables' values): never printed.

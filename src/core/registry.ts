@@ -1,4 +1,4 @@
-import { ConfigError, UnknownNameError } from "../errors/error-tree.ts";
+import { ConfigError, InfraError, UnknownNameError } from "../errors/error-tree.ts";
 
 /**
  * A registry keyed by explicit names. Registering a name twice is a programming error; looking up
@@ -27,5 +27,65 @@ export class Registry<T> {
 
   names(): string[] {
     return [...this.entries.keys()];
+  }
+}
+
+/**
+ * A registry whose entries are loaded on first use: each name is registered with a loader (a dynamic
+ * `import()`), so a process loads only the entries it names. `load(name)` loads one (an unknown name
+ * is the user's error, as in {@link Registry}); `get(name)` then answers synchronously. Asking `get`
+ * for a registered name that was never loaded is a programming error: whoever resolves a name first
+ * awaits `load`. `loadAll()` loads every entry (listings, tools that walk every entry).
+ */
+export class DeferredRegistry<T> {
+  private readonly loaders = new Map<string, () => Promise<T>>();
+  private readonly loaded = new Map<string, T>();
+  private readonly pending = new Map<string, Promise<T>>();
+
+  constructor(readonly kind: string) {}
+
+  register(name: string, load: () => Promise<T>): void {
+    if (this.loaders.has(name)) throw new ConfigError(`${this.kind} "${name}" is already registered`);
+    this.loaders.set(name, load);
+  }
+
+  /** The entry, loading it the first time (concurrent callers share one load). */
+  load(name: string): Promise<T> {
+    const value = this.loaded.get(name);
+    if (value !== undefined) return Promise.resolve(value);
+    const loader = this.loaders.get(name);
+    if (loader === undefined) return Promise.reject(new UnknownNameError(this.kind, name, this.names()));
+    let pending = this.pending.get(name);
+    if (pending === undefined) {
+      pending = loader().then((entry) => {
+        this.loaded.set(name, entry);
+        return entry;
+      });
+      pending.catch(() => this.pending.delete(name));
+      this.pending.set(name, pending);
+    }
+    return pending;
+  }
+
+  /** Every entry loaded; the registry itself, so `get` answers for every name. */
+  async loadAll(): Promise<this> {
+    await Promise.all(this.names().map((name) => this.load(name)));
+    return this;
+  }
+
+  /** A loaded entry. An unknown name is the user's error; a known one not loaded yet, the caller's bug. */
+  get(name: string): T {
+    const value = this.loaded.get(name);
+    if (value !== undefined) return value;
+    if (!this.loaders.has(name)) throw new UnknownNameError(this.kind, name, this.names());
+    throw new InfraError(`${this.kind} "${name}" is not loaded yet: await load("${name}") before get`);
+  }
+
+  has(name: string): boolean {
+    return this.loaders.has(name);
+  }
+
+  names(): string[] {
+    return [...this.loaders.keys()];
   }
 }

@@ -6,7 +6,7 @@
  */
 import { registerAdapterStrategies } from "../../adapters/index.ts";
 import { registerFastWorkflowStrategy } from "../../adapters/fastworkflow/index.ts";
-import { createTauBench } from "../../app/suites.ts";
+import { createTauBenchNow } from "../../app/tau-bench-suite.ts";
 import { Registry } from "../../src/core/registry.ts";
 import type { Suite } from "../../src/core/suite.ts";
 import { registerModelStrategies } from "../../src/participants/register.ts";
@@ -21,7 +21,7 @@ import type { RunConfigInput } from "../../src/suites/tau-bench/run-config.ts";
 /** A fresh set: τ-bench with its domains, oracle and users; the shared strategies; the model layer. */
 export function createTestRegistries(): Registries {
   const suites = new Registry<Suite<Registries>>("suite");
-  suites.register("tau-bench", createTauBench());
+  suites.register("tau-bench", createTauBenchNow());
   const agentStrategies = agentStrategyRegistry();
   registerModelStrategies(agentStrategies);
   registerAdapterStrategies(agentStrategies);

@@ -198,7 +198,7 @@ export function tau2DomainConfig(options: Pick<Tau2RunOptions, "retrievalConfig"
  * the task set and the judge.
  */
 async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels, prepare = true) {
-  const definition = registries.domains.get(options.domain);
+  const definition = await registries.domains.load(options.domain);
   const agentFactory = tau2AgentFactory(registries, options.agent);
   const userFactory = registries.users.get(options.user);
   const solo = agentFactory?.solo === true;

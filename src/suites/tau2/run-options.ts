@@ -4,7 +4,7 @@
  * and the build step both read these (a module of its own, so neither imports the other).
  */
 import type { ChatModel, Participant } from "../../core/contracts.ts";
-import type { Registry } from "../../core/registry.ts";
+import type { DeferredRegistry, Registry } from "../../core/registry.ts";
 import type { AgentFactory } from "../../core/strategies.ts";
 import type { EmbeddingModel } from "../../core/model-types.ts";
 import type { RoleUsage } from "../../core/types.ts";
@@ -43,7 +43,7 @@ export interface Tau2ParticipantFactory {
 
 /** The τ² names a run resolves. */
 export interface Tau2Registries {
-  domains: Registry<Tau2DomainDefinition>;
+  domains: DeferredRegistry<Tau2DomainDefinition>;
   agents: Registry<Tau2ParticipantFactory>;
   users: Registry<Tau2ParticipantFactory>;
   /** taubridge's own agent strategies (adapters, `module`, the τ-bench model strategies), for `--agent` names τ² does not define. */

@@ -328,11 +328,13 @@ async function runInputs(settings: RunSettings, registries: Registries, warn: ((
   // An agent that cannot run here is refused before any model client is made for it.
   tau2AgentFactory(parts, base.agent);
   // The data first: a missing or wrong --data-dir is reported as that, before anything reads it.
-  tau2DomainDirectory(parts.domains.get(base.domain), base.dataDir);
+  // Only the named domain's modules are loaded (an unknown name is refused here, listing the known ones).
+  const definition = await parts.domains.load(base.domain);
+  tau2DomainDirectory(definition, base.dataDir);
   // A TypeScript agent module (`--agent-module x.ts`) loads through tsx, as on τ-bench.
   await ensureTypeScriptModules(base.agentOptions);
   // τ³ banking's embedding, reranker and AllTools variants (τ²'s default): their backends, when the flags or the environment provide them, over the run's model clients.
-  const defaultRetrievalConfig = parts.domains.has(base.domain) ? parts.domains.get(base.domain).defaultRetrievalConfig : undefined;
+  const defaultRetrievalConfig = definition.defaultRetrievalConfig;
   const plan = base.retrievalBackends ? {} : retrievalPlan(base.retrievalConfig ?? defaultRetrievalConfig, settings.values);
   const models = (inProcessModels as Tau2RunModels | undefined) ?? (await modelsFor(settings, base, registries, parts, plan, warn));
   const options = await withRetrievalBackends(base, settings.values, warn, process.env, defaultRetrievalConfig, {
@@ -411,7 +413,7 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
   const { results, domain: domainName } = checkedResults(request);
   if (!domainName) throw new ConfigError(`${request.path}: no info.environment_info.domain_name; pass --env`);
   const dataRoot = tau2DataRoot(request.dataDir);
-  const definition = tau2Of(request.registries).domains.get(domainName);
+  const definition = await tau2Of(request.registries).domains.load(domainName);
   const domain = loadTau2Domain(definition, dataRoot, recordedDomainConfig(results.info));
   const taskList = request.freshTasks ? loadTau2TaskSet(dataRoot, { taskSetName: definition.folder, split: null }).tasks : validateTau2Tasks(results.tasks, request.path);
   const tasks = new Map(taskList.map((task) => [task.id, task]));
@@ -455,7 +457,7 @@ async function rescore(request: ResultsRequest<Registries>): Promise<RescoreOutc
 async function endStateDiffs(request: ResultsRequest<Registries>): Promise<EndStateDiffs> {
   const { results, domain: domainName } = checkedResults(request);
   if (!domainName) throw new ConfigError(`${request.path}: no info.environment_info.domain_name; pass --env`);
-  const definition = tau2Of(request.registries).domains.get(domainName);
+  const definition = await tau2Of(request.registries).domains.load(domainName);
   const domain = loadTau2Domain(definition, tau2DataRoot(request.dataDir), recordedDomainConfig(results.info));
   const tasks = new Map(validateTau2Tasks(results.tasks, request.path).map((task) => [task.id, task]));
   return tau2EndStateDiffs(domain, results, tasks, domainName);
@@ -499,7 +501,7 @@ async function episodeActions(request: ResultsRequest<Registries>): Promise<Epis
 }
 
 async function replay(request: Parameters<Suite<Registries>["replay"]>[0]): Promise<ReplayOutcome> {
-  const definition = tau2Of(request.registries).domains.get(request.env);
+  const definition = await tau2Of(request.registries).domains.load(request.env);
   const dataRoot = tau2DataRoot(request.dataDir);
   const domain = loadTau2Domain(definition, dataRoot, replayDomainConfig(request.options ?? {}));
   const calls = parseTau2ActionsFile(request.text, request.file);
@@ -544,7 +546,7 @@ function replayDomainConfig(options: Record<string, unknown>): Tau2DomainConfig 
 
 /** τ²-bench's suite plug-in over its parts (created per run or server by the composition root). */
 export function createTau2Suite(parts: Tau2Parts): Tau2Suite {
-  return { ...TAU2_SUITE, parts, leaderboard: tau2Leaderboard(parts.domains) };
+  return { ...TAU2_SUITE, parts, leaderboard: tau2Leaderboard() };
 }
 
 const TAU2_SUITE: Suite<Registries> = {
