@@ -38,25 +38,31 @@ export class Registry<T> {
  * awaits `load`. `loadAll()` loads every entry (listings, tools that walk every entry).
  */
 export class DeferredRegistry<T> {
-  private readonly loaders = new Map<string, () => Promise<T>>();
+  /** The loaders: a {@link Registry}, which refuses a name twice and names the known ones for an unknown name. */
+  private readonly loaders: Registry<() => Promise<T>>;
   private readonly loaded = new Map<string, T>();
   private readonly pending = new Map<string, Promise<T>>();
 
-  constructor(readonly kind: string) {}
+  constructor(readonly kind: string) {
+    this.loaders = new Registry(kind);
+  }
 
   register(name: string, load: () => Promise<T>): void {
-    if (this.loaders.has(name)) throw new ConfigError(`${this.kind} "${name}" is already registered`);
-    this.loaders.set(name, load);
+    this.loaders.register(name, load);
   }
 
   /** The entry, loading it the first time (concurrent callers share one load). */
   load(name: string): Promise<T> {
     const value = this.loaded.get(name);
     if (value !== undefined) return Promise.resolve(value);
-    const loader = this.loaders.get(name);
-    if (loader === undefined) return Promise.reject(new UnknownNameError(this.kind, name, this.names()));
     let pending = this.pending.get(name);
     if (pending === undefined) {
+      let loader: () => Promise<T>;
+      try {
+        loader = this.loaders.get(name);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       pending = loader().then((entry) => {
         this.loaded.set(name, entry);
         return entry;
@@ -77,7 +83,7 @@ export class DeferredRegistry<T> {
   get(name: string): T {
     const value = this.loaded.get(name);
     if (value !== undefined) return value;
-    if (!this.loaders.has(name)) throw new UnknownNameError(this.kind, name, this.names());
+    this.loaders.get(name); // an unknown name: the user's error, listing the known ones
     throw new InfraError(`${this.kind} "${name}" is not loaded yet: await load("${name}") before get`);
   }
 
@@ -86,6 +92,6 @@ export class DeferredRegistry<T> {
   }
 
   names(): string[] {
-    return [...this.loaders.keys()];
+    return this.loaders.names();
   }
 }
