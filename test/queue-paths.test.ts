@@ -135,6 +135,10 @@ async function blockedClient(redis: TestRedis, name: string): Promise<string> {
   return line;
 }
 
+/** Adds one job per unit, as the coordinator does (its id from the unit, configuration "c"). */
+function addUnits(queue: Queue, units: ReturnType<typeof unitsOf>) {
+  return queue.addBulk(units.map((unit) => ({ name: unit.taskId, data: { configurationId: "c", unit }, opts: { jobId: jobIdOf(unit) } })));
+}
 describe.skipIf(redisMissing !== undefined)(`the queue's add and wait paths with a real redis-server${redisMissing ? ` (skipped: ${redisMissing})` : ""}`, () => {
   let redis: TestRedis;
   let admin: Redis;
@@ -217,7 +221,7 @@ describe.skipIf(redisMissing !== undefined)(`the queue's add and wait paths with
       try {
         await blockedClient(redis, `taubridge-worker-${run}-marker`);
         const units = unitsOf(run, 3);
-        await queue.addBulk(units.map((unit) => ({ name: unit.taskId, data: { configurationId: "c", unit }, opts: { jobId: jobIdOf(unit) } })));
+        await addUnits(queue, units);
         await until(() => ran.size === 3, "the three jobs to run");
         expect(units.map((unit) => ran.get(jobIdOf(unit)))).toEqual([1, 1, 1]);
       } finally {
@@ -247,7 +251,7 @@ describe.skipIf(redisMissing !== undefined)(`the queue's add and wait paths with
         }
         const units = unitsOf(run, 3);
         // The add sets the marker; Redis answers the silenced wait, and the answer is lost in the black hole.
-        await queue.addBulk(units.map((unit) => ({ name: unit.taskId, data: { configurationId: "c", unit }, opts: { jobId: jobIdOf(unit) } })));
+        await addUnits(queue, units);
         await until(() => ran.size === 3, "the three jobs to run after the watchdog cut the silenced wait");
         expect(units.map((unit) => ran.get(jobIdOf(unit)))).toEqual([1, 1, 1]);
         expect(relay.silencedCut()).toBeGreaterThanOrEqual(1);
