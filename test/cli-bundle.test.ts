@@ -63,10 +63,10 @@ const ours = (url: string) => url.startsWith(pathToFileURL(join(root, "dist")).h
 const BUNDLED_PACKAGES = (JSON.parse(readFileSync(join(root, "scripts", "build", "bundled-packages.json"), "utf8")) as { packages: string[] }).packages;
 const packageOf = (url: string) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
 
-/** What an offline run must not load: the lazily needed packages, from node_modules or (execa) from the bundle's chunks. */
-function expectOfflineLoads(resolved: readonly string[]): void {
+/** What an offline run must not load: the lazily needed packages (but `allowed`), from node_modules or (execa) from the bundle's chunks. */
+function expectOfflineLoads(resolved: readonly string[], allowed: readonly string[] = []): void {
   const packages = new Set(resolved.map(packageOf).filter((name) => name !== undefined));
-  for (const name of ["undici", "execa", "zod", "openai", ...BUNDLED_PACKAGES]) expect(packages).not.toContain(name);
+  for (const name of ["undici", "execa", "zod", "openai", ...BUNDLED_PACKAGES]) if (!allowed.includes(name)) expect(packages).not.toContain(name);
   const chunks = [...new Set(resolved.filter((url) => url.includes("/dist/cli/")))];
   expect(chunks.filter((url) => readFileSync(new URL(url), "utf8").includes("ExecaError"))).toEqual([]);
 }
@@ -111,4 +111,24 @@ describe.skipIf(!built)("the bundled CLI (dist/cli/)", () => {
     expect(masked(bundled.results)).toBe(masked(unbundled.results));
     expect(JSON.parse(bundled.results).simulations).toHaveLength(5);
   });
+
+  it.skipIf(!tau2BenchDirectory)(
+    "forks `--workers` processes from the bundle's worker entry, which load no separate module of ours either, with the results of one process",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      if (!tau2BenchDirectory) return console.warn(missingTau2Reason);
+      const args = ["tau2", "run", "--domain", "telecom", "--agent", "oracle", "--user", "scripted", "--num-tasks", "4", "--data-dir", tau2BenchDirectory];
+      // The recording hook is in the CLI's execArgv, which its worker processes inherit: their resolutions land in the same log.
+      const workers = await runBuilt([...args, "--workers", "2"], "--save-to");
+      expect(workers.resolved).toContain(pathToFileURL(join(root, "dist", "cli", "worker-entry.js")).href);
+      expect(workers.resolved.filter(ours).filter((url) => !url.includes("/dist/cli/"))).toEqual([]);
+      // zod is the worker protocol's: its messages are checked at both ends of the pipe.
+      expectOfflineLoads(workers.resolved, ["zod"]);
+      const single = await runBuilt(args, "--save-to");
+      expect(masked(workers.results)).toBe(masked(single.results));
+      expect(JSON.parse(workers.results).simulations).toHaveLength(4);
+    },
+  );
 });

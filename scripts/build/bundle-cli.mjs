@@ -12,8 +12,11 @@
 //   itself (task manifests, the bundled domain's data, the Python bridge, worker entry points,
 //   `createRequire`) are the same as without the bundle.
 //
-// The library (`import "taubridge"`) and the worker entry points are not bundled: they load dist/
-// as compiled. Plain JavaScript: it runs in `prepare` (npm ci, npm pack), after `tsc`.
+// The `--workers` entry (`app/worker-entry.js`) is a second entry point of the same bundle, sharing
+// its chunks: a CLI run forks its worker processes from dist/cli/, so each child starts as fast as
+// the CLI does (`worker-entry-url.js` names the entry beside the chunk it is compiled into). The
+// library (`import "taubridge"`) and its worker entry are not bundled: they load dist/ as compiled.
+// Plain JavaScript: it runs in `prepare` (npm ci, npm pack), after `tsc`.
 import { readFile, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,8 +56,15 @@ const bundledFor = (name, importer) => {
 /** `import.meta.url` of the module at `path`, as an expression valid in any chunk of the bundle. */
 const metaUrlOf = (path) => `new URL(${JSON.stringify(relative(outdir, path).split(sep).join("/"))}, import.meta.url).href`;
 
+/**
+ * Modules whose `import.meta.url` stays the chunk's own: what they find beside themselves is part
+ * of the bundle. `worker-entry-url.js` names `./worker-entry.js`, which in dist/cli/ is the bundled
+ * worker entry (an entry point below) and in dist/app/ the compiled one.
+ */
+const OWN_URL_IN_BUNDLE = new Set([join(dist, "app", "worker-entry-url.js")]);
+
 await build({
-  entryPoints: { cli: join(dist, "app", "cli.js") },
+  entryPoints: { cli: join(dist, "app", "cli.js"), "worker-entry": join(dist, "app", "worker-entry.js") },
   bundle: true,
   splitting: true,
   format: "esm",
@@ -85,6 +95,7 @@ await build({
       setup(builder) {
         builder.onLoad({ filter: /\.js$/ }, async ({ path }) => {
           const text = await readFile(path, "utf8");
+          if (OWN_URL_IN_BUNDLE.has(path)) return { contents: text, loader: "js" };
           return { contents: text.includes("import.meta.url") ? text.replaceAll("import.meta.url", metaUrlOf(path)) : text, loader: "js" };
         });
       },
