@@ -62,6 +62,12 @@ export function registerQueueCommands(program: Command, loadRegistries: LoadRegi
       // (its data), not for the suites' code (seconds of CPU, paid again by every worker that starts on the same cores). A set that
       // cannot load is reported by the run that names it.
       await sets("bundled").catch(() => undefined);
+      // So do the parts of the model path that load on a process's first model call — undici's `Client`
+      // (loaded alone, `undici-parts.ts`) and Node's web globals behind the SDK's `Headers` (Node's own
+      // undici) — ≈ 0.1–0.2 s of CPU each worker would otherwise pay inside a run, on its first simulations.
+      const { undiciClient } = await import("../model/undici-parts.ts");
+      undiciClient();
+      new Headers();
       const worker = new QueueWorker({
         url: options.queue,
         concurrency: options.concurrency,

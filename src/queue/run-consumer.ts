@@ -1,6 +1,6 @@
 /**
  * One run's consumer on a `taubridge worker`: BullMQ's documented manual processing (a `Worker`
- * without a processor, `getNextJob(token)`, `moveToCompleted(…, token, false)`) instead of its
+ * without a processor, `getNextJob(token)`, the completion with the fetch's token: see `complete`) instead of its
  * fetch loop. BullMQ's loop fetches one job per round trip and starts none of the jobs it fetched
  * until its fetches stop, so a 32-job run waited 32 round trips before its first simulation began.
  * Here every free slot has a fetch in flight at once (one pipelined round trip for all of them)
@@ -19,7 +19,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isNotConnectionError, type Job, Worker } from "bullmq";
+import { isNotConnectionError, type Job, type KeepJobs, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { WorkerMessage } from "../worker/protocol.ts";
 import { durableConnection } from "./connection.ts";
@@ -208,7 +208,11 @@ export class RunConsumer {
   private async complete(job: Job, token: string, reply: WorkerMessage): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await job.moveToCompleted(reply, token, false);
+        // The worker's backend directly rather than `job.moveToCompleted`: the job's method stringifies the
+        // reply once only to check that it serialises, then the backend stringifies it again to send it
+        // (a ≈ 40 KB simulation, twice per job); a worker's reply is plain JSON, so once is enough.
+        // The same script, keys and arguments (the job's own `removeOnComplete`, as the job's method passes it).
+        await this.worker.backend.moveToCompleted(job, reply, job.opts.removeOnComplete as KeepJobs, token, false);
         return;
       } catch (error) {
         const connection = error instanceof Error && !isNotConnectionError(error);
