@@ -149,9 +149,64 @@ export function tau2CheckpointPath(resultsPath: string): string {
   return `${resultsPath}.checkpoint.jsonl`;
 }
 
-/** The checkpoint's line writer (the run layer's); `open(…, true)` starts it afresh after the results file was rewritten. */
-export function tau2CheckpointWriter(resultsPath: string): CheckpointWriter {
-  return new CheckpointWriter(tau2CheckpointPath(resultsPath), TAU2_RESULTS_SCHEMA_VERSION);
+/** The checkpoint's writer; `open(…, true)` starts it afresh after the results file was rewritten. */
+export function tau2CheckpointWriter(resultsPath: string): Tau2CheckpointWriter {
+  return new Tau2CheckpointWriter(tau2CheckpointPath(resultsPath));
+}
+
+/** A simulation's `policy` field in its printed text (level 2: its fields are indented by six spaces, and no string holds a raw line break). */
+const POLICY_FIELD = '\n      "policy": "';
+/** The start of an episode line whose entry's policy is the text of the last `policy` line before it. */
+const SHARED_POLICY_EPISODE_START = Buffer.from('{"type": "episode", "sharedPolicy": true, "entry": ');
+const LINE_END = Buffer.from("}\n");
+
+/**
+ * The τ² checkpoint: the run layer's lines (`src/run/checkpoint.ts`), with a simulation's policy
+ * written once per file. A run's simulations mostly hold one policy text (telecom's is ~24 KB of a
+ * ~31 KB simulation), and every episode line repeating it was three quarters of the checkpoint's
+ * bytes, encoded and written during the run and thrown away at its end. So a `{"type": "policy",
+ * "text": …}` line holds it when it first appears (or changes), and each episode line after it
+ * that holds the same text says `"sharedPolicy": true` with `"policy": null` in its entry;
+ * {@link readTau2Checkpoint} puts the text back.
+ */
+export class Tau2CheckpointWriter {
+  private readonly lines: CheckpointWriter;
+  /** The JSON text of the policy the open file's last `policy` line holds (null: none yet). */
+  private policyJson: string | null = null;
+
+  constructor(readonly path: string) {
+    this.lines = new CheckpointWriter(path, TAU2_RESULTS_SCHEMA_VERSION);
+  }
+
+  open(header: Record<string, unknown>, fresh: boolean): void {
+    this.lines.open(header, fresh);
+    this.policyJson = null;
+  }
+
+  /** Appends a simulation as its results-file entry (its policy text by reference when the last `policy` line holds it). */
+  append(record: Tau2SimulationRecord): void {
+    const printed = printedSimulation(record);
+    const { indented } = printed;
+    const field = indented.indexOf(POLICY_FIELD);
+    if (field < 0) {
+      this.lines.append(printed);
+      return;
+    }
+    const start = field + POLICY_FIELD.length - 1;
+    const lineEnd = indented.indexOf("\n", start);
+    const end = lineEnd < 0 ? indented.length : indented.charCodeAt(lineEnd - 1) === 0x2c ? lineEnd - 1 : lineEnd;
+    const policyJson = indented.slice(start, end);
+    if (policyJson !== this.policyJson) {
+      this.lines.appendLine(Buffer.from(`{"type": "policy", "text": ${policyJson}}\n`, "utf8"));
+      this.policyJson = policyJson;
+    }
+    const entry = new PrintedJson(undefined, printed.indent, printed.level, `${indented.slice(0, start)}null${indented.slice(end)}`);
+    this.lines.appendLine(entry.lineBytes(SHARED_POLICY_EPISODE_START, LINE_END));
+  }
+
+  close(): void {
+    this.lines.close();
+  }
 }
 
 /** A simulation as a checkpoint entry (what the results file's `simulations[]` holds). */
@@ -228,6 +283,8 @@ export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] 
   if (!existsSync(path)) return [];
   const lines = readUtf8Lines(path);
   const records: Tau2SimulationRecord[] = [];
+  /** The text of the last `policy` line read (see {@link Tau2CheckpointWriter}). */
+  let policy: string | null = null;
   lines.forEach((line, index) => {
     const last = index >= lines.length - 2;
     if (line === null) {
@@ -244,8 +301,16 @@ export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] 
     }
     const line_ = value as PyDict;
     if (line_.get("type") === "run") return; // the header (the identity is in the results file)
+    if (line_.get("type") === "policy") {
+      policy = text(line_.get("text"));
+      return;
+    }
     // Lines are the run layer's `{type: "episode", entry}`; checkpoints of earlier versions hold the bare simulation.
     const simulation = line_.get("type") === "episode" ? (line_.get("entry") as PyDict) : line_;
+    if (line_.get("sharedPolicy") === true && simulation instanceof Map) {
+      if (policy === null) throw new DataError(`${path}: line ${index + 1}: a simulation refers to a policy line, and none comes before it`);
+      simulation.set("policy", policy);
+    }
     records.push(readSimulation(simulation, path, index));
   });
   return records;
