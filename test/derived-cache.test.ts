@@ -216,7 +216,7 @@ describe("openJsonArrayFile", () => {
         expect(elements(path)).toEqual(expected); // miss: scanned, then stored
         expect(elements(path)).toEqual(expected); // hit
       }
-      expect(readdirSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "json-array-index-v1"))).toHaveLength(2);
+      expect(readdirSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "json-array-index-v2"))).toHaveLength(2);
     } finally {
       restore(previous);
     }
@@ -232,8 +232,8 @@ describe("openJsonArrayFile", () => {
       writeFileSync(path, '[{"id": "b"}, {"id": "long id c"}, 3]');
       expect(openJsonArrayFile(path, "expected an array").ids).toEqual(["b", "long id c", undefined]);
       expect(elements(path)).toEqual(parsePythonJson('[{"id": "b"}, {"id": "long id c"}, 3]'));
-      for (const name of readdirSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "json-array-index-v1"))) {
-        writeFileSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "json-array-index-v1", name), "{}\n[]");
+      for (const name of readdirSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "json-array-index-v2"))) {
+        writeFileSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "json-array-index-v2", name), "{}\n[]");
       }
       expect(elements(path)).toEqual(parsePythonJson('[{"id": "b"}, {"id": "long id c"}, 3]'));
     } finally {

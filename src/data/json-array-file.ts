@@ -18,22 +18,32 @@ import { decodeUtf8, parsePythonJsonText, scanPythonJsonArrayText } from "./data
 import { cachedDerivation, derivedCacheKey } from "./derived-cache.ts";
 import { rememberFileSha256 } from "./pinned-files.ts";
 
-/** Where each element is in the text (UTF-16 offsets) and its `"id"` (null: none, or not a string). */
+/**
+ * Where each element is in the text (UTF-16 offsets) and its `"id"` (null: none, or not a string),
+ * as three flat arrays: `JSON.parse` builds three arrays of one kind each far faster than an array
+ * of small mixed arrays (telecom's 2,285 elements: ~0.6 ms against 3–12 ms in a fresh process,
+ * where the index is read once per run).
+ */
 interface ArrayIndex {
   /** The text's length, in UTF-16 units. */
   length: number;
-  elements: Array<[start: number, end: number, id: string | null]>;
+  starts: number[];
+  ends: number[];
+  ids: Array<string | null>;
 }
 
-const INDEX_KIND = "json-array-index-v1";
+const INDEX_KIND = "json-array-index-v2";
 
 function isArrayIndex(value: unknown): value is ArrayIndex {
   const index = value as ArrayIndex;
-  if (typeof index?.length !== "number" || !Array.isArray(index.elements)) return false;
+  if (typeof index?.length !== "number" || !Array.isArray(index.starts) || !Array.isArray(index.ends) || !Array.isArray(index.ids)) return false;
+  const { starts, ends, ids } = index;
+  if (ends.length !== starts.length || ids.length !== starts.length) return false;
   let previous = 0;
-  for (const element of index.elements) {
-    if (!Array.isArray(element) || element.length !== 3) return false;
-    const [start, end, id] = element;
+  for (let at = 0; at < starts.length; at++) {
+    const start = starts[at];
+    const end = ends[at];
+    const id = ids[at];
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < previous || end <= start || end > index.length) return false;
     if (id !== null && typeof id !== "string") return false;
     previous = end;
@@ -74,10 +84,9 @@ export function openJsonArrayFile(path: string, notArray: string): JsonArrayFile
   return {
     path,
     sha256,
-    ids: index.elements.map(([, , id]) => id ?? undefined),
+    ids: index.ids.map((id) => id ?? undefined),
     element(position) {
-      const [start, end] = index.elements[position];
-      return parsePythonJsonText(slice(start, end), path);
+      return parsePythonJsonText(slice(index.starts[position], index.ends[position]), path);
     },
   };
 }
@@ -85,5 +94,5 @@ export function openJsonArrayFile(path: string, notArray: string): JsonArrayFile
 function scanIndex(text: string, path: string, notArray: string): ArrayIndex {
   const elements = scanPythonJsonArrayText(text, path);
   if (elements === null) throw new DataError(`${path}: ${notArray}`);
-  return { length: text.length, elements: elements.map(({ start, end, id }) => [start, end, id ?? null]) };
+  return { length: text.length, starts: elements.map(({ start }) => start), ends: elements.map(({ end }) => end), ids: elements.map(({ id }) => id ?? null) };
 }

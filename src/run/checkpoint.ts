@@ -53,6 +53,11 @@ export class CheckpointWriter {
     else this.writeLine({ type: "episode", entry });
   }
 
+  /** A line printed already (its bytes end with the line break), written with one `write` like every line (a suite's own line kinds). */
+  appendLine(bytes: Uint8Array): void {
+    this.writeBytes(bytes);
+  }
+
   private writeLine(value: unknown): void {
     this.writeBytes(Buffer.from(`${pyJsonDumpsLine(value)}\n`, "utf8"));
   }

@@ -114,9 +114,8 @@ export function pyDeepCopy<T extends PyValue>(value: T): T {
   if (!(value instanceof Map)) return value;
   const dict = value as PyDict & { emptyClone?: () => PyDict };
   const copy: PyDict = dict.emptyClone === undefined ? new Map() : dict.emptyClone();
-  dict.forEach((item, key) => {
-    copy.set(key, pyDeepCopy(item));
-  });
+  // A loop, not `forEach` with a closure per dict: copying databases is a few % of a τ² run.
+  for (const [key, item] of dict) copy.set(key, pyDeepCopy(item));
   return copy as T;
 }
 

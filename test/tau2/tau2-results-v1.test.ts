@@ -11,8 +11,20 @@ import { describe, expect, it } from "vitest";
 import { tau2Registries } from "../support/tau2-registries.ts";
 import { loadTau2Domain } from "../../src/suites/tau2/engine/domain.ts";
 import { rescoreTau2Results } from "../../src/suites/tau2/rescore.ts";
-import { TAU2_RESULTS_SCHEMA_VERSION, checkpointEntry, readTau2Results, resultsText, simulationMetrics, simulationToJson } from "../../src/suites/tau2/codec.ts";
+import {
+  TAU2_RESULTS_SCHEMA_VERSION,
+  checkpointEntry,
+  printedSimulationText,
+  readTau2Checkpoint,
+  readTau2Results,
+  resultsText,
+  simulationMetrics,
+  simulationToJson,
+  tau2CheckpointPath,
+  tau2CheckpointWriter,
+} from "../../src/suites/tau2/codec.ts";
 import { TAU2_RUN_DEFAULTS, buildTau2Run } from "../../src/suites/tau2/build.ts";
+import { writtenSimulation } from "../../src/suites/tau2/batch.ts";
 import { rawTau2Task, readTau2Tasks, validateTau2Tasks } from "../../src/suites/tau2/tasks.ts";
 import { type PyDict, parsePythonJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../src/value/index.ts";
 import { tau2MockDomain } from "../../domains/tau2-mock/index.ts";
@@ -71,6 +83,42 @@ describe("frozen τ² results, schema version 1", () => {
         taubridge: { schemaVersion: TAU2_RESULTS_SCHEMA_VERSION, suite: "tau2-bench" },
       }),
     );
+  });
+
+  it("writes a policy once per checkpoint and reads every simulation back as it was printed", () => {
+    const [first, second] = results.simulations;
+    const long = `# Policy\n${'Say "yes" — ünïcode, then\ttabs.\n'.repeat(200)}`;
+    const simulations = [
+      { ...first, policy: long },
+      { ...second, policy: long },
+      { ...first, policy: "another policy" },
+      { ...second, policy: null },
+      { ...first, policy: long },
+    ];
+    const resultsPath = join(mkdtempSync(join(tmpdir(), "tau2-checkpoint-")), "results.json");
+    const writer = tau2CheckpointWriter(resultsPath);
+    writer.open({ resultsFile: resultsPath }, true);
+    for (const simulation of simulations) writer.append(simulation);
+    writer.close();
+    const lines = readFileSync(tau2CheckpointPath(resultsPath), "utf8").trimEnd().split("\n");
+    // header, policy, episode, episode, policy, episode, episode (no policy), policy, episode
+    expect(lines.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(["run", "policy", "episode", "episode", "policy", "episode", "episode", "policy", "episode"]);
+    expect(lines.filter((line) => line.includes('Say \\"yes\\"')).length).toBe(2);
+    const read = readTau2Checkpoint(resultsPath);
+    expect(read.map((simulation) => simulation.policy)).toEqual(simulations.map((simulation) => simulation.policy));
+    expect(read.map(printedSimulationText)).toEqual(simulations.map((simulation) => pyJsonDumpsIndented(simulationToJson(simulation), 2, 2)));
+  });
+
+  it("redacts a simulation's policy as the rest of it, the same for every simulation of a run", () => {
+    const [first, second] = results.simulations;
+    const secrets = ["known-secret-value"];
+    const policy = "Call with sk-abcdefghijklmnopqrstuvwx or known-secret-value.";
+    const message = { ...first.messages[0], content: "here: known-secret-value" } as (typeof first.messages)[number];
+    const written = [writtenSimulation({ ...first, policy, messages: [message] }, secrets), writtenSimulation({ ...second, policy }, secrets), writtenSimulation({ ...second, policy: null }, secrets)];
+    expect(written.map((simulation) => simulation.policy)).toEqual(["Call with [REDACTED] or [REDACTED].", "Call with [REDACTED] or [REDACTED].", null]);
+    expect((written[0].messages[0] as { content: string }).content).toBe("here: [REDACTED]");
+    expect(Object.keys(written[0])).toEqual(Object.keys(first));
+    expect(writtenSimulation({ ...first, policy: "another: known-secret-value" }, ["other-secret-value"]).policy).toBe("another: known-secret-value");
   });
 
   it.skipIf(!data)("rescores in agreement and resumes with nothing left to run", async () => {

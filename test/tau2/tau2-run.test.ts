@@ -243,9 +243,13 @@ describe.skipIf(!data)("taubridge tau2 run killed mid-run", () => {
     expect(existsSync(`${file}.checkpoint.jsonl`)).toBe(true);
     const second = await taubridge([...args, "--quiet"]);
     expect(second.exitCode).toBe(0);
-    const keys = readTau2Results(file).simulations.map((simulation) => simulation.task_id);
+    const { simulations } = readTau2Results(file);
+    const keys = simulations.map((simulation) => simulation.task_id);
     expect(keys).toHaveLength(114);
     expect(new Set(keys).size).toBe(114);
+    // Those read back from the checkpoint, where a policy line holds the text once, have it as every other simulation does.
+    expect(new Set(simulations.map((simulation) => simulation.policy)).size).toBe(1);
+    expect(simulations[0].policy).toMatch(/^<main_policy>/);
     expect(existsSync(`${file}.checkpoint.jsonl`)).toBe(false);
   }, 300_000);
 });

@@ -22,7 +22,6 @@ import { redact } from "../../secrets/redact.ts";
 import type { BuiltTau2Run, Tau2EpisodeParts } from "./build.ts";
 import { simulationKey } from "./build.ts";
 import {
-  checkpointEntry,
   printedSimulationText,
   removeTau2Checkpoint,
   simulationFromWorker,
@@ -144,9 +143,24 @@ function placeholder(unit: Tau2Unit, error: unknown, attempts: number): Tau2Simu
  * credential shapes replaced, names left alone); an infrastructure error's `info` (message, type,
  * traceback) is diagnostics.
  */
-function writtenSimulation(record: Tau2SimulationRecord, secrets: readonly string[]): Tau2SimulationRecord {
-  const written = redact(record, { secrets, content: true });
+export function writtenSimulation(record: Tau2SimulationRecord, secrets: readonly string[]): Tau2SimulationRecord {
+  const { policy } = record;
+  // The policy is one text for the whole run (telecom's ~24 KB of a ~31 KB simulation): redacted once, not scanned per simulation.
+  const redacted = policy === null ? record : redact({ ...record, policy: null }, { secrets, content: true });
+  const written = policy === null ? redacted : { ...redacted, policy: redactedPolicy(policy, secrets) };
   return written.termination_reason === "infrastructure_error" && written.info ? { ...written, info: redact(written.info, { secrets }) } : written;
+}
+
+/** The last policy redacted, by the secrets list it was redacted with. */
+const policyRedactions = new WeakMap<readonly string[], { policy: string; redacted: string }>();
+
+/** {@link redact} of a policy text (benchmark content), remembered for the run's secrets list while the policy stays the same text. */
+function redactedPolicy(policy: string, secrets: readonly string[]): string {
+  const known = policyRedactions.get(secrets);
+  if (known?.policy === policy) return known.redacted;
+  const redacted = redact(policy, { secrets, content: true });
+  policyRedactions.set(secrets, { policy, redacted });
+  return redacted;
 }
 
 /** How often, at least, the whole results file is rewritten during a run (the checkpoint lines are written at once). */
@@ -245,7 +259,7 @@ class Tau2ResultsSink implements ResultSink<Tau2SimulationRecord> {
     this.byKey.set(key, record);
     document.simulations.push(record);
     this.noteUsage();
-    this.checkpoint.append(checkpointEntry(record));
+    this.checkpoint.append(record);
     if (performance.now() - this.lastWrite > this.rewriteEvery) this.flush();
   }
 

@@ -28,7 +28,7 @@ import { type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./j
 import { sharedStrategyAgent } from "./participants/shared-strategies.ts";
 import { type Tau2TaskSet, loadTau2TaskSet } from "./task-sets.ts";
 import { type Tau2Task, rawTau2Task } from "./tasks.ts";
-import { type Tau2ResultsDocument, type Tau2SimulationRecord, infoIdentity, readTau2Checkpoint, readTau2Results, tau2CheckpointPath } from "./codec.ts";
+import { type Tau2ResultsDocument, type Tau2SimulationRecord, infoIdentity, prepareTau2TaskTexts, readTau2Checkpoint, readTau2Results, tau2CheckpointPath } from "./codec.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
 import { tau2Manifest } from "./manifest.ts";
 import type { RunManifest } from "../../core/run-manifest.ts";
@@ -279,6 +279,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
     const seeds = tau2TrialSeeds(options.seed, options.numTrials);
     const identity = tau2RunIdentity(options, domain, taskSet, secrets);
     const document: Tau2ResultsDocument = { timestamp: new Date().toISOString(), info, tasks: taskSet.tasks.map((task) => rawTau2Task(task) ?? new Map()), simulations: [], taubridge: {} };
+    prepareTau2TaskTexts(document.tasks, taskSet.fileSha256);
     const dataWarning = unpinnedDataWarning([...domainDataFiles(domain.directory).map((name) => join(domain.directory, name)), taskSet.file]);
     if (dataWarning) notices.push(dataWarning);
     // --no-resume starts this run over; another run's results at the same path are set aside, never overwritten silently.

@@ -17,6 +17,7 @@ import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationRe
 import { plainView, tau2Schemas } from "./tasks.ts";
 import { PyFloat, PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
+import { derivedCacheKey, readDerived, writeDerived } from "../../data/derived-cache.ts";
 
 /**
  * Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested.
@@ -125,6 +126,44 @@ export function resultsText(document: Tau2ResultsDocument): string {
 /** A run's task list printed once (level 1 of the results file): every rewrite of the file reuses the text. */
 const printedTaskLists = new WeakMap<readonly PyDict[], PrintedJson>();
 
+export const TAU2_TASK_TEXTS_KIND = "tau2-task-texts-v1";
+
+/**
+ * Prints a run's task list (its results file's `tasks`, the tasks as their file holds them) from
+ * each task's text at its place in the file (level 2), kept in the derived cache under the task
+ * file's SHA-256 by task id (a file's ids are unique), each run adding those it had to print.
+ * Printing telecom's 114 base tasks (~0.7 MB of text) was ~2.5% of a whole oracle run. Tasks
+ * that come from no one file (`fileSha256` undefined: τ³'s task folder) or a selection repeating
+ * an id are printed on first use, as before.
+ */
+export function prepareTau2TaskTexts(tasks: readonly PyDict[], fileSha256: string | undefined): void {
+  const ids = tasks.map((task) => task.get("id"));
+  if (fileSha256 === undefined || tasks.length === 0 || printedTaskLists.has(tasks)) return;
+  if (!ids.every((id): id is string => typeof id === "string") || new Set(ids).size !== ids.length) return;
+  const key = derivedCacheKey(fileSha256);
+  const stored = readDerived(TAU2_TASK_TEXTS_KIND, key);
+  const known = new Map<string, string>(isTaskTexts(stored) ? Object.entries(stored) : []);
+  let added = false;
+  const items = tasks.map((task, at) => {
+    let text = known.get(ids[at]);
+    if (text === undefined) {
+      text = pyJsonDumpsIndented(task, 2, 2);
+      known.set(ids[at], text);
+      added = true;
+    }
+    return PrintedJson.fromText(text, 2, 2);
+  });
+  if (added) writeDerived(TAU2_TASK_TEXTS_KIND, key, Object.fromEntries(known));
+  printedTaskLists.set(tasks, new PrintedJson(tasks, 2, 1, pyJsonDumpsIndented(items, 2, 1)));
+}
+
+/** A stored entry: task id → the task's text at level 2 of a results file. */
+function isTaskTexts(value: unknown): value is Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  for (const text of Object.values(value)) if (typeof text !== "string" || !text.startsWith("{")) return false;
+  return true;
+}
+
 function printedTasks(tasks: readonly PyDict[]): PrintedJson {
   let printed = printedTaskLists.get(tasks);
   if (printed === undefined) {
@@ -149,9 +188,64 @@ export function tau2CheckpointPath(resultsPath: string): string {
   return `${resultsPath}.checkpoint.jsonl`;
 }
 
-/** The checkpoint's line writer (the run layer's); `open(…, true)` starts it afresh after the results file was rewritten. */
-export function tau2CheckpointWriter(resultsPath: string): CheckpointWriter {
-  return new CheckpointWriter(tau2CheckpointPath(resultsPath), TAU2_RESULTS_SCHEMA_VERSION);
+/** The checkpoint's writer; `open(…, true)` starts it afresh after the results file was rewritten. */
+export function tau2CheckpointWriter(resultsPath: string): Tau2CheckpointWriter {
+  return new Tau2CheckpointWriter(tau2CheckpointPath(resultsPath));
+}
+
+/** A simulation's `policy` field in its printed text (level 2: its fields are indented by six spaces, and no string holds a raw line break). */
+const POLICY_FIELD = '\n      "policy": "';
+/** The start of an episode line whose entry's policy is the text of the last `policy` line before it. */
+const SHARED_POLICY_EPISODE_START = Buffer.from('{"type": "episode", "sharedPolicy": true, "entry": ');
+const LINE_END = Buffer.from("}\n");
+
+/**
+ * The τ² checkpoint: the run layer's lines (`src/run/checkpoint.ts`), with a simulation's policy
+ * written once per file. A run's simulations mostly hold one policy text (telecom's is ~24 KB of a
+ * ~31 KB simulation), and every episode line repeating it was three quarters of the checkpoint's
+ * bytes, encoded and written during the run and thrown away at its end. So a `{"type": "policy",
+ * "text": …}` line holds it when it first appears (or changes), and each episode line after it
+ * that holds the same text says `"sharedPolicy": true` with `"policy": null` in its entry;
+ * {@link readTau2Checkpoint} puts the text back.
+ */
+export class Tau2CheckpointWriter {
+  private readonly lines: CheckpointWriter;
+  /** The JSON text of the policy the open file's last `policy` line holds (null: none yet). */
+  private policyJson: string | null = null;
+
+  constructor(readonly path: string) {
+    this.lines = new CheckpointWriter(path, TAU2_RESULTS_SCHEMA_VERSION);
+  }
+
+  open(header: Record<string, unknown>, fresh: boolean): void {
+    this.lines.open(header, fresh);
+    this.policyJson = null;
+  }
+
+  /** Appends a simulation as its results-file entry (its policy text by reference when the last `policy` line holds it). */
+  append(record: Tau2SimulationRecord): void {
+    const printed = printedSimulation(record);
+    const { indented } = printed;
+    const field = indented.indexOf(POLICY_FIELD);
+    if (field < 0) {
+      this.lines.append(printed);
+      return;
+    }
+    const start = field + POLICY_FIELD.length - 1;
+    const lineEnd = indented.indexOf("\n", start);
+    const end = lineEnd < 0 ? indented.length : indented.charCodeAt(lineEnd - 1) === 0x2c ? lineEnd - 1 : lineEnd;
+    const policyJson = indented.slice(start, end);
+    if (policyJson !== this.policyJson) {
+      this.lines.appendLine(Buffer.from(`{"type": "policy", "text": ${policyJson}}\n`, "utf8"));
+      this.policyJson = policyJson;
+    }
+    const entry = new PrintedJson(undefined, printed.indent, printed.level, `${indented.slice(0, start)}null${indented.slice(end)}`);
+    this.lines.appendLine(entry.lineBytes(SHARED_POLICY_EPISODE_START, LINE_END));
+  }
+
+  close(): void {
+    this.lines.close();
+  }
 }
 
 /** A simulation as a checkpoint entry (what the results file's `simulations[]` holds). */
@@ -228,6 +322,8 @@ export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] 
   if (!existsSync(path)) return [];
   const lines = readUtf8Lines(path);
   const records: Tau2SimulationRecord[] = [];
+  /** The text of the last `policy` line read (see {@link Tau2CheckpointWriter}). */
+  let policy: string | null = null;
   lines.forEach((line, index) => {
     const last = index >= lines.length - 2;
     if (line === null) {
@@ -244,8 +340,16 @@ export function readTau2Checkpoint(resultsPath: string): Tau2SimulationRecord[] 
     }
     const line_ = value as PyDict;
     if (line_.get("type") === "run") return; // the header (the identity is in the results file)
+    if (line_.get("type") === "policy") {
+      policy = text(line_.get("text"));
+      return;
+    }
     // Lines are the run layer's `{type: "episode", entry}`; checkpoints of earlier versions hold the bare simulation.
     const simulation = line_.get("type") === "episode" ? (line_.get("entry") as PyDict) : line_;
+    if (line_.get("sharedPolicy") === true && simulation instanceof Map) {
+      if (policy === null) throw new DataError(`${path}: line ${index + 1}: a simulation refers to a policy line, and none comes before it`);
+      simulation.set("policy", policy);
+    }
     records.push(readSimulation(simulation, path, index));
   });
   return records;
