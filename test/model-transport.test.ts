@@ -267,6 +267,80 @@ describe("the body writer", () => {
     );
   });
 
+  it("writes a conversation's next body in place once the last is released, and never over a body still lent", () => {
+    const writer = new ChatBodyWriter();
+    const frozenTools = Object.freeze([Object.freeze({ type: "function", function: Object.freeze({ name: "f", parameters: Object.freeze({}) }) })]);
+    const messages: unknown[] = [Object.freeze({ role: "system", content: "policy \u00e9" })];
+    let params: Record<string, unknown> = { seed: 1 };
+    let model = "m";
+    let temperature: number | undefined = 0;
+    let tools: readonly unknown[] | undefined = frozenTools;
+    const expected = () => JSON.stringify({ ...params, model, messages, ...(tools ? { tools } : {}), ...(temperature !== undefined ? { temperature } : {}), tool_choice: "auto" });
+    const write = () => writer.write({ params, model, messages, tools, temperature, toolChoice: "auto" });
+    const lent: Array<{ body: Buffer; text: string }> = [];
+    // A fixed sequence of edits, each body compared with the SDK's serialisation; odd steps keep their first body lent.
+    const edits: Array<() => void> = [
+      () => messages.push(Object.freeze({ role: "user", content: "hi" })),
+      () => messages.push(Object.freeze({ role: "assistant", content: "x".repeat(70_000) })),
+      () => messages.push({ role: "user", content: "mutable" }),
+      () => {
+        (messages[3] as { content: string }).content = "changed in place";
+      },
+      () => messages.splice(2, 1),
+      () => {
+        params = { seed: 2, max_tokens: 5 };
+      },
+      () => {
+        params.seed = 3;
+      },
+      () => {
+        model = "n";
+      },
+      () => {
+        tools = undefined;
+        temperature = undefined;
+      },
+      () => messages.push(Object.freeze({ role: "tool", tool_call_id: "a", content: "\u{1F600}" })),
+      () => {
+        messages[0] = Object.freeze({ role: "system", content: "other" });
+      },
+      () => messages.push(Object.freeze({ role: "user", content: "y".repeat(300_000) })),
+      () => messages.splice(1),
+    ];
+    for (const [step, edit] of edits.entries()) {
+      edit();
+      const body = write();
+      expect(body.toString("utf8")).toBe(expected());
+      if (step % 2 === 1) lent.push({ body, text: body.toString("utf8") });
+      else writer.release(messages, body);
+      // Written again unchanged (anew after a lent body, else in place), then released: the next edit is written in place.
+      const again = write();
+      expect(again.toString("utf8")).toBe(expected());
+      writer.release(messages, again);
+    }
+    // Bodies never released were never written over.
+    for (const { body, text } of lent) expect(body.toString("utf8")).toBe(text);
+  });
+
+  it("gives a released conversation's next body the same memory, the history's bytes left where they are", () => {
+    const writer = new ChatBodyWriter();
+    const messages: unknown[] = [Object.freeze({ role: "system", content: "policy" })];
+    const write = () => writer.write({ params: undefined, model: "m", messages, tools: undefined, temperature: undefined, toolChoice: undefined });
+    const first = write();
+    writer.release(messages, first);
+    messages.push(Object.freeze({ role: "user", content: "hi" }));
+    const second = write();
+    expect(second.toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
+    expect(second.buffer).toBe(first.buffer);
+    expect(second.byteOffset).toBe(first.byteOffset);
+    // Not released: the next body is somewhere else.
+    messages.push(Object.freeze({ role: "assistant", content: "hello" }));
+    const third = write();
+    expect(third.toString("utf8")).toBe(JSON.stringify({ model: "m", messages }));
+    expect(third.buffer === second.buffer && third.byteOffset === second.byteOffset).toBe(false);
+    expect(second.toString("utf8")).toBe(JSON.stringify({ model: "m", messages: messages.slice(0, 2) }));
+  });
+
   it("keeps a deeply frozen message as bytes and checks a partly frozen one leaf by leaf", () => {
     const writer = new ChatBodyWriter();
     const frozen = Object.freeze({ role: "user", content: "caf\u00e9 \u{1F600}", tool_calls: Object.freeze([Object.freeze({ id: "a" })]) });

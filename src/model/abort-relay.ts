@@ -9,35 +9,50 @@
  * The listener outlives its waiters for a while: an episode's signal serves each of its model calls
  * in turn, and adding and removing an `EventTarget` listener per call was a visible share of a
  * call's CPU. A signal left with no waiter loses its listener after {@link IDLE_MS} to twice that
- * (the second sweep of an unref'd timer that finds it idle), because Node keeps a composite (`AbortSignal.any`) or timeout signal alive while it
+ * (the second sweep of an unref'd timer that finds it unused), because Node keeps a composite (`AbortSignal.any`) or timeout signal alive while it
  * has an abort listener: kept for good, such a signal would never be collected.
  */
 interface Relay {
   signal: AbortSignal;
   waiters: Set<() => void>;
   handler: () => void;
-  /** Whether a sweep has seen it without waiters (the next one removes its listener). */
-  swept: boolean;
+  /** Whether it had a waiter since the last sweep (a relay is dropped after a whole period unused). */
+  used: boolean;
+  /** Whether it is in {@link idle} (put there when its last waiter leaves; taken out by a sweep that finds it used). */
+  listed: boolean;
 }
 
 /** The sweep's period: a relay with no waiter keeps its listener for one to two periods. */
 const IDLE_MS = 10_000;
 
-const relays = new WeakMap<AbortSignal, Relay>();
-/** Relays with no waiter, swept by {@link sweep}. */
+/**
+ * Where a signal's relay is kept: a property of the signal's own (a symbol no one else knows), not
+ * a `WeakMap`. Two map look-ups per model call (one to wait, one to leave) were most of the relay's
+ * cost at a thousand concurrent simulations.
+ */
+const RELAY = Symbol("taubridge.abortRelay");
+type RelayedSignal = AbortSignal & { [RELAY]?: Relay | undefined };
+
+/** Relays that were left without waiters at some point since they were listed, swept by {@link sweep}. */
 const idle = new Set<Relay>();
 let sweeper: NodeJS.Timeout | undefined;
 
 function remove(relay: Relay): void {
   idle.delete(relay);
-  if (relays.get(relay.signal) === relay) relays.delete(relay.signal);
+  relay.listed = false;
+  const signal = relay.signal as RelayedSignal;
+  if (signal[RELAY] === relay) signal[RELAY] = undefined;
   relay.signal.removeEventListener("abort", relay.handler);
 }
 
 function sweep(): void {
   for (const relay of idle) {
-    if (relay.swept) remove(relay);
-    else relay.swept = true;
+    if (relay.waiters.size > 0) {
+      // Waited on again: listed anew when its last waiter leaves.
+      idle.delete(relay);
+      relay.listed = false;
+    } else if (relay.used) relay.used = false;
+    else remove(relay);
   }
   if (idle.size === 0 && sweeper) {
     clearInterval(sweeper);
@@ -51,30 +66,33 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
     listener();
     return () => undefined;
   }
-  let relay = relays.get(signal);
-  if (!relay) {
+  const relayed = signal as RelayedSignal;
+  let relay = relayed[RELAY];
+  if (relay === undefined) {
     const waiters = new Set<() => void>();
     const created: Relay = {
       signal,
       waiters,
-      swept: false,
+      used: true,
+      listed: false,
       handler: () => {
-        relays.delete(signal);
+        if (relayed[RELAY] === created) relayed[RELAY] = undefined;
         idle.delete(created);
+        created.listed = false;
         for (const waiter of [...waiters]) waiter();
         waiters.clear();
       },
     };
     relay = created;
-    relays.set(signal, relay);
+    relayed[RELAY] = relay;
     signal.addEventListener("abort", relay.handler, { once: true });
   }
   relay.waiters.add(listener);
-  idle.delete(relay);
+  relay.used = true;
   const own = relay;
   return () => {
-    if (!own.waiters.delete(listener) || own.waiters.size > 0 || relays.get(signal) !== own) return;
-    own.swept = false;
+    if (!own.waiters.delete(listener) || own.waiters.size > 0 || own.listed || relayed[RELAY] !== own) return;
+    own.listed = true;
     idle.add(own);
     if (!sweeper) {
       sweeper = setInterval(sweep, IDLE_MS);

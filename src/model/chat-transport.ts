@@ -432,44 +432,83 @@ interface SerializedMessage {
   leaves: unknown[] | null;
 }
 
-const COMMA = Buffer.from(",");
-
 /** Bodies are carved from slabs of this size (one larger than a quarter of it gets its own buffer). */
 const SLAB_BYTES = 1 << 20;
 let slab = Buffer.allocUnsafeSlow(0);
 let slabUsed = 0;
 
 /**
- * `size` bytes of fresh memory for one body: a slice of a shared slab, never handed out twice (a
- * slab is freed when the last body cut from it is). Allocating each body (tens of kilobytes, one
- * per call) as a buffer of its own was a visible share of a call's CPU at a thousand concurrent
- * simulations, and its external memory made the garbage collector run more often.
+ * `size` bytes of fresh memory: a slice of a shared slab, never handed out twice (a slab is freed
+ * when the last slice cut from it is). Allocating each piece of memory (tens of kilobytes) as a
+ * buffer of its own was a visible share of a call's CPU at a thousand concurrent simulations, and
+ * its external memory made the garbage collector run more often.
  */
-function bodyBytes(size: number): Buffer {
+function freshBytes(size: number): Buffer {
   if (size > SLAB_BYTES >> 2) return Buffer.allocUnsafeSlow(size);
   if (slabUsed + size > slab.length) {
     slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
     slabUsed = 0;
   }
   const bytes = slab.subarray(slabUsed, slabUsed + size);
-  // The next body starts on an 8-byte boundary.
+  // The next slice starts on an 8-byte boundary.
   slabUsed = (slabUsed + size + 7) & ~7;
   return bytes;
 }
+
+/** A conversation's memory has room for this share more than its body, plus {@link HEADROOM_BYTES}, so that it is rarely moved as it grows. */
+const HEADROOM_SHARE = 0.5;
+const HEADROOM_BYTES = 4096;
+
+/**
+ * One conversation's last body (its messages array's): the memory it was written in, and what its
+ * bytes were made of, so that the next body is written in place — only the messages added since
+ * and the tail are written; the head and the history already there are not touched.
+ */
+interface ConversationBody {
+  /** Memory of the conversation's own: each body is a prefix of it. */
+  memory: Buffer;
+  /** The body last made in it until {@link ChatBodyWriter.release} says nothing reads it any more; the memory is not written while it is set. */
+  lent: Buffer | undefined;
+  /** What the head (`{…params,"model":…,"messages":[`) was made of: the params' bytes (from the cache) and the model, … */
+  params: Buffer | undefined;
+  model: string;
+  /** … and where it ends. */
+  headEnd: number;
+  /** The messages whose bytes follow the head, in order, … */
+  sent: unknown[];
+  /** … whether each cannot change ({@link immutable}: then the same object has the same bytes), … */
+  fixed: boolean[];
+  /** … the cached bytes each was written from (a changeable message is the same while the cache gives the same bytes), … */
+  pieces: Buffer[];
+  /** … and where each one's bytes end (its comma, if any, before it). */
+  ends: number[];
+}
+
+const OPEN_BRACE = 0x7b;
 
 /**
  * Builds chat-completion bodies as the UTF-8 bytes of `JSON.stringify` of `{ ...params, model,
  * messages, tools?, temperature?, tool_choice? }` (the client's body, byte for byte), serialising
  * each message object once: a conversation's history is sent again on every turn, and
- * re-serialising and re-encoding it was a visible share of a call's CPU. The body is the cached
- * bytes of each message copied one after the other (no string to flatten and encode per call). A
- * cached message is reused while it cannot have changed: it is deeply frozen ({@link immutable}),
- * or its leaves are the same values (strings compared by identity first, so the check costs a few
- * comparisons per leaf, not the text's length); a message changed in place is serialised again.
- * Tool lists are cached the same way, by identity.
+ * re-serialising and re-encoding it was a visible share of a call's CPU. A cached message is
+ * reused while it cannot have changed: it is deeply frozen ({@link immutable}), or its leaves are
+ * the same values (strings compared by identity first, so the check costs a few comparisons per
+ * leaf, not the text's length); a message changed in place is serialised again. Tool lists and
+ * params are cached the same way, by identity.
+ *
+ * A conversation (one messages array, which a participant appends to) has memory of its own, and
+ * its next body is written there in place: the head and the messages already written stay, and
+ * only the messages added since and the tail (tools, temperature, tool choice) are written after
+ * them. Copying the whole history into fresh memory for every call (~30 KB for a τ² telecom
+ * conversation) was, with the page faults of that fresh memory, most of the cost of building a
+ * body. The memory is written again only once {@link release} was told that the last body made in
+ * it is no longer read (the model client says so when a call has its answer: the server has read
+ * the request); until then, or when the history no longer starts with the messages written (one
+ * was replaced or changed in place), the body is written anew, into fresh memory if need be.
  */
 export class ChatBodyWriter {
   private readonly messages = new WeakMap<object, SerializedMessage>();
+  private readonly conversations = new WeakMap<readonly unknown[], ConversationBody>();
 
   /** The JSON bytes of one value, from the cache when it is the same object with the same leaves. */
   private serialized(value: unknown): Buffer {
@@ -485,7 +524,15 @@ export class ChatBodyWriter {
     return bytes;
   }
 
-  /** The body bytes; `params` first (their keys cannot clash with the client's: it refuses those). */
+  /** Whether `value`'s cached bytes can never change (it is {@link immutable}). */
+  private fixed(value: unknown): boolean {
+    return value === null || typeof value !== "object" || this.messages.get(value)?.leaves === null;
+  }
+
+  /**
+   * The body bytes; `params` first (their keys cannot clash with the client's: it refuses those).
+   * They may be written over once {@link release} is told nobody reads them any more.
+   */
   write(parts: {
     params: Record<string, unknown> | undefined;
     model: string;
@@ -494,35 +541,113 @@ export class ChatBodyWriter {
     temperature: number | undefined;
     toolChoice: unknown;
   }): Buffer {
+    const params = parts.params ? this.serialized(parts.params) : undefined;
+    // A params value whose JSON is not an object (a `toJSON`) is spliced as text, as it always was.
+    if (params !== undefined && params[0] !== OPEN_BRACE) return this.writeAnew(parts, undefined);
+    const { messages, model } = parts;
+    const conversation = this.conversations.get(messages);
+    if (conversation === undefined || conversation.lent !== undefined || conversation.params !== params || conversation.model !== model) return this.writeAnew(parts, params);
+    const { sent, fixed, pieces, ends } = conversation;
+    const limit = Math.min(sent.length, messages.length);
+    let kept = 0;
+    while (kept < limit && messages[kept] === sent[kept] && (fixed[kept] || this.serialized(messages[kept]) === pieces[kept])) kept++;
+    sent.length = kept;
+    fixed.length = kept;
+    pieces.length = kept;
+    ends.length = kept;
+    return this.continue(conversation, parts, kept > 0 ? (ends[kept - 1] as number) : conversation.headEnd);
+  }
+
+  /** A body in fresh memory of the conversation's own: the head, then every message. */
+  private writeAnew(parts: Parameters<ChatBodyWriter["write"]>[0], params: Buffer | undefined): Buffer {
     let head = "{";
-    if (parts.params) {
-      const params = JSON.stringify(parts.params);
-      if (params.length > 2) head += `${params.slice(1, -1)},`;
+    if (params === undefined && parts.params) {
+      const text = JSON.stringify(parts.params);
+      if (text.length > 2) head += `${text.slice(1, -1)},`;
+    } else if (params !== undefined && params.length > 2) {
+      head += `${params.toString("utf8", 1, params.length - 1)},`;
     }
     head += `"model":${JSON.stringify(parts.model)},"messages":[`;
-    const pieces: Buffer[] = [Buffer.from(head)];
+    const headBytes = Buffer.from(head);
+    const conversation: ConversationBody = {
+      memory: freshBytes(0),
+      lent: undefined,
+      params,
+      model: parts.model,
+      headEnd: headBytes.length,
+      sent: [],
+      fixed: [],
+      pieces: [],
+      ends: [],
+    };
+    // A params value that is not an object's JSON is never reused (its bytes are not compared).
+    if (params !== undefined || !parts.params) this.conversations.set(parts.messages, conversation);
+    return this.continue(conversation, parts, 0, headBytes);
+  }
+
+  /**
+   * Writes the messages from `sent.length` on and the tail after `offset` (the head's or the last
+   * kept message's end; `head` when the memory is new), moving the bytes kept to larger fresh
+   * memory when they do not fit.
+   */
+  private continue(conversation: ConversationBody, parts: Parameters<ChatBodyWriter["write"]>[0], offset: number, head?: Buffer): Buffer {
     const { messages } = parts;
-    for (let index = 0; index < messages.length; index++) {
-      if (index > 0) pieces.push(COMMA);
-      pieces.push(this.serialized(messages[index]));
+    const { sent, fixed, pieces, ends } = conversation;
+    const from = sent.length;
+    let size = offset + (head?.length ?? 0);
+    for (let index = from; index < messages.length; index++) {
+      const message = messages[index];
+      const bytes = this.serialized(message);
+      sent.push(message);
+      fixed.push(this.fixed(message));
+      pieces.push(bytes);
+      size += (index > 0 ? 1 : 0) + bytes.length;
+      ends.push(size);
     }
-    let tail = "]";
-    if (parts.tools !== undefined) {
-      pieces.push(Buffer.from(`${tail},"tools":`));
-      pieces.push(this.serialized(parts.tools));
-      tail = "";
-    }
+    const tools = parts.tools !== undefined ? this.serialized(parts.tools) : undefined;
+    let tail = "";
     if (parts.temperature !== undefined) tail += `,"temperature":${JSON.stringify(parts.temperature)}`;
     if (parts.toolChoice !== undefined) {
       const choice = JSON.stringify(parts.toolChoice);
       if (choice !== undefined) tail += `,"tool_choice":${choice}`;
     }
-    pieces.push(Buffer.from(`${tail}}`));
-    let size = 0;
-    for (const piece of pieces) size += piece.length;
-    const body = bodyBytes(size);
-    let offset = 0;
-    for (const piece of pieces) offset += piece.copy(body, offset);
+    tail += "}";
+    const toolsSize = tools !== undefined ? TOOLS_KEY.length + tools.length : 0;
+    const total = size + 1 + toolsSize + Buffer.byteLength(tail);
+    let { memory } = conversation;
+    if (total > memory.length) {
+      const grown = freshBytes(Math.ceil(total * (1 + HEADROOM_SHARE)) + HEADROOM_BYTES);
+      memory.copy(grown, 0, 0, offset);
+      memory = grown;
+      conversation.memory = grown;
+    }
+    let at = offset;
+    if (head !== undefined) at += head.copy(memory, at);
+    for (let index = from; index < messages.length; index++) {
+      if (index > 0) memory[at++] = COMMA;
+      at += (pieces[index] as Buffer).copy(memory, at);
+    }
+    memory[at++] = CLOSE_BRACKET;
+    if (tools !== undefined) {
+      at += TOOLS_KEY.copy(memory, at);
+      at += tools.copy(memory, at);
+    }
+    at += memory.write(tail, at, "utf8");
+    const body = memory.subarray(0, at);
+    conversation.lent = body;
     return body;
   }
+
+  /**
+   * Says that `body`, made by {@link write} for `messages`, is read by nobody any more (its call
+   * has its answer, or has ended for good): the conversation's next body may be written over it.
+   */
+  release(messages: readonly unknown[], body: Buffer): void {
+    const conversation = this.conversations.get(messages);
+    if (conversation !== undefined && conversation.lent === body) conversation.lent = undefined;
+  }
 }
+
+const COMMA = 0x2c;
+const CLOSE_BRACKET = 0x5d;
+const TOOLS_KEY = Buffer.from(',"tools":');

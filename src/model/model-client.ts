@@ -343,6 +343,8 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
     if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets());
     throw toModelError(core, error, 1, secrets());
   }
+  // The call has its answer, so the server has read the request: the conversation's next body may be written over this one.
+  if (core.writer && Buffer.isBuffer(body)) core.writer.release(request.messages, body);
   const message = toAssistantMessage(outcome.choice.message);
   const recordedUsage = toUsage(outcome.usage);
   const { cost, source } = priceOf(core, recordedUsage);
