@@ -113,7 +113,7 @@ class OriginConnections {
     while (connection && !usable(connection)) connection = this.idle.pop();
     connection ??= this.connection();
     // A redirect is followed on the same connection's client, as the interceptor composed on it followed it.
-    handler.redirectVia(connection.client, options);
+    handler.redirectVia(connection.client, options, this.origin);
     // `true`: it can take another request now (undici's answer); `false`: it comes back on its `drain`.
     if (connection.client.dispatch(options, handler)) this.idle.push(connection);
   }
@@ -197,6 +197,8 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
   /** Where a redirect is followed from: the client and options the request was dispatched with (until an answer is a redirect). */
   private client: Client | undefined;
   private options: Dispatcher.DispatchOptions | undefined;
+  /** The origin the request goes to (a relative redirect location resolves against it). */
+  private origin: string | undefined;
   /** undici's `RedirectHandler`, once an answer was a redirect: it gets that answer and sends the next request, whose answer it hands to {@link sink}. */
   private redirect: Dispatcher.DispatchHandler | undefined;
   private status = 0;
@@ -233,10 +235,11 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
     this.detach?.();
   }
 
-  /** The client and options the request goes out with: a redirect answering it is followed from them. */
-  redirectVia(client: Client, options: Dispatcher.DispatchOptions): void {
+  /** The client, options and origin the request goes out with: a redirect answering it is followed from them. */
+  redirectVia(client: Client, options: Dispatcher.DispatchOptions, origin: string): void {
     this.client = client;
     this.options = options;
+    this.origin = origin;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -252,9 +255,13 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
     if (client && options && REDIRECT_STATUSES.has(statusCode) && headers.location !== undefined) {
       // What the redirect interceptor did for every request, now for this one: undici's handler
       // (with a copy of the options, as the interceptor gave it) takes this answer and follows it.
+      // With the request's origin, as the interceptor of a dispatcher that is given one has it: a
+      // relative location resolves against the request's URL, and a redirect within the origin
+      // keeps the request's authorization headers (as the SDK's `fetch` does), where without it
+      // undici's handler took every location for another origin's.
       this.client = undefined;
       this.options = undefined;
-      const redirect: Dispatcher.DispatchHandler = new (redirectHandler())((next, handler) => client.dispatch(next, handler), MAX_REDIRECTIONS, { ...options }, this.sink());
+      const redirect: Dispatcher.DispatchHandler = new (redirectHandler())((next, handler) => client.dispatch(next, handler), MAX_REDIRECTIONS, { origin: this.origin, ...options }, this.sink());
       this.redirect = redirect;
       redirect.onResponseStart?.(controller, statusCode, headers, statusMessage ?? "");
       return;
