@@ -136,40 +136,31 @@ describe("the client's own chat path sends what the SDK sends", () => {
     }
   });
 
+  /** The requests a client sent and the answer it gave for one call whose first answer is `status` to `location`. */
+  const followed = async (transport: "sdk" | "pool", status: number, location: string) => {
+    answers = [
+      { status, headers: { location }, body: "" },
+      { status: 200, headers: { "content-type": "application/json" }, body: COMPLETION },
+    ];
+    const before = captured.length;
+    const result = await clientFor("openai", transport).complete({ messages: history() });
+    answers = [];
+    return { requests: captured.slice(before), message: result.message };
+  };
+  /** Both paths follow the redirect to `path`, with the same requests (method, URL, every header, body) and answer. */
+  const expectFollowedAlike = async (status: number, location: string, path: string) => {
+    const sdk = await followed("sdk", status, location);
+    const pool = await followed("pool", status, location);
+    expect(sdk.requests.map((request) => request.url)).toEqual(["/v1/chat/completions", path]);
+    expect(pool).toEqual(sdk);
+  };
+
   it("follows a redirect to an absolute location as the SDK does (307, 308: the same POST, headers and body to the new location; 303: a GET), and answers from there", async () => {
-    const completion = { status: 200, headers: { "content-type": "application/json" }, body: COMPLETION };
-    for (const status of [307, 308, 303]) {
-      const followed = async (transport: "sdk" | "pool") => {
-        answers = [{ status, headers: { location: `${url}/v1/moved/chat/completions` }, body: "" }, completion];
-        const before = captured.length;
-        const result = await clientFor("openai", transport).complete({ messages: history() });
-        answers = [];
-        return { requests: captured.slice(before), message: result.message };
-      };
-      const sdk = await followed("sdk");
-      const pool = await followed("pool");
-      expect(sdk.requests.map((request) => request.url)).toEqual(["/v1/chat/completions", "/v1/moved/chat/completions"]);
-      expect(pool).toEqual(sdk);
-    }
+    for (const status of [307, 308, 303]) await expectFollowedAlike(status, `${url}/v1/moved/chat/completions`, "/v1/moved/chat/completions");
   });
   it("follows a redirect to a relative location as the SDK does: resolved against the request's URL, the same request with its headers (the origin is the same)", async () => {
-    const completion = { status: 200, headers: { "content-type": "application/json" }, body: COMPLETION };
-    for (const [location, path] of [
-      ["/v1/moved/chat/completions", "/v1/moved/chat/completions"],
-      ["moved/completions", "/v1/chat/moved/completions"],
-    ]) {
-      const followed = async (transport: "sdk" | "pool") => {
-        answers = [{ status: 307, headers: { location: location as string }, body: "" }, completion];
-        const before = captured.length;
-        const result = await clientFor("openai", transport).complete({ messages: history() });
-        answers = [];
-        return { requests: captured.slice(before), message: result.message };
-      };
-      const sdk = await followed("sdk");
-      const pool = await followed("pool");
-      expect(sdk.requests.map((request) => request.url)).toEqual(["/v1/chat/completions", path]);
-      expect(pool).toEqual(sdk);
-    }
+    await expectFollowedAlike(307, "/v1/moved/chat/completions", "/v1/moved/chat/completions");
+    await expectFollowedAlike(307, "moved/completions", "/v1/chat/moved/completions");
   });
 });
 
