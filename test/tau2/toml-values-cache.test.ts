@@ -4,10 +4,12 @@
  * same values, ints and floats, key order and dates, as parsing the TOML. Each test has a cache
  * folder of its own.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { derivedCacheKey, writeDerived } from "../../src/data/derived-cache.ts";
 import { readDatabase } from "../../src/suites/tau2/engine/domain.ts";
 import { databaseHashText } from "../../src/suites/tau2/engine/shared-records.ts";
 import { PyFloat, pyJsonDumps, pyModelSchema, pyT } from "../../src/value/index.ts";
@@ -67,6 +69,14 @@ describe("τ² TOML databases through the derived cache", () => {
       expect(db.get("big")).toBe(123456789012345678901234567890n);
       expect([...(db.get("nested") as Map<string, unknown>).keys()]).toEqual(["b", "a"]);
     }
+  });
+
+  it("reads the TOML itself when the cache's entry is not the values' JSON", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "taubridge-toml-")), "db.toml");
+    writeFileSync(path, TOML);
+    const expected = pyJsonDumps(readDatabase(path, schema));
+    writeDerived("tau2-toml-values-v1", derivedCacheKey(createHash("sha256").update(TOML).digest("hex")), "{ not the values");
+    expect(pyJsonDumps(readDatabase(path, schema))).toBe(expected);
   });
 
   it.skipIf(!data)("gives telecom's databases the same hash texts from the cache", () => {

@@ -221,7 +221,12 @@ function cachedTomlToPython(text: string, path: string, sha256: string): PyValue
     (value): value is string => typeof value === "string",
     () => pyJsonDumps(tomlToPython(text, path)),
   );
-  return parsePythonJsonText(stored, path);
+  try {
+    return parsePythonJsonText(stored, path);
+  } catch {
+    // An entry that is not the JSON it should be (a damaged cache) is not the file's fault: the TOML is read as without a cache.
+    return tomlToPython(text, path);
+  }
 }
 
 function tomlToPython(text: string, path: string): PyValue {
