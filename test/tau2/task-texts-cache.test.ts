@@ -1,7 +1,7 @@
 /**
- * A τ² results file's task list is printed from each task's text kept in the derived cache under
- * the task file's SHA-256 (`prepareTau2TaskTexts` in `src/suites/tau2/codec.ts`): the same text as a
- * fresh print, each run adding the tasks it printed, an entry of another shape ignored. Each test
+ * A τ² results file's task list is printed from its text kept in the derived cache under the task
+ * file's SHA-256 and the selected ids (`prepareTau2TaskTexts` in `src/suites/tau2/codec.ts`): the
+ * same text as a fresh print, one entry per selection, an entry of another shape ignored. Each test
  * has a cache folder of its own.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -37,29 +37,34 @@ const fresh = (tasks: ReturnType<typeof rawTasks>) =>
 describe("τ² results task texts in the derived cache", () => {
   useFreshDerivedCache("tau2-task-texts-cache-");
 
-  it("prints the task list as a fresh print does, with and without an entry, and stores each task it printed", () => {
+  const keyOf = (sha256: string, tasks: ReturnType<typeof rawTasks>) => derivedCacheKey(sha256, ...tasks.map((raw) => raw.get("id") as string));
+
+  it("prints the task list as a fresh print does, with and without an entry, one entry per selection", () => {
     const root = dataRoot([task("a"), task("b"), task("c")]);
-    const key = derivedCacheKey(select(root).fileSha256!);
+    const sha256 = select(root).fileSha256!;
     const some = rawTasks(root, ["c", "a"]);
-    prepareTau2TaskTexts(some, select(root).fileSha256);
+    prepareTau2TaskTexts(some, sha256);
     expect(resultsText(documentOf(some))).toBe(fresh(some));
-    expect(Object.keys(readDerived(TAU2_TASK_TEXTS_KIND, key) as object).sort()).toEqual(["a", "c"]);
+    expect(readDerived(TAU2_TASK_TEXTS_KIND, keyOf(sha256, some))).toBe(pyJsonDumpsIndented(some, 2, 1));
     const all = rawTasks(root);
-    prepareTau2TaskTexts(all, select(root).fileSha256);
+    prepareTau2TaskTexts(all, sha256);
     expect(resultsText(documentOf(all))).toBe(fresh(all));
-    expect(readDerived(TAU2_TASK_TEXTS_KIND, key)).toEqual(Object.fromEntries(all.map((raw) => [raw.get("id"), pyJsonDumpsIndented(raw, 2, 2)])));
+    expect(readDerived(TAU2_TASK_TEXTS_KIND, keyOf(sha256, all))).toBe(pyJsonDumpsIndented(all, 2, 1));
+    // Read again from the entry: the same text.
+    const again = rawTasks(root, ["c", "a"]);
+    prepareTau2TaskTexts(again, sha256);
+    expect(resultsText(documentOf(again))).toBe(fresh(again));
   });
 
-  it("answers from the entry of the file's bytes, and ignores an entry of another shape", () => {
+  it("answers from the entry of the file's bytes and selection, and ignores an entry of another shape", () => {
     const root = dataRoot([task("a"), task("b")]);
     const sha256 = select(root).fileSha256!;
-    const key = derivedCacheKey(sha256);
-    // A stored text is used as it is (the entry is the file's, by its key): here one that differs, to see it used.
-    writeDerived(TAU2_TASK_TEXTS_KIND, key, { a: '{"stored": true}' });
     const tasks = rawTasks(root);
+    // A stored text is used as it is (the entry is the selection's, by its key): here one that differs, to see it used.
+    writeDerived(TAU2_TASK_TEXTS_KIND, keyOf(sha256, tasks), '[{"stored": true}]');
     prepareTau2TaskTexts(tasks, sha256);
     expect(resultsText(documentOf(tasks))).toContain('{"stored": true}');
-    writeDerived(TAU2_TASK_TEXTS_KIND, key, { a: 3 });
+    writeDerived(TAU2_TASK_TEXTS_KIND, keyOf(sha256, tasks), { a: 3 });
     const again = rawTasks(root);
     prepareTau2TaskTexts(again, sha256);
     expect(resultsText(documentOf(again))).toBe(fresh(again));

@@ -17,7 +17,7 @@ import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationRe
 import { plainView, tau2Schemas } from "./tasks.ts";
 import { PyFloat, PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
-import { derivedCacheKey, readDerived, writeDerived } from "../../data/derived-cache.ts";
+import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
 
 /**
  * Our schema version of τ²-shaped results files (the `taubridge` block); frozen fixtures per version are tested.
@@ -126,43 +126,26 @@ export function resultsText(document: Tau2ResultsDocument): string {
 /** A run's task list printed once (level 1 of the results file): every rewrite of the file reuses the text. */
 const printedTaskLists = new WeakMap<readonly PyDict[], PrintedJson>();
 
-export const TAU2_TASK_TEXTS_KIND = "tau2-task-texts-v1";
+export const TAU2_TASK_TEXTS_KIND = "tau2-task-list-texts-v1";
 
 /**
- * Prints a run's task list (its results file's `tasks`, the tasks as their file holds them) from
- * each task's text at its place in the file (level 2), kept in the derived cache under the task
- * file's SHA-256 by task id (a file's ids are unique), each run adding those it had to print.
- * Printing telecom's 114 base tasks (~0.7 MB of text) was ~2.5% of a whole oracle run. Tasks
- * that come from no one file (`fileSha256` undefined: τ³'s task folder) or a selection repeating
- * an id are printed on first use, as before.
+ * Prints a run's task list (its results file's `tasks`, the tasks as their file holds them, at
+ * level 1) from the derived cache, under the task file's SHA-256 and the selected ids in order: a
+ * file's ids are unique, so they name the same tasks. Printing telecom's 114 base tasks (~0.7 MB of
+ * text) was ~2.5% of a whole oracle run. One entry per selection, so a run reads only its own list
+ * (not the texts of every task any run printed). Tasks that come from no one file (`fileSha256`
+ * undefined: τ³'s task folder) or a selection repeating an id are printed on first use, as before.
  */
 export function prepareTau2TaskTexts(tasks: readonly PyDict[], fileSha256: string | undefined): void {
-  const ids = tasks.map((task) => task.get("id"));
   if (fileSha256 === undefined || tasks.length === 0 || printedTaskLists.has(tasks)) return;
+  const ids = tasks.map((task) => task.get("id"));
   if (!ids.every((id): id is string => typeof id === "string") || new Set(ids).size !== ids.length) return;
-  const key = derivedCacheKey(fileSha256);
-  const stored = readDerived(TAU2_TASK_TEXTS_KIND, key);
-  const known = new Map<string, string>(isTaskTexts(stored) ? Object.entries(stored) : []);
-  let added = false;
-  const items = tasks.map((task, at) => {
-    let text = known.get(ids[at]);
-    if (text === undefined) {
-      text = pyJsonDumpsIndented(task, 2, 2);
-      known.set(ids[at], text);
-      added = true;
-    }
-    return PrintedJson.fromText(text, 2, 2);
-  });
-  if (added) writeDerived(TAU2_TASK_TEXTS_KIND, key, Object.fromEntries(known));
-  printedTaskLists.set(tasks, new PrintedJson(tasks, 2, 1, pyJsonDumpsIndented(items, 2, 1)));
+  const text = cachedDerivation(TAU2_TASK_TEXTS_KIND, derivedCacheKey(fileSha256, ...ids), isTaskListText, () => printedJson(tasks, 2, 1).indented);
+  printedTaskLists.set(tasks, new PrintedJson(tasks, 2, 1, text));
 }
 
-/** A stored entry: task id → the task's text at level 2 of a results file. */
-function isTaskTexts(value: unknown): value is Record<string, string> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  for (const text of Object.values(value)) if (typeof text !== "string" || !text.startsWith("{")) return false;
-  return true;
-}
+/** A stored entry: the task list's text at level 1 of a results file. */
+const isTaskListText = (value: unknown): value is string => typeof value === "string" && value.startsWith("[");
 
 function printedTasks(tasks: readonly PyDict[]): PrintedJson {
   let printed = printedTaskLists.get(tasks);
