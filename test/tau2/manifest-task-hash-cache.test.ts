@@ -4,27 +4,18 @@
  * same hashes as computing them, an entry answered while the file is unchanged, each run adding
  * the tasks it had to hash. Each test has a cache folder of its own.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { derivedCacheKey, readDerived, writeDerived } from "../../src/data/derived-cache.ts";
 import { tau2TaskHash } from "../../src/suites/tau2/leaderboard.ts";
 import { TAU2_TASK_HASHES_KIND, tau2TaskDefinitionHashes } from "../../src/suites/tau2/manifest.ts";
-import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
 import { rawTau2Task } from "../../src/suites/tau2/tasks.ts";
 import { useFreshDerivedCache } from "../support/fresh-derived-cache.ts";
+import { mockTaskRoot, selectMockTasks } from "../support/mock-task-file.ts";
 
 const task = (id: string, instructions = `task ${id}`) => ({ id, user_scenario: { instructions }, evaluation_criteria: { reward_basis: ["DB"], actions: [] } });
 
-function dataRoot(entries: unknown[]): string {
-  const root = mkdtempSync(join(tmpdir(), "taubridge-task-hashes-"));
-  mkdirSync(join(root, "mock"));
-  writeFileSync(join(root, "mock", "tasks.json"), JSON.stringify(entries, null, 2));
-  return root;
-}
-
-const select = (root: string, taskIds?: string[]) => loadTau2TaskSet(root, { taskSetName: "mock", split: null, ...(taskIds ? { taskIds } : {}) });
+const dataRoot = (entries: unknown[]) => mockTaskRoot(entries, "taubridge-task-hashes-");
+const select = selectMockTasks;
 const computed = (root: string, taskIds?: string[]) => Object.fromEntries(select(root, taskIds).tasks.map((one) => [one.id, tau2TaskHash(rawTau2Task(one)!)]));
 
 describe("τ² manifest task definition hashes in the derived cache", () => {

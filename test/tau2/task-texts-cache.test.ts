@@ -4,16 +4,13 @@
  * same text as a fresh print, one entry per selection, an entry of another shape ignored. Each test
  * has a cache folder of its own.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { derivedCacheKey, readDerived, writeDerived } from "../../src/data/derived-cache.ts";
 import { TAU2_TASK_TEXTS_KIND, prepareTau2TaskTexts, resultsText } from "../../src/suites/tau2/codec.ts";
-import { loadTau2TaskSet } from "../../src/suites/tau2/task-sets.ts";
 import { rawTau2Task } from "../../src/suites/tau2/tasks.ts";
 import { pyJsonDumpsIndented } from "../../src/value/index.ts";
 import { useFreshDerivedCache } from "../support/fresh-derived-cache.ts";
+import { mockTaskRoot, selectMockTasks } from "../support/mock-task-file.ts";
 
 const task = (id: string, instructions = `task ${id}: "é" 2.0`) => ({
   id,
@@ -21,14 +18,8 @@ const task = (id: string, instructions = `task ${id}: "é" 2.0`) => ({
   evaluation_criteria: { reward_basis: ["DB"], actions: [{ action_id: "x", name: "f", arguments: { amount: 2.5, n: 1 } }] },
 });
 
-function dataRoot(entries: unknown[]): string {
-  const root = mkdtempSync(join(tmpdir(), "taubridge-task-texts-"));
-  mkdirSync(join(root, "mock"));
-  writeFileSync(join(root, "mock", "tasks.json"), JSON.stringify(entries, null, 2));
-  return root;
-}
-
-const select = (root: string, taskIds?: string[]) => loadTau2TaskSet(root, { taskSetName: "mock", split: null, ...(taskIds ? { taskIds } : {}) });
+const dataRoot = (entries: unknown[]) => mockTaskRoot(entries, "taubridge-task-texts-");
+const select = selectMockTasks;
 const rawTasks = (root: string, taskIds?: string[]) => select(root, taskIds).tasks.map((one) => rawTau2Task(one)!);
 const documentOf = (tasks: ReturnType<typeof rawTasks>) => ({ timestamp: "t", info: {}, tasks, simulations: [], taubridge: {} });
 const fresh = (tasks: ReturnType<typeof rawTasks>) =>
