@@ -101,6 +101,16 @@ describe("τ² databases validated record by record after a whole validation", (
     expect(copy.get("name")).toBe("changed");
   });
 
+  it("keeps nothing with the cache turned off", () => {
+    const path = writeDatabase(TEXT);
+    const cacheDir = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = "off";
+    rememberDatabaseLayout(TEXT, schema, sha256(TEXT));
+    expect(lazyValidatedDatabase(TEXT, path, schema, sha256(TEXT))).toBeUndefined();
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = cacheDir;
+    expect(lazyValidatedDatabase(TEXT, path, schema, sha256(TEXT))).toBeUndefined();
+  });
+
   it("does not use an entry that does not fit the text", () => {
     const path = writeDatabase(TEXT);
     const key = derivedCacheKey(sha256(TEXT), pyModelSchemaFingerprint(schema));

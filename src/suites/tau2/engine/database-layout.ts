@@ -14,7 +14,7 @@
  * (`data/json-record-file.ts`). An entry that does not fit the text is not used: the file is then
  * validated whole, as without a cache.
  */
-import { cachedDerivation, derivedCacheKey, readDerived } from "../../../data/derived-cache.ts";
+import { cachedDerivation, derivedCacheDir, derivedCacheKey, readDerived } from "../../../data/derived-cache.ts";
 import { LazyRecordDict } from "../../../data/json-record-file.ts";
 import { DataError } from "../../../errors/error-tree.ts";
 import { PyException, PyModel, type PyFieldType, type PyModelSchema, type PyValue, parsePythonJson, pyModelSchemaFingerprint, pyValidateValue, scanPythonJsonObject } from "../../../value/index.ts";
@@ -47,6 +47,8 @@ function layoutKey(sha256: string, schema: PyModelSchema): string {
  * content): later runs over the same bytes and model then validate its records on first use.
  */
 export function rememberDatabaseLayout(text: string, schema: PyModelSchema, sha256: string): void {
+  // With the cache turned off there is nowhere to keep it: no scan.
+  if (derivedCacheDir() === null) return;
   cachedDerivation(
     LAYOUT_KIND,
     layoutKey(sha256, schema),
