@@ -25,32 +25,71 @@ const PENDING = Symbol("pending");
  */
 export class LazyRecordDict extends Map<string, PyValue> {
   private readonly spans = new Map<string, readonly [number, number]>();
+  /**
+   * How many members may still be unbuilt. At 0 every value is built and reading them is the
+   * native map's own iteration: a tool that scans a collection (retail's user lookups) walks it
+   * many times in a run, and went through a generator and a lookup per member each time.
+   */
+  private pending = 0;
 
+  /**
+   * `build`: what a member's text becomes (default: its `json.loads` value); `prepared`: every value
+   * it builds is a finished container (a dict or list) that a caller may share as it is (τ²'s
+   * validated, sealed records), so it need not look at the values to know.
+   */
   constructor(
     private readonly text: string,
     members: ReadonlyArray<readonly [string, number, number]>,
+    private readonly build: (text: string) => PyValue = parsePythonJson,
+    readonly prepared = false,
   ) {
     super();
     for (const [key, start, end] of members) {
       super.set(key, PENDING as unknown as PyValue);
       this.spans.set(key, [start, end]);
     }
+    this.pending = super.size;
   }
 
   override get(key: string): PyValue | undefined {
     const value = super.get(key);
     if (value !== (PENDING as unknown)) return value;
     const [start, end] = this.spans.get(key) as readonly [number, number];
-    const built = parsePythonJson(this.text.slice(start, end));
+    const built = this.build(this.text.slice(start, end));
     super.set(key, built);
+    this.pending--;
     return built;
   }
 
-  override *entries(): MapIterator<[string, PyValue]> {
+  override set(key: string, value: PyValue): this {
+    // A member replaced before it was built no longer waits to be built.
+    if (super.get(key) === (PENDING as unknown)) this.pending--;
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    if (super.get(key) === (PENDING as unknown)) this.pending--;
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.pending = 0;
+    super.clear();
+  }
+
+  override entries(): MapIterator<[string, PyValue]> {
+    return this.pending > 0 ? this.buildingEntries() : super.entries();
+  }
+
+  private *buildingEntries(): MapIterator<[string, PyValue]> {
     for (const key of super.keys()) yield [key, this.get(key) as PyValue];
   }
 
-  override *values(): MapIterator<PyValue> {
+  override values(): MapIterator<PyValue> {
+    return this.pending > 0 ? this.buildingValues() : super.values();
+  }
+
+  private *buildingValues(): MapIterator<PyValue> {
     for (const key of super.keys()) yield this.get(key) as PyValue;
   }
 

@@ -17,6 +17,7 @@ import { rememberFileSha256 } from "../../../data/pinned-files.ts";
 import { decodeUtf8, parsePythonJsonText, readUtf8File } from "../../../data/data-files.ts";
 import { type Tau2Databases, Tau2Environment, type Tau2EnvironmentSpec } from "./environment.ts";
 import { prepareShared, shareDatabase } from "./shared-records.ts";
+import { lazyValidatedDatabase, rememberDatabaseLayout } from "./database-layout.ts";
 import { createSeededRandom } from "./random.ts";
 import type { Tau2EnvironmentContext, Tau2ToolkitDefinition } from "./toolkit.ts";
 import type { Tau2Task } from "../tasks.ts";
@@ -146,8 +147,8 @@ export function tau2DomainDirectory(definition: Pick<Tau2DomainDefinition, "fold
 /** Loads a domain's databases from `<dataRoot>/<folder>`; errors name the file. */
 export function loadTau2Domain(definition: Tau2DomainDefinition, dataRoot: string, config: Tau2DomainConfig = {}): LoadedTau2Domain {
   const directory = tau2DomainDirectory(definition, dataRoot);
-  const agent = loadDatabase(join(directory, definition.databases.agent.file), definition.databases.agent.schema);
-  const user = definition.databases.user ? loadDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema) : null;
+  const agent = loadDatabase(join(directory, definition.databases.agent.file), definition.databases.agent.schema, true);
+  const user = definition.databases.user ? loadDatabase(join(directory, definition.databases.user.file), definition.databases.user.schema, true) : null;
   prepareShared(agent.db, agent.cacheKey);
   if (user !== null) prepareShared(user.db, user.cacheKey);
   for (const messages of [...TAU2_ENGINE_MESSAGES, ...(definition.messages ?? [])]) messages.load(dataRoot);
@@ -184,7 +185,7 @@ export function readDatabase(path: string, schema: PyModelSchema): PyModel {
  * (its records' hash texts) is kept in the derived cache: the file's SHA-256 and the schema's
  * fingerprint, which together decide every validated value.
  */
-function loadDatabase(path: string, schema: PyModelSchema): { db: PyModel; cacheKey: string } {
+function loadDatabase(path: string, schema: PyModelSchema, shared = false): { db: PyModel; cacheKey: string } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -192,7 +193,15 @@ function loadDatabase(path: string, schema: PyModelSchema): { db: PyModel; cache
     throw new DataError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
   const sha256 = createHash("sha256").update(bytes).digest("hex");
-  const db = validatedDatabase(decodeUtf8(bytes, path), path, schema, sha256);
+  const text = decodeUtf8(bytes, path);
+  // A database shared by a domain's environments (`prepareShared`) validates its records on first
+  // use once this file has been validated whole under this model (`database-layout.ts`).
+  const json = shared && !path.endsWith(".toml");
+  let db = json ? lazyValidatedDatabase(text, path, schema, sha256) : undefined;
+  if (db === undefined) {
+    db = validatedDatabase(text, path, schema, sha256);
+    if (json) rememberDatabaseLayout(text, schema, sha256);
+  }
   rememberFileSha256(path, sha256);
   return { db, cacheKey: derivedCacheKey(sha256, pyModelSchemaFingerprint(schema)) };
 }

@@ -14,6 +14,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.ts";
+import { LazyRecordDict } from "../../../data/json-record-file.ts";
 import {
   PyException,
   PyFloat,
@@ -172,6 +173,8 @@ export class SharedRecordMap extends Map<string, PyValue> {
 /** True for a dict whose every value is a dict or list (a collection of records). */
 function isRecordDict(value: PyValue): value is PyDict {
   if (!(value instanceof Map) || value.size === 0) return false;
+  // A loaded dict whose records are built (validated, sealed) on first use holds records only: asking its values would build them all.
+  if (value instanceof LazyRecordDict && value.prepared) return true;
   for (const item of value.values()) if (!isContainer(item)) return false;
   return true;
 }
@@ -197,7 +200,7 @@ export function prepareShared(db: PyModel, cacheKey?: string): void {
 }
 
 function prepareRecordDict(value: PyDict, cacheKey: string | undefined, path: string): void {
-  for (const record of value.values()) sealShared(record);
+  if (!(value instanceof LazyRecordDict && value.prepared)) for (const record of value.values()) sealShared(record);
   loadedRecordDicts.add(value);
   if (cacheKey !== undefined) recordDictKeys.set(value, derivedCacheKey(cacheKey, path));
 }
