@@ -11,7 +11,7 @@
  * The scratch queue has a name of its own (`warm-up-<uuid>`, never a run's: workers find runs in
  * the registry only, so none serves it) and is removed at the end of the lap (a lap cut by a crash
  * leaves a few keys that `taubridge queue clean warm-up-<uuid>` removes). A lap that fails (Redis
- * away) costs nothing but the warm-up.
+ * away) costs nothing but the warm-up, and none keeps its caller waiting more than a few seconds.
  */
 import { randomUUID } from "node:crypto";
 import { Queue, Worker } from "bullmq";
@@ -19,6 +19,26 @@ import type { Redis } from "ioredis";
 import { type JobData, jobDataSchema } from "./job.ts";
 import { KEY_PREFIX } from "./names.ts";
 import { parseUnitReply } from "../worker/protocol.ts";
+
+/**
+ * How long a lap may keep its caller waiting: a lap is only a warm-up, and one caught by a Redis
+ * restart (its commands wait for the reconnection, a BullMQ close may wait on a parked connection)
+ * must not hold a run's first jobs or a worker's start; it finishes, or fails, on its own.
+ */
+const LAP_BOUND_MS = 5_000;
+
+/** The lap, or nothing once the bound has passed. */
+async function bounded(lap: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    lap.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, LAP_BOUND_MS);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+}
 
 /** A scratch queue's name, one per lap. */
 const scratchName = () => `warm-up-${randomUUID()}`;
@@ -31,7 +51,11 @@ type BulkJob = Parameters<Queue["addBulk"]>[0][number];
  * removed as a recorded unit's job is, and the scratch queue obliterated; a reply like a worker's
  * is read as replies are.
  */
-export async function warmUpAdding(connection: Redis, job: BulkJob, reply: unknown): Promise<void> {
+export function warmUpAdding(connection: Redis, job: BulkJob, reply: unknown): Promise<void> {
+  return bounded(addingLap(connection, job, reply));
+}
+
+async function addingLap(connection: Redis, job: BulkJob, reply: unknown): Promise<void> {
   const queue = new Queue(scratchName(), { connection, prefix: KEY_PREFIX });
   queue.on("error", () => undefined);
   try {
@@ -49,7 +73,11 @@ export async function warmUpAdding(connection: Redis, job: BulkJob, reply: unkno
  * with a token, no blocking wait), its data read with the job schema, and completed with a reply
  * through the worker's backend, as `RunConsumer.complete` does; then the scratch queue goes.
  */
-export async function warmUpTaking(connection: Redis, data: JobData, reply: unknown): Promise<void> {
+export function warmUpTaking(connection: Redis, data: JobData, reply: unknown): Promise<void> {
+  return bounded(takingLap(connection, data, reply));
+}
+
+async function takingLap(connection: Redis, data: JobData, reply: unknown): Promise<void> {
   const name = scratchName();
   const queue = new Queue(name, { connection, prefix: KEY_PREFIX });
   const worker = new Worker(name, null, { connection, prefix: KEY_PREFIX, autorun: false });
