@@ -177,6 +177,8 @@ describe.skipIf(redisMissing !== undefined)(`--queue with a real redis-server${r
       expect(written).toContain("QUEUE_TEST_AGENT_KEY"); // the variable's name travels in the configuration…
       expect(written).not.toContain(secret); // …its value never does
       expect(written).toContain("user_simulator");
+      // The coordinator and every worker ran their warm-up lap (`src/queue/warm-up.ts`) on a scratch queue of its own, removed above with the rest.
+      expect(new Set(written.match(/taubridge:warm-up-[0-9a-f-]{36}:/g)).size).toBeGreaterThanOrEqual(4);
     },
     TIMEOUT,
   );

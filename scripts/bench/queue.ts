@@ -22,11 +22,11 @@
  * (compare two builds in the same round: on a loaded machine the ratio is steadier than either
  * figure). `--cpu-prof <dir>` writes a V8 CPU profile of every worker and coordinator there
  * (`support/profile-summary.mjs` summarises one). The machine's load is printed with the figures.
- * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256] [--overhead-only] [--bin …] [--cpu-prof dir] [--cold-derived-cache]`;
+ * Run: `npm run bench queue`, or `npx tsx scripts/bench/queue.ts [--workers 1,2,4] [--latency 200] [--simulations 256] [--overhead-only] [--bin …] [--cpu-prof dir [--cpu-prof-interval µs]] [--cold-derived-cache] [--monitor file]`;
  * each run's timings file (one JSON line per job and side, absolute stamps) is named in the output.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -88,6 +88,8 @@ for (let tries = 0; ; tries++) {
 
 const bin = option("--bin");
 const profileDirectory = option("--cpu-prof");
+/** `--cpu-prof-interval <µs>` with `--cpu-prof`: a finer sampling than V8's 1 ms (a diagnostic: one job's stages last a few ms). */
+const profileInterval = option("--cpu-prof-interval");
 /**
  * Each process has a cache directory of its own (no model answer is ever read from a cache), but
  * the derived cache (task-file indexes, texts read from τ²'s sources: `src/data/derived-cache.ts`)
@@ -98,7 +100,8 @@ const coldDerived = args.includes("--cold-derived-cache");
 const sharedDerived = mkdtempSync(join(tmpdir(), "bench-queue-derived-"));
 const node = (argv: string[], env: Record<string, string>): ResultPromise => {
   const cache = mkdtempSync(join(tmpdir(), "bench-queue-cache-"));
-  return execa("node", [...(profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`] : []), ...(bin ? [bin] : ["--import", "tsx", cli]), ...argv], {
+  const profileFlags = profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`, ...(profileInterval ? [`--cpu-prof-interval=${profileInterval}`] : [])] : [];
+  return execa("node", [...profileFlags, ...(bin ? [bin] : ["--import", "tsx", cli]), ...argv], {
     cwd: root,
     reject: false,
     stdin: "ignore",
@@ -407,6 +410,30 @@ async function redisProfile(simulations: number) {
   };
 }
 
+/**
+ * `--monitor <file>` (a diagnostic): every command Redis runs during the overhead run, one JSON line
+ * each (`MONITOR`: Redis's own clock in ms, the client's address, the command and its first
+ * arguments, a script's first use shown as `eval`), to line up with the timings file's stamps.
+ */
+async function startMonitor(file: string | undefined): Promise<Redis | undefined> {
+  if (!file) return undefined;
+  const names = new Map<string, string>();
+  const monitor = await redis.monitor();
+  monitor.on("monitor", (time: string, argv: string[], source: string) => {
+    const command = String(argv[0]).toLowerCase();
+    let script: string | undefined;
+    if (command === "evalsha") script = names.get(String(argv[1]));
+    else if (command === "eval") script = /--\[\[\s*\n?\s*([^\n]*)/.exec(String(argv[1]))?.[1]?.trim().slice(0, 60) ?? "eval";
+    if (names.size === 0) {
+      const scripts = (redis as unknown as { scriptsSet?: Record<string, { sha: string }> }).scriptsSet ?? {};
+      for (const [name, entry] of Object.entries(scripts)) names.set(entry.sha, name.replace(/:.*$/, ""));
+    }
+    const rest = (command === "eval" || command === "evalsha" ? argv.slice(2, 5) : argv.slice(1, 4)).map((value) => String(value).slice(0, 80));
+    appendFileSync(file, `${JSON.stringify({ at: Number(time) * 1000, source, command, ...(script ? { script } : {}), args: rest })}\n`);
+  });
+  return monitor;
+}
+
 const report: Record<string, unknown> = {
   cores: availableParallelism(),
   loadBefore: loadavg().map((value) => Number(value.toFixed(2))),
@@ -419,7 +446,9 @@ try {
   report.redisMemoryPer10000Queued = await memoryPer10k();
   // Overhead on a run that fits the slots of one worker (no job waits for a slot).
   await startRedisProfile();
+  const monitor = await startMonitor(option("--monitor"));
   report.overheadRun = await queuedRun(1, CONCURRENCY);
+  monitor?.disconnect();
   report.overheadRunRedisTime = await redisProfile(CONCURRENCY);
   if (args.includes("--overhead-only")) workerCounts.length = 0;
   report.runs = [];

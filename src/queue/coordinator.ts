@@ -22,6 +22,7 @@ import { durableConnection } from "./connection.ts";
 import { type JobData, jobNameOf } from "./job.ts";
 import { CANCEL_CHANNEL, jobIdOf, KEY_PREFIX, RUN_READY_CHANNEL, runNameOf } from "./names.ts";
 import { type RateLimit, readRunRecord, removeRunRecord, writeRunRecord } from "./run-record.ts";
+import { warmUpAdding } from "./warm-up.ts";
 
 /** `TAUBRIDGE_QUEUE_TIMINGS=<file>`: one JSON line per job (added, reply received), for `npm run bench queue`. */
 const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
@@ -81,6 +82,8 @@ export class QueueCoordinator implements WorkerTransport {
   /** The jobs to add in the next pipeline, gathered over one turn of the event loop (`addSoon`). */
   private adding: { jobs: BulkJob[]; done: Promise<void> } | undefined;
   private closed = false;
+  /** The warm-up lap, awaited before the run's first jobs are added. */
+  private readonly warmed: Promise<void>;
   /**
    * Whether the run's queue held no job when this coordinator registered it: then an attempt it
    * has not dispatched before cannot have a job yet (only this coordinator adds to the run's queue),
@@ -96,6 +99,9 @@ export class QueueCoordinator implements WorkerTransport {
     this.connection = durableConnection(options.url, "taubridge-coordinator");
     this.eventsConnection = durableConnection(options.url, "taubridge-coordinator-events");
     this.subscriber = durableConnection(options.url, "taubridge-coordinator-cancel");
+    // While the run is built, a scratch job pays the one-time costs of adding jobs and reading replies (`warm-up.ts`).
+    const unit: WorkUnit = { runId: "warm-up", suite: options.configuration.suite, domain: "warm-up", taskId: "warm-up", taskIndex: 0, trial: 0, seed: 0, attempt: 1 };
+    this.warmed = warmUpAdding(this.connection, this.bulkJob(unit), this.sampleReply(unit)).catch(() => undefined);
   }
 
   /** Aborts when `taubridge queue cancel <run>` cancels this run: the caller ends the run as interrupted. */
@@ -204,6 +210,7 @@ export class QueueCoordinator implements WorkerTransport {
       });
     }
     allReady = undefined;
+    await this.warmed;
     this.sweepTimer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
     // A run nobody serves waits silently otherwise: say so once.
@@ -258,10 +265,20 @@ export class QueueCoordinator implements WorkerTransport {
         return; // waiting, delayed or active: its reply comes as an event
       }
     }
-    const data: JobData = { configurationId: this.options.configuration.id, unit };
     if (TIMINGS) this.added.set(id, Date.now());
-    await this.addSoon(queue, { name: jobNameOf(unit), data, opts: { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false } });
+    await this.addSoon(queue, this.bulkJob(unit));
     if (TIMINGS) this.addDone.set(id, Date.now());
+  }
+
+  /** The job of an attempt: its id names the attempt; kept once finished until the unit is recorded (`forget`). */
+  private bulkJob(unit: WorkUnit): BulkJob {
+    const data: JobData = { configurationId: this.options.configuration.id, unit };
+    return { name: jobNameOf(unit), data, opts: { jobId: jobIdOf(unit), attempts: 1, removeOnComplete: false, removeOnFail: false } };
+  }
+
+  /** A reply of the shape a worker sends (for the warm-up lap). */
+  private sampleReply(unit: WorkUnit): UnitReply {
+    return { type: "result", configurationId: this.options.configuration.id, key: unitKey(unit), attempt: unit.attempt, result: {}, usage: {} };
   }
 
   /**

@@ -27,11 +27,12 @@ import { serializeError, WorkerProtocolError } from "../worker/errors.ts";
 import type { UnitReply, WorkerMessage } from "../worker/protocol.ts";
 import { UnitWorker } from "../worker/unit-worker.ts";
 import { durableConnection, probeRedis } from "./connection.ts";
-import { jobDataSchema } from "./job.ts";
+import { type JobData, jobDataSchema } from "./job.ts";
 import { SharedLimits } from "./limits.ts";
 import { CANCEL_CHANNEL, KEY_PREFIX, REGISTRY_CHANNEL, REGISTRY_KEY, RUN_READY_CHANNEL, redactUrl } from "./names.ts";
 import { RunConsumer } from "./run-consumer.ts";
 import { readRunRecords, type RunRecord } from "./run-record.ts";
+import { warmUpTaking } from "./warm-up.ts";
 
 export interface QueueWorkerOptions {
   url: string;
@@ -58,6 +59,13 @@ const TIMINGS = process.env.TAUBRIDGE_QUEUE_TIMINGS || undefined;
 
 /** Times a job may stall (its worker lost) and run again before the queue gives up on it (an infrastructure error the coordinator's retry policy sees). */
 const MAX_STALLED = 3;
+
+/** Job data and a reply of the shapes a run's have, for the warm-up lap (`warm-up.ts`). */
+const WARM_UP_JOB: JobData = {
+  configurationId: "warm-up",
+  unit: { runId: "warm-up", suite: "warm-up", domain: "warm-up", taskId: "warm-up", taskIndex: 0, trial: 0, seed: 0, attempt: 1 },
+};
+const WARM_UP_REPLY: UnitReply = { type: "result", configurationId: "warm-up", key: unitKey({ taskId: "warm-up", trial: 0 }), attempt: 1, result: {}, usage: {} };
 
 /** One run this process serves. */
 interface ServedRun {
@@ -99,6 +107,8 @@ export class QueueWorker {
       if (channel === REGISTRY_CHANNEL) void this.requestRefresh().then(() => this.sayReady(text));
       else this.cancel(text);
     });
+    // Before serving: a scratch job pays the one-time costs of taking and completing jobs (`warm-up.ts`).
+    await warmUpTaking(this.redis, WARM_UP_JOB, WARM_UP_REPLY).catch(() => undefined);
     this.options.log(`taubridge worker ${hostname()}:${process.pid} serving runs on ${redactUrl(this.options.url)} (concurrency ${this.options.concurrency})`);
     await this.requestRefresh();
     this.poller = setInterval(() => void this.requestRefresh(), this.options.pollMs ?? 5_000);
