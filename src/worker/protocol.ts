@@ -22,7 +22,7 @@ import { serializedErrorSchema, WorkerProtocolError } from "./errors.ts";
 export { serializedErrorSchema, type SerializedError } from "./errors.ts";
 
 /** Bumped when a message changes shape: a worker refuses a configuration of another version. */
-export const WORKER_PROTOCOL_VERSION = 1;
+export const WORKER_PROTOCOL_VERSION = 2;
 
 const jsonValue: z.ZodType<unknown> = z.lazy(() => z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]));
 

@@ -40,6 +40,8 @@ import { runTau2Episode, type Tau2EpisodeOutcome } from "./loop.ts";
 import type { Tau2Metrics } from "./metrics.ts";
 import { TAU2_TERMINATION_REASONS, type Tau2SimulationMessage } from "./simulation.ts";
 import type { Tau2TaskFlag } from "./task-flags.ts";
+import type { Tau2Task } from "./tasks.ts";
+import { PolicyPrinter, withSharedPolicy } from "./wire-policy.ts";
 
 /** One unit of a τ² run: a task in a trial, with the trial's seed. */
 type Tau2Unit = BuiltTau2Run["units"][number];
@@ -345,10 +347,15 @@ export interface Tau2BatchResult {
   ran: number;
 }
 
-/** What crosses from a worker: the simulation as printed there (its place in the results file), its scalar fields and its summary. */
+/**
+ * What crosses from a worker: the simulation as printed there (its place in the results file), its
+ * scalar fields and its summary; `sharedPolicy`: printed with `"policy": null`, the run's policy for
+ * the task being the one this digest names (`wire-policy.ts`).
+ */
 const wireSchema = lazySchema((z) =>
   z.object({
     simulation: z.string(),
+    sharedPolicy: z.string().optional(),
     head: z.object({
       id: z.string(),
       task_id: z.string(),
@@ -367,11 +374,21 @@ const wireSchema = lazySchema((z) =>
 );
 
 /** A simulation made by a worker, read back (its text placed as printed; the rest read only when asked for); the judge usage it reports joins the run's. */
-function resultWire(sink: Tau2ResultsSink): ResultWire<Tau2SimulationRecord> {
+function resultWire(sink: Tau2ResultsSink, run: Pick<BuiltTau2Run, "domain" | "solo" | "taskSet">): ResultWire<Tau2SimulationRecord> {
+  const printer = new PolicyPrinter();
+  let tasks: Map<string, Tau2Task> | undefined;
+  /** The run's policy for a task, as the worker's simulation held it. */
+  const policyOf = (taskId: string): string => {
+    tasks ??= new Map(run.taskSet.tasks.map((task) => [task.id, task]));
+    const task = tasks.get(taskId);
+    if (!task) throw new ConfigError(`a worker sent a simulation of task "${taskId}", which this run does not have: the coordinator and its workers read different data`);
+    return run.domain.policy(run.solo, task);
+  };
   return {
     decode: (wire) => {
-      const { simulation, head, summary } = wireSchema().parse(wire);
-      return simulationFromWorker(simulation, head, summary, "a worker's simulation");
+      const { simulation, sharedPolicy, head, summary } = wireSchema().parse(wire);
+      const text = sharedPolicy === undefined ? simulation : withSharedPolicy(simulation, sharedPolicy, policyOf(head.task_id), printer, head.task_id);
+      return simulationFromWorker(text, head, summary, "a worker's simulation");
     },
     usage: (usage) => {
       for (const [role, delta] of Object.entries(usage)) {
@@ -411,6 +428,7 @@ function roleRank(role: string): number {
  */
 export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
   const tasks = new Map(parts.taskSet.tasks.map((task) => [task.id, task]));
+  const printer = new PolicyPrinter();
   let reported: Record<string, RoleUsage> = {};
   return {
     secrets: parts.secrets,
@@ -419,7 +437,13 @@ export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
       const task = tasks.get(unit.taskId);
       if (!task || unit.seed === null) throw new ConfigError(`the worker's task set has no task "${unit.taskId}" (or the unit has no seed): the coordinator and its workers read different data`);
       const record = writtenSimulation(await simulate(parts, { task, trial: unit.trial, seed: unit.seed }, signal), parts.secrets);
-      return { simulation: printedSimulationText(record), head: simulationHead(record), summary: tau2Summary(record) };
+      const head = simulationHead(record);
+      const summary = tau2Summary(record);
+      // The run's policy, which the coordinator has, goes by its digest (`wire-policy.ts`); one the redaction changed goes whole.
+      if (record.policy !== null && record.policy === parts.domain.policy(parts.solo, task)) {
+        return { simulation: printedSimulationText({ ...record, policy: null }), sharedPolicy: printer.printed(record.policy).digest, head, summary };
+      }
+      return { simulation: printedSimulationText(record), head, summary };
     },
     // The judge's and the retrieval roles' usage, reported as it grows (the coordinator sums them into the run's).
     usage: () => {
@@ -491,7 +515,7 @@ export async function runTau2Batch(
       ),
     unreachable: () => run.models.unreachable?.() ?? run.agent.unreachable?.() ?? run.user.unreachable?.(),
     ...(options.taskSource ? { source: options.taskSource } : {}),
-    wire: resultWire(sink),
+    wire: resultWire(sink, run),
     summary: tau2Summary,
     sink,
     close: async () => {
