@@ -4,6 +4,8 @@
  * `AbortSignal.any` signal alive while it has an abort listener, so one kept for good would leak.
  */
 import { getEventListeners } from "node:events";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 /** A fresh copy of the module (its sweep timer is module state), made after the test's timers are set. */
@@ -50,5 +52,23 @@ describe("abort relay", () => {
     source.abort();
     expect(heard).toEqual(["later"]);
     stillWaiting();
+  });
+
+  it("does not keep a waiter that left alive with the relay (the first operation's state lived as long as the signal)", async () => {
+    const { onAbort } = await relayModule();
+    setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    const controller = new AbortController();
+    // The first waiter (an operation's state in its listener) comes and leaves; the relay stays for the next.
+    const kept = ((): WeakRef<object> => {
+      const state = { payload: new Array(1000).fill(1) };
+      onAbort(controller.signal, () => state.payload.push(0))();
+      return new WeakRef(state);
+    })();
+    onAbort(controller.signal, () => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(kept.deref()).toBeUndefined();
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
   });
 });

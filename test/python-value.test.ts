@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CheckpointWriter } from "../src/run/checkpoint.ts";
+import { compactLineBytes, pyJsonDumpsIndentedPieces } from "../src/value/printing.ts";
 import {
   JsonSyntaxError,
   PyException,
@@ -181,6 +182,31 @@ describe("json.dumps and repr texts", () => {
     }
     expect(printedJson([], 2, 2).lineBytes(Buffer.alloc(0), Buffer.alloc(0)).toString()).toBe("[]");
     expect(printedJson("x", 2, 2).lineBytes(Buffer.alloc(0), Buffer.alloc(0)).toString()).toBe('"x"');
+  });
+
+  it("makes a line from pieces of a printed text, in memory reused line after line, and prints a document in pieces", () => {
+    const entry = { task_id: "t, 1", policy: "long,\n  policy \u00e9", messages: [{ role: "user", content: "hi,\n there \u2028" }], empty: [] };
+    const { indented } = printedJson(entry, 2, 2);
+    const policyJson = pyJsonString(entry.policy);
+    const start = indented.indexOf(policyJson);
+    const pieces = [indented.slice(0, start), "null", indented.slice(start + policyJson.length)];
+    const expected = `<<${pyJsonDumpsLine({ ...entry, policy: null })}>>\n`;
+    const first = compactLineBytes(pieces, Buffer.from("<<"), Buffer.from(">>\n")).toString("utf8");
+    expect(first).toBe(expected);
+    // A longer line and then the first again: the reused memory holds nothing of the line before.
+    const longer = printedJson({ ...entry, extra: "x".repeat(5000) }, 2, 2);
+    expect(compactLineBytes([longer.indented], Buffer.alloc(0), Buffer.alloc(0)).toString("utf8")).toBe(pyJsonDumpsLine({ ...entry, extra: "x".repeat(5000) }));
+    expect(compactLineBytes(pieces, Buffer.from("<<"), Buffer.from(">>\n")).toString("utf8")).toBe(expected);
+    // lineBytes is a buffer of its own: the next line does not change it.
+    const own = printedJson(entry, 2, 2).lineBytes(Buffer.alloc(0), Buffer.alloc(0));
+    compactLineBytes([longer.indented], Buffer.alloc(0), Buffer.alloc(0));
+    expect(own.toString("utf8")).toBe(pyJsonDumpsLine(entry));
+    const document = { head: 1, simulations: [printedJson(entry, 2, 2), printedJson({ b: [] }, 2, 2), 3], tail: printedJson("t", 2, 1) };
+    const printedPieces = pyJsonDumpsIndentedPieces(document, 2);
+    expect(printedPieces.join("")).toBe(pyJsonDumpsIndented(document, 2));
+    expect(printedPieces).toContain(printedJson(entry, 2, 2).indented);
+    expect(pyJsonDumpsIndentedPieces(printedJson([], 2, 0), 2)).toEqual(["[]"]);
+    expect(pyJsonDumpsIndentedPieces({}, 2)).toEqual(["{}"]);
   });
 
   it("writes a printed checkpoint entry as the line printer would", () => {

@@ -60,6 +60,31 @@ function sweep(): void {
   }
 }
 
+/**
+ * A signal's relay, listening to it. Made here, not in {@link onAbort}: a closure made there would
+ * keep the first waiter (and with it the first operation's whole state: a model call's handler,
+ * request and answer) alive for as long as the relay, an episode's whole life.
+ */
+function newRelay(relayed: RelayedSignal): Relay {
+  const waiters = new Set<() => void>();
+  const created: Relay = {
+    signal: relayed,
+    waiters,
+    used: true,
+    listed: false,
+    handler: () => {
+      if (relayed[RELAY] === created) relayed[RELAY] = undefined;
+      idle.delete(created);
+      created.listed = false;
+      for (const waiter of [...waiters]) waiter();
+      waiters.clear();
+    },
+  };
+  relayed[RELAY] = created;
+  relayed.addEventListener("abort", created.handler, { once: true });
+  return created;
+}
+
 /** Calls `listener` once when `signal` aborts (at once when it already has); returns what stops that. */
 export function onAbort(signal: AbortSignal, listener: () => void): () => void {
   if (signal.aborted) {
@@ -67,26 +92,7 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
     return () => undefined;
   }
   const relayed = signal as RelayedSignal;
-  let relay = relayed[RELAY];
-  if (relay === undefined) {
-    const waiters = new Set<() => void>();
-    const created: Relay = {
-      signal,
-      waiters,
-      used: true,
-      listed: false,
-      handler: () => {
-        if (relayed[RELAY] === created) relayed[RELAY] = undefined;
-        idle.delete(created);
-        created.listed = false;
-        for (const waiter of [...waiters]) waiter();
-        waiters.clear();
-      },
-    };
-    relay = created;
-    relayed[RELAY] = relay;
-    signal.addEventListener("abort", relay.handler, { once: true });
-  }
+  const relay = relayed[RELAY] ?? newRelay(relayed);
   relay.waiters.add(listener);
   relay.used = true;
   const own = relay;

@@ -12,6 +12,7 @@ import { DataError } from "../errors/error-tree.ts";
 import { readUtf8Lines } from "../data/data-files.ts";
 import type { EpisodeSummary } from "../core/run.ts";
 import { PrintedJson, parsePythonJson, pyJsonDumpsLine, toJs, type PyDict, type PyValue } from "../value/index.ts";
+import { compactLineBytes } from "../value/printing.ts";
 
 /** A finished episode: its results-file entry (serialisable as is) and its summary. */
 export interface CheckpointEntry {
@@ -49,7 +50,7 @@ export class CheckpointWriter {
 
   append(entry: unknown): void {
     // An entry printed already (a τ² simulation) goes from its text to the line's bytes directly: the same bytes as printing the line.
-    if (entry instanceof PrintedJson) this.writeBytes(entry.lineBytes(EPISODE_LINE_START, EPISODE_LINE_END));
+    if (entry instanceof PrintedJson) this.writeBytes(compactLineBytes([entry.indented], EPISODE_LINE_START, EPISODE_LINE_END));
     else this.writeLine({ type: "episode", entry });
   }
 

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import PQueue from "p-queue";
 import type { RunModels } from "../core/strategies.ts";
 import type { EmbeddingModel } from "../core/model-types.ts";
 import type { RoleUsage } from "../core/types.ts";
@@ -49,11 +48,38 @@ function loadPrices(path: string | undefined): PriceTable | undefined {
 }
 
 /**
+ * At most `limit` calls at once to one endpoint; the others wait and start in the order they came,
+ * each as one ends. Not p-queue: its per-task bookkeeping (an options copy, an id, a symbol, a
+ * running-task record, events) lived as long as each model call (~500 ms at a thousand
+ * simulations), so the collector copied and promoted it, and with `--max-concurrency` = the
+ * simulations it never made a call wait.
+ */
+export class EndpointLimit {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly limit: number) {}
+
+  async run<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.running < this.limit) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await operation();
+    } finally {
+      // The slot passes to the first waiting call, else it is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/**
  * Limits concurrent calls per model endpoint (base URL + model): agent and user calls to the same
  * server share one queue, so `--max-concurrency` bounds the load each server sees. A call made
  * inside a logging episode (`call-log.ts`: `--log-level DEBUG`, `--verbose-logs`) is logged when it ends.
  */
-function limited(client: ModelClient, queue: PQueue, onRefused: (error: ModelEndpointRefusedError) => void): ModelClient {
+function limited(client: ModelClient, queue: EndpointLimit, onRefused: (error: ModelEndpointRefusedError) => void): ModelClient {
   const endpoint = { provider: client.provider, model: client.model, baseURL: client.describe().baseURL };
   const logged = (request: CompletionRequest, startedAt: number, outcome: { result: CompletionResult } | { error: unknown }) =>
     recordModelCall({
@@ -66,7 +92,7 @@ function limited(client: ModelClient, queue: PQueue, onRefused: (error: ModelEnd
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
     const startedAt = callLogActive() ? Date.now() : 0;
     try {
-      const result = (await queue.add(() => client.complete(request))) as CompletionResult;
+      const result = await queue.run(() => client.complete(request));
       if (startedAt) logged(request, startedAt, { result });
       return result;
     } catch (error) {
@@ -141,7 +167,7 @@ export function createRunModels(config: ModelSettings): RunModels {
   const prices = loadPrices(config.priceFile);
   // The cache writes every answer to disk: it is told what the run knows to be secret (src/secrets).
   const cache = config.cacheDir ? new ResponseCache(config.cacheDir, { secrets: [...runSecrets(config), ...(config.secrets ?? [])], ...(config.warn ? { warn: config.warn } : {}) }) : undefined;
-  const queues = new Map<string, PQueue>();
+  const queues = new Map<string, EndpointLimit>();
   const clients = new Map<string, ModelClient>();
   let unreachable: ModelEndpointUnreachableError | undefined;
   const onRefused = (error: ModelEndpointRefusedError) => {
@@ -169,10 +195,10 @@ export function createRunModels(config: ModelSettings): RunModels {
     clients.set(role, wrapped);
     return wrapped;
   };
-  const queueFor = (endpoint: string, concurrency: number): PQueue => {
+  const queueFor = (endpoint: string, concurrency: number): EndpointLimit => {
     let queue = queues.get(endpoint);
     if (!queue) {
-      queue = new PQueue({ concurrency });
+      queue = new EndpointLimit(concurrency);
       queues.set(endpoint, queue);
     }
     return queue;
@@ -249,7 +275,7 @@ function roleUsageOf(totals: { calls: number; promptTokens: number; completionTo
  * a chat call (`--log-level DEBUG`, `--verbose-logs`), and small requests (a search's query) are
  * answered from `--cache-dir` when asked before. Document sets are cached by the retrieval layer.
  */
-function limitedEmbedder(client: EmbeddingClient, queue: PQueue, onRefused: (error: ModelEndpointRefusedError) => void, queries: EmbeddingQueryCache | undefined): EmbeddingModel {
+function limitedEmbedder(client: EmbeddingClient, queue: EndpointLimit, onRefused: (error: ModelEndpointRefusedError) => void, queries: EmbeddingQueryCache | undefined): EmbeddingModel {
   const endpoint = { provider: client.provider, model: client.identity.model, baseURL: client.identity.endpoint };
   return {
     identity: client.identity,
@@ -258,7 +284,7 @@ function limitedEmbedder(client: EmbeddingClient, queue: PQueue, onRefused: (err
       if (hit) return hit;
       const startedAt = callLogActive() ? Date.now() : 0;
       try {
-        const vectors = (await queue.add(() => client.embed(texts, options))) as number[][];
+        const vectors = await queue.run(() => client.embed(texts, options));
         if (startedAt) {
           const summary = { role: "assistant", content: `${vectors.length} vector(s) of ${vectors[0]?.length ?? 0} dimensions` };
           recordModelCall({

@@ -297,27 +297,47 @@ export class PrintedJson {
    * the buffer made from them, ~15% of the bytes a scale run allocates (allocation-rate profile).
    */
   lineBytes(prefix: Uint8Array, suffix: Uint8Array): Buffer {
-    const { indented } = this;
-    const start = prefix.length;
-    const bytes = Buffer.allocUnsafeSlow(start + Buffer.byteLength(indented) + suffix.length);
-    bytes.set(prefix, 0);
-    const end = start + bytes.write(indented, start);
-    const text = bytes.subarray(0, end);
-    let read = start;
-    let written = start;
-    for (;;) {
-      const lineBreak = text.indexOf(0x0a, read);
-      const stop = lineBreak < 0 ? end : lineBreak;
-      if (written !== read) bytes.copyWithin(written, read, stop);
-      written += stop - read;
-      if (lineBreak < 0) break;
-      read = lineBreak + 1;
-      while (read < end && bytes[read] === 0x20) read++;
-      if (written > start && bytes[written - 1] === 0x2c) bytes[written++] = 0x20;
-    }
-    bytes.set(suffix, written);
-    return bytes.subarray(0, written + suffix.length);
+    return Buffer.from(compactLineBytes([this.indented], prefix, suffix));
   }
+}
+
+/** The memory {@link compactLineBytes} writes its lines in, grown as needed and reused by the next line. */
+let lineScratch = Buffer.allocUnsafeSlow(0);
+
+/**
+ * `prefix`, the one-line form of the indented text made of `pieces` (in order), then `suffix`: the
+ * bytes of {@link PrintedJson.lineBytes}, written in memory reused by the next call, so the result
+ * must be used (written) before that. `pieces` let a caller change a piece of a printed text (the
+ * τ² checkpoint puts `null` for the policy) without joining a new copy of it (~90 KB per τ²
+ * simulation, made flat by the encoder); a piece must not end inside a surrogate pair. The reused
+ * memory spares a fresh buffer of that size per line, whose external memory made the collector run
+ * sooner.
+ */
+export function compactLineBytes(pieces: readonly string[], prefix: Uint8Array, suffix: Uint8Array): Buffer {
+  const start = prefix.length;
+  let bound = start + suffix.length;
+  // UTF-8 takes at most three bytes per UTF-16 unit: a bound without reading the text.
+  for (const piece of pieces) bound += 3 * piece.length;
+  if (lineScratch.length < bound) lineScratch = Buffer.allocUnsafeSlow(Math.max(bound, 2 * lineScratch.length));
+  const bytes = lineScratch;
+  bytes.set(prefix, 0);
+  let end = start;
+  for (const piece of pieces) end += bytes.write(piece, end, "utf8");
+  const text = bytes.subarray(0, end);
+  let read = start;
+  let written = start;
+  for (;;) {
+    const lineBreak = text.indexOf(0x0a, read);
+    const stop = lineBreak < 0 ? end : lineBreak;
+    if (written !== read) bytes.copyWithin(written, read, stop);
+    written += stop - read;
+    if (lineBreak < 0) break;
+    read = lineBreak + 1;
+    while (read < end && bytes[read] === 0x20) read++;
+    if (written > start && bytes[written - 1] === 0x2c) bytes[written++] = 0x20;
+  }
+  bytes.set(suffix, written);
+  return bytes.subarray(0, written + suffix.length);
 }
 
 /** Prints `value` once for the place it will take in an indented document (`indent`, `level`), and on one line when asked. */
@@ -335,6 +355,18 @@ export function pyJsonDumpsIndented(value: unknown, indent: number | null = 2, l
   const printer = new MixedJsonPrinter(indent);
   printer.write(value, level);
   return printer.out;
+}
+
+/**
+ * {@link pyJsonDumpsIndented}'s text as pieces to be written one after the other: each
+ * {@link PrintedJson} placed as it is printed is a piece of its own (its text, not copied). A
+ * results file of 1,000 τ² simulations is ~90 MB: written as one string it was copied once more
+ * into one flat string and once into one buffer of that size at the end of the run.
+ */
+export function pyJsonDumpsIndentedPieces(value: unknown, indent: number, level = 0): string[] {
+  const printer = new MixedJsonPrinter(indent, []);
+  printer.write(value, level);
+  return printer.finish();
 }
 
 /** Python `json.dumps(value)` (one line) for mixed values: the value model plus plain JS objects and numbers. */
@@ -356,7 +388,19 @@ class MixedJsonPrinter {
   /** The line break and indentation of each level (indented), or "" (one line). */
   private readonly breaks: string[] = [];
 
-  constructor(private readonly indent: number | null) {}
+  constructor(
+    private readonly indent: number | null,
+    /** Set: the text so far as pieces, each placed {@link PrintedJson} text one of them. */
+    private readonly pieces?: string[],
+  ) {}
+
+  /** The pieces printed (the text so far last). */
+  finish(): string[] {
+    const pieces = this.pieces ?? [];
+    if (this.out !== "" || pieces.length === 0) pieces.push(this.out);
+    this.out = "";
+    return pieces;
+  }
 
   private lineBreak(level: number): string {
     let text = this.breaks[level];
@@ -379,8 +423,13 @@ class MixedJsonPrinter {
 
   private printed(value: PrintedJson, level: number): void {
     if (this.indent === null) this.out += value.line;
-    else if (this.indent === value.indent && level === value.level) this.out += value.indented;
-    else this.write(value.value, level);
+    else if (this.indent !== value.indent || level !== value.level) this.write(value.value, level);
+    else if (this.pieces === undefined) this.out += value.indented;
+    else {
+      if (this.out !== "") this.pieces.push(this.out);
+      this.pieces.push(value.indented);
+      this.out = "";
+    }
   }
 
   private array(value: readonly unknown[], level: number): void {

@@ -16,6 +16,7 @@ import { parsePythonJsonText, readPythonJsonFile, readUtf8Lines } from "../../da
 import { type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, TAU2_TERMINATION_REASONS, messageFromJson, messageToJson } from "./simulation.ts";
 import { plainView, tau2Schemas } from "./tasks.ts";
 import { PyFloat, PrintedJson, type PyDict, type PyValue, printedJson, pyJsonDumpsIndented, pyJsonDumpsLine } from "../../value/index.ts";
+import { compactLineBytes, pyJsonDumpsIndentedPieces } from "../../value/printing.ts";
 import { writeFileAtomic } from "../../run/atomic-file.ts";
 import { cachedDerivation, derivedCacheKey } from "../../data/derived-cache.ts";
 
@@ -113,14 +114,19 @@ export interface Tau2ResultsDocument {
 
 /** The file's text: τ²'s 2-space-indented JSON (Python's float and escaping rules). */
 export function resultsText(document: Tau2ResultsDocument): string {
-  return pyJsonDumpsIndented({
+  return pyJsonDumpsIndented(resultsValue(document));
+}
+
+/** The document as it is printed: the task list and every simulation as their printed texts. */
+function resultsValue(document: Tau2ResultsDocument): Record<string, unknown> {
+  return {
     timestamp: document.timestamp,
     info: document.info,
     tasks: printedTasks(document.tasks),
     simulations: document.simulations.map(printedSimulation),
     simulation_index: null,
     taubridge: { schemaVersion: TAU2_RESULTS_SCHEMA_VERSION, suite: "tau2-bench", ...document.taubridge },
-  });
+  };
 }
 
 /** A run's task list printed once (level 1 of the results file): every rewrite of the file reuses the text. */
@@ -158,7 +164,10 @@ function printedTasks(tasks: readonly PyDict[]): PrintedJson {
 
 /** Writes the document atomically (temp file, then rename). */
 export function writeTau2Results(path: string, document: Tau2ResultsDocument): void {
-  writeFileAtomic(path, `${resultsText(document)}\n`);
+  // {@link resultsText} in pieces (each simulation's text one), written one after the other: not joined into one string and one buffer first.
+  const pieces = pyJsonDumpsIndentedPieces(resultsValue(document), 2);
+  pieces.push("\n");
+  writeFileAtomic(path, pieces);
 }
 
 /**
@@ -222,8 +231,8 @@ export class Tau2CheckpointWriter {
       this.lines.appendLine(Buffer.from(`{"type": "policy", "text": ${policyJson}}\n`, "utf8"));
       this.policyJson = policyJson;
     }
-    const entry = new PrintedJson(undefined, printed.indent, printed.level, `${indented.slice(0, start)}null${indented.slice(end)}`);
-    this.lines.appendLine(entry.lineBytes(SHARED_POLICY_EPISODE_START, LINE_END));
+    // The entry with `null` for its policy, from pieces of its text (no joined copy), written at once (the bytes' memory is reused).
+    this.lines.appendLine(compactLineBytes([indented.slice(0, start), "null", indented.slice(end)], SHARED_POLICY_EPISODE_START, LINE_END));
   }
 
   close(): void {

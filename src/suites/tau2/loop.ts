@@ -398,10 +398,16 @@ class Tau2Episode implements StepTarget {
 
   /** The trajectory as τ² stores it: sorted by timestamp, `turn_idx` renumbered. */
   messages(): Tau2SimulationMessage[] {
-    return this.trajectory
-      .map((message, index) => ({ message, index }))
-      .sort((left, right) => (left.message.timestamp < right.message.timestamp ? -1 : left.message.timestamp > right.message.timestamp ? 1 : left.index - right.index))
-      .map(({ message }, turn) => ({ ...message, turn_idx: turn }));
+    const { trajectory } = this;
+    // Mostly in order already (each message is stamped as it joins): sorted (stably) only when not.
+    let ordered: readonly Tau2SimulationMessage[] = trajectory;
+    for (let index = 1; index < trajectory.length; index++) {
+      if ((trajectory[index] as Tau2SimulationMessage).timestamp < (trajectory[index - 1] as Tau2SimulationMessage).timestamp) {
+        ordered = [...trajectory].sort((left, right) => (left.timestamp < right.timestamp ? -1 : left.timestamp > right.timestamp ? 1 : 0));
+        break;
+      }
+    }
+    return ordered.map((message, turn) => ({ ...message, turn_idx: turn }));
   }
 }
 
