@@ -39,6 +39,7 @@ export {
 } from "./printing.ts";
 export { JsonSyntaxError, parsePythonJson, scanPythonJsonArray, scanPythonJsonObject, type JsonArrayElement, type JsonObjectMember } from "./lossless-json.ts";
 export { hashableEntry, hashableRepr } from "./hashable.ts";
+export { PY_SAME_MAPS, pySameLeaves, pySameSortedText } from "./same-sorted.ts";
 export {
   PyException,
   pyAssertionError,

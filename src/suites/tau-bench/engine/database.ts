@@ -1,7 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { join } from "node:path";
 import { readJsonRecordFile } from "../../../data/json-record-file.ts";
-import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, PyFloat, pyStrRepr, type PyDict, type PyValue } from "../../../value/index.ts";
+import { hashableEntry, hashableRepr, pyCompareStrings, pyDeepCopy, pySameSortedText, pyStrRepr, type PyDict, type PyValue } from "../../../value/index.ts";
 import { type CollectionHashIndex, cachedHashIndex } from "./hash-index-cache.ts";
 
 /**
@@ -205,7 +205,7 @@ export class EpisodeDatabase {
           if (mine !== theirs) return false;
           continue;
         }
-        if (mine !== theirs && !sameHashable(mine, theirs) && hashableRepr(mine) !== hashableRepr(theirs)) return false;
+        if (mine !== theirs && !pySameSortedText(mine, theirs) && hashableRepr(mine) !== hashableRepr(theirs)) return false;
       }
     }
     return true;
@@ -322,30 +322,6 @@ export class EpisodeDatabase {
     }
     emit(count === 1 ? ",)" : ")");
   }
-}
-
-/**
- * True when two values certainly have the same `to_hashable` text, decided without printing it:
- * the same value, floats with the same bits (or both NaN), lists item by item, dicts with the same
- * keys whose values agree (`to_hashable` sorts a dict's keys, so their order does not matter).
- * False means only "not shown equal": {@link EpisodeDatabase.sameStateAs} then compares the texts.
- * Why: the reward compares every record an episode or its ground truth touched, and printing both
- * sides of each was ~4% of a retail oracle run.
- */
-function sameHashable(left: PyValue | undefined, right: PyValue | undefined): boolean {
-  if (left === right) return true;
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  if (left instanceof PyFloat) return right instanceof PyFloat && (Object.is(left.value, right.value) || (Number.isNaN(left.value) && Number.isNaN(right.value)));
-  if (Array.isArray(left)) {
-    if (!Array.isArray(right) || left.length !== right.length) return false;
-    for (let index = 0; index < left.length; index++) if (!sameHashable(left[index], right[index])) return false;
-    return true;
-  }
-  if (!(left instanceof Map) || !(right instanceof Map) || left.size !== right.size) return false;
-  for (const [key, item] of left) {
-    if (typeof key !== "string" || !right.has(key) || !sameHashable(item, right.get(key))) return false;
-  }
-  return true;
 }
 
 /** Distance between SHA-256 checkpoints in the base hash text. */

@@ -17,7 +17,6 @@ import { cachedDerivation, derivedCacheKey } from "../../../data/derived-cache.t
 import { LazyRecordDict } from "../../../data/json-record-file.ts";
 import {
   PyException,
-  PyFloat,
   type PyDict,
   PyModel,
   type PyValue,
@@ -27,6 +26,9 @@ import {
   pyMergedFieldValue,
   pyModelUpdate,
   pyRevalidationKeeps,
+  PY_SAME_MAPS,
+  pySameLeaves,
+  pySameSortedText,
   pySortedKeys,
   pyValidateValue,
 } from "../../../value/index.ts";
@@ -271,8 +273,8 @@ function untouched(value: PyValue | undefined, loaded: PyValue | undefined): boo
 function sameValue(left: PyValue | undefined, right: PyValue | undefined): boolean {
   if (left === right) return true;
   if (left instanceof SharedRecordMap) return untouched(left, right);
-  const leaves = sameLeaves(left, right, sameValue);
-  if (leaves !== MAPS) return leaves;
+  const leaves = pySameLeaves(left, right, sameValue);
+  if (leaves !== PY_SAME_MAPS) return leaves;
   const leftMap = left as PyDict;
   const rightMap = right as PyDict;
   if (leftMap instanceof PyModel ? !(rightMap instanceof PyModel) || leftMap.schema !== rightMap.schema : rightMap instanceof PyModel) return false;
@@ -480,42 +482,8 @@ function databasePieces(db: PyModel, base: PyModel | undefined): string[] {
   return out;
 }
 
-/**
- * True when two values have the same sorted-keys JSON text, decided without printing it: same
- * types (an int and a float never match), equal scalars, lists item by item, dicts key by key in
- * any order. It may say false for values whose texts are equal (an int held as a number and as a
- * bigint); it never says true for values whose texts differ.
- */
-export function sameJson(left: PyValue | undefined, right: PyValue | undefined): boolean {
-  const leaves = sameLeaves(left, right, sameJson);
-  if (leaves !== MAPS) return leaves;
-  const rightMap = right as PyDict;
-  for (const [key, item] of left as PyDict) {
-    if (!rightMap.has(key) || !sameJson(item, rightMap.get(key))) return false;
-  }
-  return true;
-}
-
-/** {@link sameLeaves}'s answer for two dicts (or models) of one size: the caller compares their entries. */
-const MAPS = "maps";
-
-/**
- * What {@link sameJson} and `sameValue` share: the same value, floats (NaN equals NaN; -0.0 is not
- * 0.0, as their texts differ) and lists item by item with `same`. Answers {@link MAPS} when both are
- * dicts of one size, whose entries each compares by its own rule.
- */
-function sameLeaves(left: PyValue | undefined, right: PyValue | undefined, same: (left: PyValue | undefined, right: PyValue | undefined) => boolean): boolean | typeof MAPS {
-  if (left === right) return true;
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  if (left instanceof PyFloat) return right instanceof PyFloat && (Object.is(left.value, right.value) || (Number.isNaN(left.value) && Number.isNaN(right.value)));
-  if (Array.isArray(left)) {
-    if (!Array.isArray(right) || left.length !== right.length) return false;
-    for (let index = 0; index < left.length; index++) if (!same(left[index], right[index])) return false;
-    return true;
-  }
-  if (!(left instanceof Map) || !(right instanceof Map) || left.size !== right.size) return false;
-  return MAPS;
-}
+/** True when two values have the same sorted-keys JSON text, decided without printing it ({@link pySameSortedText}). */
+export const sameJson = pySameSortedText;
 
 /** Texts of the loaded databases' values (never mutated: environments get copies). */
 const loadedTexts = new WeakMap<object, string>();
