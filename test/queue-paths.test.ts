@@ -188,8 +188,11 @@ describe.skipIf(redisMissing !== undefined)(`the queue's add and wait paths with
       for (const key of ["connection", "eventsConnection", "subscriber"] as const) (earlier as unknown as Record<typeof key, Redis>)[key].disconnect();
 
       const ranAgain = new Map<string, number>();
-      const again = coordinatorFor(redis.url, "configuration-resumed");
+      // The monitor first: a coordinator's warm-up lap (`src/queue/warm-up.ts`) sends commands from
+      // its construction on, and a command Redis runs while MONITOR starts can reach ioredis before
+      // it has switched that connection to monitoring ("Command queue state error").
       const watchAgain = await monitored(admin);
+      const again = coordinatorFor(redis.url, "configuration-resumed");
       let resumedConsumer: RunConsumer | undefined;
       try {
         const replies = Promise.all(units.map((unit) => again.dispatch(unit, new AbortController().signal)));
