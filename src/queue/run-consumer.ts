@@ -19,7 +19,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isNotConnectionError, type Job, type KeepJobs, Worker } from "bullmq";
+import { isNotConnectionError, Job, type JobJson, type KeepJobs, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { WorkerMessage } from "../worker/protocol.ts";
 import { durableConnection } from "./connection.ts";
@@ -193,33 +193,49 @@ export class RunConsumer {
   }
 
   private async run(job: Job, token: string): Promise<void> {
+    let next: Job | undefined;
     try {
       const reply = await this.options.process(job);
-      await this.complete(job, token, reply);
+      next = await this.complete(job, token, reply);
     } finally {
       this.running.delete(job.id as string);
-      this.slotFreed?.();
-      this.slotFreed = undefined;
+      // The slot's next job came with the completion: it keeps the slot (and the token its lock holds).
+      if (next) this.start(next, token);
+      else {
+        this.slotFreed?.();
+        this.slotFreed = undefined;
+      }
       if (this.running.size === 0) this.allDone?.();
     }
   }
 
-  /** Reports the reply as the job's return value; only the lock's holder can (a job lost to a stall is not reported twice). */
-  private async complete(job: Job, token: string, reply: WorkerMessage): Promise<void> {
+  /**
+   * Reports the reply as the job's return value; only the lock's holder can (a job lost to a stall is
+   * not reported twice). Unless the consumer stops, the same call fetches the slot's next job, as
+   * BullMQ's own loop does (`moveToFinished`'s `fetchNext`): a freed slot's job is then one round
+   * trip from the simulation's end, not two (the completion's, then a fetch's). The next job, if the
+   * queue had one, is returned, locked with the same token.
+   */
+  private async complete(job: Job, token: string, reply: WorkerMessage): Promise<Job | undefined> {
     for (let attempt = 0; ; attempt++) {
       try {
         // The worker's backend directly rather than `job.moveToCompleted`: the job's method stringifies the
         // reply once only to check that it serialises, then the backend stringifies it again to send it
         // (a ≈ 40 KB simulation, twice per job); a worker's reply is plain JSON, so once is enough.
         // The same script, keys and arguments (the job's own `removeOnComplete`, as the job's method passes it).
-        await this.worker.backend.moveToCompleted(job, reply, job.opts.removeOnComplete as KeepJobs, token, false);
-        return;
+        const { result } = await this.worker.backend.moveToCompleted(job, reply, job.opts.removeOnComplete as KeepJobs, token, !this.stopping);
+        // [job data, job id, rate-limit delay, due time of the next delayed job]: only a job ready now is taken here; otherwise the slot frees and the fetch loop takes over.
+        const [data, id] = Array.isArray(result) ? (result as [JobJson | null | undefined, string | undefined]) : [];
+        if (!data || !id) return undefined;
+        const next = Job.fromJSON(this.worker, data, id);
+        next.token = token;
+        return next;
       } catch (error) {
         const connection = error instanceof Error && !isNotConnectionError(error);
         if (!connection || this.closed) {
           // The lock was lost (the job stalled and is another worker's now) or the consumer is gone: the queue runs it again.
           if (!this.closed) this.options.log(`[${this.options.name}] job ${job.id} not reported: ${error instanceof Error ? error.message : String(error)}`);
-          return;
+          return undefined;
         }
         await sleep(COMPLETE_RETRY_MS[Math.min(attempt, COMPLETE_RETRY_MS.length - 1)]);
       }
