@@ -4,7 +4,8 @@
  * fetch loop. BullMQ's loop fetches one job per round trip and starts none of the jobs it fetched
  * until its fetches stop, so a 32-job run waited 32 round trips before its first simulation began.
  * Here every free slot has a fetch in flight at once (one pipelined round trip for all of them)
- * and the round's jobs start as soon as it has answered; when the queue is empty, the consumer waits
+ * and the round's jobs start as soon as it has answered (or, when it brought some jobs and left slots
+ * free, as soon as a round at once after it has filled them or found nothing); when the queue is empty, the consumer waits
  * on the queue's marker (the key BullMQ's own blocking wait pops) on a connection of its own, and
  * once it wakes every free slot's fetch goes out at once: a woken worker's jobs are one round trip
  * away, not two (BullMQ's blocking `getNextJob` fetches one job after its wait; the others followed).
@@ -124,11 +125,11 @@ export class RunConsumer {
         // then every free slot's fetch at once, in one round trip.
         if (drained) await this.waitForMarker();
         if (this.stopping) break;
-        const fetched = await this.fetchRound(free);
-        drained = fetched.includes(undefined);
+        const { jobs, empty } = await this.fill(free);
+        drained = empty;
         // A round's jobs start together once its fetches have answered (one round trip): a job started
         // earlier would hold the event loop (a simulation's start) while the others' answers wait.
-        for (const entry of fetched) if (entry) this.start(entry.job, entry.token);
+        for (const entry of jobs) this.start(entry.job, entry.token);
       } catch {
         // Redis away (commands wait for the reconnection; what failed is fetched again after a pause)
         if (!this.stopping) await sleep(FETCH_RETRY_MS);
@@ -167,6 +168,26 @@ export class RunConsumer {
     // A marker's score is when its job is due (0 for a job ready now; a delayed job's later).
     const due = Number(score) - Date.now();
     if (due > 0) await sleep(Math.min(due, MARKER_DUE_MAX_MS));
+  }
+
+  /**
+   * Fetches for `free` slots: rounds of one fetch per slot still free, again at once while a round
+   * brings jobs and leaves slots free, until the slots are full or a round finds nothing (`empty`:
+   * the queue is drained, the caller waits on the marker). A round that brings only some jobs does
+   * not mean the queue is empty: the coordinator's adds reach Redis in pieces (a pipeline read
+   * in parts), and other workers' fetches take jobs between. Starting those jobs and waiting on the
+   * marker instead left the other slots behind the started simulations' work, and behind a marker
+   * another worker may pop first: at 4 workers one worker's first round was cut in two, the second
+   * part taken 0.7–1.5 s later (session 12, on the bench's timings) — a delay the run's wall keeps.
+   */
+  private async fill(free: number): Promise<{ jobs: Array<{ job: Job; token: string }>; empty: boolean }> {
+    const jobs: Array<{ job: Job; token: string }> = [];
+    while (jobs.length < free && !this.stopping) {
+      const round = (await this.fetchRound(free - jobs.length)).filter((entry) => entry !== undefined);
+      if (round.length === 0) return { jobs, empty: true };
+      jobs.push(...round);
+    }
+    return { jobs, empty: false };
   }
 
   /** `count` fetches at once; one that failed (Redis away) counts as empty, the jobs of the others are kept. */
