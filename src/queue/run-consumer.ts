@@ -4,7 +4,8 @@
  * fetch loop. BullMQ's loop fetches one job per round trip and starts none of the jobs it fetched
  * until its fetches stop, so a 32-job run waited 32 round trips before its first simulation began.
  * Here every free slot has a fetch in flight at once (one pipelined round trip for all of them)
- * and the round's jobs start as soon as it has answered; when the queue is empty, the consumer waits
+ * and the round's jobs start as soon as it has answered (or, when it brought some jobs and left slots
+ * free, as soon as a round at once after it has filled them or found nothing); when the queue is empty, the consumer waits
  * on the queue's marker (the key BullMQ's own blocking wait pops) on a connection of its own, and
  * once it wakes every free slot's fetch goes out at once: a woken worker's jobs are one round trip
  * away, not two (BullMQ's blocking `getNextJob` fetches one job after its wait; the others followed).
@@ -19,7 +20,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isNotConnectionError, type Job, type KeepJobs, Worker } from "bullmq";
+import { isNotConnectionError, Job, type JobJson, type KeepJobs, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { WorkerMessage } from "../worker/protocol.ts";
 import { durableConnection } from "./connection.ts";
@@ -124,11 +125,11 @@ export class RunConsumer {
         // then every free slot's fetch at once, in one round trip.
         if (drained) await this.waitForMarker();
         if (this.stopping) break;
-        const fetched = await this.fetchRound(free);
-        drained = fetched.includes(undefined);
+        const { jobs, empty } = await this.fill(free);
+        drained = empty;
         // A round's jobs start together once its fetches have answered (one round trip): a job started
         // earlier would hold the event loop (a simulation's start) while the others' answers wait.
-        for (const entry of fetched) if (entry) this.start(entry.job, entry.token);
+        for (const entry of jobs) this.start(entry.job, entry.token);
       } catch {
         // Redis away (commands wait for the reconnection; what failed is fetched again after a pause)
         if (!this.stopping) await sleep(FETCH_RETRY_MS);
@@ -169,6 +170,26 @@ export class RunConsumer {
     if (due > 0) await sleep(Math.min(due, MARKER_DUE_MAX_MS));
   }
 
+  /**
+   * Fetches for `free` slots: rounds of one fetch per slot still free, again at once while a round
+   * brings jobs and leaves slots free, until the slots are full or a round finds nothing (`empty`:
+   * the queue is drained, the caller waits on the marker). A round that brings only some jobs does
+   * not mean the queue is empty: the coordinator's adds reach Redis in pieces (a pipeline read
+   * in parts), and other workers' fetches take jobs between. Starting those jobs and waiting on the
+   * marker instead left the other slots behind the started simulations' work, and behind a marker
+   * another worker may pop first: at 4 workers one worker's first round was cut in two, the second
+   * part taken 0.7–1.5 s later (session 12, on the bench's timings) — a delay the run's wall keeps.
+   */
+  private async fill(free: number): Promise<{ jobs: Array<{ job: Job; token: string }>; empty: boolean }> {
+    const jobs: Array<{ job: Job; token: string }> = [];
+    while (jobs.length < free && !this.stopping) {
+      const round = (await this.fetchRound(free - jobs.length)).filter((entry) => entry !== undefined);
+      if (round.length === 0) return { jobs, empty: true };
+      jobs.push(...round);
+    }
+    return { jobs, empty: false };
+  }
+
   /** `count` fetches at once; one that failed (Redis away) counts as empty, the jobs of the others are kept. */
   private async fetchRound(count: number): Promise<Array<{ job: Job; token: string } | undefined>> {
     const settled = await Promise.allSettled(Array.from({ length: count }, () => this.fetch()));
@@ -193,33 +214,49 @@ export class RunConsumer {
   }
 
   private async run(job: Job, token: string): Promise<void> {
+    let next: Job | undefined;
     try {
       const reply = await this.options.process(job);
-      await this.complete(job, token, reply);
+      next = await this.complete(job, token, reply);
     } finally {
       this.running.delete(job.id as string);
-      this.slotFreed?.();
-      this.slotFreed = undefined;
+      // The slot's next job came with the completion: it keeps the slot (and the token its lock holds).
+      if (next) this.start(next, token);
+      else {
+        this.slotFreed?.();
+        this.slotFreed = undefined;
+      }
       if (this.running.size === 0) this.allDone?.();
     }
   }
 
-  /** Reports the reply as the job's return value; only the lock's holder can (a job lost to a stall is not reported twice). */
-  private async complete(job: Job, token: string, reply: WorkerMessage): Promise<void> {
+  /**
+   * Reports the reply as the job's return value; only the lock's holder can (a job lost to a stall is
+   * not reported twice). Unless the consumer stops, the same call fetches the slot's next job, as
+   * BullMQ's own loop does (`moveToFinished`'s `fetchNext`): a freed slot's job is then one round
+   * trip from the simulation's end, not two (the completion's, then a fetch's). The next job, if the
+   * queue had one, is returned, locked with the same token.
+   */
+  private async complete(job: Job, token: string, reply: WorkerMessage): Promise<Job | undefined> {
     for (let attempt = 0; ; attempt++) {
       try {
         // The worker's backend directly rather than `job.moveToCompleted`: the job's method stringifies the
         // reply once only to check that it serialises, then the backend stringifies it again to send it
         // (a ≈ 40 KB simulation, twice per job); a worker's reply is plain JSON, so once is enough.
         // The same script, keys and arguments (the job's own `removeOnComplete`, as the job's method passes it).
-        await this.worker.backend.moveToCompleted(job, reply, job.opts.removeOnComplete as KeepJobs, token, false);
-        return;
+        const { result } = await this.worker.backend.moveToCompleted(job, reply, job.opts.removeOnComplete as KeepJobs, token, !this.stopping);
+        // [job data, job id, rate-limit delay, due time of the next delayed job]: only a job ready now is taken here; otherwise the slot frees and the fetch loop takes over.
+        const [data, id] = Array.isArray(result) ? (result as [JobJson | null | undefined, string | undefined]) : [];
+        if (!data || !id) return undefined;
+        const next = Job.fromJSON(this.worker, data, id);
+        next.token = token;
+        return next;
       } catch (error) {
         const connection = error instanceof Error && !isNotConnectionError(error);
         if (!connection || this.closed) {
           // The lock was lost (the job stalled and is another worker's now) or the consumer is gone: the queue runs it again.
           if (!this.closed) this.options.log(`[${this.options.name}] job ${job.id} not reported: ${error instanceof Error ? error.message : String(error)}`);
-          return;
+          return undefined;
         }
         await sleep(COMPLETE_RETRY_MS[Math.min(attempt, COMPLETE_RETRY_MS.length - 1)]);
       }
