@@ -34,17 +34,45 @@ describe("abort relay", () => {
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
+  it("calls an object waiter's aborted() through the same one listener, and not once it left", async () => {
+    const { leaveAbort, onAbort, waitAbort } = await relayModule();
+    const controller = new AbortController();
+    const calls: string[] = [];
+    const waiter = (name: string) => ({ aborted: () => calls.push(name) });
+    const left = waiter("left");
+    expect(waitAbort(controller.signal, left)).toBe(true);
+    leaveAbort(controller.signal, left);
+    leaveAbort(controller.signal, left); // a second leave changes nothing
+    expect(waitAbort(controller.signal, waiter("object"))).toBe(true);
+    onAbort(controller.signal, () => calls.push("function"));
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    controller.abort();
+    expect(calls).toEqual(["object", "function"]);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    // A signal already aborted: nothing waits, nothing is called.
+    expect(waitAbort(controller.signal, waiter("late"))).toBe(false);
+    expect(calls).toEqual(["object", "function"]);
+  });
+
   it("drops the listener of a signal left without waiters, so a composite signal can be collected", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-    const { onAbort } = await relayModule();
+    const { leaveAbort, onAbort, waitAbort } = await relayModule();
     const source = new AbortController();
     const composite = AbortSignal.any([source.signal]);
     const busy = new AbortController();
     onAbort(composite, () => undefined)();
     const stillWaiting = onAbort(busy.signal, () => undefined);
+    // An object waiter that left leaves the relay to the sweep too.
+    const objectWaiter = { aborted: () => undefined };
+    const objectSource = new AbortController();
+    const objectComposite = AbortSignal.any([objectSource.signal]);
+    waitAbort(objectComposite, objectWaiter);
+    leaveAbort(objectComposite, objectWaiter);
     expect(getEventListeners(composite, "abort")).toHaveLength(1);
+    expect(getEventListeners(objectComposite, "abort")).toHaveLength(1);
     vi.advanceTimersByTime(25_000);
     expect(getEventListeners(composite, "abort")).toHaveLength(0);
+    expect(getEventListeners(objectComposite, "abort")).toHaveLength(0);
     // A signal with a waiter keeps its listener, and the relay still works after a sweep.
     expect(getEventListeners(busy.signal, "abort")).toHaveLength(1);
     const heard: string[] = [];

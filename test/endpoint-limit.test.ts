@@ -56,6 +56,27 @@ describe("EndpointLimit", () => {
     await Promise.all(more);
   });
 
+  it("enter() takes a free slot at once; a full limit hands each slot left to the next waiting entry, in order", async () => {
+    const limit = new EndpointLimit(1);
+    expect(limit.enter()).toBeUndefined();
+    const entered: string[] = [];
+    const second = limit.enter()?.then(() => entered.push("second"));
+    const third = limit.enter()?.then(() => entered.push("third"));
+    expect(second).toBeDefined();
+    await settle();
+    expect(entered).toEqual([]);
+    limit.leave();
+    await second;
+    expect(entered).toEqual(["second"]);
+    limit.leave();
+    await third;
+    expect(entered).toEqual(["second", "third"]);
+    limit.leave();
+    // Free again: the next entry needs no wait.
+    expect(limit.enter()).toBeUndefined();
+    limit.leave();
+  });
+
   it("frees the slot of a call that throws before it returns a promise", async () => {
     const limit = new EndpointLimit(1);
     await expect(

@@ -12,9 +12,18 @@
  * (the second sweep of an unref'd timer that finds it unused), because Node keeps a composite (`AbortSignal.any`) or timeout signal alive while it
  * has an abort listener: kept for good, such a signal would never be collected.
  */
+/**
+ * A waiter that is an object of its own (a model call's answer handler): its `aborted()` is called.
+ * Waiting this way ({@link waitAbort}, {@link leaveAbort}) makes no closure per wait: a call's
+ * listener and the function that stops it lived as long as the call waited for the model.
+ */
+export interface AbortWaiter {
+  aborted(): void;
+}
+
 interface Relay {
   signal: AbortSignal;
-  waiters: Set<() => void>;
+  waiters: Set<(() => void) | AbortWaiter>;
   handler: () => void;
   /** Whether it had a waiter since the last sweep (a relay is dropped after a whole period unused). */
   used: boolean;
@@ -66,7 +75,7 @@ function sweep(): void {
  * request and answer) alive for as long as the relay, an episode's whole life.
  */
 function newRelay(relayed: RelayedSignal): Relay {
-  const waiters = new Set<() => void>();
+  const waiters = new Set<(() => void) | AbortWaiter>();
   const created: Relay = {
     signal: relayed,
     waiters,
@@ -76,7 +85,10 @@ function newRelay(relayed: RelayedSignal): Relay {
       if (relayed[RELAY] === created) relayed[RELAY] = undefined;
       idle.delete(created);
       created.listed = false;
-      for (const waiter of [...waiters]) waiter();
+      for (const waiter of [...waiters]) {
+        if (typeof waiter === "function") waiter();
+        else waiter.aborted();
+      }
       waiters.clear();
     },
   };
@@ -96,13 +108,39 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
   relay.waiters.add(listener);
   relay.used = true;
   const own = relay;
-  return () => {
-    if (!own.waiters.delete(listener) || own.waiters.size > 0 || own.listed || relayed[RELAY] !== own) return;
-    own.listed = true;
-    idle.add(own);
-    if (!sweeper) {
-      sweeper = setInterval(sweep, IDLE_MS);
-      sweeper.unref();
-    }
-  };
+  return () => leave(relayed, own, listener);
+}
+
+/**
+ * Calls `waiter.aborted()` once when `signal` aborts, until {@link leaveAbort}; false (and nothing
+ * called) when it has already aborted.
+ */
+export function waitAbort(signal: AbortSignal, waiter: AbortWaiter): boolean {
+  if (signal.aborted) return false;
+  const relayed = signal as RelayedSignal;
+  const relay = relayed[RELAY] ?? newRelay(relayed);
+  relay.waiters.add(waiter);
+  relay.used = true;
+  return true;
+}
+
+/**
+ * Stops waiting ({@link waitAbort}). The signal's relay is the one waited on while the waiter is
+ * listed: a relay is dropped only without waiters, or when the signal aborts (which clears them).
+ */
+export function leaveAbort(signal: AbortSignal, waiter: AbortWaiter): void {
+  const relayed = signal as RelayedSignal;
+  const relay = relayed[RELAY];
+  if (relay !== undefined) leave(relayed, relay, waiter);
+}
+
+/** A waiter leaves `relay`; the relay is listed for the sweep when it was the last. */
+function leave(relayed: RelayedSignal, relay: Relay, waiter: (() => void) | AbortWaiter): void {
+  if (!relay.waiters.delete(waiter) || relay.waiters.size > 0 || relay.listed || relayed[RELAY] !== relay) return;
+  relay.listed = true;
+  idle.add(relay);
+  if (!sweeper) {
+    sweeper = setInterval(sweep, IDLE_MS);
+    sweeper.unref();
+  }
 }

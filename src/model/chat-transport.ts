@@ -30,7 +30,7 @@
 import type OpenAI from "openai";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { Client, Dispatcher } from "undici";
-import { onAbort } from "./abort-relay.ts";
+import { leaveAbort, waitAbort, type AbortWaiter } from "./abort-relay.ts";
 import { AttemptTimeoutError } from "./retry.ts";
 import { redirectHandler, undiciClient } from "./undici-parts.ts";
 
@@ -178,22 +178,19 @@ function connectionError(error: unknown): Error {
   return new APIConnectionError({ cause });
 }
 
-/** What an answer is made of, collected by {@link ChatAnswerHandler}. */
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /**
  * A dispatch handler (undici's handler API) that collects one answer — status, headers and the
- * body as text — and ends the request early when the caller's signal aborts (rejecting with the
- * SDK's `APIUserAbortError`) or the attempt's time is up (rejecting with {@link AttemptTimeoutError}).
- * Dispatching it directly skips what `request()` adds per call for a body read whole (its request
- * handler, a `Readable` body stream and its consumer), and the attempt needs no `AbortController`
- * of its own: one timer, and the caller's signal listened to through its relay (`abort-relay.ts`).
+ * body as text — and settles the call with it as {@link answerOf} reads it, or ends the request
+ * early when the caller's signal aborts (rejecting with the SDK's `APIUserAbortError`) or the
+ * attempt's time is up (rejecting with {@link AttemptTimeoutError}). Dispatching it directly skips
+ * what `request()` adds per call for a body read whole (its request handler, a `Readable` body
+ * stream and its consumer), and the attempt needs no `AbortController` of its own: one timer, and
+ * the caller's signal listened to through its relay (`abort-relay.ts`). The answer is read here,
+ * not in an `async` function awaiting the handler: every suspended `async` frame of a call lives as
+ * long as the call waits for the model (~500 ms at a thousand simulations), long enough for the
+ * garbage collector to copy it and promote it.
  */
-class ChatAnswerHandler implements Dispatcher.DispatchHandler {
+class ChatAnswerHandler implements Dispatcher.DispatchHandler, AbortWaiter {
   /** Where a redirect is followed from: the client and options the request was dispatched with (until an answer is a redirect). */
   private client: Client | undefined;
   private options: Dispatcher.DispatchOptions | undefined;
@@ -202,23 +199,32 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
   /** undici's `RedirectHandler`, once an answer was a redirect: it gets that answer and sends the next request, whose answer it hands to {@link sink}. */
   private redirect: Dispatcher.DispatchHandler | undefined;
   private status = 0;
-  private headers: Record<string, string | string[] | undefined> = {};
+  private headers: Record<string, string | string[] | undefined> | undefined;
   private readonly chunks: Buffer[] = [];
   private controller: Dispatcher.DispatchController | undefined;
   /** Why the request was ended early, once it was (the controller is told when it arrives). */
   private stopped: Error | undefined;
   private settled = false;
   private readonly timer: NodeJS.Timeout;
-  private readonly detach: (() => void) | undefined;
+  /** The caller's signal while this handler waits on it (its relay calls {@link aborted}). */
+  private signal: AbortSignal | undefined;
 
   constructor(
     signal: AbortSignal | undefined,
     timeoutMs: number,
-    private readonly resolve: (answer: RawAnswer) => void,
+    private readonly resolve: (answer: unknown) => void,
     private readonly reject: (error: unknown) => void,
   ) {
     this.timer = setTimeout(() => this.stop(new AttemptTimeoutError(timeoutMs)), timeoutMs);
-    this.detach = signal ? onAbort(signal, () => this.stop(new APIUserAbortError())) : undefined;
+    if (signal === undefined) return;
+    if (waitAbort(signal, this)) this.signal = signal;
+    else this.stop(new APIUserAbortError());
+  }
+
+  /** The caller's signal aborted. */
+  aborted(): void {
+    this.signal = undefined;
+    this.stop(new APIUserAbortError());
   }
 
   private stop(reason: Error): void {
@@ -232,7 +238,8 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
   private finish(): void {
     this.settled = true;
     clearTimeout(this.timer);
-    this.detach?.();
+    if (this.signal !== undefined) leaveAbort(this.signal, this);
+    this.signal = undefined;
   }
 
   /** The client, options and origin the request goes out with: a redirect answering it is followed from them. */
@@ -312,7 +319,14 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
     this.finish();
     const { chunks } = this;
     const body = chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
-    this.resolve({ status: this.status, headers: this.headers, body });
+    let answer: unknown;
+    try {
+      answer = answerOf(this.status, this.headers ?? {}, body);
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    this.resolve(answer);
   }
 
   private failed(error: Error): void {
@@ -328,13 +342,16 @@ class ChatAnswerHandler implements Dispatcher.DispatchHandler {
  * anything else. `signal` aborts it (`APIUserAbortError`); after `timeoutMs` it fails with
  * {@link AttemptTimeoutError}.
  */
-export async function postChat(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal | undefined, timeoutMs: number): Promise<unknown> {
-  if (signal?.aborted) throw new APIUserAbortError();
-  const answer = await new Promise<RawAnswer>((resolve, reject) => {
+export function postChat(target: ChatTarget, body: string | Uint8Array, signal: AbortSignal | undefined, timeoutMs: number): Promise<unknown> {
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError());
+  return new Promise<unknown>((resolve, reject) => {
     connectionsTo(target.origin).dispatch({ path: target.path, method: "POST", headers: target.headerList, body }, new ChatAnswerHandler(signal, timeoutMs, resolve, reject));
   });
-  const { status, headers } = answer;
-  const text = status === 204 ? "" : answer.body;
+}
+
+/** An answer read as the SDK reads it: a 2xx body parsed ({@link postChat}), else thrown as the SDK's error. */
+function answerOf(status: number, headers: Record<string, string | string[] | undefined>, body: string): unknown {
+  const text = status === 204 ? "" : body;
   if (status < 200 || status >= 300) {
     const json = safeJson(text);
     throw APIError.generate(status, json as object | undefined, json === undefined ? text : undefined, headersOf(headers));

@@ -17,14 +17,14 @@ import type { ChatModel } from "../core/contracts.ts";
 import { ConfigError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
-import { computeCost, priceTableSchema, type PriceTable } from "./pricing.ts";
+import { computeCost, priceTableSchema, type CostInput, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, type ProviderInfo, type ProviderName } from "./providers.ts";
 import { resolveEndpoint } from "./endpoint.ts";
 import { ChatBodyWriter, chatTarget, postChat, type ChatTarget } from "./chat-transport.ts";
 import { redactText, redactValue, secretsIn } from "../secrets/redact.ts";
 import { cacheKey, ResponseCache, type CacheKeyInput } from "./response-cache.ts";
-import { AttemptTimeoutError, attemptSignal, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, unreachableCode, withRetries, type BackoffOptions } from "./retry.ts";
+import { AttemptTimeoutError, attemptSignal, DEFAULT_BACKOFF, errorStatus, isRetryableError, RetriesFailed, retryAfterFirst, unreachableCode, type BackoffOptions } from "./retry.ts";
 import { MODEL_ROLES, type AssistantMessage, type CompletionRequest, type CompletionResult, type ModelRole, type ModelUsage } from "./types.ts";
 import { UsageTotals } from "./usage.ts";
 import { endpointConfigFields } from "./endpoint-schema.ts";
@@ -163,6 +163,8 @@ interface ClientCore {
   target: Promise<ChatTarget> | undefined;
   /** … and once made: later calls use it without awaiting the promise again (a microtask turn per call). */
   madeTarget: ChatTarget | undefined;
+  /** What every call is priced by, but its usage ({@link priceInput}). */
+  pricing: Omit<CostInput, "usage">;
 }
 
 function errorDetails(core: ClientCore, extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails {
@@ -201,23 +203,43 @@ function toModelError(core: ClientCore, error: unknown, attempts: number, secret
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 type ChatAnswer = { choices?: OpenAI.Chat.Completions.ChatCompletion["choices"]; usage?: OpenAI.Completions.CompletionUsage } | null | undefined;
 
-/** One HTTP attempt with its own timeout, through the client's own path or the SDK; notes whether the endpoint answered at all. */
-async function attemptOnce(core: ClientCore, body: ChatBody | Buffer, signal: AbortSignal | undefined) {
+/**
+ * One HTTP attempt with its own timeout, through the client's own path or the SDK: its answer
+ * (see {@link answered}). Not an `async` function on the client's own path once its target is
+ * made: the call's promise is `postChat`'s, so no frame of this function waits with it.
+ */
+function send(core: ClientCore, body: ChatBody | Buffer, signal: AbortSignal | undefined): Promise<ChatAnswer> {
+  if (core.madeTarget !== undefined && Buffer.isBuffer(body)) return postChat(core.madeTarget, body, signal, core.options.timeoutMs) as Promise<ChatAnswer>;
+  return sendFirst(core, body, signal);
+}
+
+/** {@link send} through the SDK, or on the client's own path before its target is made (the SDK builds it once). */
+async function sendFirst(core: ClientCore, body: ChatBody | Buffer, signal: AbortSignal | undefined): Promise<ChatAnswer> {
   const { timeoutMs } = core.options;
+  if (!Buffer.isBuffer(body)) return sdkAttempt(core, body, signal);
+  const target = core.madeTarget ?? (core.madeTarget = await (core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs)));
+  return (await postChat(target, body, signal, timeoutMs)) as ChatAnswer;
+}
+
+/** An attempt's answer read: the endpoint answered, and with a usable completion (else {@link MalformedResponse}). */
+function answered(core: ClientCore, response: ChatAnswer) {
+  core.answered = true;
+  const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
+  if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
+  return { choice, usage: response?.usage };
+}
+
+/** An attempt's failure: an HTTP status means the endpoint answered (a refusal later is then not "never up"). */
+function failed(core: ClientCore, error: unknown): void {
+  if (errorStatus(error) !== undefined) core.answered = true;
+}
+
+/** One attempt, as the retry layer makes it from the second on: sent, and its answer read; notes whether the endpoint answered at all. */
+async function attemptOnce(core: ClientCore, body: ChatBody | Buffer, signal: AbortSignal | undefined) {
   try {
-    let response: ChatAnswer;
-    if (Buffer.isBuffer(body)) {
-      const target = core.madeTarget ?? (core.madeTarget = await (core.target ??= chatTarget(core.openai, core.wireModel, timeoutMs)));
-      response = (await postChat(target, body, signal, timeoutMs)) as ChatAnswer;
-    } else {
-      response = await sdkAttempt(core, body, signal);
-    }
-    core.answered = true;
-    const choice = Array.isArray(response?.choices) ? response.choices[0] : undefined;
-    if (!choice || !choice.message) throw new MalformedResponse("the response has no choices[0].message");
-    return { choice, usage: response?.usage };
+    return answered(core, await send(core, body, signal));
   } catch (error) {
-    if (errorStatus(error) !== undefined) core.answered = true;
+    failed(core, error);
     throw error;
   }
 }
@@ -291,17 +313,21 @@ function cacheKeyInput(core: ClientCore, request: CompletionRequest, parts: Requ
   };
 }
 
-function priceOf(core: ClientCore, recorded: ModelUsage) {
+/** What a client's calls are priced by, but the usage: made once per client (each call copies it with its usage). */
+function priceInput(core: Omit<ClientCore, "pricing">): Omit<CostInput, "usage"> {
   const { provider, options } = core;
-  return computeCost({
+  return {
     provider: provider.name,
     model: options.model,
     ...(core.wireModel !== options.model ? { catalogueModel: core.wireModel } : {}),
     baseURL: core.baseURL,
     catalogue: provider.catalogue,
-    usage: recorded,
     prices: options.prices as PriceTable | undefined,
-  });
+  };
+}
+
+function priceOf(core: ClientCore, recorded: ModelUsage) {
+  return computeCost({ ...core.pricing, usage: recorded });
 }
 
 /** The cached answer to an identical request, priced now, or undefined. */
@@ -312,12 +338,32 @@ async function fromCache(core: ClientCore, key: string, started: number): Promis
   return { message: hit.message, usage: hit.usage, cost, costSource: source, latencyMs: performance.now() - started, cached: true, attempts: 0, finishReason: hit.finishReason };
 }
 
-/** One chat completion: from the cache, else over HTTP with the retry layer; usage summed, the answer cached. */
+/** The client's secrets and those of a request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry. */
+function requestSecrets(core: ClientCore, request: CompletionRequest): readonly string[] {
+  return request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets;
+}
+
+/** The attempts after a failed first one (the retry layer's waits and decisions), as `withRetries` makes them. */
+function retried(core: ClientCore, request: CompletionRequest, body: ChatBody | Buffer, first: unknown): Promise<{ value: Awaited<ReturnType<typeof attemptOnce>>; attempts: number }> {
+  return retryAfterFirst(first, () => attemptOnce(core, body, request.signal), {
+    maxAttempts: core.options.maxAttempts,
+    backoff: core.backoff,
+    signal: request.signal,
+    ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, requestSecrets(core, request)) }) } : {}),
+  });
+}
+
+/**
+ * One chat completion: from the cache, else over HTTP with the retry layer; usage summed, the answer cached.
+ *
+ * The first attempt is made here, not through `withRetries`: the retry layer's closure, options
+ * and `async` frame are made only once it failed. Whatever a call makes before its answer lives as
+ * long as it waits for the model (~500 ms at a thousand concurrent simulations: long enough for the
+ * garbage collector to copy it twice and promote it), so a call keeps as little as it can across
+ * that wait. The request's secrets are looked for only when needed (an error, a cache entry):
+ * looking through the parameters on every call was a visible share of its CPU.
+ */
 async function complete(core: ClientCore, request: CompletionRequest): Promise<CompletionResult> {
-  // The client's secrets and those of this request's parameters (τ²'s LLM arguments: an `api_key`, `extra_headers`): never in an error or a cache entry.
-  // Found only when needed (an error, a cache entry): looking through the parameters on every call was a visible share of its CPU.
-  let found: readonly string[] | undefined;
-  const secrets = (): readonly string[] => (found ??= request.params ? [...core.secrets, ...secretsIn(request.params)] : core.secrets);
   const started = performance.now();
   const parts = requestParts(core, request);
   const keyInput = core.cache ? cacheKeyInput(core, request, parts) : undefined;
@@ -329,19 +375,20 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   }
   const body = requestBody(core, request, parts);
   let outcome: Awaited<ReturnType<typeof attemptOnce>>;
-  let attempts: number;
+  let attempts = 1;
   try {
-    ({ value: outcome, attempts } = await withRetries(() => attemptOnce(core, body, request.signal), {
-      maxAttempts: core.options.maxAttempts,
-      backoff: core.backoff,
-      signal: request.signal,
-      ...(core.onRetry ? { onRetry: (info) => core.onRetry?.({ ...info, error: toModelError(core, info.error, info.attempt, secrets()) }) } : {}),
-    }));
+    try {
+      // The first attempt, as `attemptOnce` makes it, with one `async` frame (this one) waiting for the answer.
+      outcome = answered(core, await send(core, body, request.signal));
+    } catch (first) {
+      failed(core, first);
+      ({ value: outcome, attempts } = await retried(core, request, body, first));
+    }
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
     core.usage.addFailure();
-    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), secrets());
-    throw toModelError(core, error, 1, secrets());
+    if (RetriesFailed.isInstance(error)) throw toModelError(core, error.lastError, Math.max(1, error.attempts), requestSecrets(core, request));
+    throw toModelError(core, error, 1, requestSecrets(core, request));
   }
   // The call has its answer, so the server has read the request: the conversation's next body may be written over this one.
   if (core.writer && Buffer.isBuffer(body)) core.writer.release(request.messages, body);
@@ -352,7 +399,7 @@ async function complete(core: ClientCore, request: CompletionRequest): Promise<C
   const finishReason = outcome.choice.finish_reason ?? null;
   if (core.cache && key && keyInput) {
     try {
-      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, secrets());
+      await core.cache.set(key, keyInput, { message, usage: recordedUsage, cost, finishReason, latencyMs }, requestSecrets(core, request));
     } catch {
       // A full disk must not fail the evaluation; the miss is counted in cache.stats.writeErrors.
     }
@@ -394,7 +441,7 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
   );
   const { provider, baseURL, displayURL, secrets } = endpoint;
   const cache = typeof options.cache === "string" ? new ResponseCache(options.cache) : options.cache;
-  const core: ClientCore = {
+  const core: Omit<ClientCore, "pricing"> = {
     options,
     provider,
     baseURL,
@@ -412,7 +459,7 @@ function clientCore(config: ModelClientConfig, dependencies: ModelClientDependen
     target: undefined,
     madeTarget: undefined,
   };
-  return { core, apiKeyVariable: endpoint.apiKeyVariable };
+  return { core: { ...core, pricing: priceInput(core) }, apiKeyVariable: endpoint.apiKeyVariable };
 }
 
 /**

@@ -162,30 +162,43 @@ export interface RetryOptions {
  * Runs `attempt` until it succeeds, fails with a non-retryable error, or `maxAttempts` are used.
  * Rejects with the last error annotated with the number of attempts made. The first attempt is
  * made directly (most calls succeed at once, and p-retry's bookkeeping is per call); p-retry takes
- * over from the second, with the same waits and decisions.
+ * over from the second ({@link retryAfterFirst}), with the same waits and decisions.
  */
 export async function withRetries<T>(attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<{ value: T; attempts: number }> {
+  let first: T;
+  try {
+    first = await attempt(1);
+  } catch (error) {
+    return retryAfterFirst(error, attempt, options);
+  }
+  return { value: first, attempts: 1 };
+}
+
+/**
+ * What {@link withRetries} does once its first attempt failed with `error`: waits and tries again
+ * from the second attempt on, or rejects with {@link RetriesFailed}. A caller that makes the first
+ * attempt itself (the model client: no closure, options object or `async` frame of the retry layer
+ * is made, or kept while the call waits for the model, when the first attempt succeeds, as nearly
+ * every one does) hands its failure here.
+ */
+export async function retryAfterFirst<T>(error: unknown, attempt: (attemptNumber: number) => Promise<T>, options: RetryOptions): Promise<{ value: T; attempts: number }> {
   let attempts = 1;
   // Whether to retry after a failure, waiting first (the server's retry-after, else backoff): p-retry's own wait is disabled.
-  const retryAfter = async (error: unknown, retryIndex: number): Promise<boolean> => {
-    if (options.signal?.aborted || !isRetryableError(error)) return false;
-    const requested = error instanceof APIError ? parseRetryAfter(error.headers) : undefined;
+  const retryAfter = async (failure: unknown, retryIndex: number): Promise<boolean> => {
+    if (options.signal?.aborted || !isRetryableError(failure)) return false;
+    const requested = failure instanceof APIError ? parseRetryAfter(failure.headers) : undefined;
     const delayMs = requested ?? backoffDelay(retryIndex, options.backoff);
-    options.onRetry?.({ attempt: attempts, error, delayMs });
+    options.onRetry?.({ attempt: attempts, error: failure, delayMs });
     await sleep(delayMs, options.signal);
     return true;
   };
+  let retry: boolean;
   try {
-    return { value: await attempt(1), attempts: 1 };
-  } catch (error) {
-    let retry: boolean;
-    try {
-      retry = options.maxAttempts > 1 && (await retryAfter(error, 0));
-    } catch (waitError) {
-      throw new RetriesFailed(waitError, attempts);
-    }
-    if (!retry) throw new RetriesFailed(error, attempts);
+    retry = options.maxAttempts > 1 && (await retryAfter(error, 0));
+  } catch (waitError) {
+    throw new RetriesFailed(waitError, attempts);
   }
+  if (!retry) throw new RetriesFailed(error, attempts);
   try {
     const value = await pRetry(
       async (attemptNumber) => {
@@ -198,12 +211,12 @@ export async function withRetries<T>(attempt: (attemptNumber: number) => Promise
         factor: 1,
         // The signal is not p-retry's: its waits would add a listener per call to a signal many calls
         // share; the attempt (through `attemptSignal`) and the wait (`sleep`) listen through one relay.
-        shouldRetry: ({ error, retriesConsumed }) => retryAfter(error, retriesConsumed + 1),
+        shouldRetry: ({ error: failure, retriesConsumed }) => retryAfter(failure, retriesConsumed + 1),
       },
     );
     return { value, attempts };
-  } catch (error) {
-    throw new RetriesFailed(error, attempts);
+  } catch (failure) {
+    throw new RetriesFailed(failure, attempts);
   }
 }
 

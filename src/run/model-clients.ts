@@ -60,16 +60,32 @@ export class EndpointLimit {
 
   constructor(readonly limit: number) {}
 
+  /**
+   * Takes a slot: `undefined` when one was free, else a promise that resolves once a slot passes
+   * to this call. Every slot taken is given back with {@link leave}, whatever the call's outcome.
+   */
+  enter(): Promise<void> | undefined {
+    if (this.running < this.limit) {
+      this.running++;
+      return undefined;
+    }
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Gives a slot back: it passes to the first waiting call, else it is freed. */
+  leave(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+
   async run<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.running < this.limit) this.running++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const entered = this.enter();
+    if (entered) await entered;
     try {
       return await operation();
     } finally {
-      // The slot passes to the first waiting call, else it is freed.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
+      this.leave();
     }
   }
 }
@@ -78,8 +94,13 @@ export class EndpointLimit {
  * Limits concurrent calls per model endpoint (base URL + model): agent and user calls to the same
  * server share one queue, so `--max-concurrency` bounds the load each server sees. A call made
  * inside a logging episode (`call-log.ts`: `--log-level DEBUG`, `--verbose-logs`) is logged when it ends.
+ *
+ * The limit is taken and given back in the wrapper's own `async` function (not `limit.run` with a
+ * closure per call), and the wrapper is an object whose prototype is the client (not a `Proxy`):
+ * each suspended `async` frame and closure of a call lives as long as it waits for the model, and
+ * a `Proxy` made every participant's `model.complete` a trap call.
  */
-function limited(client: ModelClient, queue: EndpointLimit, onRefused: (error: ModelEndpointRefusedError) => void): ModelClient {
+function limited(client: ModelClient, limit: EndpointLimit, onRefused: (error: ModelEndpointRefusedError) => void): ModelClient {
   const endpoint = { provider: client.provider, model: client.model, baseURL: client.describe().baseURL };
   const logged = (request: CompletionRequest, startedAt: number, outcome: { result: CompletionResult } | { error: unknown }) =>
     recordModelCall({
@@ -92,7 +113,14 @@ function limited(client: ModelClient, queue: EndpointLimit, onRefused: (error: M
   const complete = async (request: CompletionRequest): Promise<CompletionResult> => {
     const startedAt = callLogActive() ? Date.now() : 0;
     try {
-      const result = await queue.run(() => client.complete(request));
+      const entered = limit.enter();
+      if (entered) await entered;
+      let result: CompletionResult;
+      try {
+        result = await client.complete(request);
+      } finally {
+        limit.leave();
+      }
       if (startedAt) logged(request, startedAt, { result });
       return result;
     } catch (error) {
@@ -101,12 +129,9 @@ function limited(client: ModelClient, queue: EndpointLimit, onRefused: (error: M
       throw error;
     }
   };
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (property === "complete") return complete;
-      return Reflect.get(target, property, receiver);
-    },
-  });
+  const wrapped = Object.create(client) as ModelClient;
+  Object.defineProperty(wrapped, "complete", { value: complete, enumerable: true });
+  return wrapped;
 }
 
 /** What the per-role clients are made from: the model flags of a run (the same for both suites). */

@@ -118,8 +118,9 @@ class Tau2LlmAgentSession implements ParticipantSession {
     else if (incoming?.type === "tool_results") for (const result of incoming.results) this.messages.push(toolMessage(result.id, result.content));
     const completion = await this.model.complete({ messages: this.messages, tools: this.setup.tools, toolChoice: this.setup.toolChoice, temperature: this.temperature, params: this.params, signal });
     let turn = turnFromCompletion(completion.message, completion.cost, completion.usage);
+    // The history keeps the model's own message with its tool calls (parsed once: a solo agent's stop only changes the turn returned).
+    this.messages.push(chatFromTurn("assistant", completion.message.content, turn.toolCalls));
     if (this.setup.stopTool && turn.toolCalls.some((call) => call.name === this.setup.stopTool?.name)) turn = { ...turn, content: this.setup.stopTool.token, toolCalls: [] };
-    this.messages.push(chatFromTurn("assistant", completion.message.content, turnFromCompletion(completion.message, null, completion.usage).toolCalls));
     return turn;
   }
 
