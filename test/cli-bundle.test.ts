@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+import { startScriptedModelServer, type ScriptedRequest } from "../src/testing/index.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "./support/shared-data.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -110,6 +111,30 @@ describe.skipIf(!built)("the bundled CLI (dist/cli/)", () => {
       expect(loaded(part), part).toBe(false);
     expect(masked(bundled.results)).toBe(masked(unbundled.results));
     expect(JSON.parse(bundled.results).simulations).toHaveLength(5);
+  });
+
+  it.skipIf(!tau2BenchDirectory)("runs τ² retail tasks with the NL judge from the bundle, its model layer's zod compiled in (none resolved from node_modules)", { timeout: 180_000 }, async () => {
+    if (!tau2BenchDirectory) return console.warn(missingTau2Reason);
+    // The judge meets every assertion of the task the request is about (task 2 of the first three has some).
+    const tasks = JSON.parse(readFileSync(join(tau2BenchDirectory, "retail", "tasks.json"), "utf8")) as Array<{ evaluation_criteria?: { nl_assertions?: string[] | null } | null }>;
+    const assertionSets = tasks.map((task) => task.evaluation_criteria?.nl_assertions ?? []).filter((list) => list.length > 0);
+    const judge = await startScriptedModelServer({
+      responder: (request: ScriptedRequest) => {
+        const text = request.messages.map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? ""))).join("\n");
+        const assertions = assertionSets.filter((list) => list.every((assertion) => text.includes(assertion))).sort((a, b) => b.length - a.length)[0] ?? [];
+        return { content: JSON.stringify({ results: assertions.map((assertion) => ({ expectedOutcome: assertion, reasoning: "met", metExpectation: true })) }) };
+      },
+    });
+    try {
+      const args = ["tau2", "run", "--domain", "retail", "--agent", "oracle", "--user", "scripted", "--num-tasks", "3", "--data-dir", tau2BenchDirectory];
+      const judged = await runBuilt([...args, "--judge-model", "judge-model", "--judge-provider", "openai-compatible", "--judge-base-url", judge.baseURL], "--save-to");
+      expect(judge.requests.length).toBeGreaterThan(0);
+      expect(judged.resolved.some((url) => packageOf(url) === "zod")).toBe(false);
+      expect(judged.resolved.filter(ours).filter((url) => !url.includes("/dist/cli/"))).toEqual([]);
+      expect(JSON.parse(judged.results).simulations.map((simulation: { reward_info: { reward: number } }) => simulation.reward_info.reward)).toEqual([1, 1, 1]);
+    } finally {
+      await judge.close();
+    }
   });
 
   it.skipIf(!tau2BenchDirectory)(

@@ -4,7 +4,7 @@
  * answers without deriving, and a stale, torn or edited entry is never believed. Nothing here
  * depends on a warm cache: every test starts from an empty folder of its own.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -236,6 +236,29 @@ describe("openJsonArrayFile", () => {
         writeFileSync(join(env.TAUBRIDGE_DERIVED_CACHE_DIR, "json-array-index-v2", name), "{}\n[]");
       }
       expect(elements(path)).toEqual(parsePythonJson('[{"id": "b"}, {"id": "long id c"}, 3]'));
+    } finally {
+      restore(previous);
+    }
+  });
+
+  it("reads only the elements asked for once the index is cached, and refuses them when the file changed since it was hashed", () => {
+    const env = freshEnv();
+    const previous = process.env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    process.env.TAUBRIDGE_DERIVED_CACHE_DIR = env.TAUBRIDGE_DERIVED_CACHE_DIR;
+    try {
+      const text = '[{"id": "a", "v": 1.0}, {"id": "b", "v": {"k": [2, 3e5]}}, {"id": "c"}]';
+      const expected = parsePythonJson(text) as unknown[];
+      const path = write(text);
+      const missed = openJsonArrayFile(path, "expected an array");
+      expect(missed.elements([2, 0])).toEqual([expected[2], expected[0]]);
+      const hit = openJsonArrayFile(path, "expected an array");
+      expect(hit.sha256).toBe(missed.sha256);
+      expect(hit.ids).toEqual(["a", "b", "c"]);
+      expect(hit.elements([2, 0, 1])).toEqual([expected[2], expected[0], expected[1]]);
+      expect(hit.element(1)).toEqual(expected[1]);
+      writeFileSync(path, text.replace('"a"', '"z"'));
+      utimesSync(path, new Date(), new Date(Date.now() + 10_000));
+      expect(() => hit.elements([0])).toThrow(`${path} changed while it was being read; run again`);
     } finally {
       restore(previous);
     }

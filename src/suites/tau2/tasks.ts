@@ -107,7 +107,7 @@ export function openTau2TaskFile(path: string): Tau2TaskFile {
     path,
     sha256: file.sha256,
     ids: file.ids,
-    tasks: (positions) => positions.map((position) => validateTau2Task(file.element(position), position, path)),
+    tasks: (positions) => file.elements(positions).map((entry, at) => validateTau2Task(entry, positions[at]!, path)),
   };
 }
 
