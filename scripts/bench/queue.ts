@@ -35,7 +35,6 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
 import { fileURLToPath } from "node:url";
 import { Queue } from "bullmq";
 import { execa, type ResultPromise } from "execa";
@@ -144,68 +143,13 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
-/**
- * `--light-model`: the same answers as the scripted model server (`support/latency-server.ts`), from a
- * bare HTTP server in a worker thread that keeps nothing. The scripted server records every request
- * (its whole body, for the tests' assertions): on telecom's ≈ 30 KB requests that is ≈ 1 ms of CPU per
- * call in this process, ≈ 5 s of a 5,376-call run, on the same 2 cores as the workers — a model
- * the issue's "200 ms model" (a remote one) does not have. The default stays the scripted server, so
- * figures compare with earlier sessions'; this one shows how much of the wall is the stand-in's.
- */
-async function startLightModelServer(latency: number, turns: number): Promise<{ baseURL: string; count(): Promise<number>; close(): Promise<void> }> {
-  const code = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { createServer } = require("node:http");
-const { latency, turns } = workerData;
-let count = 0;
-const server = createServer((request, response) => {
-  const chunks = [];
-  request.on("data", (chunk) => chunks.push(chunk));
-  request.on("end", () => {
-    count++;
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-    setTimeout(() => {
-      let content = "Thanks, I am looking into it.";
-      let usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
-      if (body.model !== "bench-agent") {
-        const seen = (body.messages || []).filter((message) => message.role === "user").length;
-        content = seen > turns ? "###STOP###" : "Please continue (" + seen + ").";
-        usage = { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 };
-      }
-      const text = JSON.stringify({ id: "chatcmpl-light-" + count, object: "chat.completion", created: Math.floor(Date.now() / 1000), model: body.model,
-        choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: "stop", logprobs: null }], usage, system_fingerprint: "taubridge-scripted" });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-      response.end(text);
-    }, latency);
-  });
-});
-server.listen(0, "127.0.0.1", () => parentPort.postMessage({ baseURL: "http://127.0.0.1:" + server.address().port + "/v1" }));
-parentPort.on("message", (message) => {
-  if (message === "count") parentPort.postMessage({ count });
-  if (message === "close") server.close(() => process.exit(0));
-});`;
-  const worker = new Worker(code, { eval: true, workerData: { latency, turns } });
-  const next = () => new Promise<Record<string, unknown>>((resolve) => worker.once("message", resolve));
-  const { baseURL } = (await next()) as { baseURL: string };
-  return {
-    baseURL,
-    async count() {
-      worker.postMessage("count");
-      return ((await next()) as { count: number }).count;
-    },
-    async close() {
-      worker.postMessage("close");
-      await new Promise((resolve) => worker.once("exit", resolve));
-    },
-  };
-}
 const lightModel = args.includes("--light-model");
 
 /** One queued run on `workers` workers: figures from the processes and the timings file. */
 async function queuedRun(workers: number, count: number) {
   const timings = join(mkdtempSync(join(tmpdir(), "bench-queue-timings-")), "timings.jsonl");
   const env = { TAUBRIDGE_QUEUE_TIMINGS: timings };
-  const server = await (lightModel ? startLightModelServer : startLatencyServer)(latencyMs, TURNS);
+  const server = await startLatencyServer(latencyMs, TURNS, { light: lightModel });
   const started: ResultPromise[] = [];
   try {
     for (let index = 0; index < workers; index++) {

@@ -10,9 +10,10 @@ export interface LatencyServer {
   close(): Promise<void>;
 }
 
-export async function startLatencyServer(latencyMs: number, turns: number): Promise<LatencyServer> {
+/** `light`: the same answers from a bare server that records nothing (`light-model-server.ts`). */
+export async function startLatencyServer(latencyMs: number, turns: number, { light = false } = {}): Promise<LatencyServer> {
   // Workers do not inherit tsx's loader on Node 20: a tiny ESM bootstrap registers it first.
-  const entry = new URL("./latency-server.ts", import.meta.url).href;
+  const entry = new URL(light ? "./light-model-server.ts" : "./latency-server.ts", import.meta.url).href;
   const tsxApi = import.meta.resolve("tsx/esm/api");
   const bootstrap = `import { register } from ${JSON.stringify(tsxApi)}; register(); await import(${JSON.stringify(entry)});`;
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), { workerData: { latencyMs, turns } });
