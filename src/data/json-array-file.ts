@@ -18,7 +18,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs"
 import { DataError } from "../errors/error-tree.ts";
 import type { PyValue } from "../value/index.ts";
 import { decodeUtf8, parsePythonJsonText, scanPythonJsonArrayText } from "./data-files.ts";
-import { derivedCacheKey, readDerived, writeDerived } from "./derived-cache.ts";
+import { cachedDerivation, derivedCacheKey, readDerived } from "./derived-cache.ts";
 import { rememberFileSha256 } from "./pinned-files.ts";
 
 /**
@@ -97,14 +97,8 @@ function wholeFile(path: string, notArray: string): JsonArrayFile {
   // ASCII text is its own UTF-16: an element's text is a slice of the bytes, and the rest is never decoded.
   let text = isAscii(bytes) ? undefined : decodeUtf8(bytes, path);
   const length = text === undefined ? bytes.length : text.length;
-  const key = derivedCacheKey(sha256);
-  const cached = readDerived(INDEX_KIND, key);
-  let index: ArrayIndex;
-  if (isArrayIndex(cached) && cached.length === length) index = cached;
-  else {
-    index = scanIndex((text ??= bytes.toString("latin1")), path, notArray);
-    writeDerived(INDEX_KIND, key, index);
-  }
+  const fits = (value: unknown): value is ArrayIndex => isArrayIndex(value) && value.length === length;
+  const index = cachedDerivation(INDEX_KIND, derivedCacheKey(sha256), fits, () => scanIndex((text ??= bytes.toString("latin1")), path, notArray));
   const slice = (start: number, end: number) => (text === undefined ? bytes.toString("latin1", start, end) : text.slice(start, end));
   const element = (position: number) => parsePythonJsonText(slice(index.starts[position]!, index.ends[position]!), path);
   return { path, sha256, ids: index.ids.map((id) => id ?? undefined), element, elements: (positions) => positions.map(element) };
