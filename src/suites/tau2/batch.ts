@@ -57,7 +57,7 @@ function sideCost(messages: readonly Tau2SimulationMessage[], role: "assistant" 
 }
 
 /** One simulation with τ²'s evaluation attached (`run_simulation`). Throws for the retry loop. */
-async function simulate(run: Tau2EpisodeParts, unit: Tau2Unit, signal: AbortSignal): Promise<Tau2SimulationRecord> {
+async function simulate(run: Omit<Tau2EpisodeParts, "task">, unit: Tau2Unit, signal: AbortSignal): Promise<Tau2SimulationRecord> {
   const timestamp = new Date().toISOString();
   const outcome = await runTau2Episode({
     domain: run.domain,
@@ -427,14 +427,13 @@ function roleRank(role: string): number {
  * The coordinator reads and writes the run's files; nothing here touches them.
  */
 export function tau2UnitRunner(parts: Tau2EpisodeParts): SuiteUnitRunner {
-  const tasks = new Map(parts.taskSet.tasks.map((task) => [task.id, task]));
   const printer = new PolicyPrinter();
   let reported: Record<string, RoleUsage> = {};
   return {
     secrets: parts.secrets,
     execute: async (unit, signal) => {
       await parts.prepare?.();
-      const task = tasks.get(unit.taskId);
+      const task = parts.task(unit.taskId);
       if (!task || unit.seed === null) throw new ConfigError(`the worker's task set has no task "${unit.taskId}" (or the unit has no seed): the coordinator and its workers read different data`);
       const record = writtenSimulation(await simulate(parts, { task, trial: unit.trial, seed: unit.seed }, signal), parts.secrets);
       const head = simulationHead(record);

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ChatModel, Participant } from "../../core/contracts.ts";
 import { readUtf8File } from "../../data/data-files.ts";
+import { derivedCacheKey, readDerived, writeDerived } from "../../data/derived-cache.ts";
 import { unpinnedDataWarning } from "../../data/pinned-files.ts";
 import { acquireResultsLock, type ResultsLock } from "../../run/results-lock.ts";
 import { ConfigError, UnknownNameError } from "../../errors/error-tree.ts";
@@ -26,7 +27,7 @@ import { type LoadedTau2Domain, type Tau2DomainConfig, loadTau2Domain } from "./
 import { readTau2FirstAgentMessage } from "./engine/upstream-text.ts";
 import { type Tau2NlJudge, createTau2NlJudge, readTau2JudgeTemplates } from "./judge.ts";
 import { sharedStrategyAgent } from "./participants/shared-strategies.ts";
-import { type Tau2TaskSet, loadTau2TaskSet } from "./task-sets.ts";
+import { type Tau2SelectedTasks, type Tau2TaskSet, selectTau2Tasks } from "./task-sets.ts";
 import { type Tau2Task, rawTau2Task } from "./tasks.ts";
 import { type Tau2ResultsDocument, type Tau2SimulationRecord, infoIdentity, prepareTau2TaskTexts, readTau2Checkpoint, readTau2Results, tau2CheckpointPath } from "./codec.ts";
 import { flagTau2Tasks, type Tau2TaskFlag } from "./task-flags.ts";
@@ -194,10 +195,11 @@ export function tau2DomainConfig(options: Pick<Tau2RunOptions, "retrievalConfig"
 
 /**
  * What a run resolves before anything of its files: the factories, solo mode, the domain (prepared
- * unless `prepare` is false: a worker prepares it in its first attempt, see `buildTau2EpisodeParts`),
- * the task set and the judge.
+ * unless `worker`: a worker prepares it in its first attempt, see `buildTau2EpisodeParts`), the task
+ * set and the judge. A worker that has checked the same selection of the same task file before
+ * parses only the tasks its units ask for (`taskSet` is then undefined; see {@link checkedSelection}).
  */
-async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels, prepare = true) {
+async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels, worker = false) {
   const definition = await registries.domains.load(options.domain);
   const agentFactory = tau2AgentFactory(registries, options.agent);
   const userFactory = registries.users.get(options.user);
@@ -206,24 +208,67 @@ async function resolveTau2Run(options: Tau2RunOptions, registries: Tau2Registrie
   const domain = loadTau2Domain(definition, options.dataDir, tau2DomainConfig(options));
   if (solo !== (options.user === "dummy_user"))
     throw new ConfigError(solo ? `${options.agent} is a solo agent: run it with --user dummy_user` : "dummy_user is only valid with a solo agent (llm_agent_solo)");
-  const taskSet = loadTau2TaskSet(options.dataDir, {
+  const selected = selectTau2Tasks(options.dataDir, {
     taskSetName: options.taskSetName ?? definition.folder,
     split: options.taskSplitName,
     taskIds: options.taskIds,
     numTasks: options.numTasks,
   });
-  if (agentFactory?.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
-  const judged = await runJudge(options, taskSet.tasks, models);
-  const judge = judged?.judge;
-  checkRunSize(taskSet.tasks.length, options.numTrials);
+  // A solo agent's task filter reads the tasks: such a selection is always checked whole.
+  const checkedKey = agentFactory?.taskFilter ? undefined : checkedSelectionKey(selected);
+  const checked = worker && checkedKey ? checkedSelection(checkedKey, selected) : undefined;
+  let taskSet: Tau2TaskSet | undefined;
+  if (!checked) {
+    const { file, fileSha256, files, splitApplied } = selected;
+    taskSet = { tasks: selected.tasks(), file, ...(fileSha256 ? { fileSha256 } : {}), files, splitApplied };
+    if (agentFactory?.taskFilter) taskSet.tasks = taskSet.tasks.filter(agentFactory.taskFilter);
+  }
+  const judgedIds = checked?.judged ?? judgedTaskIds(taskSet?.tasks ?? []);
+  // Every selected task validated: recorded for the workers' builds (what follows checks the run, not the tasks).
+  if (taskSet && checkedKey) writeDerived(CHECKED_SELECTION_KIND, checkedKey, { ids: selected.ids, judged: judgedIds });
+  const count = taskSet?.tasks.length ?? selected.ids.length;
+  const judged = await runJudge(options, judgedIds, count, models);
+  checkRunSize(count, options.numTrials);
   // A dead reranker or embeddings endpoint stops the run here, in one line naming the URL (exit 2), once the variant is known to be runnable.
   await models.preflight?.();
-  if (prepare) await prepareDomain(domain);
-  return { agentFactory, userFactory, solo, domain, taskSet, judge, judgeModel: judged?.model ?? null };
+  if (!worker) await prepareDomain(domain);
+  const byId = taskSet ? new Map(taskSet.tasks.map((task) => [task.id, task])) : undefined;
+  const task = (id: string) => (byId ? byId.get(id) : selected.task(id));
+  return { agentFactory, userFactory, solo, domain, taskSet, task, judge: judged?.judge, judgeModel: judged?.model ?? null };
+}
+
+/** The derived cache's kind for a selection whose every task was validated: its ids and those τ²'s judge scores. */
+const CHECKED_SELECTION_KIND = "tau2-checked-selection";
+
+/** The key of a selection of one task file (by the file's SHA-256 and the selected ids); undefined for a task folder or an entry with no id. */
+function checkedSelectionKey(selected: Tau2SelectedTasks): string | undefined {
+  if (selected.fileSha256 === undefined || selected.ids.some((id) => id === undefined)) return undefined;
+  return derivedCacheKey(selected.fileSha256, ...(selected.ids as string[]));
+}
+
+/**
+ * What a build that validated every task of this selection of this file recorded (the run's own
+ * build, or a worker's first): its judged ids. Why: every worker of a run of 256 tasks parsed and
+ * validated all 256 though it runs a quarter of them (at 4 workers ~0.3 s of CPU each, on the
+ * cores the coordinator adds the first jobs with). The file's bytes are the same (the key holds
+ * their hash), so the same tasks validate the same way; a unit's task is parsed as its unit asks.
+ */
+function checkedSelection(key: string, selected: Tau2SelectedTasks): { judged: string[] } | undefined {
+  const value = readDerived(CHECKED_SELECTION_KIND, key) as { ids?: unknown; judged?: unknown } | undefined;
+  if (!value || !Array.isArray(value.ids) || !Array.isArray(value.judged) || !value.judged.every((id) => typeof id === "string")) return undefined;
+  if (value.ids.length !== selected.ids.length || value.ids.some((id, index) => id !== selected.ids[index])) return undefined;
+  return { judged: value.judged as string[] };
+}
+
+/** The ids of the tasks τ²'s NL-assertion judge scores (a run with any needs a judge model). */
+function judgedTaskIds(tasks: readonly Tau2Task[]): string[] {
+  return tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).map((task) => task.id);
 }
 
 /** What an episode of a run needs: its parts without the run's files (a worker process holds only these). */
-export type Tau2EpisodeParts = Pick<BuiltTau2Run, "options" | "domain" | "taskSet" | "agent" | "user" | "judge" | "firstAgentMessage" | "solo" | "models" | "secrets"> & {
+export type Tau2EpisodeParts = Pick<BuiltTau2Run, "options" | "domain" | "agent" | "user" | "judge" | "firstAgentMessage" | "solo" | "models" | "secrets"> & {
+  /** A selected task by id (parsed when first asked for in a worker that checked the selection before); undefined for an id the run did not select. */
+  task(id: string): Tau2Task | undefined;
   /** The domain's work before a first episode (τ³ banking: the knowledge base embedded), once; a worker's every attempt awaits it first (a run built in one process has done it). */
   prepare?(): Promise<void>;
 };
@@ -245,13 +290,13 @@ export async function buildTau2EpisodeParts(
   models: Tau2RunModels = {},
   secrets: readonly string[] = runSecrets(options),
 ): Promise<Tau2EpisodeParts> {
-  const { agentFactory, userFactory, solo, domain, taskSet, judge } = await resolveTau2Run(options, registries, models, false);
+  const { agentFactory, userFactory, solo, domain, task, judge } = await resolveTau2Run(options, registries, models, true);
   let prepared: Promise<void> | undefined;
   return {
     prepare: () => (prepared ??= prepareDomain(domain)),
     options,
     domain,
-    taskSet,
+    task,
     agent: await runAgent(options, registries, agentFactory, domain, models),
     user: await userFactory({ llm: options.userLlm, llmArgs: options.userLlmArgs, models, domain, dataRoot: options.dataDir }),
     judge,
@@ -269,6 +314,7 @@ export async function buildTau2EpisodeParts(
  */
 export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Registries, models: Tau2RunModels = {}, secrets: readonly string[] = runSecrets(options)): Promise<BuiltTau2Run> {
   const { agentFactory, userFactory, solo, domain, taskSet, judge, judgeModel } = await resolveTau2Run(options, registries, models);
+  if (!taskSet) throw new Error("a run's build validates every selected task"); // only a worker's resolves lazily
   const outputPath = tau2OutputPath(options);
   checkOutputPath(outputPath, "--save-to", "file");
   const notices: string[] = [];
@@ -329,8 +375,7 @@ export async function buildTau2Run(options: Tau2RunOptions, registries: Tau2Regi
  * (`--judge-base-url`), or leaving those tasks out. Never a silent zero and never the whole run
  * failing on a message that does not say which tasks asked for a model.
  */
-async function runJudge(options: Tau2RunOptions, tasks: readonly Tau2Task[], models: Tau2RunModels) {
-  const judged = tasks.filter((task) => task.evaluation_criteria?.reward_basis.includes("NL_ASSERTION") && (task.evaluation_criteria.nl_assertions?.length ?? 0) > 0).map((task) => task.id);
+async function runJudge(options: Tau2RunOptions, judged: readonly string[], selected: number, models: Tau2RunModels) {
   if (judged.length === 0) return undefined;
   let judgeModel: ChatModel | undefined;
   let reason = "no judge model is configured";
@@ -340,7 +385,7 @@ async function runJudge(options: Tau2RunOptions, tasks: readonly Tau2Task[], mod
     if (!ConfigError.isInstance(error)) throw error;
     reason = error.message;
   }
-  if (!judgeModel) throw new ConfigError(judgeNeededMessage(options.domain, judged, tasks.length, reason));
+  if (!judgeModel) throw new ConfigError(judgeNeededMessage(options.domain, judged, selected, reason));
   return { judge: createTau2NlJudge(judgeModel, readTau2JudgeTemplates(options.dataDir)), model: judgeModel.model };
 }
 

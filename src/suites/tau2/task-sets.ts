@@ -45,6 +45,26 @@ export interface Tau2TaskSet {
 
 /** Selects the tasks; only the selected ones are parsed and validated (an invalid task elsewhere in the file is not read). */
 export function loadTau2TaskSet(dataRoot: string, selection: Tau2TaskSelection): Tau2TaskSet {
+  const { tasks, file, fileSha256, files, splitApplied } = selectTau2Tasks(dataRoot, selection);
+  return { tasks: tasks(), file, ...(fileSha256 ? { fileSha256 } : {}), files, splitApplied };
+}
+
+/** A selection of a task set before any of its tasks is parsed: see {@link selectTau2Tasks}. */
+export interface Tau2SelectedTasks extends Omit<Tau2TaskSet, "tasks"> {
+  /** The selected entries' ids in run order (undefined: an entry with no string id, an error once parsed). */
+  ids: ReadonlyArray<string | undefined>;
+  /** Every selected task, parsed and validated (an error names the first invalid one, as {@link loadTau2TaskSet}'s). */
+  tasks(): Tau2Task[];
+  /** One selected task, parsed and validated when first asked for; undefined when the selection has no such id. */
+  task(id: string): Tau2Task | undefined;
+}
+
+/**
+ * The same selection as {@link loadTau2TaskSet} (same errors for a bad set, split or id list, or an
+ * empty selection), its tasks parsed when asked for. Why: a worker process (`--workers`, `--queue`)
+ * runs only some of a run's units and, once it knows the selection valid, parses only their tasks.
+ */
+export function selectTau2Tasks(dataRoot: string, selection: Tau2TaskSelection): Tau2SelectedTasks {
   const entry = TASK_SET_FILES[selection.taskSetName];
   if (!entry) throw new ConfigError(`Unknown task set "${selection.taskSetName}"; known: ${TAU2_TASK_SET_NAMES.join(", ")}`);
   const file = join(dataRoot, entry.folder, entry.file);
@@ -76,7 +96,28 @@ export function loadTau2TaskSet(dataRoot: string, selection: Tau2TaskSelection):
     const where = splitApplied && ids.length > 0 ? `split ${splitApplied} of ${selection.taskSetName} (${splitFile})` : `${selection.taskSetName}'s task file ${file}`;
     throw new ConfigError(`no task selected: ${where} has no tasks`);
   }
-  return { tasks: source.tasks(positions), file, ...(source.sha256 ? { fileSha256: source.sha256 } : {}), files: source.files, splitApplied };
+  const chosen = positions;
+  // Ids are unique in a task file (`openTau2TaskFile` refuses a repeated one) and in a task folder's tasks.
+  const positionOf = new Map(chosen.flatMap((position) => (ids[position] === undefined ? [] : [[ids[position] as string, position] as const])));
+  const parsed = new Map<string, Tau2Task>();
+  return {
+    ids: chosen.map((position) => ids[position]),
+    tasks: () => source.tasks(chosen),
+    task: (id) => {
+      const position = positionOf.get(id);
+      if (position === undefined) return undefined;
+      let task = parsed.get(id);
+      if (!task) {
+        task = source.tasks([position])[0] as Tau2Task;
+        parsed.set(id, task);
+      }
+      return task;
+    },
+    file,
+    ...(source.sha256 ? { fileSha256: source.sha256 } : {}),
+    files: source.files,
+    splitApplied,
+  };
 }
 
 /** Where a task set's tasks come from: their ids in order, the files read, and the tasks at positions (parsed on demand). */
