@@ -81,6 +81,7 @@ class ClassicLoader {
   /** The exports of chunk `name`, running it first if it has not run. */
   load(name) {
     const known = this.modules.get(name);
+    if (known?.failed) throw known.failed.error;
     if (known) return known.exports;
     const module = { exports: {} };
     this.modules.set(name, module);
@@ -91,8 +92,14 @@ class ClassicLoader {
       return this.externals.get(specifier) ?? fallback(specifier);
     };
     const importMeta = { url, resolve: this.resolve };
-    const run = this.compile(name);
-    run.call(undefined, module.exports, require, module, importMeta, (specifier, options) => this.importChunk(specifier, options), this.done);
+    try {
+      const run = this.compile(name);
+      run.call(undefined, module.exports, require, module, importMeta, (specifier, options) => this.importChunk(specifier, options), this.done);
+    } catch (error) {
+      // As an ES module that threw: importing it again throws the same error.
+      module.failed = { error };
+      throw error;
+    }
     return module.exports;
   }
 
@@ -105,7 +112,7 @@ class ClassicLoader {
     try {
       cachedData = readFileSync(cacheFile);
     } catch {}
-    // No \`import()\` is left in the classic form (classic-form.mjs): no dynamic-import callback.
+    // No `import()` is left in the classic form (classic-form.mjs): no dynamic-import callback.
     const script = new vm.Script(source, { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) this.unwritten.push({ script, cacheFile });
     return script.runInThisContext();
