@@ -7,6 +7,8 @@
 // Before that: a Node.js older than taubridge supports is refused in one line (exit 2), and on a
 // Node.js that has it (22.1+) the module compile cache is switched on, so a second start reuses the
 // compiled code of every module it loads (NODE_COMPILE_CACHE names its folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+// On one without it (Node 20), the bundle runs from its classic-script form with a V8 code cache
+// of its own (code-cache.js), under the same two variables.
 import { existsSync } from "node:fs";
 import module from "node:module";
 import { nodeVersionProblem } from "./node-version.js";
@@ -16,7 +18,8 @@ if (problem) {
   process.stderr.write(`taubridge: ${problem}\n`);
   process.exit(2);
 }
-if (typeof module.enableCompileCache === "function") {
+const moduleCompileCache = typeof module.enableCompileCache === "function";
+if (moduleCompileCache) {
   try {
     module.enableCompileCache();
   } catch {
@@ -37,7 +40,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const bundled = new URL("../dist/cli/cli.js", import.meta.url);
   const built = new URL("../dist/app/cli.js", import.meta.url);
   if (existsSync(bundled) && !process.env.TAUBRIDGE_UNBUNDLED) {
-    await import(bundled.href);
+    const codeCache = !moduleCompileCache && !process.env.NODE_DISABLE_COMPILE_CACHE;
+    const ran = codeCache && (await import("./code-cache.js")).runWithCodeCache(new URL("../dist/cli/", import.meta.url), "cli.js");
+    await (ran || import(bundled.href));
   } else if (existsSync(built)) {
     await import(built.href);
   } else {

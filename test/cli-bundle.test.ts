@@ -44,7 +44,9 @@ async function runBuilt(args: string[], outFlag: "--log-dir" | "--save-to", env:
   const out = join(directory, outFlag === "--log-dir" ? "logs" : "results.json");
   const result = await execa("node", ["--import", resolveRecorder(directory, log), bin, ...args, outFlag, out, "--quiet"], {
     reject: false,
-    env: { TAUBRIDGE_CACHE_DIR: join(directory, "cache"), ...env },
+    // The ES module bundle, whose modules the hook sees: on Node 20 the CLI otherwise runs the
+    // bundle's classic-script form with a code cache, which no module hook sees load (test/cli-code-cache.test.ts).
+    env: { TAUBRIDGE_CACHE_DIR: join(directory, "cache"), NODE_DISABLE_COMPILE_CACHE: "1", ...env },
   });
   expect(result.stderr).toBe("");
   expect(result.exitCode).toBe(0);

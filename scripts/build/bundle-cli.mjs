@@ -14,13 +14,16 @@
 //
 // The `--workers` entry (`app/worker-entry.js`) is a second entry point of the same bundle, sharing
 // its chunks: a CLI run forks its worker processes from dist/cli/, so each child starts as fast as
-// the CLI does (`worker-entry-url.js` names the entry beside the chunk it is compiled into). The
+// the CLI does (`worker-entry-url.js` names `worker-entry.js` beside the chunk it is compiled into: a
+// launcher written below, which runs the bundled entry, `worker-entry-module.js`, as the CLI runs
+// its own — from the classic form with a code cache on a Node.js without a module compile cache). The
 // library (`import "taubridge"`) and its worker entry are not bundled: they load dist/ as compiled.
 // Plain JavaScript: it runs in `prepare` (npm ci, npm pack), after `tsc`.
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { writeClassicForm } from "./classic-form.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = join(root, "dist");
@@ -64,13 +67,17 @@ const metaUrlOf = (path) => `new URL(${JSON.stringify(relative(outdir, path).spl
 
 /**
  * Modules whose `import.meta.url` stays the chunk's own: what they find beside themselves is part
- * of the bundle. `worker-entry-url.js` names `./worker-entry.js`, which in dist/cli/ is the bundled
- * worker entry (an entry point below) and in dist/app/ the compiled one.
+ * of the bundle. `worker-entry-url.js` names `./worker-entry.js`, which in dist/cli/ is the launcher
+ * of the bundled worker entry (`worker-entry-module.js`, an entry point below; the launcher is
+ * written after the build) and in dist/app/ the compiled one.
  */
 const OWN_URL_IN_BUNDLE = new Set([join(dist, "app", "worker-entry-url.js")]);
 
-await build({
-  entryPoints: { cli: join(dist, "app", "cli.js"), "worker-entry": join(dist, "app", "worker-entry.js") },
+/** Gives the CommonJS packages bundled into ESM a `require` for Node's own modules. */
+const BANNER = 'import { createRequire as __taubridgeCreateRequire } from "node:module"; const require = __taubridgeCreateRequire(import.meta.url);';
+
+const { metafile } = await build({
+  entryPoints: { cli: join(dist, "app", "cli.js"), "worker-entry-module": join(dist, "app", "worker-entry.js") },
   bundle: true,
   splitting: true,
   format: "esm",
@@ -81,8 +88,8 @@ await build({
   chunkNames: "[name]-[hash]",
   legalComments: "none",
   logLevel: "warning",
-  // CommonJS packages bundled into ESM call `require` for Node's own modules: give them one.
-  banner: { js: 'import { createRequire as __taubridgeCreateRequire } from "node:module"; const require = __taubridgeCreateRequire(import.meta.url);' },
+  banner: { js: BANNER },
+  metafile: true,
   plugins: [
     {
       name: "packages",
@@ -108,3 +115,15 @@ await build({
     },
   ],
 });
+
+// The same bundle as classic scripts, for Node.js without a module compile cache (classic-form.mjs).
+await writeClassicForm({ outdir, metafile, banner: BANNER, cwd: process.cwd() });
+await writeFile(
+  join(outdir, "worker-entry.js"),
+  `// A \`--workers\` process's entry (scripts/build/bundle-cli.mjs): the bundled worker entry, run as bin/taubridge.js runs the CLI.
+import module from "node:module";
+const classic = typeof module.enableCompileCache !== "function" && !process.env.NODE_DISABLE_COMPILE_CACHE;
+const ran = classic && (await import("../../bin/code-cache.js")).runWithCodeCache(new URL("./", import.meta.url), "worker-entry-module.js");
+await (ran || import("./worker-entry-module.js"));
+`,
+);
