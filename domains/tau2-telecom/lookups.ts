@@ -8,8 +8,12 @@ import { type PyModel, type PyValue, pyContains, pyEquals, pyGetAttr, pyIterate,
 import { BillStatus } from "./data-model.ts";
 
 function findBy(db: PyModel, collection: string, field: string, wanted: PyValue | undefined): PyModel | undefined {
-  for (const item of pyIterate(pyGetAttr(db, collection))) {
-    if (pyEquals(pyGetAttr(item, field), wanted)) return item as PyModel;
+  // A list is scanned in place: nothing in the loop writes to it, so the snapshot `pyIterate` takes is
+  // not needed (telecom's `sync_tools` runs these scans after every step).
+  const items = pyGetAttr(db, collection);
+  const list = Array.isArray(items) ? items : pyIterate(items);
+  for (let index = 0; index < list.length; index++) {
+    if (pyEquals(pyGetAttr(list[index], field), wanted)) return list[index] as PyModel;
   }
   return undefined;
 }
