@@ -219,7 +219,6 @@ class Tau2Episode implements StepTarget {
     if (this.solo) {
       this.agent = await this.start(this.parts.agent, "assistant", []);
       const turn = await this.agentTurn(null);
-      if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
       const first = this.message(turn, "assistant", "agent");
       this.trajectory.push(first);
       this.current = first;
@@ -285,19 +284,15 @@ class Tau2Episode implements StepTarget {
    * its timeout only between hops, so it waits for a turn and records it; an agent whose code the
    * harness can stop (`stopsAtTimeout`: a module agent in a worker) is stopped when the timeout
    * passes instead — waiting would be forever for an agent stuck in a loop — and the episode ends
-   * as `timeout` all the same. Its callers throw the kernel's fatal error once the turn is back.
+   * as `timeout` all the same.
    */
-  private agentTurn(incoming: Incoming | null): Promise<Turn> {
+  private async agentTurn(incoming: Incoming | null): Promise<Turn> {
     const timeout = this.agent.stopsAtTimeout ? this.parts.timeoutSeconds : undefined;
-    // Without a deadline the turn is the agent's own promise: no frame of ours waits out the model call.
-    if (timeout == null) return this.agent.next(incoming, this.kernel.turnSignal);
-    return this.agentTurnBefore(timeout, incoming);
-  }
-
-  private async agentTurnBefore(timeout: number, incoming: Incoming | null): Promise<Turn> {
-    const deadline = setTimeout(() => this.kernel.end("timeout"), Math.max(0, timeout - this.kernel.elapsedSeconds()) * 1000);
+    const deadline = timeout != null ? setTimeout(() => this.kernel.end("timeout"), Math.max(0, timeout - this.kernel.elapsedSeconds()) * 1000) : undefined;
     try {
-      return await this.agent.next(incoming, this.kernel.turnSignal);
+      const turn = await this.agent.next(incoming, this.kernel.turnSignal);
+      if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
+      return turn;
     } finally {
       clearTimeout(deadline);
     }
@@ -309,27 +304,16 @@ class Tau2Episode implements StepTarget {
     return participantMessage(turn.cost === undefined ? { ...turn, ...spent } : turn, side, this.kernel.clock.now());
   }
 
-  /**
-   * One hop (τ²'s `Orchestrator.step`). Not an `async` function: a hop mostly waits out a model
-   * call, and a frame of its own would live (and be promoted by the collector) that long.
-   */
-  step_(): Promise<void> {
-    if (this.to === "user") return this.toUser().then(this.afterHop);
-    if (this.to === "agent") return this.toAgent().then(this.afterAgentHop);
-    return this.toEnvironment().then(this.afterHop);
-  }
-
-  /** What every hop ends with. */
-  private readonly afterHop = (): void => {
+  /** One hop (τ²'s `Orchestrator.step`). */
+  async step_(): Promise<void> {
+    if (this.to === "user") await this.toUser();
+    else if (this.to === "agent") {
+      if (!(await this.toAgent())) return;
+    } else await this.toEnvironment();
     this.checkCommunication();
     this.kernel.steps++;
     this.environment.sync();
-  };
-
-  /** The agent's hop ends as every hop does, unless the episode ended inside its turn. */
-  private readonly afterAgentHop = (hopped: boolean): void => {
-    if (hopped) this.afterHop();
-  };
+  }
 
   private async toUser(): Promise<void> {
     const turn = await this.user.next(this.incoming(), this.kernel.signal);
@@ -347,7 +331,6 @@ class Tau2Episode implements StepTarget {
     let turn: Turn;
     try {
       turn = await this.agentTurn(this.incoming());
-      if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
     } catch (error) {
       if (this.kernel.fatalError !== undefined) throw this.kernel.fatalError;
       if (this.done && !this.kernel.signal.aborted) return false; // a step inside the turn ended the episode
