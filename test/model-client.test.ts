@@ -22,6 +22,7 @@ import {
   type ModelClientConfig,
   type ToolDefinition,
 } from "../src/model/index.ts";
+import { CostCalculator, type CostInput } from "../src/model/pricing.ts";
 import { REDACTED } from "../src/secrets/redact.ts";
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptedModelServerOptions } from "../src/testing/index.ts";
 
@@ -183,6 +184,35 @@ describe("model client: completions through the real openai SDK", () => {
     for (let call = 0; call < 2; call++) {
       expect(computeCost({ ...viaURL, model: "no-such-model-anywhere" })).toEqual({ cost: null, source: null });
       expect(computeCost({ ...viaURL, model: "no-such-model-anywhere", prices: { "no-such-model-anywhere": { input: 1, output: 2 } } }).cost).toBeCloseTo(0.0012, 10);
+    }
+  });
+
+  it("prices a client's calls with a calculator made once exactly as computeCost prices each call", () => {
+    // A fresh base URL, so the first call through each path resolves it and the later ones are remembered.
+    const usages = [
+      { promptTokens: 1000, completionTokens: 100 },
+      { promptTokens: 2000, completionTokens: 200, cachedPromptTokens: 500 },
+      { promptTokens: 5, completionTokens: 1, reported: false as const },
+    ];
+    const inputs: Array<Omit<CostInput, "usage">> = [
+      { provider: "openrouter", model: "gpt-4o", catalogue: "by-base-url", baseURL: "https://api.openai.com/v1/" },
+      { provider: "openrouter", model: "no-such-model-at-all", catalogue: "by-base-url", baseURL: "https://api.openai.com/v1/" },
+      {
+        provider: "fireworks",
+        model: "short-name",
+        catalogueModel: "accounts/fireworks/models/no-such-model",
+        catalogue: { providerId: "fireworks" },
+        baseURL: "https://api.fireworks.ai/inference/v1",
+      },
+      { provider: "vllm", model: "local", catalogue: "none", baseURL: "http://localhost:8000/v1" },
+      { provider: "vllm", model: "local", catalogue: "none", baseURL: "http://localhost:8000/v1", prices: { "vllm:local": { input: 1, output: 2, cachedInput: 0.5 } } },
+      { provider: "openai", model: "gpt-4o", catalogue: { providerId: "openai" }, baseURL: undefined, prices: { "gpt-4o": { input: 3, output: 4 } } },
+    ];
+    for (const input of inputs) {
+      const calculator = new CostCalculator(input);
+      for (let round = 0; round < 2; round++) {
+        for (const usage of usages) expect(calculator.cost(usage)).toEqual(computeCost({ ...input, usage }));
+      }
     }
   });
 });

@@ -8,10 +8,20 @@ import { type PyModel, type PyValue, pyContains, pyEquals, pyGetAttr, pyIterate,
 import { BillStatus } from "./data-model.ts";
 
 function findBy(db: PyModel, collection: string, field: string, wanted: PyValue | undefined): PyModel | undefined {
-  for (const item of pyIterate(pyGetAttr(db, collection))) {
-    if (pyEquals(pyGetAttr(item, field), wanted)) return item as PyModel;
+  const list = scanned(pyGetAttr(db, collection));
+  for (let index = 0; index < list.length; index++) {
+    if (pyEquals(pyGetAttr(list[index], field), wanted)) return list[index] as PyModel;
   }
   return undefined;
+}
+
+/**
+ * What a lookup loops over: a list itself (no lookup writes to the list it scans, so the snapshot
+ * `pyIterate` takes is not needed; telecom's `sync_tools` runs these scans after every step), or
+ * `pyIterate`'s items of anything else (with its error for a non-iterable).
+ */
+function scanned(value: PyValue): readonly PyValue[] {
+  return Array.isArray(value) ? value : pyIterate(value);
 }
 
 /** `_get_line_by_phone`. */
@@ -58,9 +68,9 @@ export function customerById(db: PyModel, customerId: PyValue | undefined): PyMo
 
 /** `get_customer_by_phone`: the customer's contact number, or the number of one of their lines. */
 export function customerByPhone(db: PyModel, phoneNumber: PyValue | undefined): PyModel {
-  for (const customer of pyIterate(pyGetAttr(db, "customers"))) {
+  for (const customer of scanned(pyGetAttr(db, "customers"))) {
     if (pyEquals(pyGetAttr(customer, "phone_number"), phoneNumber)) return customer as PyModel;
-    for (const lineId of pyIterate(pyGetAttr(customer, "line_ids"))) {
+    for (const lineId of scanned(pyGetAttr(customer, "line_ids"))) {
       if (pyEquals(pyGetAttr(lineById(db, lineId), "phone_number"), phoneNumber)) return customer as PyModel;
     }
   }
@@ -77,7 +87,7 @@ export function targetLine(db: PyModel, customerId: PyValue | undefined, lineId:
 /** `_get_bills_awaiting_payment`. */
 export function billsAwaitingPayment(db: PyModel, customer: PyValue): PyModel[] {
   const bills: PyModel[] = [];
-  for (const billId of pyIterate(pyGetAttr(customer, "bill_ids"))) {
+  for (const billId of scanned(pyGetAttr(customer, "bill_ids"))) {
     const bill = billById(db, billId);
     if (pyEquals(pyGetAttr(bill, "status"), BillStatus.members.AWAITING_PAYMENT)) bills.push(bill);
   }

@@ -17,7 +17,7 @@ import type { ChatModel } from "../core/contracts.ts";
 import { ConfigError, TaubridgeError, errorMarker } from "../errors/error-tree.ts";
 import type { ToolCallRecord } from "../core/types.ts";
 import { ModelCallError, ModelEndpointRefusedError, ModelResponseError, ModelTimeoutError, type ModelCallErrorDetails } from "./errors.ts";
-import { computeCost, priceTableSchema, type CostInput, type PriceTable } from "./pricing.ts";
+import { CostCalculator, priceTableSchema, type PriceTable } from "./pricing.ts";
 import { keepAliveFetch, type FetchFunction } from "./http-transport.ts";
 import { getProvider, type ProviderInfo, type ProviderName } from "./providers.ts";
 import { resolveEndpoint } from "./endpoint.ts";
@@ -163,8 +163,8 @@ interface ClientCore {
   target: Promise<ChatTarget> | undefined;
   /** … and once made: later calls use it without awaiting the promise again (a microtask turn per call). */
   madeTarget: ChatTarget | undefined;
-  /** What every call is priced by, but its usage ({@link priceInput}). */
-  pricing: Omit<CostInput, "usage">;
+  /** What every call is priced by ({@link priceInput}). */
+  pricing: CostCalculator;
 }
 
 function errorDetails(core: ClientCore, extra: { status?: number; attempts: number; retryable: boolean; responseBody?: unknown }): ModelCallErrorDetails {
@@ -313,21 +313,21 @@ function cacheKeyInput(core: ClientCore, request: CompletionRequest, parts: Requ
   };
 }
 
-/** What a client's calls are priced by, but the usage: made once per client (each call copies it with its usage). */
-function priceInput(core: Omit<ClientCore, "pricing">): Omit<CostInput, "usage"> {
+/** What a client's calls are priced by: made once per client (its price entry and catalogue key decided then). */
+function priceInput(core: Omit<ClientCore, "pricing">): CostCalculator {
   const { provider, options } = core;
-  return {
+  return new CostCalculator({
     provider: provider.name,
     model: options.model,
     ...(core.wireModel !== options.model ? { catalogueModel: core.wireModel } : {}),
     baseURL: core.baseURL,
     catalogue: provider.catalogue,
     prices: options.prices as PriceTable | undefined,
-  };
+  });
 }
 
 function priceOf(core: ClientCore, recorded: ModelUsage) {
-  return computeCost({ ...core.pricing, usage: recorded });
+  return core.pricing.cost(recorded);
 }
 
 /** The cached answer to an identical request, priced now, or undefined. */

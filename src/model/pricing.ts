@@ -90,17 +90,43 @@ export function findPriceEntry(prices: PriceTable | undefined, provider: string,
  * is priced nowhere; never guesses.
  */
 export function computeCost(input: CostInput): CostResult {
-  const { usage } = input;
-  if (usage.reported === false) return { cost: null, source: null };
-  const entry = findPriceEntry(input.prices, input.provider, input.model);
-  if (entry) return { cost: costFromEntry(entry, usage), source: "price-file" };
-  if (input.catalogue === "none") return { cost: null, source: null };
-  const lookup = catalogueLookupKey(input);
-  if (lookup === undefined) return { cost: null, source: null };
+  return new CostCalculator(input).cost(input.usage);
+}
+
+/**
+ * One client's pricing, decided once: its user price entry and its catalogue key. A model client
+ * prices every call it makes, and building the lookup keys (two strings, hashed) per call was a
+ * measurable share of the harness's CPU per call at scale (issue 28 §1); the costs are those of
+ * {@link computeCost}, which is this made for one call. The user price table is read when the
+ * calculator is made (clients parse their options, so theirs is their own copy).
+ */
+export class CostCalculator {
+  private readonly input: Omit<CostInput, "usage">;
+  private readonly entry: PriceEntry | undefined;
+  /** `undefined` when the catalogue is not consulted (`catalogue: "none"`, or no base URL to resolve by). */
+  private readonly unknownKey: string | undefined;
+
+  constructor(input: Omit<CostInput, "usage">) {
+    this.input = input;
+    this.entry = findPriceEntry(input.prices, input.provider, input.model);
+    const lookup = catalogueLookupKey(input);
+    this.unknownKey = lookup === undefined ? undefined : `${lookup}\u0000${input.catalogueModel ?? input.model}`;
+  }
+
+  /** The cost of one call with this usage. */
+  cost(usage: ModelUsage): CostResult {
+    if (usage.reported === false) return { cost: null, source: null };
+    if (this.entry) return { cost: costFromEntry(this.entry, usage), source: "price-file" };
+    const unknownKey = this.unknownKey;
+    if (unknownKey === undefined || unknownInCatalogue.has(unknownKey)) return { cost: null, source: null };
+    return catalogueCost(this.input, usage, unknownKey);
+  }
+}
+
+/** The genai-prices catalogue's cost of one call, remembering a model it does not price. */
+function catalogueCost(input: Omit<CostInput, "usage">, usage: ModelUsage, unknownKey: string): CostResult {
   const catalogueModel = input.catalogueModel ?? input.model;
-  const unknownKey = `${lookup}\u0000${catalogueModel}`;
-  if (unknownInCatalogue.has(unknownKey)) return { cost: null, source: null };
-  const providerId = input.catalogue === "by-base-url" ? providerByBaseURL.get(input.baseURL!) : input.catalogue.providerId;
+  const providerId = input.catalogue === "by-base-url" ? providerByBaseURL.get(input.baseURL!) : (input.catalogue as { providerId: string }).providerId;
   const options = providerId !== undefined ? { providerId } : { providerApiUrl: input.baseURL! };
   try {
     const result = calcPrice(
@@ -133,7 +159,7 @@ export function computeCost(input: CostInput): CostResult {
 const providerByBaseURL = new Map<string, string>();
 const unknownInCatalogue = new Set<string>();
 
-function catalogueLookupKey(input: CostInput): string | undefined {
+function catalogueLookupKey(input: Omit<CostInput, "usage">): string | undefined {
   if (input.catalogue === "none") return undefined;
   if (input.catalogue === "by-base-url") return input.baseURL ? `url:${input.baseURL}` : undefined;
   return `id:${input.catalogue.providerId}`;

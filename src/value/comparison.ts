@@ -88,13 +88,14 @@ function compareIntFloat(int: number | bigint, float: number): number {
  * both with {@link pyIsOrEquals} for the elements, as CPython does.
  */
 export function pyEquals(left: Value, right: Value): boolean {
+  // A str equals only the same str (a number is never one): the common case, decided first.
+  if (typeof left === "string") return left === right;
   const a = asPyNumber(left);
   const b = asPyNumber(right);
   if (a !== undefined || b !== undefined) {
     return a !== undefined && b !== undefined && pyCompareNumbers(a, b) === 0;
   }
   if (left === null || left === undefined) return right === null || right === undefined;
-  if (typeof left === "string") return left === right;
   if (Array.isArray(left)) {
     if (!Array.isArray(right) || left.length !== right.length) return false;
     for (let index = 0; index < left.length; index++) {

@@ -353,8 +353,12 @@ export function pyValidateValue(type: PyFieldType, value: PyValue | undefined, t
  */
 export function pyGetAttr(value: PyValue | undefined, name: PyValue | undefined): PyValue {
   const attribute = attributeName(name);
-  if (!(value instanceof PyModel) || !value.has(attribute)) throw new PyException(`'${pyTypeName(value)}' object has no attribute '${attribute}'`, "AttributeError");
-  return value.get(attribute) as PyValue;
+  if (value instanceof PyModel) {
+    // One lookup when the field holds a value; `has` decides only for an undefined answer.
+    const item = value.get(attribute);
+    if (item !== undefined || value.has(attribute)) return item as PyValue;
+  }
+  throw new PyException(`'${pyTypeName(value)}' object has no attribute '${attribute}'`, "AttributeError");
 }
 
 /**
