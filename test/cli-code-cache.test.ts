@@ -136,25 +136,7 @@ describe.skipIf(!built || moduleCompileCache)("the CLI's code cache on Node.js w
     const run = (name: string, env: Record<string, string>, workers: string[] = []) =>
       execa(
         "node",
-        [
-          bin,
-          "tau2",
-          "run",
-          "--domain",
-          "telecom",
-          "--agent",
-          "oracle",
-          "--user",
-          "scripted",
-          "--num-tasks",
-          "4",
-          "--data-dir",
-          data,
-          ...workers,
-          "--save-to",
-          join(directory, name),
-          "--quiet",
-        ],
+        [bin, "tau2", "run", "--domain", "telecom", "--agent", "oracle", "--user", "scripted", "--num-tasks", "4", "--data-dir", data, ...workers, "--save-to", join(directory, name), "--quiet"],
         {
           reject: false,
           env: { TAUBRIDGE_CACHE_DIR: join(directory, `${name}-data`), ...env },
