@@ -142,9 +142,15 @@ class ClassicLoader {
   }
 }
 
-/** An external ES module's namespace as esbuild's CommonJS form of an `import` reads it (`__esModule`: `default` is the default export). */
+/**
+ * An external ES module's namespace as esbuild's CommonJS form of an `import` reads it (`__esModule`:
+ * `default` is the default export). A CommonJS package's namespace (bullmq, ioredis) can name
+ * `__esModule` itself, as Node's import of it finds the flag among its exports: it is set once here.
+ */
 function namespaceExports(namespace) {
   const exports = Object.defineProperty({}, "__esModule", { value: true });
-  for (const key of Object.keys(namespace)) Object.defineProperty(exports, key, { get: () => namespace[key], enumerable: true });
+  for (const key of Object.keys(namespace)) {
+    if (key !== "__esModule") Object.defineProperty(exports, key, { get: () => namespace[key], enumerable: true });
+  }
   return exports;
 }

@@ -128,6 +128,18 @@ describe.skipIf(!built || moduleCompileCache)("the CLI's code cache on Node.js w
     expect(masked(unwritable.results)).toBe(masked(off.results));
   });
 
+  it("loads a CommonJS package's namespace (bullmq, ioredis: `__esModule` among its names) as the ES module bundle does", { timeout: 60_000 }, async () => {
+    // `queue status` imports the queue's chunk, and with it bullmq and ioredis, before it connects:
+    // a port nothing listens on gives the queue's own one-line refusal (exit 2) on both forms.
+    const folder = mkdtempSync(join(tmpdir(), "taubridge-code-cache-folder-"));
+    const status = (env: Record<string, string>) => execa("node", [bin, "queue", "status", "a-run", "--queue", "redis://127.0.0.1:1"], { reject: false, env: { NODE_COMPILE_CACHE: folder, ...env } });
+    const classicForm = await status({});
+    const esm = await status({ NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(esm.exitCode).toBe(2);
+    expect(esm.stderr).toContain("cannot reach Redis at redis://127.0.0.1:1");
+    expect([classicForm.exitCode, classicForm.stderr]).toEqual([esm.exitCode, esm.stderr]);
+  });
+
   it.skipIf(!tau2BenchDirectory)("shares one cache folder between CLIs and `--workers` processes running at once", { timeout: 180_000 }, async () => {
     if (!tau2BenchDirectory) return console.warn(missingTau2Reason);
     const data = tau2BenchDirectory;
