@@ -10,13 +10,14 @@
  *
  * Needs the build (`npm ci` makes it); without `dist/cli/cli.js` the tests skip and say so.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedRequest } from "../src/testing/index.ts";
+import { resolveRecorder } from "./support/resolve-recorder.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "./support/shared-data.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -24,18 +25,6 @@ const bin = join(root, "bin", "taubridge.js");
 const bundle = join(root, "dist", "cli", "cli.js");
 const built = existsSync(bundle);
 if (!built) console.warn("[cli-bundle.test] skipped: dist/cli/cli.js is not built (npm run build; npm ci runs it)");
-
-/** A module hook that appends every URL a run resolves to a file. */
-function resolveRecorder(directory: string, log: string): string {
-  const hook = join(directory, "hook.mjs");
-  writeFileSync(
-    hook,
-    `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");\n  return result;\n}\n`,
-  );
-  const register = join(directory, "register.mjs");
-  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
-  return register;
-}
 
 /** Runs the built CLI with `args` (plus `--out`'s flag and a fresh folder), recording the modules it resolves. */
 async function runBuilt(args: string[], outFlag: "--log-dir" | "--save-to", env: Record<string, string> = {}) {

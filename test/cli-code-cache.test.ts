@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+import { resolveRecorder } from "./support/resolve-recorder.ts";
 import { missingTau2Reason, tau2BenchDirectory } from "./support/shared-data.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -23,18 +24,6 @@ const built = statSync(classic, { throwIfNoEntry: false }) !== undefined;
 const moduleCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function";
 if (!built) console.warn("[cli-code-cache.test] skipped: dist/cli/classic/ is not built (npm run build)");
 if (moduleCompileCache) console.warn("[cli-code-cache.test] skipped: this Node.js has module.enableCompileCache, which the CLI uses instead");
-
-/** A module hook that appends every URL a run resolves to `log`; returns its `--import` file. */
-function resolveRecorder(directory: string, log: string): string {
-  const hook = join(directory, "hook.mjs");
-  writeFileSync(
-    hook,
-    `import { appendFileSync } from "node:fs";\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");\n  return result;\n}\n`,
-  );
-  const register = join(directory, "register.mjs");
-  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
-  return register;
-}
 
 /**
  * One recorder for every run: its path is in the runs' `execArgv`, which keys the cache (V8 flags),
