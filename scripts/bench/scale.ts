@@ -27,7 +27,9 @@
  * `--cpu-prof <dir>` writes a V8 CPU profile of the measured run's CLI there
  * (`support/profile-summary.mjs` summarises it); `--alloc-prof <dir>` writes an allocation profile of
  * it there (bytes allocated by function, freed ones included: `support/allocation-profile.mjs`,
- * summarised by `support/allocation-summary.mjs`). The server reports the TCP connections it accepted.
+ * summarised by `support/allocation-summary.mjs`). `--node-flags="<flags>"` starts the measured CLI
+ * under those Node/V8 flags (both runs; `--workers` children inherit them), to A/B a flag on one
+ * build. The server reports the TCP connections it accepted.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -46,12 +48,15 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     "alloc-prof": { type: "string" },
     bin: { type: "string" },
+    "node-flags": { type: "string" },
   },
   allowPositionals: true,
 });
 const latencyMs = Number(values.latency);
 const simulations = Number(values.concurrency);
 const turns = Number(values.turns);
+/** Node/V8 flags for the measured CLI processes (both runs), e.g. `--node-flags="--max-inlined-bytecode-size-cumulative=300"`. */
+const nodeFlags = values["node-flags"] ? values["node-flags"].split(/\s+/).filter(Boolean) : [];
 
 const shared = process.env.TAUBRIDGE_SHARED;
 const data = shared ? join(shared, "tau2-bench") : "";
@@ -104,6 +109,7 @@ async function run(count: number, workers: string | undefined, profileDirectory?
   const { tasks, trials } = taskGrid(count);
   const llmArgs = JSON.stringify({ temperature: 0.0, api_base: server.baseURL });
   const args = [
+    ...nodeFlags,
     ...(profileDirectory ? ["--cpu-prof", `--cpu-prof-dir=${profileDirectory}`] : []),
     ...(allocationDirectory ? ["--import", join(ROOT, "scripts", "bench", "support", "allocation-profile.mjs")] : []),
     ...["--import", join(ROOT, "scripts", "bench", "support", "usage-report.mjs"), values.bin ?? BIN, "tau2", "run"],
@@ -187,6 +193,7 @@ async function measure(workers: string | undefined) {
     targets: { wallOverIdeal: "≤ 1.15", harnessCpuPerCallMs: "≤ 0.4", peakRssMB: "< 2048" },
     load: { before: loadBefore, after: loadavg().map((value) => round(value, 2)) },
     node: process.version,
+    nodeFlags: nodeFlags.join(" ") || null,
   };
 }
 
