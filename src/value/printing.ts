@@ -253,6 +253,12 @@ export class PrintedJson {
     readonly indent: number,
     readonly level: number,
     readonly indented: string,
+    /**
+     * `indented` as the pieces it was joined from, if it was (a τ² simulation: its text around its
+     * policy, and the policy's one shared text): a document printed in pieces places these, so
+     * writing it never makes one flat copy of `indented` (with the policy copied into it).
+     */
+    readonly pieces?: readonly string[],
   ) {
     this.known = value;
   }
@@ -262,8 +268,8 @@ export class PrintedJson {
    * results file): placed as it is, and read back as a value only if it must be printed at another
    * place.
    */
-  static fromText(indented: string, indent: number, level: number): PrintedJson {
-    const printed = new PrintedJson(undefined, indent, level, indented);
+  static fromText(indented: string, indent: number, level: number, pieces?: readonly string[]): PrintedJson {
+    const printed = new PrintedJson(undefined, indent, level, indented, pieces);
     printed.parse = () => parsePythonJson(indented);
     return printed;
   }
@@ -427,7 +433,8 @@ class MixedJsonPrinter {
     else if (this.pieces === undefined) this.out += value.indented;
     else {
       if (this.out !== "") this.pieces.push(this.out);
-      this.pieces.push(value.indented);
+      if (value.pieces === undefined) this.pieces.push(value.indented);
+      else for (const piece of value.pieces) this.pieces.push(piece);
       this.out = "";
     }
   }

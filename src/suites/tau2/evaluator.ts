@@ -77,10 +77,28 @@ export async function evaluateTau2Simulation(input: Tau2EvaluationInput): Promis
   };
 }
 
-function toolTypes(domain: LoadedTau2Domain): Map<string, string> {
-  const types = new Map<string, string>();
+/** Tool types made from two method lists (checked again by identity and length, as `toolkitAttributes` checks its table). */
+interface ToolTypes {
+  agent: readonly unknown[];
+  agentLength: number;
+  user: readonly unknown[] | undefined;
+  userLength: number;
+  types: ReadonlyMap<string, string>;
+}
+
+/** Each domain definition's tool types, made once: every simulation's action check asks for them. */
+const toolTypesByDefinition = new WeakMap<LoadedTau2Domain["definition"], ToolTypes>();
+
+function toolTypes(domain: LoadedTau2Domain): ReadonlyMap<string, string> {
   const { agentToolkit, userToolkit } = domain.definition;
+  const known = toolTypesByDefinition.get(domain.definition);
+  const user = userToolkit?.methods;
+  if (known !== undefined && known.agent === agentToolkit.methods && known.agentLength === agentToolkit.methods.length && known.user === user && known.userLength === (user?.length ?? 0)) {
+    return known.types;
+  }
+  const types = new Map<string, string>();
   for (const tool of [...toolsOf(agentToolkit), ...(userToolkit ? toolsOf(userToolkit) : [])]) types.set(tool.name, tool.tool?.type ?? "read");
+  toolTypesByDefinition.set(domain.definition, { agent: agentToolkit.methods, agentLength: agentToolkit.methods.length, user, userLength: user?.length ?? 0, types });
   return types;
 }
 
@@ -186,7 +204,7 @@ function matchesToolCall(action: Tau2Action, call: { name: string; arguments: Py
   return pyEquals(pick(call.arguments), pick(action.arguments));
 }
 
-function actionCheck(task: Tau2Task, messages: readonly Tau2SimulationMessage[], types: Map<string, string>): Partial<Tau2RewardInfo> {
+function actionCheck(task: Tau2Task, messages: readonly Tau2SimulationMessage[], types: ReadonlyMap<string, string>): Partial<Tau2RewardInfo> {
   const gold = task.evaluation_criteria?.actions;
   if (!gold || gold.length === 0) return { reward: float(1), info: { note: "No actions to evaluate" }, reward_breakdown: { ACTION: float(1) } };
   const calls = messages.flatMap((message) => (message.role === "assistant" || message.role === "user" ? ((message as Tau2ParticipantMessage).tool_calls ?? []) : []));
