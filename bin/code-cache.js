@@ -11,6 +11,7 @@
 // in a folder named by the bundle's content, the Node.js version and the V8 flags; every file is
 // written whole under a temporary name and renamed, so processes running at once (`--workers`,
 // several CLIs) never read a partial one. A cache that cannot be read or written only costs time.
+// Once a chunk has run, its exports are read as values, not through esbuild's getters (settledExports).
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -100,6 +101,8 @@ class ClassicLoader {
       module.failed = { error };
       throw error;
     }
+    // Chunks loaded from now on read the values; one that imported this chunk while it ran (an import cycle) keeps its getters.
+    module.exports = settledExports(module.exports, this.manifest.chunks[name].live);
     return module.exports;
   }
 
@@ -140,6 +143,31 @@ class ClassicLoader {
       }
     }
   }
+}
+
+/**
+ * A chunk's exports once it has run, with each getter esbuild's CommonJS form made (`() =>
+ * from[key]` over `() => x`: two calls and a load V8 sees with every key, on every use of an
+ * imported function) replaced by its value — what an ES module's import reads for a binding nothing
+ * assigns again. The names in `live` (assigned after their declaration, listed per chunk by
+ * scripts/build/classic-form.mjs), and a getter that throws (a binding not initialised yet), keep
+ * their getters. A manifest without `live` (an older build) keeps every getter.
+ */
+export function settledExports(exports, live) {
+  if (!Array.isArray(live)) return exports;
+  const keep = new Set(live);
+  const settled = {};
+  for (const key of Object.getOwnPropertyNames(exports)) {
+    const descriptor = Object.getOwnPropertyDescriptor(exports, key);
+    if (descriptor.get !== undefined && !keep.has(key)) {
+      try {
+        Object.defineProperty(settled, key, { value: descriptor.get.call(exports), enumerable: descriptor.enumerable });
+        continue;
+      } catch {}
+    }
+    Object.defineProperty(settled, key, descriptor);
+  }
+  return settled;
 }
 
 /**

@@ -160,3 +160,53 @@ describe.skipIf(!built || moduleCompileCache)("the CLI's code cache on Node.js w
     for (const name of ["a.json", "b.json", "c.json", "d.json"]) expect(results(name), name).toBe(results("e.json"));
   });
 });
+
+/**
+ * The classic form's exports: esbuild's CommonJS form reads each through two getters, which the
+ * loader replaces by values once a chunk has run — except bindings the chunk assigns again, which
+ * the build lists per chunk (`live`) and which must stay live as an ES module's would.
+ */
+describe("the classic form's exports read as values", () => {
+  it("lists as live exactly the exported bindings assigned after their declaration", async () => {
+    const { liveExports } = await import(pathToFileURL(join(root, "scripts", "build", "classic-form.mjs")).href);
+    const text = [
+      "var a = 1; var b; let c = 2; function d() {} var e = class {}; var f = 0; var g; var h; var i2; var j = 3;",
+      "function setB(v) { b = v; } c += 1; f++; [g] = [1]; for (h of []) ; ({ x: i2 } = {}); function k() { let j = 0; return j; }",
+      "export { a, b as bee, c, d, e, f, g, h, i2 as eye, j };",
+    ].join("\n");
+    expect(liveExports(text, "chunk.js")).toEqual(["bee", "c", "eye", "f", "g", "h"]);
+  });
+
+  it("replaces the getters of bindings nothing assigns again by their values, and keeps the rest live", async () => {
+    const { settledExports } = await import(pathToFileURL(join(root, "bin", "code-cache.js")).href);
+    let counter = 1;
+    const notYet = () => {
+      throw new ReferenceError("Cannot access 'late' before initialization");
+    };
+    const exports = Object.defineProperties(
+      {},
+      {
+        __esModule: { value: true },
+        fixed: { get: () => "fixed", enumerable: true },
+        counter: { get: () => counter, enumerable: true },
+        late: { get: notYet, enumerable: true },
+      },
+    );
+    const settled = settledExports(exports, ["counter"]);
+    expect(Object.getOwnPropertyDescriptor(settled, "fixed")).toMatchObject({ value: "fixed", enumerable: true, writable: false });
+    expect(Object.getOwnPropertyDescriptor(settled, "__esModule")).toMatchObject({ value: true, enumerable: false });
+    counter = 2;
+    expect(settled.counter).toBe(2);
+    expect(Object.getOwnPropertyDescriptor(settled, "late")?.get).toBe(notYet);
+    expect(Object.keys(settled)).toEqual(["fixed", "counter", "late"]);
+    // A manifest from a build before `live` existed: every getter kept, the same object.
+    expect(settledExports(exports, undefined)).toBe(exports);
+  });
+
+  it.skipIf(!built)("has the build list each chunk's live exports", () => {
+    const manifest = JSON.parse(readFileSync(classic, "utf8")) as { chunks: Record<string, { live?: unknown }> };
+    const chunks = Object.values(manifest.chunks);
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) expect(Array.isArray(chunk.live)).toBe(true);
+  });
+});

@@ -39,10 +39,10 @@ export async function writeClassicForm({ outdir, metafile, banner, cwd }) {
   const hash = createHash("sha256");
   const manifest = { id: "", chunks: {} };
   for (const name of [...chunks.keys()].sort()) {
-    const code = await classicSource(join(outdir, name), banner, name === "cli.js");
+    const { code, live } = await classicSource(join(outdir, name), banner, name === "cli.js");
     await writeFile(join(folder, name), code);
     hash.update(name).update("\0").update(code).update("\0");
-    manifest.chunks[name] = { preload: preloadsOf(name, chunks) };
+    manifest.chunks[name] = { preload: preloadsOf(name, chunks), live };
   }
   manifest.id = hash.digest("hex").slice(0, 32);
   await writeFile(join(folder, "manifest.json"), `${JSON.stringify(manifest)}\n`);
@@ -93,7 +93,7 @@ function preloadsOf(name, chunks) {
   return order;
 }
 
-/** The classic-script function of one ESM output file. */
+/** The classic-script function of one ESM output file, and its exports that can change after it has run ({@link liveExports}). */
 async function classicSource(path, banner, entry) {
   let text = await readFile(path, "utf8");
   if (text.startsWith(banner)) text = text.slice(banner.length);
@@ -102,9 +102,54 @@ async function classicSource(path, banner, entry) {
     if (!last || text.split("\nawait ").length !== 2) throw new Error("classic form: the entry's one top-level await (its last statement, `await main(…);`) is not there");
     text = `${text.slice(0, last.index)}\n__taubridgeDone(${last[1]});\n`;
   }
+  const live = liveExports(text, path);
   text = withLoaderImports(text, path);
   const { code } = await transform(text, { format: "cjs", platform: "node", target: "node20", loader: "js", logLevel: "error" });
-  return `(function (exports, require, module, __taubridgeImportMeta, __taubridgeImport, __taubridgeDone) {"use strict";\n${code}\n})`;
+  return { code: `(function (exports, require, module, __taubridgeImportMeta, __taubridgeImport, __taubridgeDone) {"use strict";\n${code}\n})`, live };
+}
+
+/**
+ * The names a chunk exports whose binding is assigned anywhere but its declaration (`x = …`,
+ * `x += …`, `x++`, a destructuring target, a `for (x of …)`), found by parsing. Why: esbuild's
+ * CommonJS form reads every export through two getters (`() => from[key]`, a load V8 sees with
+ * every key, then `() => x`), ~1.5% of a 1,000-simulation run's main thread on Node 20; the loader
+ * replaces them by the values once the chunk has run (`bin/code-cache.js`), which is what an ES
+ * module's import reads for a binding nothing assigns again. These live ones keep their getters.
+ * A name assigned in any scope counts (an inner variable of the same name too): a false "live"
+ * only keeps a getter.
+ */
+export function liveExports(text, path) {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const exported = new Map();
+  for (const statement of source.statements) {
+    if (!ts.isExportDeclaration(statement) || statement.moduleSpecifier || !statement.exportClause || !ts.isNamedExports(statement.exportClause)) continue;
+    for (const element of statement.exportClause.elements) exported.set(element.name.text, (element.propertyName ?? element.name).text);
+  }
+  const assigned = new Set();
+  const target = (node) => {
+    if (ts.isIdentifier(node)) assigned.add(node.text);
+    else if (ts.isParenthesizedExpression(node)) target(node.expression);
+    else if (ts.isArrayLiteralExpression(node)) for (const element of node.elements) target(ts.isSpreadElement(element) ? element.expression : element);
+    else if (ts.isObjectLiteralExpression(node)) {
+      for (const property of node.properties) {
+        if (ts.isShorthandPropertyAssignment(property)) assigned.add(property.name.text);
+        else if (ts.isPropertyAssignment(property)) target(property.initializer);
+        else if (ts.isSpreadAssignment(property)) target(property.expression);
+      }
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) target(node.left);
+  };
+  const visit = (node) => {
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) target(node.left);
+    else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken))
+      target(node.operand);
+    else if ((ts.isForOfStatement(node) || ts.isForInStatement(node)) && !ts.isVariableDeclarationList(node.initializer)) target(node.initializer);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...exported]
+    .filter(([, local]) => assigned.has(local))
+    .map(([name]) => name)
+    .sort();
 }
 
 /**
