@@ -217,7 +217,7 @@ export class Tau2CheckpointWriter {
   /** Appends a simulation as its results-file entry (its policy text by reference when the last `policy` line holds it). */
   append(record: Tau2SimulationRecord): void {
     const printed = printedSimulation(record);
-    const cut = policyCuts.get(printed) ?? cutAtPolicy(printed.indented);
+    const cut = policyCut(printed);
     if (cut === undefined) {
       this.lines.append(printed);
       return;
@@ -243,15 +243,19 @@ interface PolicyCut {
 }
 
 /**
- * The cuts of the simulations printed here, made as they are printed (the policy placed as a piece
- * of its own): the checkpoint line needs the text without its policy, and finding the policy in
- * the printed text flattened the whole text into one string (~90 KB per telecom simulation,
- * 8% of the bytes a scale run allocates), the ~24 KB policy copied into every simulation's text.
+ * A printed simulation's cut at its policy. One printed here ({@link printedSimulation}) has it as
+ * its pieces, `[head, policy, tail]`: the checkpoint line needs the text without its policy, and
+ * finding the policy in the printed text flattened the whole text into one string (~90 KB per
+ * telecom simulation, 8% of the bytes a scale run allocates), the ~24 KB policy copied into every
+ * simulation's text. One printed elsewhere (a worker's, a resumed one) has its policy field found
+ * in the text. Undefined when its policy is not a string.
  */
-const policyCuts = new WeakMap<PrintedJson, PolicyCut>();
-
-/** The cut of a text printed elsewhere (a worker's, a resumed one): its policy field found in the text; undefined when its policy is not a string. */
-function cutAtPolicy(indented: string): PolicyCut | undefined {
+function policyCut(printed: PrintedJson): PolicyCut | undefined {
+  if (printed.pieces?.length === 3) {
+    const [head, policy, tail] = printed.pieces as [string, string, string];
+    return { head, policy, tail };
+  }
+  const { indented } = printed;
   const field = indented.indexOf(POLICY_FIELD);
   if (field < 0) return undefined;
   const start = field + POLICY_FIELD.length - 1;
@@ -291,7 +295,6 @@ function printedSimulation(record: Tau2SimulationRecord): PrintedJson {
       let tail = "";
       for (let index = at + 1; index < pieces.length; index++) tail += pieces[index];
       printed = PrintedJson.fromText(head + policy + tail, 2, 2, [head, policy, tail]);
-      policyCuts.set(printed, { head, policy, tail });
     }
     printedSimulations.set(record, printed);
   }
