@@ -10,7 +10,7 @@ import { evaluatorMessages } from "./engine/engine-messages.ts";
 import type { LoadedTau2Domain } from "./engine/domain.ts";
 import type { Tau2DatabaseHash, Tau2Environment } from "./engine/environment.ts";
 import { toReplayMessage } from "./engine/task-state.ts";
-import { toolsOf } from "./engine/toolkit.ts";
+import { toolTypesOf } from "./engine/toolkit.ts";
 import { type Tau2ParticipantMessage, type Tau2RewardInfo, type Tau2SimulationMessage, type Tau2TerminationReason, actionDump, emptyRewardInfo, hasTextContent } from "./simulation.ts";
 import type { Tau2Action, Tau2RewardType, Tau2Task } from "./tasks.ts";
 import { ConfigError, errorMarker } from "../../errors/error-tree.ts";
@@ -48,7 +48,7 @@ export async function evaluateTau2Simulation(input: Tau2EvaluationInput): Promis
   if (!criteria) return emptyRewardInfo(1, { note: evaluatorMessages.text("noCriteria") });
   const basis = criteria.reward_basis as Tau2RewardType[];
   const environment = environmentCheck(input, basis);
-  const action = actionCheck(input.task, input.messages, toolTypes(input.domain));
+  const action = actionCheck(input.task, input.messages, (name) => toolType(input.domain, name));
   const communicate = communicateCheck(input.task, input.messages);
   const nl = basis.includes("NL_ASSERTION") ? await nlCheck(input) : null;
   let reward = 1;
@@ -77,29 +77,13 @@ export async function evaluateTau2Simulation(input: Tau2EvaluationInput): Promis
   };
 }
 
-/** Tool types made from two method lists (checked again by identity and length, as `toolkitAttributes` checks its table). */
-interface ToolTypes {
-  agent: readonly unknown[];
-  agentLength: number;
-  user: readonly unknown[] | undefined;
-  userLength: number;
-  types: ReadonlyMap<string, string>;
-}
-
-/** Each domain definition's tool types, made once: every simulation's action check asks for them. */
-const toolTypesByDefinition = new WeakMap<LoadedTau2Domain["definition"], ToolTypes>();
-
-function toolTypes(domain: LoadedTau2Domain): ReadonlyMap<string, string> {
+/**
+ * A tool's type as a dict of the agent's tools updated with the user's has it (a user tool of the
+ * same name wins), each toolkit's types made once ({@link toolTypesOf}).
+ */
+function toolType(domain: LoadedTau2Domain, name: string): string | undefined {
   const { agentToolkit, userToolkit } = domain.definition;
-  const known = toolTypesByDefinition.get(domain.definition);
-  const user = userToolkit?.methods;
-  if (known !== undefined && known.agent === agentToolkit.methods && known.agentLength === agentToolkit.methods.length && known.user === user && known.userLength === (user?.length ?? 0)) {
-    return known.types;
-  }
-  const types = new Map<string, string>();
-  for (const tool of [...toolsOf(agentToolkit), ...(userToolkit ? toolsOf(userToolkit) : [])]) types.set(tool.name, tool.tool?.type ?? "read");
-  toolTypesByDefinition.set(domain.definition, { agent: agentToolkit.methods, agentLength: agentToolkit.methods.length, user, userLength: user?.length ?? 0, types });
-  return types;
+  return (userToolkit ? toolTypesOf(userToolkit).get(name) : undefined) ?? toolTypesOf(agentToolkit).get(name);
 }
 
 // ─── Environment (DB + ENV_ASSERTION) ───────────────────────────────────────────────────────────
@@ -204,13 +188,13 @@ function matchesToolCall(action: Tau2Action, call: { name: string; arguments: Py
   return pyEquals(pick(call.arguments), pick(action.arguments));
 }
 
-function actionCheck(task: Tau2Task, messages: readonly Tau2SimulationMessage[], types: ReadonlyMap<string, string>): Partial<Tau2RewardInfo> {
+function actionCheck(task: Tau2Task, messages: readonly Tau2SimulationMessage[], typeOf: (name: string) => string | undefined): Partial<Tau2RewardInfo> {
   const gold = task.evaluation_criteria?.actions;
   if (!gold || gold.length === 0) return { reward: float(1), info: { note: "No actions to evaluate" }, reward_breakdown: { ACTION: float(1) } };
   const calls = messages.flatMap((message) => (message.role === "assistant" || message.role === "user" ? ((message as Tau2ParticipantMessage).tool_calls ?? []) : []));
   const checks = gold.map((action) => {
     const match = calls.some((call) => matchesToolCall(action, call));
-    return { action: actionDump(action), action_match: match, action_reward: float(match ? 1 : 0), tool_type: types.get(action.name) ?? null };
+    return { action: actionDump(action), action_match: match, action_reward: float(match ? 1 : 0), tool_type: typeOf(action.name) ?? null };
   });
   const reward = checks.every((check) => check.action_match) ? 1 : 0;
   return { reward: float(reward), action_checks: checks, reward_breakdown: { ACTION: float(reward) }, info: null };

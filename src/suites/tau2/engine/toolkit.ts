@@ -104,14 +104,16 @@ export function discoverableToolsOf(definition: Tau2ToolkitDefinition): Tau2Meth
   return definition.methods.filter((method) => method.tool?.discoverable === true);
 }
 
-/** Each method list by name (the first method of a name, as a lookup in list order finds it). */
-const methodTables = new WeakMap<readonly Tau2Method[], { length: number; byName: Map<string, Tau2Method> }>();
+/** What is derived from one method list, made again when the list's length changes: its methods by name (the first method of a name, as a lookup in list order finds it), and its tools' types. */
+interface MethodTable {
+  length: number;
+  byName: Map<string, Tau2Method>;
+  toolTypes?: ReadonlyMap<string, string>;
+}
 
-/**
- * A toolkit class's methods by name: the attributes `getattr`/`hasattr` find on the class (with
- * `pyHasAttr`, a non-str name raises as in Python). Tools and other public methods alike.
- */
-export function toolkitAttributes(definition: Tau2ToolkitDefinition): ReadonlyMap<string, Tau2Method> {
+const methodTables = new WeakMap<readonly Tau2Method[], MethodTable>();
+
+function methodTable(definition: Tau2ToolkitDefinition): MethodTable {
   const methods = definition.methods;
   let table = methodTables.get(methods);
   if (table === undefined || table.length !== methods.length) {
@@ -120,7 +122,30 @@ export function toolkitAttributes(definition: Tau2ToolkitDefinition): ReadonlyMa
     table = { length: methods.length, byName };
     methodTables.set(methods, table);
   }
-  return table.byName;
+  return table;
+}
+
+/**
+ * A toolkit class's methods by name: the attributes `getattr`/`hasattr` find on the class (with
+ * `pyHasAttr`, a non-str name raises as in Python). Tools and other public methods alike.
+ */
+export function toolkitAttributes(definition: Tau2ToolkitDefinition): ReadonlyMap<string, Tau2Method> {
+  return methodTable(definition).byName;
+}
+
+/**
+ * The type of each tool a model sees (`read` when it declares none), by name (the last tool of a
+ * name, as a dict built in list order keeps it). Made once per method list: the evaluator's action
+ * check asks for it on every simulation.
+ */
+export function toolTypesOf(definition: Tau2ToolkitDefinition): ReadonlyMap<string, string> {
+  const table = methodTable(definition);
+  if (table.toolTypes === undefined) {
+    const types = new Map<string, string>();
+    for (const tool of toolsOf(definition)) types.set(tool.name, tool.tool?.type ?? "read");
+    table.toolTypes = types;
+  }
+  return table.toolTypes;
 }
 
 /** Looks a method up by name (tools and other public methods alike, as `getattr` does). */
